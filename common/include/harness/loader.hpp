@@ -1,0 +1,126 @@
+// harness/loader.hpp — finding and loading plugin shared objects.
+//
+// Shared by hcored (daemon-level plugins) and Hlib (application-level plugins
+// loaded straight into an MPI process). Resolution order (DESIGN.md §5):
+//   <root>/lib/<PKG>/<COMP>.so                      installed by hand
+//   <root>/cache/lib/<PKG>/<COMP>.so                valid while its TTL lasts
+//   a Fetcher (HTTP from signed repositories)        writes into the cache
+// The manifest <COMP>.json sits beside each .so. Loading uses dlopen with
+// RTLD_NOW | RTLD_LOCAL and checks the descriptor's ABI major, minor and size
+// before calling anything in the plugin.
+#pragma once
+
+#include <harness/plugin.h>
+#include <harness/result.hpp>
+#include <harness/signature.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace harness {
+
+struct ComponentName {
+    std::string package;
+    std::string component;
+
+    std::string to_string() const { return package + "/" + component; }
+    bool operator==(const ComponentName &) const = default;
+    auto operator<=>(const ComponentName &) const = default;
+};
+
+// "PKG/COMP". Names are [A-Za-z0-9_.-]+ and never "." or "..", so they are
+// safe as path components.
+Result<ComponentName> parse_component_name(std::string_view text);
+bool is_valid_name_part(std::string_view part);
+
+// The manifest beside a .so (JSON). The loader cross-checks it against the
+// descriptor so a renamed or swapped file is refused.
+struct Manifest {
+    std::string package;
+    std::string component;
+    std::string version;
+    int abi_major = 0;
+    int abi_minor = 0;
+    harness_level level = HARNESS_LEVEL_DAEMON;
+    harness_instance_policy instance_policy = HARNESS_PER_DAEMON;
+    std::vector<std::string> dependencies; // "PKG/COMP"
+    std::chrono::seconds cache_ttl{3600};
+    struct Function {
+        std::string name;
+        harness_convention convention = HARNESS_CALL_PACKED;
+        harness_mode default_mode = HARNESS_MODE_INLINE;
+        std::string signature;
+    };
+    std::vector<Function> functions;
+};
+
+Result<Manifest> parse_manifest(std::string_view json_text);
+Result<Manifest> read_manifest(const std::filesystem::path &file);
+
+// Where a resolved plugin was found.
+enum class PluginOrigin { lib, cache, fetched };
+const char *origin_name(PluginOrigin origin);
+
+struct ResolvedPlugin {
+    std::filesystem::path shared_object;
+    std::filesystem::path manifest;
+    PluginOrigin origin = PluginOrigin::lib;
+};
+
+// The seam for the HTTP step (signed repositories). A Fetcher downloads and
+// verifies a plugin and writes it atomically into cache_dir/<PKG>/ (the .so,
+// its manifest, and a <COMP>.fetched stamp holding the TTL deadline).
+class Fetcher {
+public:
+    virtual ~Fetcher() = default;
+    virtual Result<ResolvedPlugin> fetch(const ComponentName &name, const std::filesystem::path &cache_lib_dir) = 0;
+};
+
+class Resolver {
+public:
+    // fetcher may be null: then only lib/ and cache/ are searched.
+    Resolver(std::filesystem::path root, std::shared_ptr<Fetcher> fetcher = nullptr);
+    Result<ResolvedPlugin> resolve(const ComponentName &name) const;
+    const std::filesystem::path &root() const { return root_; }
+
+private:
+    std::filesystem::path root_;
+    std::shared_ptr<Fetcher> fetcher_;
+};
+
+// Writes the TTL stamp a cache entry needs to be valid (used by fetchers).
+Result<void> write_cache_stamp(const std::filesystem::path &cache_lib_dir, const ComponentName &name,
+                               std::chrono::system_clock::time_point valid_until);
+
+// A dlopen'ed plugin. The descriptor stays valid until the object is destroyed
+// (fini is run by the owner, not here, so that it runs exactly once).
+class LoadedLibrary {
+public:
+    static Result<std::unique_ptr<LoadedLibrary>> open(const ResolvedPlugin &where);
+    ~LoadedLibrary();
+    LoadedLibrary(const LoadedLibrary &) = delete;
+    LoadedLibrary &operator=(const LoadedLibrary &) = delete;
+
+    const harness_plugin_descriptor &descriptor() const { return *descriptor_; }
+    const Manifest &manifest() const { return manifest_; }
+    const ResolvedPlugin &location() const { return where_; }
+    // The function table entry, or null. Checks struct sizes.
+    const harness_function *find_function(std::string_view name) const;
+
+private:
+    LoadedLibrary() = default;
+    void *handle_ = nullptr;
+    const harness_plugin_descriptor *descriptor_ = nullptr;
+    Manifest manifest_;
+    ResolvedPlugin where_;
+};
+
+// Checks a descriptor before anything in the plugin is called: ABI major equal,
+// ABI minor not newer than ours, struct sizes at least the 1.0 sizes, names
+// present, every function entry well-formed (AUTO signatures parse).
+Result<void> validate_descriptor(const harness_plugin_descriptor *d);
+
+} // namespace harness

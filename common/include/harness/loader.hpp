@@ -118,6 +118,15 @@ private:
     ResolvedPlugin where_;
 };
 
+// The i-th entry of a descriptor's function table. Entries are laid out with
+// the plugin's own stride (its first entry's struct_size), so a plugin built
+// against a newer minor with larger entries is still walked correctly.
+inline const harness_function &function_at(const harness_plugin_descriptor &d, std::size_t i)
+{
+    auto base = reinterpret_cast<const unsigned char *>(d.functions);
+    return *reinterpret_cast<const harness_function *>(base + i * d.functions[0].struct_size);
+}
+
 // Checks a descriptor before anything in the plugin is called: ABI major equal,
 // ABI minor not newer than ours, struct sizes at least the 1.0 sizes, names
 // present, every function entry well-formed (AUTO signatures parse).

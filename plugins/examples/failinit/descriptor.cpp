@@ -1,0 +1,47 @@
+// examples/failinit — init refuses to start. The host must report the load
+// as failed with init's message, keep nothing loaded, and never call fini or
+// a function of it.
+#include <harness/plugin.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+int init(const harness_host_api *, void **state, char *err, size_t errlen) noexcept
+{
+    *state = nullptr;
+    if (errlen > 0) std::snprintf(err, errlen, "failinit refuses to start");
+    return HARNESS_ERR_LOAD_FAILED;
+}
+
+// Neither may run after a failed init: abort makes a host bug loud.
+void fini(void *) noexcept { std::abort(); }
+int never(harness_call_ctx *, const harness_value *, size_t, harness_value *) noexcept { std::abort(); }
+
+constexpr harness_function kFunctions[] = {
+    {sizeof(harness_function), "never", HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, "i64()", nullptr, nullptr, &never,
+     nullptr},
+};
+
+constexpr harness_plugin_descriptor kDescriptor = {
+    HARNESS_PLUGIN_ABI_MAJOR,
+    HARNESS_PLUGIN_ABI_MINOR,
+    sizeof(harness_plugin_descriptor),
+    "examples",
+    "failinit",
+    "1.0.0",
+    HARNESS_LEVEL_DAEMON,
+    HARNESS_PER_DAEMON,
+    &init,
+    &fini,
+    sizeof kFunctions / sizeof kFunctions[0],
+    kFunctions,
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
+{
+    return &kDescriptor;
+}

@@ -1,0 +1,46 @@
+// The examples/math descriptor: the one exported symbol of this plugin.
+#include "math.hpp"
+
+#include <harness/plugin.hpp>
+
+namespace {
+
+using namespace harness::examples::math;
+
+// Dynamically initialized (auto_function is not constexpr); the loader calls
+// the entry point only after dlopen has run the initializers.
+const harness_function kFunctions[] = {
+    harness::auto_function<&add>("add"),
+    harness::auto_function<&noop>("noop"),
+    harness::auto_function<&echo>("echo"),
+    harness::auto_function<&scale>("scale"),
+    harness::auto_function<&pid>("pid"),
+    // Sleeping on the daemon's I/O thread would stall every other caller.
+    harness::auto_function<&sleep_ms>("sleep_ms", HARNESS_MODE_THREAD),
+    harness::auto_function<&fail>("fail"),
+    harness::packed_function("sum", &sum),
+    // RAW reads the socket blocking; keep it off the I/O thread by default.
+    harness::raw_function("raw_echo", &raw_echo, HARNESS_MODE_THREAD),
+};
+
+const harness_plugin_descriptor kDescriptor = {
+    HARNESS_PLUGIN_ABI_MAJOR,
+    HARNESS_PLUGIN_ABI_MINOR,
+    sizeof(harness_plugin_descriptor),
+    "examples",
+    "math",
+    "1.0.0",
+    HARNESS_LEVEL_DAEMON,
+    HARNESS_PER_DAEMON,
+    nullptr, // no state
+    nullptr,
+    sizeof kFunctions / sizeof kFunctions[0],
+    kFunctions,
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
+{
+    return &kDescriptor;
+}

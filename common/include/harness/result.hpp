@@ -31,7 +31,7 @@ inline Error make_error(int status, std::string message) { return Error{status, 
 template <class T>
 class [[nodiscard]] Result {
 public:
-    Result(T value) : v_(std::move(value)) {}
+    Result(T v) : v_(std::move(v)) {} // "v": a function-pointer T would shadow value() (-Wshadow)
     Result(Error error) : v_(std::move(error)) {}
 
     bool ok() const { return v_.index() == 0; }

@@ -70,7 +70,19 @@ public:
     Result<Bytes> request(protocol::Type type, std::span<const std::uint8_t> body, Deadline deadline);
     // The two halves, for issuing to many daemons before waiting on any.
     Result<std::uint64_t> send_request(protocol::Type type, std::span<const std::uint8_t> body);
+    Result<std::uint64_t> send_request(protocol::Type type, std::span<const std::uint8_t> body, Deadline deadline);
     Result<Bytes> receive_reply(std::uint64_t request_id, Deadline deadline);
+
+    // For waiting on many connections with one poll(): call when fd() is
+    // readable or wakeup_time() has come. Never waits for a reply that has not
+    // started arriving; returns it once it is complete, otherwise nothing.
+    Result<std::optional<Bytes>> try_receive_reply(std::uint64_t request_id, Deadline deadline);
+    // Stop waiting for a request: its reply, if it comes, is dropped.
+    void abandon(std::uint64_t request_id);
+    // When this connection next needs attention without input (a UDP resend).
+    Clock::time_point wakeup_time() const;
+    // False once an error left the stream out of step; reconnect then.
+    bool is_open() const { return fd_ >= 0; }
 
     int fd() const { return fd_; }
     Transport transport() const { return transport_; }
@@ -80,6 +92,10 @@ public:
 private:
     Connection() = default;
     struct UdpState;
+    struct Inbox; // replies that arrived for another pending request id
+    Result<std::optional<Bytes>> try_receive_stream(std::uint64_t request_id, Deadline deadline);
+    Result<std::optional<Bytes>> try_receive_udp(std::uint64_t request_id, Deadline deadline);
+    std::unique_ptr<Inbox> inbox_;
     int fd_ = -1;
     Transport transport_ = Transport::tcp;
     std::string peer_id_;
@@ -198,15 +214,47 @@ public:
     const ConnectOptions &options() const { return options_; }
     const VmKey &key() const { return key_; }
 
+    const std::string &local_id() const { return local_->connection().peer_id(); }
+
 private:
     VirtualMachine() = default;
     Result<Daemon *> daemon_for(const std::string &member_id, Transport transport, Deadline deadline);
+    Result<Daemon *> daemon_at(const std::string &member_id, const Endpoint &tcp, const Endpoint &udp,
+                               Transport transport, Deadline deadline);
+    Result<Daemon *> local_daemon(Deadline deadline); // reconnects after a broken connection
+
+    // One request to many daemons: all sent before any reply is awaited, and
+    // replies collected with one poll() loop, so the total time is that of the
+    // slowest daemon. A member the local daemon reports failed gets
+    // HARNESS_ERR_MEMBER_FAILED without being contacted.
+    struct Target {
+        std::string member_id;
+        Endpoint tcp;
+        Endpoint udp;
+        Bytes body;
+    };
+    std::vector<PerDaemon<Bytes>> fan_out(const std::vector<Target> &targets, protocol::Type type, Transport transport,
+                                          Deadline deadline);
+    // Opens the missing connections concurrently (a dead host must not use up
+    // the others' time); returns the failures by member id.
+    std::vector<std::pair<std::string, Error>> open_in_parallel(const std::vector<Target> &targets,
+                                                                Transport transport, Deadline deadline);
+    Result<std::vector<Member>> members_refresh(Deadline deadline);
+    std::optional<Member> known_member(const std::string &member_id, Deadline deadline);
+    Error refine_peer_error(const std::string &member_id, Error error, Deadline deadline);
+    Result<Bytes> call_with_convention(const FunctionRef &f, std::span<const std::uint8_t> args, const CallOptions &o);
+    // call_async's body: its own connection, usable from another thread.
+    static Result<Bytes> call_detached(ConnectOptions options, VmKey key, std::string local_id, FunctionRef f,
+                                       Bytes args, CallOptions o);
 
     ConnectOptions options_;
     VmKey key_;
     std::unique_ptr<Daemon> local_;
-    // Connections to other daemons, opened on first use and kept.
+    // Connections to other daemons, opened on first use and kept; keyed by
+    // "tcp:ID" or "udp:ID".
     std::vector<std::pair<std::string, std::unique_ptr<Daemon>>> peers_;
+    std::vector<Member> members_; // the last MEMBERS answer
+    Clock::time_point members_refreshed_at_{};
 };
 
 // Direct invocation: a component loaded into this process (application level).
@@ -229,6 +277,7 @@ private:
     Result<void (*)(void)> native(std::string_view function, std::string_view signature) const;
     std::unique_ptr<LoadedLibrary> library_;
     void *state_ = nullptr;
+    const harness_host_api *host_ = nullptr; // the process's host for this root (direct_host.cpp)
 };
 
 } // namespace harness::hlib

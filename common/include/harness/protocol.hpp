@@ -21,7 +21,9 @@
 //   LOAD      { str pkg, str comp }                          [{ str version }]
 //   CALL      { str pkg, str comp, str fn, i32 mode, i32 convention, bytes args }
 //             [{ bytes result }] — RAW calls hand the socket to the plugin
-//             between request and reply.
+//             between request and reply: the daemon first sends a bare CALL
+//             header with kFlagRawStart, then the plugin speaks, then the
+//             final reply frame follows.
 //   MEMBERS   {}            [{ u64 n, n × (str id, str tcp, str udp, i32 state, i64 silent_ms) }]
 //   LOADED    {}            [{ u64 n, n × component }] with
 //             component = str pkg, str comp, str version, i32 level, i32 policy,
@@ -72,6 +74,10 @@ const char *type_name(std::uint8_t type);
 bool is_known_type(std::uint8_t type);
 
 inline constexpr std::uint16_t kFlagReply = 1;
+// Sent by the daemon on a RAW call just before the plugin takes the socket:
+// the client must not write the plugin's protocol before it has read this
+// header (type CALL, no body).
+inline constexpr std::uint16_t kFlagRawStart = 2;
 
 struct Header {
     std::uint8_t type = 0;

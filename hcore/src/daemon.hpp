@@ -1,0 +1,99 @@
+// hcored: the daemon object that ties the parts together.
+//
+// One io_context on the main thread runs every socket, timer and completion
+// (so request handling needs no locks on the fast path); a small background
+// pool runs what may block — loading plugins (init may load more), joining a
+// VM, inviting and halting peers. Requests arrive from StreamSession (TCP and
+// Unix) and UdpEndpoint and are answered in handle_request().
+#pragma once
+
+#include "child_reaper.hpp"
+#include "invoker.hpp"
+#include "membership.hpp"
+#include "plugin_registry.hpp"
+#include "request_context.hpp"
+#include "root_dir.hpp"
+#include "settings.hpp"
+
+#include <harness/crypto.hpp>
+#include <harness/protocol.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace harness::hcore {
+
+class UdpEndpoint;
+class ReadyReporter;
+
+class Daemon {
+public:
+    Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher);
+    ~Daemon();
+
+    // Binds, joins, preloads, reports ready, serves until stopped. Returns the
+    // process exit code.
+    int run(ReadyReporter &ready);
+    void request_stop();
+
+    void handle_request(const protocol::Header &h, std::span<const std::uint8_t> body, Via via, RawChannel *raw,
+                        ReplyFn done);
+    void handle_heartbeat(std::span<const std::uint8_t> body);
+
+    // For the host API: loads into this daemon (re-entrant from plugin init),
+    // and membership hooks (run on the I/O thread).
+    Result<const LoadedPlugin *> load_component(const ComponentName &name) { return registry_->load(name); }
+    void subscribe_members(Membership::Hook hook) { membership_->subscribe(std::move(hook)); }
+
+    const VmKey &key() const { return key_; }
+    const std::string &vm() const { return settings_.vm; }
+    const std::string &id() const { return id_; }
+    std::uint32_t max_body() const { return settings_.max_body; }
+    Logger &log() { return log_; }
+
+private:
+    Result<void> bind_listeners();
+    Result<void> join_vm(const Endpoint &via);
+    Result<void> check_one_per_vm(const ComponentName &name);
+    void accept_tcp();
+    void accept_unix();
+    void send_heartbeat(const Endpoint &to, Bytes body);
+
+    void handle_load(std::span<const std::uint8_t> body, ReplyFn done);
+    void handle_call(std::span<const std::uint8_t> body, RawChannel *raw, ReplyFn done);
+    void handle_add(std::span<const std::uint8_t> body, ReplyFn done);
+    void handle_invite(std::span<const std::uint8_t> body, ReplyFn done);
+    void handle_halt(std::span<const std::uint8_t> body, ReplyFn done);
+    Bytes encode_loaded() const;
+    // Runs work on the background pool and its reply on the I/O thread.
+    void in_background(std::function<Reply()> work, ReplyFn done);
+
+    Settings settings_;
+    Logger &log_;
+    std::string id_;
+    VmKey key_;
+    std::optional<RootLock> lock_;
+    harness_host_api host_api_{};
+
+    boost::asio::io_context io_;
+    boost::asio::signal_set stop_signals_;
+    boost::asio::thread_pool background_{2};
+    boost::asio::ip::tcp::acceptor tcp_acceptor_;
+    boost::asio::local::stream_protocol::acceptor unix_acceptor_;
+    std::unique_ptr<UdpEndpoint> udp_;
+    Endpoint tcp_address_, udp_address_;
+
+    ChildReaper reaper_;
+    std::unique_ptr<PluginRegistry> registry_;
+    std::unique_ptr<Membership> membership_;
+    std::unique_ptr<Invoker> invoker_;
+    bool stopping_ = false;
+};
+
+} // namespace harness::hcore

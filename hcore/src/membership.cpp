@@ -1,0 +1,239 @@
+#include "membership.hpp"
+
+#include <harness/protocol.hpp>
+
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+
+namespace harness::hcore {
+
+Membership::Membership(boost::asio::io_context &io, MemberInfo self, std::string vm, std::chrono::milliseconds period,
+                       std::chrono::milliseconds timeout, Logger &log)
+    : io_(io), self_(std::move(self)), vm_(std::move(vm)), period_(period), timeout_(timeout), log_(log), timer_(io)
+{
+}
+
+void Membership::start(SendDatagram send, LocalLoaded local_loaded)
+{
+    send_ = std::move(send);
+    local_loaded_ = std::move(local_loaded);
+    tick();
+}
+
+void Membership::stop() { timer_.cancel(); }
+
+void Membership::subscribe(Hook hook)
+{
+    std::lock_guard lock(mutex_);
+    hooks_.push_back(std::move(hook));
+}
+
+void Membership::notify(const std::string &id, bool alive)
+{
+    std::vector<Hook> hooks;
+    {
+        std::lock_guard lock(mutex_);
+        hooks = hooks_;
+    }
+    // Posted, so hooks always run on the I/O thread and never under our lock.
+    for (auto &h : hooks) boost::asio::post(io_, [h, id, alive] { h(id, alive); });
+}
+
+void Membership::tick()
+{
+    auto now = SteadyClock::now();
+    std::vector<std::string> failed;
+    std::vector<Endpoint> targets;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto &[id, m] : members_) {
+            if (!m.alive) continue;
+            if (now - m.last_heard > timeout_) {
+                m.alive = false;
+                failed.push_back(id);
+            } else {
+                targets.push_back(m.udp);
+            }
+        }
+    }
+    for (const auto &id : failed) {
+        log_.warning("member " + id + " silent for more than " + std::to_string(timeout_.count()) +
+                     " ms: declared failed");
+        notify(id, false);
+    }
+    if (!targets.empty()) {
+        Bytes hb = encode_heartbeat();
+        for (const auto &t : targets) send_(t, hb);
+    }
+    timer_.expires_after(period_);
+    timer_.async_wait([this](const boost::system::error_code &ec) {
+        if (!ec) tick();
+    });
+}
+
+Bytes Membership::encode_heartbeat() const
+{
+    Packer p;
+    p.str(vm_).str(self_.id).str(self_.tcp.to_string()).str(self_.udp.to_string()).u64(0);
+    std::lock_guard lock(mutex_);
+    std::uint64_t alive = 0;
+    for (const auto &[id, m] : members_) alive += m.alive;
+    p.u64(alive);
+    for (const auto &[id, m] : members_)
+        if (m.alive) p.str(id).str(m.tcp.to_string()).str(m.udp.to_string());
+    auto loaded = local_loaded_ ? local_loaded_() : std::vector<ComponentName>{};
+    p.u64(loaded.size());
+    for (const auto &c : loaded) p.str(c.package).str(c.component);
+    return p.take();
+}
+
+void Membership::add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct)
+{
+    if (id == self_.id) return;
+    bool added = false;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = members_.find(id);
+        if (it == members_.end()) {
+            // A member learned second hand gets a full timeout to be heard from.
+            members_.emplace(id, MemberInfo{id, tcp, udp, true, SteadyClock::now(), {}});
+            added = true;
+        } else if (direct && it->second.alive) {
+            it->second.last_heard = SteadyClock::now();
+        }
+    }
+    if (added) {
+        log_.info("member " + id + " joined (tcp " + tcp.to_string() + ")");
+        notify(id, true);
+    }
+}
+
+void Membership::handle_heartbeat(std::span<const std::uint8_t> body)
+{
+    Unpacker u(body);
+    std::string vm, id, tcp, udp;
+    std::uint64_t incarnation = 0, n = 0;
+    if (!u.str(vm) || !u.str(id) || !u.str(tcp) || !u.str(udp) || !u.u64(incarnation) || !u.u64(n)) {
+        log_.warning("malformed heartbeat ignored");
+        return;
+    }
+    if (vm != vm_) {
+        log_.warning("heartbeat from member " + id + " of another VM (" + vm + ") ignored");
+        return;
+    }
+    auto tcp_e = parse_endpoint(tcp);
+    auto udp_e = parse_endpoint(udp);
+    if (!tcp_e || !udp_e) return;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = members_.find(id);
+        if (it != members_.end() && !it->second.alive) return; // failed is final for an id
+    }
+    add_or_refresh(id, *tcp_e, *udp_e, true);
+    for (std::uint64_t i = 0; i < n && i < 4096; ++i) {
+        std::string mid, mtcp, mudp;
+        if (!u.str(mid) || !u.str(mtcp) || !u.str(mudp)) return;
+        auto a = parse_endpoint(mtcp), b = parse_endpoint(mudp);
+        if (!a || !b) return;
+        bool known;
+        {
+            std::lock_guard lock(mutex_);
+            known = members_.count(mid) > 0;
+        }
+        if (!known) add_or_refresh(mid, *a, *b, false);
+    }
+    std::uint64_t m = 0;
+    if (!u.u64(m)) return;
+    std::vector<ComponentName> loaded;
+    for (std::uint64_t i = 0; i < m && i < 4096; ++i) {
+        ComponentName c;
+        if (!u.str(c.package) || !u.str(c.component)) return;
+        loaded.push_back(std::move(c));
+    }
+    std::lock_guard lock(mutex_);
+    if (auto it = members_.find(id); it != members_.end()) it->second.loaded = std::move(loaded);
+}
+
+Result<Bytes> Membership::handle_join(std::span<const std::uint8_t> body)
+{
+    Unpacker u(body);
+    std::string vm, id, tcp, udp;
+    if (!u.str(vm) || !u.str(id) || !u.str(tcp) || !u.str(udp) || !u.done())
+        return make_error(HARNESS_ERR_PROTOCOL, "malformed join request");
+    if (vm != vm_) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "this daemon is in VM \"" + vm_ + "\", not \"" + vm + "\"");
+    if (id == self_.id) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "member id " + id + " is taken");
+    auto tcp_e = parse_endpoint(tcp);
+    auto udp_e = parse_endpoint(udp);
+    if (!tcp_e || !udp_e) return make_error(HARNESS_ERR_PROTOCOL, "malformed join addresses");
+    {
+        std::lock_guard lock(mutex_);
+        auto it = members_.find(id);
+        if (it != members_.end() && !it->second.alive)
+            return make_error(HARNESS_ERR_INVALID_ARGUMENT, "member id " + id + " was declared failed; restart it");
+    }
+    add_or_refresh(id, *tcp_e, *udp_e, true);
+    return encode_members();
+}
+
+Result<void> Membership::adopt_member_list(std::span<const std::uint8_t> members_body)
+{
+    Unpacker u(members_body);
+    std::uint64_t n = 0;
+    if (!u.u64(n)) return make_error(HARNESS_ERR_PROTOCOL, "malformed member list");
+    for (std::uint64_t i = 0; i < n; ++i) {
+        std::string id, tcp, udp;
+        std::int32_t state = 0;
+        std::int64_t silent = 0;
+        if (!u.str(id) || !u.str(tcp) || !u.str(udp) || !u.i32(state) || !u.i64(silent))
+            return make_error(HARNESS_ERR_PROTOCOL, "malformed member list");
+        auto a = parse_endpoint(tcp), b = parse_endpoint(udp);
+        if (!a || !b) return make_error(HARNESS_ERR_PROTOCOL, "malformed member address");
+        if (state == HARNESS_MEMBER_ALIVE) add_or_refresh(id, *a, *b, true);
+    }
+    return {};
+}
+
+Bytes Membership::encode_members() const
+{
+    auto now = SteadyClock::now();
+    Packer p;
+    std::lock_guard lock(mutex_);
+    p.u64(members_.size() + 1);
+    p.str(self_.id).str(self_.tcp.to_string()).str(self_.udp.to_string()).i32(HARNESS_MEMBER_ALIVE).i64(0);
+    for (const auto &[id, m] : members_) {
+        auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(now - m.last_heard).count();
+        p.str(id).str(m.tcp.to_string()).str(m.udp.to_string());
+        p.i32(m.alive ? HARNESS_MEMBER_ALIVE : HARNESS_MEMBER_FAILED).i64(silent);
+    }
+    return p.take();
+}
+
+std::vector<MemberInfo> Membership::snapshot() const
+{
+    std::lock_guard lock(mutex_);
+    std::vector<MemberInfo> out{self_};
+    for (const auto &[id, m] : members_) out.push_back(m);
+    return out;
+}
+
+std::vector<std::string> Membership::holders_of(const ComponentName &name) const
+{
+    std::vector<std::string> out;
+    if (local_loaded_) {
+        auto mine = local_loaded_();
+        if (std::find(mine.begin(), mine.end(), name) != mine.end()) out.push_back(self_.id);
+    }
+    std::lock_guard lock(mutex_);
+    for (const auto &[id, m] : members_)
+        if (m.alive && std::find(m.loaded.begin(), m.loaded.end(), name) != m.loaded.end()) out.push_back(id);
+    return out;
+}
+
+std::size_t Membership::size() const
+{
+    std::lock_guard lock(mutex_);
+    return members_.size() + 1;
+}
+
+} // namespace harness::hcore

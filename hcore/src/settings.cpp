@@ -1,0 +1,95 @@
+#include "settings.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+
+namespace harness::hcore {
+
+std::filesystem::path default_root()
+{
+    if (const char *r = std::getenv("HARNESS_ROOT"); r && *r) return r;
+    const char *home = std::getenv("HOME");
+    return std::filesystem::path(home && *home ? home : "/tmp") / ".harness";
+}
+
+namespace {
+
+// Endpoint as a CLI11 option value.
+CLI::Validator endpoint_validator()
+{
+    return CLI::Validator(
+        [](std::string &text) {
+            auto e = parse_endpoint(text);
+            return e ? std::string() : e.error().message;
+        },
+        "HOST:PORT");
+}
+
+} // namespace
+
+ParsedSettings parse_settings(int argc, char **argv)
+{
+    Settings s;
+    std::string root, key, listen = s.listen.to_string(), join, log_level = "info";
+    long heartbeat_ms = s.heartbeat_period.count(), timeout_ms = s.heartbeat_timeout.count();
+    std::vector<std::string> import_keys;
+
+    CLI::App app{"hcored — the HARNESS daemon: loads plugins and runs them for local and remote callers, "
+                 "and forms a virtual machine with the daemons it joins."};
+    app.set_config("--config", "", "Read settings from an INI/TOML file (flags and environment override it)");
+    app.add_option("--root", root, "HARNESS root directory with lib/, cache/, var/ [default: ~/.harness]")
+        ->envname("HARNESS_ROOT");
+    app.add_option("--key", key, "VM key file (created with mode 0600 when absent) [default: <root>/vm.key]")
+        ->envname("HARNESS_KEY");
+    app.add_option("--listen", listen, "TCP and UDP address to serve on (port 0 picks a free port)")
+        ->envname("HARNESS_LISTEN")
+        ->check(endpoint_validator())
+        ->capture_default_str();
+    app.add_option("--vm", s.vm, "Virtual machine name")->envname("HARNESS_VM")->capture_default_str();
+    app.add_option("--join", join, "Join the VM of the daemon at HOST:PORT")->check(endpoint_validator());
+    app.add_flag("--foreground", s.foreground, "Stay in the foreground (otherwise detach once ready)");
+    app.add_option("--log-level", log_level, "debug, info, warning or error")
+        ->envname("HARNESS_LOG_LEVEL")
+        ->check(CLI::IsMember({"debug", "info", "warning", "error"}))
+        ->capture_default_str();
+    app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat period towards the other members")
+        ->envname("HARNESS_HEARTBEAT_MS")
+        ->check(CLI::Range(10, 60000))
+        ->capture_default_str();
+    app.add_option("--heartbeat-timeout-ms", timeout_ms, "Silence after which a member is declared failed")
+        ->envname("HARNESS_HEARTBEAT_TIMEOUT_MS")
+        ->check(CLI::Range(30, 600000))
+        ->capture_default_str();
+    app.add_option("--max-message", s.max_body, "Largest accepted message body in bytes")
+        ->envname("HARNESS_MAX_MESSAGE")
+        ->check(CLI::Range(1024u, 1u << 30))
+        ->capture_default_str();
+    app.add_option("--load", s.preload, "Load PKG/COMP at start (repeatable)");
+    app.add_option("--repo", s.repositories, "Plugin repository URL (repeatable)");
+    app.add_option("--trust", s.trusted_fingerprints, "Allowed publisher key fingerprint (repeatable)");
+    app.add_option("--import-key", import_keys, "Import a publisher public key file into <root>/gnupg (repeatable)");
+    app.add_flag("--allow-unsigned", s.allow_unsigned, "Accept unsigned plugins from repositories (logged)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return {std::nullopt, app.exit(e)};
+    }
+    if (timeout_ms <= heartbeat_ms) {
+        std::fprintf(stderr, "hcored: --heartbeat-timeout-ms must be larger than --heartbeat-ms\n");
+        return {std::nullopt, 2};
+    }
+    s.root = root.empty() ? default_root() : std::filesystem::path(root);
+    s.root = std::filesystem::absolute(s.root);
+    s.key_file = key.empty() ? s.root / "vm.key" : std::filesystem::absolute(key);
+    s.listen = *parse_endpoint(listen);
+    if (!join.empty()) s.join = *parse_endpoint(join);
+    s.log_level = parse_log_level(log_level);
+    s.heartbeat_period = std::chrono::milliseconds(heartbeat_ms);
+    s.heartbeat_timeout = std::chrono::milliseconds(timeout_ms);
+    for (auto &k : import_keys) s.import_keys.emplace_back(k);
+    return {std::move(s), 0};
+}
+
+} // namespace harness::hcore

@@ -1,0 +1,213 @@
+// One test per threat of The Update Framework's list that issue 3 names. Each
+// refusal must say why (the message starts with the reason) and leave nothing
+// in the cache.
+#include "support/fetch_fixture.hpp"
+
+#include <harness/repo_keys.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace fetchtest;
+
+namespace {
+
+const harness::ComponentName alpha{"fetchtest", "alpha"};
+
+harness::Result<harness::ResolvedPlugin> fetch_with(FetchWorld &w, harness::FetchConfig config,
+                                                    const harness::ComponentName &name = alpha)
+{
+    auto fetcher = harness::make_http_fetcher(std::move(config));
+    REQUIRE(fetcher.ok());
+    return (*fetcher)->fetch(name, w.cache_lib());
+}
+
+// The refusal's message starts with `reason`, and the cache holds nothing.
+void check_refused(FetchWorld &w, const harness::Result<harness::ResolvedPlugin> &r, const std::string &reason)
+{
+    REQUIRE_FALSE(r.ok());
+    INFO("error: " << r.error().describe());
+    CHECK(r.error().message.rfind(reason, 0) == 0);
+    CHECK(w.cache_is_empty());
+}
+
+void flip_byte(const fs::path &file, std::size_t offset)
+{
+    auto bytes = read_text(file);
+    REQUIRE(offset < bytes.size());
+    bytes[offset] = static_cast<char>(bytes[offset] ^ 0x01);
+    write_text(file, bytes);
+}
+
+fs::path served(FetchWorld &w, const std::string &component, const std::string &ext)
+{
+    return w.www() / "packages" / "fetchtest" / (component + "-1.0.0" + ext);
+}
+
+} // namespace
+
+TEST_CASE("arbitrary package: a tampered .so is refused (hash mismatch)")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    auto so = served(w, "alpha", ".so");
+    flip_byte(so, read_text(so).size() / 2); // same size, different bytes
+    check_refused(w, fetch_with(w, w.config()), "hash mismatch");
+}
+
+TEST_CASE("a tampered manifest is refused (hash mismatch)")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    auto text = read_text(served(w, "alpha", ".json"));
+    auto pos = text.find("3600");
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, 4, "9999");
+    write_text(served(w, "alpha", ".json"), text);
+    check_refused(w, fetch_with(w, w.config()), "hash mismatch");
+}
+
+TEST_CASE("a tampered index is refused (bad signature)")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    auto index = read_text(w.www() / "index.json");
+    auto pos = index.find("\"cache_ttl_seconds\": 3600");
+    REQUIRE(pos != std::string::npos);
+    index.replace(pos, 25, "\"cache_ttl_seconds\": 9999");
+    write_text(w.www() / "index.json", index);
+    check_refused(w, fetch_with(w, w.config()), "bad signature");
+}
+
+TEST_CASE("a signature by a key not on the allowlist is refused (unknown key)")
+{
+    FetchWorld w;
+    GpgHome mallory_home(w.tmp.path() / "mallory");
+    auto mallory = mallory_home.generate_key("mallory");
+    auto options = w.default_options();
+    options.gnupghome = mallory_home.path();
+    options.signer = mallory;
+    w.publish({"alpha"}, options);
+
+    SUBCASE("key unknown to the daemon's GNUPGHOME")
+    {
+        auto r = fetch_with(w, w.config());
+        check_refused(w, r, "unknown key");
+        CHECK(r.error().message.find("not in the daemon's GNUPGHOME") != std::string::npos);
+    }
+    SUBCASE("key imported but not trusted")
+    {
+        w.daemon_gpg.import_from(mallory_home, mallory);
+        auto r = fetch_with(w, w.config());
+        check_refused(w, r, "unknown key");
+        CHECK(r.error().message.find(mallory) != std::string::npos);
+        CHECK(r.error().message.find("not among the trusted fingerprints") != std::string::npos);
+    }
+}
+
+TEST_CASE("an index without signature is refused (missing signature)")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    fs::remove(w.www() / "index.json.sig");
+    check_refused(w, fetch_with(w, w.config()), "missing signature");
+}
+
+TEST_CASE("rollback: an older signed index replayed is refused")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    auto old_index = read_text(w.www() / "index.json");
+    auto old_sig = read_text(w.www() / "index.json.sig");
+    auto index = w.publish({"alpha"}); // version 2
+    REQUIRE(index.index_version == 2);
+    {
+        auto r = fetch_with(w, w.config());
+        REQUIRE(r.ok());
+    }
+    fs::remove_all(w.cache_lib());
+
+    write_text(w.www() / "index.json", old_index); // the attacker replays version 1
+    write_text(w.www() / "index.json.sig", old_sig);
+    auto r = fetch_with(w, w.config()); // a new fetcher: the state is in SQLite
+    check_refused(w, r, "rollback");
+    CHECK(r.error().message.find("index_version 1") != std::string::npos);
+}
+
+TEST_CASE("freeze: an expired index is refused")
+{
+    FetchWorld w;
+    auto options = w.default_options();
+    options.expires_in = -std::chrono::seconds(3600);
+    w.publish({"alpha"}, options);
+    check_refused(w, fetch_with(w, w.config()), "expired");
+}
+
+TEST_CASE("endless data: a package larger than the index says is cut off")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    SUBCASE("the served .so grew")
+    {
+        auto so = served(w, "alpha", ".so");
+        write_text(so, read_text(so) + std::string(std::size_t{4} << 20, 'x'));
+        check_refused(w, fetch_with(w, w.config()), "too large");
+    }
+    SUBCASE("the index states more than the daemon accepts")
+    {
+        auto config = w.config();
+        config.max_package_bytes = 1024;
+        check_refused(w, fetch_with(w, config), "too large");
+    }
+    SUBCASE("the index itself is over max_index_bytes")
+    {
+        auto config = w.config();
+        config.max_index_bytes = 256;
+        check_refused(w, fetch_with(w, config), "too large");
+    }
+}
+
+TEST_CASE("mix-and-match: another component's package served under this name is refused")
+{
+    FetchWorld w;
+    auto index = w.publish({"alpha", "beta"});
+    // A validly signed index whose alpha entry points at beta's (intact) files.
+    auto *a = const_cast<harness::repo::IndexEntry *>(index.find(alpha));
+    auto *b = index.find({"fetchtest", "beta"});
+    REQUIRE(a);
+    REQUIRE(b);
+    a->shared_object = b->shared_object;
+    a->manifest = b->manifest;
+    index.index_version += 1;
+    REQUIRE(harness::publish::write_signed_index(w.www(), index, w.publisher.path(), w.signer).ok());
+    auto r = fetch_with(w, w.config());
+    check_refused(w, r, "mix-and-match");
+    CHECK(r.error().message.find("fetchtest/beta") != std::string::npos);
+}
+
+TEST_CASE("server down: the fetch fails as unreachable")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    w.nginx.stop();
+    check_refused(w, fetch_with(w, w.config()), "unreachable");
+}
+
+TEST_CASE("a component the index does not list is refused (not in index)")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    auto r = fetch_with(w, w.config(), {"fetchtest", "gamma"});
+    check_refused(w, r, "not in index");
+    CHECK(r.error().status == HARNESS_ERR_NOT_FOUND);
+}
+
+TEST_CASE("the configuration refuses short key ids and non-HTTP repositories")
+{
+    FetchWorld w;
+    auto config = w.config();
+    config.trusted_fingerprints = {w.signer.substr(24)};
+    CHECK_FALSE(harness::make_http_fetcher(config).ok());
+    config = w.config();
+    config.repositories = {"file:///etc/"};
+    CHECK_FALSE(harness::make_http_fetcher(config).ok());
+}

@@ -86,6 +86,7 @@ void StreamSession<Socket>::handle_frame(const Header &h, std::span<const std::u
     if (!authenticated_) return handle_auth(h, body);
     if (h.is_reply()) return reply_error(h, HARNESS_ERR_PROTOCOL, "unexpected reply frame from a client", false);
     busy_ = true;
+    current_request_id_ = h.request_id;
     Header reply{h.type, protocol::kFlagReply, h.request_id, 0, 0};
     // body points into in_, which is not touched until busy_ clears.
     daemon_.handle_request(h, body, via_, this, [self = this->shared_from_this(), reply](Reply r) mutable {
@@ -159,7 +160,7 @@ int StreamSession<Socket>::begin()
 {
     // The go-ahead frame is written synchronously: the client sends nothing
     // until it arrives, so no raw bytes can have been buffered by us.
-    Header go{static_cast<std::uint8_t>(Type::call), protocol::kFlagRawStart, 0, 0, 0};
+    Header go{static_cast<std::uint8_t>(Type::call), protocol::kFlagRawStart, current_request_id_, 0, 0};
     auto bytes = protocol::encode_header(go);
     boost::system::error_code ec;
     socket_.native_non_blocking(false, ec);

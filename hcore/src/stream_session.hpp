@@ -52,7 +52,7 @@ private:
     Bytes in_;            // received, not yet parsed; starts at in_start_
     std::size_t in_start_ = 0;
     std::size_t in_end_ = 0;
-    std::uint64_t raw_request_id_ = 0;
+    std::uint64_t current_request_id_ = 0; // of the request being handled
 };
 
 } // namespace harness::hcore

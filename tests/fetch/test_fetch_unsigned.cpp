@@ -58,10 +58,7 @@ TEST_CASE("allow_unsigned with no index at all downloads lib/<PKG>/<COMP>.so pla
     fs::create_directories(w.www() / "lib" / "fetchtest");
     for (const char *f : {"alpha.so", "alpha.json", "beta.so", "beta.json"})
         fs::copy_file(plugin_dir() / "fetchtest" / f, w.www() / "lib" / "fetchtest" / f);
-    for (const auto &e : fs::recursive_directory_iterator(w.www()))
-        fs::permissions(e.path(), fs::perms::others_read | fs::perms::others_exec | fs::perms::group_read,
-                        fs::perm_options::add);
-    fs::permissions(w.www(), fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add);
+    make_world_readable(w.www());
 
     auto r = fetch_unsigned(w);
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().describe()));

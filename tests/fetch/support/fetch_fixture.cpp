@@ -125,6 +125,17 @@ int run(const std::vector<std::string> &argv, const fs::path &gnupghome, std::st
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+void make_world_readable(const fs::path &dir)
+{
+    constexpr auto dir_perms = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                               fs::perms::others_read | fs::perms::others_exec;
+    constexpr auto file_perms =
+        fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read;
+    for (const auto &e : fs::recursive_directory_iterator(dir))
+        fs::permissions(e.path(), e.is_directory() ? dir_perms : file_perms);
+    fs::permissions(dir, dir_perms);
+}
+
 TempDir::TempDir()
 {
     char templ[] = "/tmp/hfetch-XXXXXX";
@@ -239,15 +250,7 @@ harness::repo::RepoIndex FetchWorld::publish(const std::vector<std::string> &com
     for (const auto &c : components)
         files.push_back({plugin_dir() / "fetchtest" / (c + ".so"), plugin_dir() / "fetchtest" / (c + ".json")});
     auto index = must(harness::publish::publish(options, files), "publish");
-    // Public data: readable by nginx's worker whatever our umask.
-    for (const auto &e : fs::recursive_directory_iterator(www()))
-        fs::permissions(e.path(), e.is_directory() ? fs::perms::owner_all | fs::perms::group_read |
-                                                         fs::perms::group_exec | fs::perms::others_read |
-                                                         fs::perms::others_exec
-                                                   : fs::perms::owner_read | fs::perms::owner_write |
-                                                         fs::perms::group_read | fs::perms::others_read);
-    fs::permissions(www(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                               fs::perms::others_read | fs::perms::others_exec);
+    make_world_readable(www());
     return index;
 }
 

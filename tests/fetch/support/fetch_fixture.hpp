@@ -28,6 +28,8 @@ fs::path webrepo_dir();
 
 std::string read_text(const fs::path &file);
 void write_text(const fs::path &file, const std::string &text);
+// Public repository data must be readable by nginx's worker user.
+void make_world_readable(const fs::path &dir);
 // Runs argv with GNUPGHOME set (if not empty); returns the exit status.
 int run(const std::vector<std::string> &argv, const fs::path &gnupghome = {}, std::string *stdout_text = nullptr);
 

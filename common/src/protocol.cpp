@@ -20,6 +20,7 @@ const char *type_name(std::uint8_t type)
     case Type::add: return "add";
     case Type::invite: return "invite";
     case Type::halt: return "halt";
+    case Type::claim: return "claim";
     case Type::heartbeat: return "heartbeat";
     }
     return "unknown";

@@ -24,7 +24,9 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace harness::hcore {
@@ -70,6 +72,8 @@ private:
     void handle_add(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_invite(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_halt(std::span<const std::uint8_t> body, ReplyFn done);
+    void handle_claim(std::span<const std::uint8_t> body, ReplyFn done);
+    Result<void> claim(const ComponentName &name, const std::string &member_id);
     Bytes encode_loaded() const;
     // Runs work on the background pool and its reply on the I/O thread.
     void in_background(std::function<Reply()> work, ReplyFn done);
@@ -94,6 +98,14 @@ private:
     std::unique_ptr<Membership> membership_;
     std::unique_ptr<Invoker> invoker_;
     bool stopping_ = false;
+
+    // One-per-VM components claimed through this daemon while it coordinates.
+    struct Claim {
+        std::string member_id;
+        SteadyClock::time_point at;
+    };
+    std::mutex claims_mutex_;
+    std::map<ComponentName, Claim> claims_;
 };
 
 } // namespace harness::hcore

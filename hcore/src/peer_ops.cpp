@@ -9,6 +9,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <algorithm>
+
 namespace harness::hcore {
 
 using protocol::Type;
@@ -47,10 +49,25 @@ Result<void> Daemon::join_vm(const Endpoint &via)
 
 Result<void> Daemon::check_one_per_vm(const ComponentName &name)
 {
-    // Ask every live member directly rather than trust gossip, which may be a
-    // heartbeat behind. (Two loads racing on two daemons at the same instant
-    // can still both pass; the replicated database closes that window.)
-    for (const auto &m : membership_->snapshot()) {
+    // First a claim at the coordinator (the live member with the smallest id),
+    // which serializes concurrent loads; members' views of who is alive agree
+    // except for a heartbeat timeout after a failure.
+    auto members = membership_->snapshot();
+    const MemberInfo *coordinator = nullptr;
+    for (const auto &m : members)
+        if (m.alive && (!coordinator || m.id < coordinator->id)) coordinator = &m;
+    if (coordinator->id == id_) {
+        if (auto ok = claim(name, id_); !ok) return ok;
+    } else {
+        Packer p;
+        p.str(name.package).str(name.component).str(id_);
+        auto r = ask(coordinator->tcp, key_, Type::claim, p.view());
+        if (!r && r.error().status == HARNESS_ERR_ALREADY_IN_VM) return r.error();
+        if (!r) log_.warning("one-per-VM claim at coordinator " + coordinator->id + ": " + r.error().describe());
+    }
+    // Then ask every live member directly, in case a coordinator change let a
+    // claim slip; gossip may be a heartbeat behind, so it is not trusted here.
+    for (const auto &m : members) {
         if (m.id == id_ || !m.alive) continue;
         auto deadline = hlib::deadline_in(kPeerTimeout);
         auto conn = hlib::Connection::open_tcp(m.tcp, key_, deadline);
@@ -69,6 +86,40 @@ Result<void> Daemon::check_one_per_vm(const ComponentName &name)
                 return make_error(HARNESS_ERR_ALREADY_IN_VM, name.to_string() + " is one-per-VM and already loaded on member " + m.id);
     }
     return {};
+}
+
+Result<void> Daemon::claim(const ComponentName &name, const std::string &member_id)
+{
+    // A claim holds while its member is alive and has the component loaded,
+    // or for a grace period while that member is still loading it (a load that
+    // failed after claiming must not block the VM forever).
+    constexpr auto kLoadGrace = std::chrono::seconds(10);
+    std::lock_guard lock(claims_mutex_);
+    auto now = SteadyClock::now();
+    auto it = claims_.find(name);
+    if (it != claims_.end() && it->second.member_id != member_id) {
+        bool holder_alive = false;
+        for (const auto &m : membership_->snapshot())
+            if (m.id == it->second.member_id) holder_alive = m.alive;
+        auto holders = membership_->holders_of(name);
+        bool holds = std::find(holders.begin(), holders.end(), it->second.member_id) != holders.end();
+        if (holder_alive && (holds || now - it->second.at < kLoadGrace))
+            return make_error(HARNESS_ERR_ALREADY_IN_VM,
+                              name.to_string() + " is one-per-VM and already claimed by member " + it->second.member_id);
+    }
+    claims_[name] = Claim{member_id, now};
+    return {};
+}
+
+void Daemon::handle_claim(std::span<const std::uint8_t> body, ReplyFn done)
+{
+    Unpacker u(body);
+    ComponentName name;
+    std::string member_id;
+    if (!u.str(name.package) || !u.str(name.component) || !u.str(member_id) || !u.done())
+        return done(fail(HARNESS_ERR_PROTOCOL, "malformed claim request"));
+    auto r = claim(name, member_id);
+    done(r ? Reply{HARNESS_OK, {}} : fail(r.error().status, r.error().message));
 }
 
 void Daemon::handle_add(std::span<const std::uint8_t> body, ReplyFn done)

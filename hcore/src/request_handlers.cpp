@@ -73,6 +73,7 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     case Type::add: return handle_add(body, std::move(done));
     case Type::invite: return handle_invite(body, std::move(done));
     case Type::halt: return handle_halt(body, std::move(done));
+    case Type::claim: return handle_claim(body, std::move(done));
     default: return done(fail(HARNESS_ERR_PROTOCOL, "unexpected request type"));
     }
 }

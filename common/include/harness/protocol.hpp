@@ -33,6 +33,10 @@
 //   ADD       { str host_port }                              [{ str new_member_id }]
 //   INVITE    { str join_host_port }                         [{ str my_id }]
 //   HALT      { bool whole_vm }                              [{}]
+//   CLAIM     { str pkg, str comp, str member_id }           [{}] or ALREADY_IN_VM —
+//             asks the VM's coordinator (the live member with the smallest
+//             id) to record who holds a one-per-VM component, so two daemons
+//             loading it at the same moment cannot both succeed.
 //   HEARTBEAT (UDP only) { str vm, str id, str tcp, str udp, u64 incarnation,
 //             u64 n, n × (str id, str tcp, str udp), u64 m, m × (str pkg, str comp) }
 #pragma once
@@ -66,6 +70,7 @@ enum class Type : std::uint8_t {
     add = 31,
     invite = 32,
     halt = 33,
+    claim = 34,
     heartbeat = 40,
 };
 

@@ -1,11 +1,35 @@
 #include "fetch_setup.hpp"
 
+#include <harness/http_fetcher.hpp>
+
 namespace harness::hcore {
 
-Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &)
+Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &log)
 {
-    if (settings.repositories.empty() && settings.import_keys.empty()) return std::shared_ptr<Fetcher>();
-    return make_error(HARNESS_ERR_NOT_SUPPORTED, "plugin repositories (--repo) are not supported by this build yet");
+    auto gnupghome = settings.root / "gnupg";
+    for (const auto &file : settings.import_keys) {
+        auto imported = import_public_key(gnupghome, file);
+        if (!imported)
+            return make_error(imported.error().status, "--import-key " + file.string() + ": " + imported.error().message);
+        for (const auto &fpr : *imported) log.info("imported publisher key " + fpr + " from " + file.string());
+    }
+    if (settings.repositories.empty()) {
+        if (!settings.trusted_fingerprints.empty()) log.warning("--trust given without --repo: nothing to fetch from");
+        return std::shared_ptr<Fetcher>();
+    }
+    if (settings.trusted_fingerprints.empty() && !settings.allow_unsigned)
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          "--repo needs at least one --trust FINGERPRINT (or an explicit --allow-unsigned)");
+    if (settings.allow_unsigned)
+        log.warning("--allow-unsigned: plugins without a signature will be accepted from the repositories");
+    FetchConfig config;
+    config.repositories = settings.repositories;
+    config.trusted_fingerprints = settings.trusted_fingerprints;
+    config.gnupghome = gnupghome;
+    config.allow_unsigned = settings.allow_unsigned;
+    config.state_db = settings.var_dir() / "repositories.db";
+    config.log = &log;
+    return make_http_fetcher(std::move(config));
 }
 
 } // namespace harness::hcore

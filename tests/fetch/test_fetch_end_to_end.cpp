@@ -67,6 +67,9 @@ TEST_CASE("a plugin missing from lib/ is fetched, verified, cached and loads")
     // The cache directories are private to the daemon's user.
     auto perms = fs::status(w.cache_lib() / "fetchtest").permissions();
     CHECK((perms & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
+    // Verifying needs no gpg-agent, and the daemon must not leave one behind.
+    CHECK_FALSE(w.daemon_gpg.agent_running());
+    CHECK(w.publisher.agent_running()); // the check itself works: signing needed one
 }
 
 TEST_CASE("the cache serves resolves until the TTL passes, then the plugin is fetched again")

@@ -42,13 +42,14 @@ TEST_CASE("hpublish keygen, export-key and publish produce a repository a daemon
     CHECK(index->components.at(0).arch == harness::repo::host_arch());
 
     // The daemon side: --import-key FILE, then the signature verifies with --trust FPR.
-    auto imported = harness::import_public_key(daemon_home, key);
+    auto imported = harness::import_daemon_key(daemon_home, key);
     REQUIRE(imported.ok());
     CHECK(imported->at(0) == fpr);
     auto signer = harness::repo::verify_detached(daemon_home, read_text(www / "index.json"),
                                                  read_text(www / "index.json.sig"), {fpr});
     REQUIRE_MESSAGE(signer.ok(), (signer.ok() ? "" : signer.error().describe()));
     CHECK(*signer == fpr);
+    CHECK_FALSE(daemon_gpg.agent_running());
 
     // Publishing again bumps the version.
     out.clear();

@@ -149,6 +149,25 @@ private:
 
 } // namespace
 
+Result<void> prepare_daemon_gnupghome(const fs::path &gnupghome)
+{
+    if (auto home = repo::ensure_gnupghome(gnupghome); !home) return home;
+    fs::path conf = gnupghome / "gpg.conf";
+    std::error_code ec;
+    if (fs::exists(conf, ec)) return {};
+    std::ofstream out(conf);
+    out << "# Written by hcored: this GNUPGHOME only verifies signatures; no gpg-agent.\n"
+           "no-autostart\n";
+    if (!out.flush()) return make_error(HARNESS_ERR_INTERNAL, "cannot write " + conf.string());
+    return {};
+}
+
+Result<std::vector<std::string>> import_daemon_key(const fs::path &gnupghome, const fs::path &key_file)
+{
+    if (auto home = prepare_daemon_gnupghome(gnupghome); !home) return home.error();
+    return repo::import_public_key(gnupghome, key_file);
+}
+
 Result<std::shared_ptr<Fetcher>> make_http_fetcher(FetchConfig config)
 {
     for (const auto &url : config.repositories)
@@ -165,7 +184,7 @@ Result<std::shared_ptr<Fetcher>> make_http_fetcher(FetchConfig config)
         return make_error(HARNESS_ERR_INVALID_ARGUMENT,
                           "repositories configured but no trusted fingerprint (--trust) and no --allow-unsigned");
     if (config.state_db.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "no index state database path");
-    if (auto home = repo::ensure_gnupghome(config.gnupghome); !home) return home.error();
+    if (auto home = prepare_daemon_gnupghome(config.gnupghome); !home) return home.error();
     if (config.allow_unsigned && config.log)
         config.log->warning("--allow-unsigned: plugins from unsigned repositories will be loaded unverified");
     return std::shared_ptr<Fetcher>(std::make_shared<HttpFetcher>(std::move(config)));

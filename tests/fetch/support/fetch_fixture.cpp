@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -158,6 +159,21 @@ GpgHome::GpgHome(fs::path dir) : dir_(std::move(dir))
     fs::permissions(dir_, fs::perms::owner_all);
 }
 
+bool GpgHome::agent_running() const
+{
+    // gpg-agent runs as "gpg-agent --homedir <dir> …"; look for ours in /proc.
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator("/proc", ec)) {
+        std::ifstream in(e.path() / "cmdline", std::ios::binary);
+        std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (auto &c : cmd)
+            if (c == '\0') c = ' ';
+        if (cmd.find("gpg-agent") != std::string::npos && cmd.find(" " + dir_.string() + " ") != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
 GpgHome::~GpgHome() { run({"gpgconf", "--kill", "all"}, dir_); }
 
 std::string GpgHome::generate_key(const std::string &name)
@@ -170,7 +186,7 @@ void GpgHome::import_from(const GpgHome &other, const std::string &fingerprint)
     auto key = must(harness::repo::export_public_key(other.path(), fingerprint), "export");
     fs::path file = dir_.parent_path() / (fingerprint + ".asc");
     write_text(file, key);
-    must(harness::repo::import_public_key(dir_, file), "import");
+    must(harness::import_daemon_key(dir_, file), "import");
 }
 
 Nginx::Nginx(fs::path www, fs::path state) : www_(std::move(www)), state_(std::move(state)) {}

@@ -54,7 +54,10 @@ public:
     GpgHome &operator=(const GpgHome &) = delete;
     const fs::path &path() const { return dir_; }
     std::string generate_key(const std::string &name); // fingerprint
+    // Imports other's public key the way hcored --import-key does.
     void import_from(const GpgHome &other, const std::string &fingerprint);
+    // A gpg-agent serving this home is running (a daemon must leave none).
+    bool agent_running() const;
 
 private:
     fs::path dir_;

@@ -60,9 +60,17 @@ struct FetchConfig {
 // fetcher. An error here is a startup error of the daemon.
 Result<std::shared_ptr<Fetcher>> make_http_fetcher(FetchConfig config);
 
-// hcored --import-key FILE: imports a publisher's public key into GNUPGHOME
-// and returns its fingerprint(s); trusting it still takes --trust FINGERPRINT.
-using repo::import_public_key;
+// The daemon's GNUPGHOME only ever verifies: creates it 0700 if absent and
+// writes a gpg.conf with "no-autostart" (when there is none), so GnuPG never
+// leaves a gpg-agent behind the daemon. make_http_fetcher() calls it.
+Result<void> prepare_daemon_gnupghome(const std::filesystem::path &gnupghome);
+
+// hcored --import-key FILE: prepares the daemon's GNUPGHOME as above, imports
+// a publisher's public key and returns its fingerprint(s). Trusting the key
+// still takes --trust FINGERPRINT.
+Result<std::vector<std::string>> import_daemon_key(const std::filesystem::path &gnupghome,
+                                                   const std::filesystem::path &key_file);
+
 using repo::normalize_fingerprint;
 
 } // namespace harness

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# test.sh — everything CI checks, in order:
+#   1. scripts/setup.sh: dependencies, configure and build in build/
+#   2. ctest in build/ (unit, integration and fetch tests)
+#   3. build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer, -Werror; ctest
+#   4. build-fuzz/: each libFuzzer target (clang) for HARNESS_FUZZ_SECONDS (20)
+# Every stage runs even if an earlier one failed; the summary at the end lists
+# the failures and the exit status is non-zero if there was any.
+# HARNESS_BUILD_PREFIX=x uses x/, x-asan/ and x-fuzz/ instead of build*/.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$(pwd)
+fuzz_seconds=${HARNESS_FUZZ_SECONDS:-20}
+jobs=${HARNESS_JOBS:-$(nproc)}
+b=${HARNESS_BUILD_PREFIX:-build}
+asan=$b-asan
+fuzz=$b-fuzz
+
+failures=()
+section() { printf '\n======== %s ========\n' "$*"; }
+stage_failed() { failures+=("$1"); printf '\n>>> FAILED: %s\n' "$1"; }
+
+section "1/4 setup: dependencies, configure and build ($b/)"
+if ! HARNESS_BUILD_DIR=$b bash scripts/setup.sh; then
+  stage_failed "setup and build ($b/)"
+fi
+
+section "2/4 tests ($b/)"
+if [[ -f $b/CTestTestfile.cmake ]]; then
+  ctest --test-dir "$b" --output-on-failure -j2 --timeout 120 || stage_failed "tests ($b/)"
+else
+  stage_failed "tests ($b/): not configured"
+fi
+
+section "3/4 sanitizers: address,undefined with -Werror ($asan/)"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+if cmake -S . -B $asan -G Ninja -DHARNESS_SANITIZE=address,undefined -DHARNESS_WERROR=ON \
+     >"$asan.configure.log" 2>&1 || { cat "$asan.configure.log"; false; }; then
+  if cmake --build $asan --parallel "$jobs"; then
+    ctest --test-dir $asan --output-on-failure -j2 --timeout 120 || stage_failed "tests ($asan/)"
+  else
+    stage_failed "build ($asan/)"
+  fi
+else
+  stage_failed "configure ($asan/)"
+fi
+rm -f "$asan.configure.log"
+
+section "4/4 fuzzing: ${fuzz_seconds} s per target ($fuzz/)"
+if CC=clang CXX=clang++ cmake -S . -B $fuzz -G Ninja -DHARNESS_FUZZ=ON -DHARNESS_TESTS=OFF \
+     >"$fuzz.configure.log" 2>&1 || { cat "$fuzz.configure.log"; false; }; then
+  if cmake --build $fuzz --target harness_fuzzers --parallel "$jobs"; then
+    mkdir -p $fuzz/artifacts
+    for fuzzer in $fuzz/tests/fuzz/fuzz_*; do
+      [[ -x $fuzzer ]] || continue
+      name=$(basename "$fuzzer")
+      seeds=tests/fuzz/corpus/${name#fuzz_}
+      corpus=$fuzz/corpus/${name#fuzz_} # grows across runs; the seeds stay untouched
+      mkdir -p "$corpus"
+      printf -- '--- %s\n' "$name"
+      log=$fuzz/$name.log
+      if "$fuzzer" -max_total_time="$fuzz_seconds" -print_final_stats=1 \
+           -artifact_prefix="$root/$fuzz/artifacts/$name-" "$corpus" "$seeds" >"$log" 2>&1; then
+        grep -E '^stat::number_of_executed_units|DONE' "$log" | tail -2
+      else
+        tail -n 40 "$log"
+        stage_failed "fuzzer $name (see $log and $fuzz/artifacts/)"
+      fi
+    done
+  else
+    stage_failed "build ($fuzz/)"
+  fi
+else
+  stage_failed "configure ($fuzz/)"
+fi
+rm -f "$fuzz.configure.log"
+
+section "summary"
+if ((${#failures[@]})); then
+  printf 'FAILED: %s\n' "${failures[@]}"
+  exit 1
+fi
+echo "all stages passed"

@@ -88,8 +88,12 @@ Result<std::vector<FunctionRef>> VirtualMachine::get_functions(const ComponentNa
     std::vector<FunctionRef> refs;
     std::optional<FunctionInfo> info;
     bool component_found = false;
+    std::vector<std::size_t> silent; // alive members that did not say what they run
     for (std::size_t i = 0; i < answers.size(); ++i) {
-        if (!answers[i].result) continue;
+        if (!answers[i].result) {
+            silent.push_back(i);
+            continue;
+        }
         auto loaded = decode_loaded(*answers[i].result);
         if (!loaded) continue;
         if (const FunctionInfo *f = find_function(*loaded, name, function, &component_found)) {
@@ -98,6 +102,10 @@ Result<std::vector<FunctionRef>> VirtualMachine::get_functions(const ComponentNa
         }
     }
     if (!info) return no_function(name, function, component_found);
+
+    // A member that could not answer may well run it: include it, so that a
+    // call reports its error instead of silently leaving it out.
+    for (std::size_t i : silent) refs.push_back({targets[i].member_id, targets[i].tcp, targets[i].udp, name, *info});
 
     auto located = local_->locate(name, deadline);
     if (located) {

@@ -1,0 +1,151 @@
+// The daemon path of issue 3: three hcored with empty lib/ fetch a published
+// plugin on first load and run it; a restarted daemon loads it from its cache
+// until the TTL passes; a refused package reaches the caller with its reason.
+// Real hcored (tests/support), real nginx and GnuPG (support/fetch_fixture).
+#include "support/fetch_fixture.hpp"
+
+#include <daemon_fixture.hpp>
+#include <harness/hlib.hpp>
+
+#include <doctest/doctest.h>
+
+#include <thread>
+
+using namespace fetchtest;
+using namespace std::chrono_literals;
+namespace ht = harness::test;
+
+namespace {
+
+const harness::ComponentName alpha{"fetchtest", "alpha"};
+
+struct Cluster {
+    explicit Cluster(FetchWorld &world) : w(world)
+    {
+        key = ht::write_vm_key(w.tmp.path() / "vm.key");
+        public_key = w.tmp.path() / "publisher.asc";
+        write_text(public_key, read_text_or_export());
+    }
+
+    std::string read_text_or_export()
+    {
+        auto k = harness::repo::export_public_key(w.publisher.path(), w.signer);
+        REQUIRE(k.ok());
+        return *k;
+    }
+
+    std::unique_ptr<ht::Daemon> start(const fs::path &root)
+    {
+        ht::DaemonOptions o;
+        o.root = root;
+        o.vm = "fetch";
+        o.key_file = key;
+        o.install_examples = false; // empty lib/: everything comes over HTTP
+        o.extra_args = {"--repo", w.nginx.url(), "--trust", w.signer, "--import-key", public_key.string()};
+        return ht::Daemon::start(o);
+    }
+
+    harness::hlib::Daemon client(const ht::Daemon &d)
+    {
+        auto vm_key = harness::load_key(key);
+        REQUIRE(vm_key.ok());
+        auto c = harness::hlib::Connection::open_unix(d.unix_socket(), *vm_key, harness::hlib::deadline_in(5s));
+        REQUIRE_MESSAGE(c.ok(), (c.ok() ? "" : c.error().describe()));
+        return harness::hlib::Daemon(std::move(*c));
+    }
+
+    // Loads alpha on d and calls answer(); returns the result or the error.
+    harness::Result<std::int64_t> load_and_call(const ht::Daemon &d)
+    {
+        auto hd = client(d);
+        auto version = hd.load(alpha, harness::hlib::deadline_in(20s));
+        if (!version) return version.error();
+        auto reply = hd.call(alpha, "answer", {}, HARNESS_CALL_AUTO, HARNESS_MODE_DEFAULT,
+                             harness::hlib::deadline_in(10s));
+        if (!reply) return reply.error();
+        harness_reader r = harness_reader_make(reply->data(), reply->size());
+        std::int64_t v = 0;
+        if (harness_unpack_i64(&r, &v) != 0) return harness::make_error(HARNESS_ERR_PROTOCOL, "bad reply");
+        return v;
+    }
+
+    FetchWorld &w;
+    fs::path key;
+    fs::path public_key;
+};
+
+std::size_t settled_requests(const Nginx &nginx, const std::string &needle, std::size_t at_least)
+{
+    for (int i = 0; i < 200 && nginx.requests(needle) < at_least; ++i) std::this_thread::sleep_for(10ms);
+    std::this_thread::sleep_for(100ms);
+    return nginx.requests(needle);
+}
+
+} // namespace
+
+TEST_CASE("three daemons with empty lib/ fetch the plugin on first load, then use their caches until the TTL")
+{
+    FetchWorld w;
+    auto options = w.default_options();
+    options.ttl = std::chrono::seconds(3);
+    w.publish({"alpha"}, options);
+    Cluster cluster(w);
+
+    std::vector<fs::path> roots;
+    for (int i = 0; i < 3; ++i) {
+        roots.push_back(w.tmp.path() / ("daemon" + std::to_string(i)));
+        fs::create_directories(roots.back());
+        fs::permissions(roots.back(), fs::perms::owner_all);
+    }
+    {
+        std::vector<std::unique_ptr<ht::Daemon>> daemons;
+        for (const auto &r : roots) daemons.push_back(cluster.start(r));
+        for (auto &d : daemons) {
+            auto v = cluster.load_and_call(*d);
+            REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().describe() + "\n" + d->stderr_tail()));
+            CHECK(*v == 42);
+            CHECK(fs::exists(d->root() / "cache" / "lib" / "fetchtest" / "alpha.so"));
+            CHECK(d->stderr_text().find("fetched fetchtest/alpha") != std::string::npos);
+        }
+    }
+    CHECK(settled_requests(w.nginx, "alpha-1.0.0.so", 3) == 3);
+
+    // A restarted daemon finds the plugin in its cache: no new download.
+    {
+        auto d = cluster.start(roots[0]);
+        auto v = cluster.load_and_call(*d);
+        REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().describe()));
+        CHECK(*v == 42);
+    }
+    CHECK(settled_requests(w.nginx, "alpha-1.0.0.so", 3) == 3);
+
+    // Once the TTL has passed it is fetched again.
+    std::this_thread::sleep_for(3100ms);
+    {
+        auto d = cluster.start(roots[0]);
+        auto v = cluster.load_and_call(*d);
+        REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().describe()));
+    }
+    CHECK(settled_requests(w.nginx, "alpha-1.0.0.so", 4) == 4);
+    // The daemons' GnuPG homes only verified: no gpg-agent left behind.
+    for (const auto &r : roots) CHECK_FALSE(GpgHome(r / "gnupg").agent_running());
+}
+
+TEST_CASE("a daemon refuses a tampered package and tells the caller why")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    auto so = w.www() / "packages" / "fetchtest" / "alpha-1.0.0.so";
+    auto bytes = read_text(so);
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 1);
+    write_text(so, bytes);
+    Cluster cluster(w);
+    fs::path root = w.tmp.path() / "daemon";
+    fs::create_directories(root);
+    auto d = cluster.start(root);
+    auto v = cluster.load_and_call(*d);
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.error().message.find("hash mismatch") != std::string::npos);
+    CHECK(d->stderr_text().find("hash mismatch") != std::string::npos);
+    CHECK_FALSE(fs::exists(root / "cache" / "lib" / "fetchtest" / "alpha.so"));
+}

@@ -50,7 +50,13 @@ void add_commands(CLI::App &app, Command &c)
     call->add_option("args", c.call.arguments, "typed argument literals");
     auto *call_where = call->add_option_group("where");
     call_where->add_flag("--all", c.call.all, "call it on every daemon that has it loaded");
-    call_where->add_option("--on", c.call.on, "member ids to call it on")->expected(1, -1);
+    // One id per --on (repeat it, or separate ids by commas), so that the
+    // argument literals after it are never taken for ids.
+    call_where->add_option("--on", c.call.on, "member id to call it on (repeatable, or ID,ID…)")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->delimiter(',');
     call_where->require_option(0, 1);
     call->add_flag("--udp", c.call.udp, "send the request over UDP (retried until the timeout)");
     call->add_option("--mode", c.call.mode, "where the daemon runs it: inline, thread, fork, service")
@@ -102,6 +108,13 @@ std::vector<std::string> split_words(const std::string &line)
     return words;
 }
 
+bool is_command(CLI::App &app, const std::string &word)
+{
+    for (const CLI::App *sub : app.get_subcommands([](const CLI::App *) { return true; }))
+        if (sub->get_name() == word) return true;
+    return false;
+}
+
 int interactive(Session &session, bool json)
 {
     bool tty = ::isatty(STDIN_FILENO);
@@ -113,12 +126,18 @@ int interactive(Session &session, bool json)
         auto words = split_words(line);
         if (words.empty() || words[0].starts_with("#")) continue;
         if (words[0] == "quit" || words[0] == "exit") break;
-        CLI::App app{"hconsole command"};
+        CLI::App app{"Commands (the same as on the command line):"};
         app.name("");
+        app.fallthrough();
         Command c;
         add_commands(app, c);
         app.add_flag("--json", c.json, "machine-readable output");
         if (words[0] == "help") words[0] = "--help";
+        if (!words[0].starts_with("-") && !is_command(app, words[0])) {
+            std::cerr << "hconsole: unknown command \"" << words[0] << "\" (try help)" << std::endl;
+            status = 1;
+            continue;
+        }
         std::vector<std::string> reversed(words.rbegin(), words.rend());
         try {
             app.parse(reversed);

@@ -7,6 +7,14 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace fetchtest;
 
 namespace {
@@ -37,6 +45,57 @@ void flip_byte(const fs::path &file, std::size_t offset)
     bytes[offset] = static_cast<char>(bytes[offset] ^ 0x01);
     write_text(file, bytes);
 }
+
+// An HTTP server that answers every request with a body that never ends
+// (no Content-Length), until the client hangs up.
+class EndlessServer {
+public:
+    EndlessServer()
+    {
+        fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        REQUIRE(::bind(fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0);
+        REQUIRE(::listen(fd_, 4) == 0);
+        REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr *>(&a), &len) == 0);
+        port_ = ntohs(a.sin_port);
+        thread_ = std::thread([this] { serve(); });
+    }
+    ~EndlessServer()
+    {
+        ::shutdown(fd_, SHUT_RDWR);
+        ::close(fd_);
+        thread_.join();
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/"; }
+    std::size_t bytes_sent() const { return sent_.load(); }
+
+private:
+    void serve()
+    {
+        int c = ::accept(fd_, nullptr, nullptr);
+        if (c < 0) return;
+        char req[4096];
+        (void)::recv(c, req, sizeof req, 0);
+        const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n";
+        (void)::send(c, head, sizeof head - 1, MSG_NOSIGNAL);
+        std::string chunk(64 * 1024, ' ');
+        for (;;) {
+            ssize_t n = ::send(c, chunk.data(), chunk.size(), MSG_NOSIGNAL);
+            if (n <= 0) break;
+            sent_ += static_cast<std::size_t>(n);
+            if (sent_ > (std::size_t{1} << 30)) break; // a safety stop for the test, far past any bound
+        }
+        ::close(c);
+    }
+
+    int fd_ = -1;
+    int port_ = 0;
+    std::atomic<std::size_t> sent_{0};
+    std::thread thread_;
+};
 
 fs::path served(FetchWorld &w, const std::string &component, const std::string &ext)
 {
@@ -156,6 +215,14 @@ TEST_CASE("endless data: a package larger than the index says is cut off")
     {
         auto config = w.config();
         config.max_package_bytes = 1024;
+        check_refused(w, fetch_with(w, config), "too large");
+    }
+    SUBCASE("a server streaming an index without end")
+    {
+        EndlessServer endless;
+        auto config = w.config();
+        config.repositories = {endless.url()};
+        config.max_index_bytes = 1 << 20;
         check_refused(w, fetch_with(w, config), "too large");
     }
     SUBCASE("the index itself is over max_index_bytes")

@@ -51,6 +51,14 @@ TEST_CASE("hpublish keygen, export-key and publish produce a repository a daemon
     CHECK(*signer == fpr);
     CHECK_FALSE(daemon_gpg.agent_running());
 
+    // A binary (non-armored) detached signature made by gpg itself verifies too.
+    fs::path binsig = tmp.path() / "index.json.binsig";
+    REQUIRE(run({"gpg", "--batch", "--yes", "--local-user", fpr, "--output", binsig.string(), "--detach-sign",
+                 (www / "index.json").string()},
+                pub) == 0);
+    auto bin = harness::repo::verify_detached(daemon_home, read_text(www / "index.json"), read_text(binsig), {fpr});
+    REQUIRE_MESSAGE(bin.ok(), (bin.ok() ? "" : bin.error().describe()));
+
     // Publishing again bumps the version.
     out.clear();
     REQUIRE(run({HPUBLISH_EXE, "--repo", www.string(), "--gnupghome", pub.string(), "--signer", fpr,

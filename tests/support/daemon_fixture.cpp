@@ -250,7 +250,14 @@ std::unique_ptr<Daemon> Daemon::start(DaemonOptions options)
             d->owned_root_ = std::move(owned);
             return d;
         }
-        bool timed_out = !exited && d->running();
+        // Closed stdout usually means it is on its way out: give it a moment
+        // so the error says "exited" with its status rather than "timed out".
+        bool closed = [&] {
+            std::lock_guard lock(d->mutex_);
+            return d->stdout_closed_;
+        }();
+        if (closed && !exited) wait_until([&] { return !d->running(); }, 1000ms);
+        bool timed_out = d->running();
         d->kill_hard();
         std::string tail = d->stderr_tail();
         if (!timed_out && attempt < attempts && tail.find("in use") != std::string::npos) continue;

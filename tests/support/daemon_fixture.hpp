@@ -17,6 +17,10 @@
 // The daemon's stderr goes to <root>/hcored.stderr (stderr_tail() for failure
 // messages) and its stdout lines are kept (stdout_lines()). Set
 // HARNESS_TEST_KEEP=1 to keep temporary roots for inspection.
+//
+// Start daemons from a thread that outlives them (normally the test's main
+// thread): each gets SIGKILL when the thread that started it exits
+// (PR_SET_PDEATHSIG), so a crashed test run leaves no daemons behind.
 #pragma once
 
 #include <harness/endpoint.hpp>

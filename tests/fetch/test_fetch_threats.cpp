@@ -7,7 +7,6 @@
 
 #include <doctest/doctest.h>
 
-#include <atomic>
 #include <thread>
 
 #include <arpa/inet.h>
@@ -46,11 +45,13 @@ void flip_byte(const fs::path &file, std::size_t offset)
     write_text(file, bytes);
 }
 
-// An HTTP server that answers every request with a body that never ends
-// (no Content-Length), until the client hangs up.
-class EndlessServer {
+// A hand-made HTTP server for what nginx will not do: a body that never ends,
+// a redirect to a forbidden protocol, a connection that never answers.
+class RawServer {
 public:
-    EndlessServer()
+    enum class Mode { endless, redirect_to_file, redirect_loop, silent };
+
+    explicit RawServer(Mode mode) : mode_(mode)
     {
         fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in a{};
@@ -58,44 +59,64 @@ public:
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         socklen_t len = sizeof a;
         REQUIRE(::bind(fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0);
-        REQUIRE(::listen(fd_, 4) == 0);
+        REQUIRE(::listen(fd_, 16) == 0);
         REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr *>(&a), &len) == 0);
         port_ = ntohs(a.sin_port);
-        thread_ = std::thread([this] { serve(); });
+        // silent: the kernel completes the handshake, nobody ever reads.
+        if (mode_ != Mode::silent) thread_ = std::thread([this] { serve(); });
     }
-    ~EndlessServer()
+    ~RawServer()
     {
         ::shutdown(fd_, SHUT_RDWR);
         ::close(fd_);
-        thread_.join();
+        if (thread_.joinable()) thread_.join();
     }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/"; }
-    std::size_t bytes_sent() const { return sent_.load(); }
 
 private:
     void serve()
     {
-        int c = ::accept(fd_, nullptr, nullptr);
-        if (c < 0) return;
-        char req[4096];
-        (void)::recv(c, req, sizeof req, 0);
-        const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n";
-        (void)::send(c, head, sizeof head - 1, MSG_NOSIGNAL);
-        std::string chunk(64 * 1024, ' ');
         for (;;) {
-            ssize_t n = ::send(c, chunk.data(), chunk.size(), MSG_NOSIGNAL);
-            if (n <= 0) break;
-            sent_ += static_cast<std::size_t>(n);
-            if (sent_ > (std::size_t{1} << 30)) break; // a safety stop for the test, far past any bound
+            int c = ::accept(fd_, nullptr, nullptr);
+            if (c < 0) return;
+            char req[4096];
+            (void)::recv(c, req, sizeof req, 0);
+            std::string head;
+            if (mode_ == Mode::endless)
+                head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n";
+            else if (mode_ == Mode::redirect_to_file)
+                head = "HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n";
+            else
+                head = "HTTP/1.1 302 Found\r\nLocation: " + url() + "again\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+            (void)::send(c, head.data(), head.size(), MSG_NOSIGNAL);
+            std::string chunk(64 * 1024, ' ');
+            std::size_t sent = 0;
+            while (mode_ == Mode::endless && sent < (std::size_t{1} << 30)) { // a stop far past any bound
+                ssize_t n = ::send(c, chunk.data(), chunk.size(), MSG_NOSIGNAL);
+                if (n <= 0) break;
+                sent += static_cast<std::size_t>(n);
+            }
+            ::close(c);
         }
-        ::close(c);
     }
 
+    Mode mode_;
     int fd_ = -1;
     int port_ = 0;
-    std::atomic<std::size_t> sent_{0};
     std::thread thread_;
 };
+
+// Rewrites the published, signed index (as a publisher could) and re-signs it.
+template <class Change>
+void resign_index(FetchWorld &w, Change change)
+{
+    auto index = harness::repo::parse_index(read_text(w.www() / "index.json"));
+    REQUIRE(index.ok());
+    change(*index);
+    index->index_version += 1;
+    REQUIRE(harness::publish::write_signed_index(w.www(), *index, w.publisher.path(), w.signer).ok());
+    make_world_readable(w.www());
+}
 
 fs::path served(FetchWorld &w, const std::string &component, const std::string &ext)
 {
@@ -219,7 +240,7 @@ TEST_CASE("endless data: a package larger than the index says is cut off")
     }
     SUBCASE("a server streaming an index without end")
     {
-        EndlessServer endless;
+        RawServer endless(RawServer::Mode::endless);
         auto config = w.config();
         config.repositories = {endless.url()};
         config.max_index_bytes = 1 << 20;
@@ -236,16 +257,16 @@ TEST_CASE("endless data: a package larger than the index says is cut off")
 TEST_CASE("mix-and-match: another component's package served under this name is refused")
 {
     FetchWorld w;
-    auto index = w.publish({"alpha", "beta"});
+    w.publish({"alpha", "beta"});
     // A validly signed index whose alpha entry points at beta's (intact) files.
-    auto *a = const_cast<harness::repo::IndexEntry *>(index.find(alpha));
-    auto *b = index.find({"fetchtest", "beta"});
-    REQUIRE(a);
-    REQUIRE(b);
-    a->shared_object = b->shared_object;
-    a->manifest = b->manifest;
-    index.index_version += 1;
-    REQUIRE(harness::publish::write_signed_index(w.www(), index, w.publisher.path(), w.signer).ok());
+    resign_index(w, [](harness::repo::RepoIndex &index) {
+        auto *a = const_cast<harness::repo::IndexEntry *>(index.find(alpha));
+        const auto *b = index.find({"fetchtest", "beta"});
+        REQUIRE(a);
+        REQUIRE(b);
+        a->shared_object = b->shared_object;
+        a->manifest = b->manifest;
+    });
     auto r = fetch_with(w, w.config());
     check_refused(w, r, "mix-and-match");
     CHECK(r.error().message.find("fetchtest/beta") != std::string::npos);
@@ -255,8 +276,60 @@ TEST_CASE("server down: the fetch fails as unreachable")
 {
     FetchWorld w;
     w.publish({"alpha"});
-    w.nginx.stop();
-    check_refused(w, fetch_with(w, w.config()), "unreachable");
+    SUBCASE("nothing listening")
+    {
+        w.nginx.stop();
+        check_refused(w, fetch_with(w, w.config()), "unreachable");
+    }
+    SUBCASE("a server that never answers hits the transfer timeout")
+    {
+        RawServer silent(RawServer::Mode::silent);
+        auto config = w.config();
+        config.repositories = {silent.url()};
+        config.transfer_timeout = std::chrono::milliseconds(500);
+        auto r = fetch_with(w, config);
+        check_refused(w, r, "unreachable");
+        CHECK(r.error().status == HARNESS_ERR_TIMEOUT);
+    }
+}
+
+TEST_CASE("transport limits: only http and https, redirects bounded")
+{
+    FetchWorld w;
+    SUBCASE("a redirect to file:// is not followed")
+    {
+        RawServer server(RawServer::Mode::redirect_to_file);
+        auto config = w.config();
+        config.repositories = {server.url()};
+        check_refused(w, fetch_with(w, config), "refused protocol");
+    }
+    SUBCASE("a redirect loop stops after max_redirects")
+    {
+        RawServer server(RawServer::Mode::redirect_loop);
+        auto config = w.config();
+        config.repositories = {server.url()};
+        auto r = fetch_with(w, config);
+        check_refused(w, r, "unreachable");
+        CHECK(r.error().message.find("redirects") != std::string::npos);
+    }
+}
+
+TEST_CASE("wrong software: another architecture or plugin ABI is refused")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    SUBCASE("architecture")
+    {
+        resign_index(w, [](harness::repo::RepoIndex &i) { i.components.at(0).arch = "s390x"; });
+        check_refused(w, fetch_with(w, w.config()), "wrong architecture");
+    }
+    SUBCASE("ABI")
+    {
+        resign_index(w, [](harness::repo::RepoIndex &i) { i.components.at(0).abi_major = HARNESS_PLUGIN_ABI_MAJOR + 1; });
+        auto r = fetch_with(w, w.config());
+        check_refused(w, r, "ABI mismatch");
+        CHECK(r.error().status == HARNESS_ERR_ABI_MISMATCH);
+    }
 }
 
 TEST_CASE("a component the index does not list is refused (not in index)")

@@ -8,7 +8,7 @@ Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &
 {
     auto gnupghome = settings.root / "gnupg";
     for (const auto &file : settings.import_keys) {
-        auto imported = import_public_key(gnupghome, file);
+        auto imported = import_daemon_key(gnupghome, file);
         if (!imported)
             return make_error(imported.error().status, "--import-key " + file.string() + ": " + imported.error().message);
         for (const auto &fpr : *imported) log.info("imported publisher key " + fpr + " from " + file.string());

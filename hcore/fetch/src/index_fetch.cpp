@@ -2,6 +2,8 @@
 
 #include "curl_download.hpp"
 
+#include <thread>
+
 namespace harness::fetch {
 
 namespace {
@@ -18,36 +20,67 @@ void warn(const FetchConfig &config, const std::string &message)
 
 } // namespace
 
+namespace {
+
+// The index and its signature as one read. hpublish replaces the two files
+// one after the other, so a reader can catch a new signature with the old
+// index; one re-read after a pause tells that apart from tampering.
+struct SignedText {
+    std::string text;
+    std::optional<std::string> signature; // nullopt: the server has none (404)
+};
+
+Result<SignedText> get_signed_text(const std::string &repo_url, const FetchConfig &config)
+{
+    auto text = http_get(join_url(repo_url, repo::kIndexFile), limits_for(config, config.max_index_bytes));
+    if (!text) return text.error();
+    auto sig = http_get(join_url(repo_url, repo::kSignatureFile), limits_for(config, config.max_signature_bytes));
+    if (sig) return SignedText{std::move(*text), std::move(*sig)};
+    if (sig.error().status != HARNESS_ERR_NOT_FOUND) return sig.error();
+    return SignedText{std::move(*text), std::nullopt};
+}
+
+} // namespace
+
 Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const FetchConfig &config, IndexState &state)
 {
     auto index_url = join_url(repo_url, repo::kIndexFile);
-    auto text = http_get(index_url, limits_for(config, config.max_index_bytes));
-    if (!text) {
-        if (text.error().status == HARNESS_ERR_NOT_FOUND && config.allow_unsigned) {
-            warn(config, "repository " + repo_url + " has no index; --allow-unsigned: plain download without any "
-                         "signature or hash check");
-            return VerifiedIndex{};
-        }
-        return text.error();
-    }
-
     VerifiedIndex verified;
-    auto sig = http_get(join_url(repo_url, repo::kSignatureFile), limits_for(config, config.max_signature_bytes));
-    if (sig) {
-        auto signer = repo::verify_detached(config.gnupghome, *text, *sig, config.trusted_fingerprints);
-        if (!signer) return make_error(signer.error().status, signer.error().message + " (" + index_url + ")");
-        verified.signer = std::move(*signer);
-    } else if (sig.error().status != HARNESS_ERR_NOT_FOUND) {
-        return sig.error();
-    } else if (!config.allow_unsigned) {
-        return make_error(HARNESS_ERR_AUTH, "missing signature: " + index_url +
-                                                " has no index.json.sig (start with --allow-unsigned to accept that)");
-    } else {
-        warn(config, "index " + index_url + " is UNSIGNED; --allow-unsigned: using it anyway");
+    std::string text;
+    for (int attempt = 0;; ++attempt) {
+        auto got = get_signed_text(repo_url, config);
+        if (!got) {
+            if (got.error().status == HARNESS_ERR_NOT_FOUND && config.allow_unsigned &&
+                got.error().message.find(index_url) != std::string::npos) {
+                warn(config, "repository " + repo_url + " has no index; --allow-unsigned: plain download without "
+                             "any signature or hash check");
+                return VerifiedIndex{};
+            }
+            return got.error();
+        }
+        text = std::move(got->text);
+        if (!got->signature) {
+            if (!config.allow_unsigned)
+                return make_error(HARNESS_ERR_AUTH, "missing signature: " + index_url +
+                                                        " has no index.json.sig (start with --allow-unsigned to "
+                                                        "accept that)");
+            warn(config, "index " + index_url + " is UNSIGNED; --allow-unsigned: using it anyway");
+            break;
+        }
+        auto signer = repo::verify_detached(config.gnupghome, text, *got->signature, config.trusted_fingerprints);
+        if (signer) {
+            verified.signer = std::move(*signer);
+            break;
+        }
+        bool mismatch = signer.error().message.rfind("bad signature", 0) == 0;
+        if (!mismatch || attempt > 0)
+            return make_error(signer.error().status, signer.error().message + " (" + index_url + ")");
+        warn(config, index_url + ": signature does not match; re-reading once in case of a publication in progress");
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
 
     // Parse only bytes whose signature checked out (or that were accepted unsigned).
-    auto index = repo::parse_index(*text);
+    auto index = repo::parse_index(text);
     if (!index) return make_error(index.error().status, index.error().message + " (" + index_url + ")");
 
     auto seen = state.highest(repo_url);

@@ -130,7 +130,8 @@ Result<void> write_signed_index(const fs::path &repo_dir, const repo::RepoIndex 
         signature = std::move(*sig);
     }
     // Signature first, then the index: a client between the two renames sees a
-    // mismatch and retries later, never an unsigned index that looks signed.
+    // mismatch (the fetcher re-reads once after a pause), never an index
+    // without its signature.
     std::error_code ec;
     if (signature.empty()) fs::remove(repo_dir / repo::kSignatureFile, ec);
     else if (auto r = write_repo_file(repo_dir, repo::kSignatureFile, signature); !r) return r;

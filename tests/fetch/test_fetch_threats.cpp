@@ -351,3 +351,15 @@ TEST_CASE("the configuration refuses short key ids and non-HTTP repositories")
     config.repositories = {"file:///etc/"};
     CHECK_FALSE(harness::make_http_fetcher(config).ok());
 }
+
+TEST_CASE("a cache directory that others can write is refused, and nothing is written into it")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    fs::create_directories(w.cache_lib() / "fetchtest");
+    fs::permissions(w.cache_lib() / "fetchtest", fs::perms::owner_all | fs::perms::group_all | fs::perms::others_all);
+    auto r = fetch_with(w, w.config());
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("writable by group or others") != std::string::npos);
+    CHECK(w.cache_is_empty());
+}

@@ -83,7 +83,10 @@ Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const Fe
     auto index = repo::parse_index(text);
     if (!index) return make_error(index.error().status, index.error().message + " (" + index_url + ")");
 
-    auto seen = state.highest(repo_url);
+    // "http://h/repo" and "http://h/repo/" are one repository for rollback.
+    std::string state_key = repo_url;
+    while (!state_key.empty() && state_key.back() == '/') state_key.pop_back();
+    auto seen = state.highest(state_key);
     if (!seen) return seen.error();
     if (index->index_version < *seen)
         return make_error(HARNESS_ERR_AUTH, "rollback: " + index_url + " has index_version " +
@@ -96,7 +99,7 @@ Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const Fe
                                                 repo::format_utc(index->expires));
     // An unsigned index must not raise the bar: anyone could serve version 2^62.
     if (!verified.signer.empty() && index->index_version > *seen)
-        if (auto r = state.record(repo_url, index->index_version); !r) return r.error();
+        if (auto r = state.record(state_key, index->index_version); !r) return r.error();
     verified.index = std::move(*index);
     return verified;
 }

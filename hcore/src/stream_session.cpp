@@ -36,7 +36,9 @@ void StreamSession<Socket>::start()
 template <class Socket>
 void StreamSession<Socket>::read_more()
 {
-    if (closing_) return;
+    // One read at a time: a second one would target the same bytes of in_,
+    // survive a resize of in_, and steal a RAW plugin's input.
+    if (closing_ || reading_) return;
     // Compact, then make room for at least one more chunk.
     if (in_start_ > 0) {
         std::memmove(in_.data(), in_.data() + in_start_, in_end_ - in_start_);
@@ -44,8 +46,10 @@ void StreamSession<Socket>::read_more()
         in_start_ = 0;
     }
     if (in_.size() < in_end_ + kReadChunk) in_.resize(in_end_ + kReadChunk);
+    reading_ = true;
     socket_.async_read_some(asio::buffer(in_.data() + in_end_, in_.size() - in_end_),
                             [self = this->shared_from_this()](const boost::system::error_code &ec, std::size_t n) {
+                                self->reading_ = false;
                                 if (ec) return self->close();
                                 self->in_end_ += n;
                                 self->process_buffer();
@@ -55,6 +59,9 @@ void StreamSession<Socket>::read_more()
 template <class Socket>
 void StreamSession<Socket>::process_buffer()
 {
+    // A read is outstanding only while in_ holds no complete frame; its
+    // completion comes back here. Until then in_ must not be touched (resized).
+    if (reading_) return;
     while (!busy_ && !closing_) {
         std::span<const std::uint8_t> avail(in_.data() + in_start_, in_end_ - in_start_);
         if (avail.size() < protocol::kHeaderSize) return read_more();

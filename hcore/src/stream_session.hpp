@@ -49,6 +49,7 @@ private:
     bool authenticated_ = false;
     bool busy_ = false;   // a request is being handled
     bool closing_ = false;
+    bool reading_ = false; // an async read is outstanding (never more than one)
     Bytes in_;            // received, not yet parsed; starts at in_start_
     std::size_t in_start_ = 0;
     std::size_t in_end_ = 0;

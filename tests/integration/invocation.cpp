@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <set>
 
@@ -82,13 +83,20 @@ Result<void> echo_raw(int fd, const std::string &payload, std::string *echoed)
     harness_put_le(len, payload.size(), 4);
     Bytes out(len, len + 4);
     out.insert(out.end(), payload.begin(), payload.end());
-    if (::send(fd, out.data(), out.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(out.size()))
-        return make_error(HARNESS_ERR_UNREACHABLE, "send failed");
+    std::size_t sent = 0;
+    while (sent < out.size()) {
+        ssize_t n = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return make_error(HARNESS_ERR_UNREACHABLE, std::string("send: ") + std::strerror(errno));
+        sent += static_cast<std::size_t>(n);
+    }
     Bytes in(out.size());
     std::size_t got = 0;
     while (got < in.size()) {
         ssize_t n = ::recv(fd, in.data() + got, in.size() - got, 0);
-        if (n <= 0) return make_error(HARNESS_ERR_UNREACHABLE, "recv failed");
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0) return make_error(HARNESS_ERR_UNREACHABLE, "the daemon closed the connection after " + std::to_string(got) + " bytes");
+        if (n < 0) return make_error(HARNESS_ERR_UNREACHABLE, std::string("recv: ") + std::strerror(errno));
         got += static_cast<std::size_t>(n);
     }
     if (std::memcmp(in.data(), len, 4) != 0) return make_error(HARNESS_ERR_PROTOCOL, "length not echoed");
@@ -187,6 +195,28 @@ TEST_CASE("remote calls over TCP and UDP reach the daemon they name")
             CHECK(value_of(client.call<std::string>(echo, opts(transport), text)) == text);
             auto scale = ref_on(client, vm[i].id(), "scale");
             CHECK(value_of(client.call<double>(scale, opts(transport), 1.5, -2.0)) == doctest::Approx(-3.0));
+        }
+    }
+}
+
+TEST_CASE("large arguments and results: a frame of several read chunks crosses intact, many times over")
+{
+    // The daemon reads a frame in chunks; a body several chunks long (and
+    // several such calls on one connection) must arrive whole and in order.
+    Vm &vm = vm_with_math();
+    for (bool over_tcp : {false, true}) {
+        CAPTURE(over_tcp);
+        auto client = connect(vm[0], over_tcp);
+        auto echo = value_of(client.get_function(kMath, "echo"));
+        for (std::size_t size : {std::size_t{65000}, std::size_t{200000}, std::size_t{1} << 20}) {
+            CAPTURE(size);
+            std::string text(size, '\0');
+            for (std::size_t i = 0; i < size; ++i) text[i] = static_cast<char>('a' + (i * 7 + size) % 26);
+            for (int round = 0; round < 3; ++round) {
+                auto back = client.call<std::string>(echo, opts(hlib::Transport::tcp), text);
+                REQUIRE_MESSAGE(back.ok(), (back ? "" : describe(back.error())));
+                CHECK(*back == text);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 # Runs `hbench --calls 50 --json` and checks that the one JSON document on
 # stdout has every method, measured, and the raw round trips.
 #   cmake -DHBENCH=path/to/hbench -P smoke_test.cmake
+cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND ${HBENCH} --calls 50 --json
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 110)
 if(NOT rc EQUAL 0)

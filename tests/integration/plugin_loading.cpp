@@ -170,7 +170,14 @@ TEST_CASE("a one-per-VM plugin loads on one daemon and is refused on another wit
     CHECK((u.str(id) && id == vm[0].id()));
 
     // Placement single_instance from the other daemon finds the running one.
+    // Hlib asks LOCATE, which is answered from heartbeat gossip: wait for it.
     auto from_second = connect(vm[1]);
+    REQUIRE(test::wait_until(
+        [&] {
+            auto where = from_second.where_loaded(kUnique);
+            return where && where->size() == 1 && where->front() == vm[0].id();
+        },
+        3s));
     auto placed = from_second.load(kUnique, {hlib::Placement::Kind::single_instance, {}});
     REQUIRE(placed.size() == 1);
     CHECK(placed[0].member_id == vm[0].id());

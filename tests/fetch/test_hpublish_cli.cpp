@@ -66,6 +66,12 @@ TEST_CASE("hpublish keygen, export-key and publish produce a repository a daemon
                 {}, &out) == 0);
     CHECK(out.find("index_version 2") != std::string::npos);
 
+    // hpublish verify: the daemon's checks on the directory.
+    REQUIRE(run({HPUBLISH_EXE, "verify", "--repo", www.string(), "--gnupghome", pub.string(), "--trust", fpr}) == 0);
+    auto so = www / "packages" / "fetchtest" / "alpha-1.0.0.so";
+    write_text(so, read_text(so) + "x");
+    CHECK(run({HPUBLISH_EXE, "verify", "--repo", www.string(), "--gnupghome", pub.string(), "--trust", fpr}) == 1);
+
     // Missing arguments: non-zero status.
     CHECK(run({HPUBLISH_EXE, "--repo", www.string()}) != 0);
 }

@@ -50,8 +50,8 @@ Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const Fe
     for (int attempt = 0;; ++attempt) {
         auto got = get_signed_text(repo_url, config);
         if (!got) {
-            if (got.error().status == HARNESS_ERR_NOT_FOUND && config.allow_unsigned &&
-                got.error().message.find(index_url) != std::string::npos) {
+            // NOT_FOUND here is always the index itself (a missing signature is not an error).
+            if (got.error().status == HARNESS_ERR_NOT_FOUND && config.allow_unsigned) {
                 warn(config, "repository " + repo_url + " has no index; --allow-unsigned: plain download without "
                              "any signature or hash check");
                 return VerifiedIndex{};

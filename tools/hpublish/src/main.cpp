@@ -3,6 +3,7 @@
 //   hpublish --repo DIR --gnupghome DIR --signer FPR [--ttl S] [--expires DAYS] PLUGIN…
 //   hpublish keygen --gnupghome DIR --name NAME
 //   hpublish export-key --gnupghome DIR --signer FPR --out FILE
+//   hpublish verify --repo DIR --gnupghome DIR --trust FPR…
 #include <harness/publish.hpp>
 #include <harness/repo_keys.hpp>
 
@@ -54,7 +55,23 @@ int main(int argc, char **argv)
     exportk->add_option("--signer", exp_signer, "full fingerprint of the key")->required();
     exportk->add_option("--out", exp_out, "output file")->required();
 
+    auto *verify = app.add_subcommand("verify", "check a repository directory as a daemon would: signature by a "
+                                                "trusted key, expiry, size and SHA-256 of every file");
+    std::string ver_repo, ver_home;
+    std::vector<std::string> ver_trust;
+    verify->add_option("--repo", ver_repo, "repository directory")->required();
+    verify->add_option("--gnupghome", ver_home, "GnuPG home holding the publisher's public key")->required();
+    verify->add_option("--trust", ver_trust, "trusted full fingerprint (repeatable)")->required();
+
     CLI11_PARSE(app, argc, argv);
+
+    if (*verify) {
+        auto index = harness::publish::verify_repository(ver_repo, ver_home, ver_trust);
+        if (!index) return fail(index.error());
+        std::cout << "ok: index_version " << index->index_version << ", " << index->components.size()
+                  << " components, expires " << harness::repo::format_utc(index->expires) << "\n";
+        return 0;
+    }
 
     if (*keygen) {
         auto fpr = harness::repo::generate_signing_key(key_home, key_name);

@@ -61,4 +61,11 @@ struct PublishOptions {
 
 Result<repo::RepoIndex> publish(const PublishOptions &options, const std::vector<PluginFiles> &plugins);
 
+// Checks a repository directory the way a daemon would check it over HTTP:
+// the index's signature by one of `trusted`, its expiry, and the size and
+// SHA-256 of every file it names. For publishers and CI before serving it.
+Result<repo::RepoIndex> verify_repository(const std::filesystem::path &repo_dir,
+                                          const std::filesystem::path &gnupghome,
+                                          const std::vector<std::string> &trusted);
+
 } // namespace harness::publish

@@ -219,3 +219,58 @@ TEST_CASE("a frozen daemon costs a parallel call its deadline and no more, then 
         kHeartbeatTimeout + 3s));
     vm[1].kill_hard();
 }
+
+TEST_CASE("a daemon restarted after kill -9 on the same root and port rejoins under a new id")
+{
+    Vm vm = vm_with_math();
+    auto client = connect(vm[0]);
+    const std::string old_id = vm[2].id();
+    const Endpoint old_tcp = vm[2].tcp();
+    vm[2].kill_hard();
+    REQUIRE(test::wait_until(
+        [&] {
+            auto states = member_states(client);
+            return states.count(old_id) && !states[old_id];
+        },
+        kHeartbeatTimeout + 3s));
+
+    test::DaemonOptions o;
+    o.root = vm[2].root();
+    o.vm = "itvm";
+    o.key_file = vm.key_file;
+    o.port = old_tcp.port;
+    o.extra_args = fast_heartbeat_args();
+    o.extra_args.insert(o.extra_args.end(), {"--join", vm[0].tcp().to_string()});
+    auto restarted = Daemon::start(o);
+    CHECK(restarted->id() != old_id);
+    CHECK(restarted->tcp() == old_tcp);
+
+    // Everyone sees the new member alive; the old id stays failed.
+    for (Daemon *d : {&vm[0], &vm[1], restarted.get()}) {
+        CAPTURE(d->id());
+        auto c = connect(*d);
+        CHECK(test::wait_until(
+            [&] {
+                auto states = member_states(c);
+                return states.count(restarted->id()) && states[restarted->id()] &&
+                       (!states.count(old_id) || !states[old_id]) && states.count(vm[0].id()) &&
+                       states[vm[0].id()] && states.count(vm[1].id()) && states[vm[1].id()];
+            },
+            3s));
+    }
+    // It serves again once math is loaded on it, and a parallel call reaches all three.
+    for (const auto &r : client.load(kMath, {hlib::Placement::Kind::all, {}}))
+        CHECK_MESSAGE(r.result.ok(), r.member_id << ": " << (r.result ? "" : describe(r.result.error())));
+    auto refs = value_of(client.get_functions(kMath, "pid"));
+    std::set<std::string> live;
+    for (const auto &r : client.call_parallel<std::int64_t>(refs, opts(hlib::Transport::tcp, 5s))) {
+        CAPTURE(r.member_id);
+        if (r.member_id == old_id) {
+            CHECK_FALSE(r.result.ok());
+            continue;
+        }
+        CHECK(r.result.ok());
+        live.insert(r.member_id);
+    }
+    CHECK(live == std::set<std::string>{vm[0].id(), vm[1].id(), restarted->id()});
+}

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <thread>
 
 using namespace harness;
 using namespace harness::it;
@@ -66,6 +67,7 @@ TEST_CASE("members learned second hand: the third daemon joined through the firs
                 REQUIRE(alive);
             }
         }
+        std::this_thread::sleep_for(20ms); // a sampling interval, not a wait for anything
     }
 }
 
@@ -88,4 +90,63 @@ TEST_CASE("ADD brings a running daemon into the VM and every member learns it")
         auto c = connect(*d);
         CHECK(wait_for_alive_members(c, 3, 5s));
     }
+}
+
+namespace {
+
+// Runs hcored --join TARGET in a fresh root and returns how it ended; it must
+// end (not hang) and is killed at the deadline otherwise.
+RunResult join_attempt(const Endpoint &target, const std::string &vm_name, const std::filesystem::path &key)
+{
+    test::TempDir root("hjoin");
+    auto port = test::free_port();
+    return run_program({test::hcored_path().string(), "--root", root.path().string(), "--key", key.string(), "--vm",
+                        vm_name, "--listen", "127.0.0.1:" + std::to_string(port), "--join", target.to_string(),
+                        "--foreground"},
+                       15s);
+}
+
+} // namespace
+
+TEST_CASE("joining fails at once and clearly with another VM name, the wrong key, or nobody at the address")
+{
+    auto vm = start_vm(1);
+    Daemon &a = vm[0];
+
+    SUBCASE("another VM name")
+    {
+        auto r = join_attempt(a.tcp(), "othervm", vm.key_file);
+        INFO("stderr: " << r.err);
+        REQUIRE_FALSE(r.timed_out);
+        CHECK(r.exit_code() > 0);
+        CHECK(r.err.find("cannot join") != std::string::npos);
+        CHECK(r.err.find("itvm") != std::string::npos);
+        CHECK(r.out.find("hcored ready") == std::string::npos);
+    }
+    SUBCASE("the wrong key")
+    {
+        test::TempDir keys("hkey");
+        auto wrong = test::write_vm_key(keys.path() / "wrong.key");
+        auto r = join_attempt(a.tcp(), "itvm", wrong);
+        INFO("stderr: " << r.err);
+        REQUIRE_FALSE(r.timed_out);
+        CHECK(r.exit_code() > 0);
+        CHECK(r.err.find("cannot join") != std::string::npos);
+        CHECK(r.err.find("authentication") != std::string::npos);
+    }
+    SUBCASE("nobody listening there")
+    {
+        auto t0 = Clock::now();
+        auto r = join_attempt(Endpoint{"127.0.0.1", test::free_port()}, "itvm", vm.key_file);
+        INFO("stderr: " << r.err);
+        REQUIRE_FALSE(r.timed_out);
+        CHECK(Clock::now() - t0 < 5s);
+        CHECK(r.exit_code() > 0);
+        CHECK(r.err.find("cannot join") != std::string::npos);
+    }
+    // The VM did not gain a half-joined member.
+    REQUIRE(a.running());
+    auto client = connect(a);
+    auto states = member_states(client);
+    CHECK(states.size() == 1);
 }

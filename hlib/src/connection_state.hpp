@@ -28,6 +28,7 @@ struct Connection::UdpState {
     UdpOpener opener;
     std::string peer; // HOST:PORT, for messages
     std::map<std::uint64_t, Outstanding> outstanding;
+    std::vector<std::uint8_t> buffer = std::vector<std::uint8_t>(65536); // one datagram
 };
 
 namespace detail {

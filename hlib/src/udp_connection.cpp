@@ -48,14 +48,13 @@ Result<std::optional<Bytes>> Connection::try_receive_udp(std::uint64_t request_i
         o.backoff = std::min(o.backoff * 2, kUdpMaxRetry);
     }
 
-    std::vector<std::uint8_t> buffer(65536);
+    std::vector<std::uint8_t> &buffer = udp_->buffer;
     for (;;) {
         ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), MSG_DONTWAIT);
         if (n < 0) {
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) return std::optional<Bytes>();
-            if (errno == ECONNREFUSED) return unreachable(errno);
-            return unreachable(errno);
+            return unreachable(errno); // ECONNREFUSED: ICMP port unreachable
         }
         std::span<const std::uint8_t> datagram(buffer.data(), static_cast<std::size_t>(n));
         auto opened = udp_->opener.open(datagram);

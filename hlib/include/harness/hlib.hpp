@@ -12,7 +12,10 @@
 // Plus direct invocation: DirectPlugin loads a component into this process.
 //
 // Hlib uses plain blocking sockets with poll() deadlines and no threads of its
-// own (call_async uses one per call), so it is cheap to link into MPI ranks.
+// own (call_async uses one per call, and a fan-out opens several new peer
+// connections concurrently), so it is cheap to link into MPI ranks. One
+// VirtualMachine is used by one thread at a time; call_async's threads use
+// connections of their own.
 #pragma once
 
 #include <harness/endpoint.hpp>

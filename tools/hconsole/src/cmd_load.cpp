@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <ostream>
+#include <set>
 
 namespace harness::hconsole {
 
@@ -33,36 +35,76 @@ const char *mode_name(harness_mode m)
 
 } // namespace
 
+namespace {
+
+// PKG alone: the components this root holds for it (lib/ and a cache/lib/
+// entry), which is what the local daemon can resolve without a repository.
+Result<std::vector<ComponentName>> package_components(const std::filesystem::path &root, const std::string &package)
+{
+    if (!is_valid_name_part(package))
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "expected PACKAGE[/COMPONENT], got \"" + package + "\"");
+    std::set<std::string> names;
+    for (const auto &dir : {root / "lib" / package, root / "cache" / "lib" / package}) {
+        std::error_code ec;
+        for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
+            const auto &p = entry.path();
+            if (p.extension() == ".so" && std::filesystem::exists(p.parent_path() / (p.stem().string() + ".json")))
+                names.insert(p.stem().string());
+        }
+    }
+    if (names.empty())
+        return make_error(HARNESS_ERR_NOT_FOUND, "no components of package " + package + " under " +
+                                                     (root / "lib").string() + " or " + (root / "cache" / "lib").string() +
+                                                     " (name one as PKG/COMP)");
+    std::vector<ComponentName> out;
+    for (const auto &n : names) out.push_back({package, n});
+    return out;
+}
+
+} // namespace
+
 int Session::load(const std::string &component, const std::vector<std::string> &on, bool all)
 {
-    auto name = parse_component_name(component);
-    if (!name) return fail(name.error());
+    std::vector<ComponentName> names;
+    if (component.find('/') == std::string::npos) {
+        auto listed = package_components(settings_.connect.resolved().root, component);
+        if (!listed) return fail(listed.error());
+        names = std::move(*listed);
+    } else {
+        auto name = parse_component_name(component);
+        if (!name) return fail(name.error());
+        names.push_back(*name);
+    }
     auto *v = vm();
     if (!v) return 1;
     hlib::Placement where;
     if (all) where.kind = hlib::Placement::Kind::all;
     else if (!on.empty()) where = {hlib::Placement::Kind::list, on};
-    auto results = v->load(*name, where);
 
-    std::size_t failed = 0;
+    std::size_t failed = 0, total = 0;
     nlohmann::json list = nlohmann::json::array();
-    for (const auto &r : results) {
-        if (!r.result) ++failed;
-        if (settings_.json) {
-            if (r.result) list.push_back({{"id", r.member_id}, {"version", *r.result}});
-            else list.push_back({{"id", r.member_id}, {"error", r.result.error().describe()}});
-        } else if (r.result) {
-            out_ << r.member_id << ": loaded " << name->to_string() << " " << *r.result << "\n";
-        } else {
-            out_ << r.member_id << ": error: " << r.result.error().describe() << "\n";
+    for (const auto &name : names) {
+        auto results = v->load(name, where);
+        if (results.empty()) return fail("load " + name.to_string() + ": no daemon to load it on");
+        for (const auto &r : results) {
+            ++total;
+            if (!r.result) ++failed;
+            if (settings_.json) {
+                nlohmann::json entry{{"id", r.member_id}, {"component", name.to_string()}};
+                if (r.result) entry["version"] = *r.result;
+                else entry["error"] = r.result.error().describe();
+                list.push_back(std::move(entry));
+            } else if (r.result) {
+                out_ << r.member_id << ": loaded " << name.to_string() << " " << *r.result << "\n";
+            } else {
+                out_ << r.member_id << ": error: " << name.to_string() << ": " << r.result.error().describe() << "\n";
+            }
         }
     }
-    if (settings_.json) out_ << nlohmann::json{{"component", name->to_string()}, {"results", list}}.dump() << "\n";
+    if (settings_.json) out_ << nlohmann::json{{"results", list}}.dump() << "\n";
     out_ << std::flush;
-    if (results.empty()) return fail("load " + name->to_string() + ": no daemon to load it on");
     if (failed)
-        return fail("load " + name->to_string() + " failed on " + std::to_string(failed) + " of " +
-                    std::to_string(results.size()) + " daemon(s)");
+        return fail("load " + component + " failed " + std::to_string(failed) + " time(s) of " + std::to_string(total));
     return 0;
 }
 

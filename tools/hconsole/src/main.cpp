@@ -1,6 +1,6 @@
 // hconsole — the HARNESS console (DESIGN.md §10).
 //
-//   hconsole members | add HOST:PORT | load PKG/COMP [--all|--on ID…] | loaded
+//   hconsole members | add HOST:PORT | load PKG[/COMP] [--all|--on ID…] | loaded
 //            | call PKG/COMP FUNC [--all|--on ID…] [--udp] [--mode M] ARG… | halt
 //
 // With no subcommand it reads the same commands line by line from stdin.
@@ -38,7 +38,9 @@ void add_commands(CLI::App &app, Command &c)
     auto *add = app.add_subcommand("add", "add the host running hcored at HOST:PORT to the VM");
     add->add_option("address", c.add_host, "HOST:PORT of the new daemon")->required();
     auto *load = app.add_subcommand("load", "load a plugin component (on the local daemon unless told)");
-    load->add_option("component", c.load_component, "PKG/COMP")->required();
+    load->add_option("component", c.load_component,
+                     "PKG/COMP, or PKG alone for every component of it under <root>/lib and <root>/cache/lib")
+        ->required();
     auto *load_where = load->add_option_group("where");
     load_where->add_option("--on", c.load_on, "member ids to load it on")->expected(1, -1);
     load_where->add_flag("--all", c.load_all, "load it on every alive member");

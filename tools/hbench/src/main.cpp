@@ -35,6 +35,7 @@ int main(int argc, char **argv)
     bool json = false;
     std::string hcore, root, key;
     std::string hcored = HBENCH_HCORED_PATH, plugins = HBENCH_PLUGINS_DIR;
+    hbench::Targets targets;
     app.add_option("--calls", calls, "Timed calls per method (fork: at most 300; warm-up: a tenth, at most 200)")
         ->check(CLI::Range(1, 10000000))
         ->capture_default_str();
@@ -48,16 +49,20 @@ int main(int argc, char **argv)
     app.add_option("--hcored", hcored, "The hcored binary to start")->capture_default_str();
     app.add_option("--plugins", plugins, "Built plugins to install into the daemons' roots (a root's lib/)")
         ->capture_default_str();
+    app.add_option("--only", targets.only, "Run only these methods (e.g. remote_udp), for investigating one")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"local_direct", "local_unix", "local_tcp", "local_thread", "local_fork",
+                               "local_service", "remote_tcp", "remote_udp"}));
     CLI11_PARSE(app, argc, argv);
 
     std::signal(SIGPIPE, SIG_IGN);
     hbench::Report report;
     report.plan = hbench::Plan::for_calls(calls);
+    report.load_before = hbench::load_average();
     report.stream = hbench::call_size_stream();
     report.datagram = hbench::call_size_datagram();
 
     std::unique_ptr<hbench::LocalVm> vm;
-    hbench::Targets targets;
     try {
         if (hcore.empty()) {
             if (!root.empty() || !key.empty()) throw std::runtime_error("--root and --key go with --hcore");

@@ -2,6 +2,7 @@
 
 #include <harness/hlib.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -119,7 +120,11 @@ Summary measure_plain_call(const Plan &plan) { return time_native(&plain_add, pl
 std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
 {
     std::vector<MethodResult> out;
-    out.push_back(run_one("local_direct", "DirectPlugin native pointer (examples/direct add)", Baseline::plain_call,
+    auto wanted = [&](const std::string &name) {
+        return t.only.empty() || std::find(t.only.begin(), t.only.end(), name) != t.only.end();
+    };
+    if (wanted("local_direct"))
+        out.push_back(run_one("local_direct", "DirectPlugin native pointer (examples/direct add)", Baseline::plain_call,
                           [&] { return measure_direct(t, plan); }));
 
     // A view of the VM through the local daemon's Unix socket (if usable) and
@@ -156,6 +161,7 @@ std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
     auto daemon_method = [&](std::string name, std::string description, hl::VirtualMachine *vm,
                              const std::optional<hl::FunctionRef> &ref, hl::CallOptions o, Baseline baseline,
                              int calls, int warmup) {
+        if (!wanted(name)) return;
         out.push_back(run_one(std::move(name), std::move(description), baseline, [&] {
             if (!setup_error.empty()) throw std::runtime_error(setup_error);
             if (!vm) throw std::runtime_error("no connection for this method");

@@ -34,6 +34,7 @@ struct Targets {
     std::optional<harness::Endpoint> local_tcp; // the local daemon over TCP
     bool local_unix = true;                    // its Unix socket <root>/var/hcored.sock is usable
     std::vector<std::filesystem::path> direct_roots; // tried in turn for DirectPlugin examples/direct
+    std::vector<std::string> only;                   // non-empty: run just these methods
 };
 
 // A plain call of a non-inlined add through a volatile function pointer, in

@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -20,6 +20,10 @@
 namespace hbench {
 
 namespace {
+
+// How long a busy-polling end spins before it sleeps in poll(): well above a
+// loopback round trip when both ends run, far short of a scheduler time slice.
+constexpr auto kSpinLimit = std::chrono::microseconds(50);
 
 [[noreturn]] void fail(const std::string &what)
 {
@@ -105,6 +109,7 @@ void make_pair(RawTransport t, Fd &mine, Fd &theirs)
 bool receive(int fd, std::uint8_t *buf, std::size_t n, bool stream, bool spin)
 {
     std::size_t got = 0;
+    auto spin_until = Clock::now() + kSpinLimit;
     do {
         ssize_t r = ::recv(fd, buf + got, n - got, spin ? MSG_DONTWAIT : 0);
         if (r > 0) {
@@ -115,9 +120,12 @@ bool receive(int fd, std::uint8_t *buf, std::size_t n, bool stream, bool spin)
         if (r == 0) return false;
         if (errno == EINTR) continue;
         if (spin && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            // Yield between polls: when both ends share a core (2 vCPUs and
-            // other load), a pure spin would hold it for a whole time slice.
-            ::sched_yield();
+            // Past the spin limit the other end is not running (2 vCPUs and
+            // other load): block, or each exchange costs a time slice.
+            if (Clock::now() > spin_until) {
+                pollfd p{fd, POLLIN, 0};
+                if (::poll(&p, 1, 5000) <= 0) return false;
+            }
             continue;
         }
         return false; // includes the SO_RCVTIMEO timeout of a blocking socket

@@ -2,7 +2,12 @@
 // a call uses: a forked child echoes fixed-size messages back over loopback
 // TCP, UDP or an AF_UNIX stream, with blocking sockets (both sides sleep in
 // recv, as an event-driven daemon does) or busy-polling ones (non-blocking
-// sockets and recv in a spin loop on both sides: the floor).
+// sockets and recv in a spin loop on both sides: the floor; a side that has
+// spun 50 µs in vain blocks in poll(), so that a loaded machine, where the
+// other side is not running, does not turn every exchange into a time slice;
+// sched_yield() in the loop was tried and is worse: under load it hands the
+// core to unrelated processes, and the spinner loses the sleeper's wake-up
+// preference). On a busy machine the busy-poll figures are not a floor.
 #pragma once
 
 #include "stats.hpp"

@@ -47,6 +47,16 @@ nlohmann::json summary_json(const Summary &s)
 
 } // namespace
 
+double load_average()
+{
+    double v = -1;
+    if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &v) != 1) v = -1;
+        std::fclose(f);
+    }
+    return v;
+}
+
 double ratio(const Report &r, const MethodResult &m)
 {
     const Summary &b = baseline_of(r, m.baseline);
@@ -60,7 +70,8 @@ void print_table(std::ostream &out, const Report &r)
         << r.stream.reply << " B (UDP datagrams " << r.datagram.request << " B / " << r.datagram.reply << " B)\n"
         << "  " << r.plan.calls << " calls after " << r.plan.warmup << " warm-up (fork: " << r.plan.fork_calls
         << " after " << r.plan.fork_warmup << "); in-process calls timed in batches of " << r.plan.direct_batch
-        << "; " << std::thread::hardware_concurrency() << " CPUs; daemons: " << r.daemons << "\n\n";
+        << "; " << std::thread::hardware_concurrency() << " CPUs, load average " << fixed(r.load_before, 2)
+        << " at start\n  daemons: " << r.daemons << "\n\n";
     out << pad("method", 15) << pad("median µs", 11, true) << pad("p99 µs", 11, true) << pad("calls", 7, true)
         << pad("ratio", 8, true) << "  " << pad("vs", 14) << "how\n";
     for (const auto &m : r.methods) {
@@ -80,9 +91,9 @@ void print_table(std::ostream &out, const Report &r)
             << pad(micros_text(s.p99_us), 9, true) << "   " << what << "\n";
     };
     row("tcp_blocking", r.raw.tcp_blocking, "loopback TCP, blocking recv on both sides");
-    row("tcp_busypoll", r.raw.tcp_busypoll, "loopback TCP, non-blocking, spinning recv (the floor)");
+    row("tcp_busypoll", r.raw.tcp_busypoll, "loopback TCP, spinning recv (≤50 µs, then poll): the floor");
     row("udp_blocking", r.raw.udp_blocking, "loopback UDP, blocking recv");
-    row("udp_busypoll", r.raw.udp_busypoll, "loopback UDP, spinning recv (the floor)");
+    row("udp_busypoll", r.raw.udp_busypoll, "loopback UDP, spinning recv (≤50 µs, then poll): the floor");
     row("unix_blocking", r.raw.unix_blocking, "AF_UNIX stream socketpair, blocking recv");
     row("plain_call", r.plain_call, "in-binary call through a volatile function pointer");
 }
@@ -132,6 +143,7 @@ void print_json(std::ostream &out, const Report &r)
           {"fork_warmup", r.plan.fork_warmup},
           {"direct_batch", r.plan.direct_batch}}},
         {"cpus", std::thread::hardware_concurrency()},
+        {"load_average", r.load_before},
         {"daemons", r.daemons},
     };
     out << doc.dump(2) << "\n";

@@ -19,7 +19,11 @@ struct Report {
     MessageSize datagram;
     Plan plan;
     std::string daemons; // how the daemons were reached
+    double load_before = -1; // 1-minute load average when the run started (busy machine: noisy figures)
 };
+
+// The 1-minute load average (/proc/loadavg), or -1.
+double load_average();
 
 // The method's median over its baseline's median; negative when either is missing.
 double ratio(const Report &r, const MethodResult &m);

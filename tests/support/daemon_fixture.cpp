@@ -204,6 +204,9 @@ std::unique_ptr<Daemon> Daemon::start(DaemonOptions options)
     fs::path binary = options.binary.empty() ? hcored_path() : options.binary;
     if (binary.empty()) throw std::runtime_error("hcored was not built (no HCORED_PATH); cannot start a daemon");
     options.binary = binary;
+    if (options.netns.empty() && ::access(binary.c_str(), X_OK) != 0)
+        throw std::runtime_error("cannot run " + binary.string() + ": " + std::strerror(errno) +
+                                 (binary == hcored_path() ? " (did the hcored build fail?)" : ""));
 
     std::unique_ptr<TempDir> owned;
     if (options.root.empty()) {

@@ -151,6 +151,12 @@ TEST_CASE("a daemon that exits before it is ready: the error carries its stderr"
     }
 }
 
+TEST_CASE("a missing binary is reported before anything starts")
+{
+    CHECK_THROWS_WITH_AS(Daemon::start({.install_examples = false, .binary = "/nonexistent/hcored"}),
+                         doctest::Contains("cannot run /nonexistent/hcored"), std::runtime_error);
+}
+
 TEST_CASE("a silent daemon times out and is killed")
 {
     TempDir dir;

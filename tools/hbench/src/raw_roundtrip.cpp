@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -156,6 +157,37 @@ bool send_all(int fd, const std::uint8_t *buf, std::size_t n)
     ::_exit(0);
 }
 
+// Busy-polling ends are pinned to two different CPUs: on one CPU they would
+// take turns by time slice, which is no floor. Restores the caller's mask.
+class SpreadCpus {
+public:
+    SpreadCpus()
+    {
+        if (::sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
+        int found = 0;
+        for (int cpu = 0; cpu < CPU_SETSIZE && found < 2; ++cpu)
+            if (CPU_ISSET(cpu, &saved_)) cpus_[found++] = cpu;
+        active_ = found == 2;
+    }
+    ~SpreadCpus()
+    {
+        if (pinned_) ::sched_setaffinity(0, sizeof saved_, &saved_);
+    }
+    void pin(int which)
+    {
+        if (!active_) return;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpus_[which], &one);
+        pinned_ = ::sched_setaffinity(0, sizeof one, &one) == 0;
+    }
+
+private:
+    cpu_set_t saved_{};
+    int cpus_[2] = {0, 0};
+    bool active_ = false, pinned_ = false;
+};
+
 } // namespace
 
 const char *raw_name(RawTransport t)
@@ -181,16 +213,19 @@ Summary raw_roundtrip(RawTransport transport, RawWait wait, MessageSize size, in
         ::fcntl(mine.fd, F_SETFL, ::fcntl(mine.fd, F_GETFL) | O_NONBLOCK);
         ::fcntl(theirs.fd, F_SETFL, ::fcntl(theirs.fd, F_GETFL) | O_NONBLOCK);
     }
+    SpreadCpus spread;
     pid_t parent = ::getpid();
     pid_t child = ::fork();
     if (child < 0) fail("fork");
     if (child == 0) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL); // a spinning orphan would eat a core
         if (::getppid() != parent) ::_exit(1);
+        if (spin) spread.pin(1);
         mine.reset();
         echo_child(theirs.fd, size, stream, spin);
     }
     theirs.reset();
+    if (spin) spread.pin(0);
 
     std::vector<std::uint8_t> out(size.request, 0xa5), in(std::max<std::size_t>(size.reply, 1));
     std::vector<double> samples;

@@ -2,7 +2,8 @@
 // a call uses: a forked child echoes fixed-size messages back over loopback
 // TCP, UDP or an AF_UNIX stream, with blocking sockets (both sides sleep in
 // recv, as an event-driven daemon does) or busy-polling ones (non-blocking
-// sockets and recv in a spin loop on both sides: the floor; a side that has
+// sockets and recv in a spin loop on both sides, pinned to two different
+// CPUs: the floor; a side that has
 // spun 50 µs in vain blocks in poll(), so that a loaded machine, where the
 // other side is not running, does not turn every exchange into a time slice;
 // sched_yield() in the loop was tried and is worse: under load it hands the

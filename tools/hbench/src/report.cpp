@@ -91,9 +91,9 @@ void print_table(std::ostream &out, const Report &r)
             << pad(micros_text(s.p99_us), 9, true) << "   " << what << "\n";
     };
     row("tcp_blocking", r.raw.tcp_blocking, "loopback TCP, blocking recv on both sides");
-    row("tcp_busypoll", r.raw.tcp_busypoll, "loopback TCP, spinning recv (≤50 µs, then poll): the floor");
+    row("tcp_busypoll", r.raw.tcp_busypoll, "loopback TCP, spinning recv, ends pinned to 2 CPUs: the floor");
     row("udp_blocking", r.raw.udp_blocking, "loopback UDP, blocking recv");
-    row("udp_busypoll", r.raw.udp_busypoll, "loopback UDP, spinning recv (≤50 µs, then poll): the floor");
+    row("udp_busypoll", r.raw.udp_busypoll, "loopback UDP, spinning recv, ends pinned to 2 CPUs: the floor");
     row("unix_blocking", r.raw.unix_blocking, "AF_UNIX stream socketpair, blocking recv");
     row("plain_call", r.plain_call, "in-binary call through a volatile function pointer");
 }

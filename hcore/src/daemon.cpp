@@ -6,6 +6,7 @@
 #include "udp_endpoint.hpp"
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <csignal>
 #include <cstdio>
@@ -177,7 +178,7 @@ void Daemon::accept_tcp()
             std::string who = peer.address().to_string() + ":" + std::to_string(peer.port());
             std::make_shared<StreamSession<tcp::socket>>(*this, std::move(socket), Via::tcp, who)->start();
         } else {
-            log_.warning("accept failed: " + ec.message());
+            return accept_later(ec, [this] { accept_tcp(); });
         }
         accept_tcp();
     });
@@ -192,9 +193,21 @@ void Daemon::accept_unix()
                                                                                  Via::unix_socket, "unix socket")
                 ->start();
         } else {
-            log_.warning("accept failed: " + ec.message());
+            return accept_later(ec, [this] { accept_unix(); });
         }
         accept_unix();
+    });
+}
+
+void Daemon::accept_later(const boost::system::error_code &ec, std::function<void()> accept)
+{
+    // Out of descriptors (EMFILE) the listening socket stays readable, so
+    // accepting again at once would spin and flood the log; pause instead.
+    constexpr auto kPause = std::chrono::milliseconds(100);
+    log_.warning("accept failed: " + ec.message() + "; retrying in " + std::to_string(kPause.count()) + " ms");
+    auto timer = std::make_shared<asio::steady_timer>(io_, kPause);
+    timer->async_wait([this, timer, accept = std::move(accept)](const boost::system::error_code &) {
+        if (!stopping_) accept();
     });
 }
 

@@ -24,6 +24,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,6 +66,7 @@ private:
     Result<void> check_one_per_vm(const ComponentName &name);
     void accept_tcp();
     void accept_unix();
+    void accept_later(const boost::system::error_code &ec, std::function<void()> accept); // after a failed accept
     void send_heartbeat(const Endpoint &to, Bytes body);
 
     void handle_load(std::span<const std::uint8_t> body, ReplyFn done);

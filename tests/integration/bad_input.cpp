@@ -8,6 +8,13 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
 using namespace harness;
 using namespace harness::it;
 using protocol::Header;
@@ -517,4 +524,62 @@ TEST_CASE("UDP: requests that need a stream are refused with NOT_SUPPORTED, unkn
     REQUIRE(reply.has_value());
     CHECK(reply->header.status == HARNESS_ERR_NOT_SUPPORTED);
     check_still_serving();
+}
+
+namespace {
+
+// CPU time (user + system) of a process so far, from /proc/PID/stat.
+std::chrono::milliseconds cpu_time(pid_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    std::istringstream fields(line.substr(line.rfind(')') + 2));
+    std::string field;
+    long ticks = 0;
+    for (int i = 3; fields >> field; ++i) {
+        if (i == 14 || i == 15) ticks += std::stol(field); // utime, stime
+        if (i == 15) break;
+    }
+    return std::chrono::milliseconds(ticks * 1000 / ::sysconf(_SC_CLK_TCK));
+}
+
+} // namespace
+
+TEST_CASE("connections that never authenticate cannot exhaust the daemon: out of descriptors it neither spins nor dies")
+{
+    // hcored with only 64 file descriptors, through a wrapper that sets the limit.
+    test::TempDir dir("hfd");
+    auto wrapper = dir.path() / "hcored-64fds";
+    {
+        std::ofstream w(wrapper);
+        w << "#!/bin/sh\nulimit -n 64 || exit 99\nexec '" << test::hcored_path().string() << "' \"$@\"\n";
+    }
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    test::DaemonOptions o;
+    o.vm = "fds";
+    o.binary = wrapper;
+    auto d = Daemon::start(o);
+    auto k = read_key(d->key_file());
+
+    std::vector<RawClient> idle;
+    for (int i = 0; i < 80; ++i) idle.push_back(RawClient::tcp(d->tcp())); // the kernel queues what hcored cannot accept
+    // Give the daemon a second at its descriptor limit; it must not burn it.
+    auto cpu_before = cpu_time(d->pid());
+    auto t0 = Clock::now();
+    while (Clock::now() - t0 < 1s) std::this_thread::sleep_for(50ms);
+    auto cpu_used = cpu_time(d->pid()) - cpu_before;
+    CHECK_MESSAGE(cpu_used < 300ms, "hcored used " << cpu_used.count() << " ms of CPU in 1 s while out of descriptors");
+    REQUIRE(d->running());
+    idle.clear(); // the idle clients go away…
+    // …and a good client is served again.
+    CHECK(test::wait_until(
+        [&] {
+            auto conn = hlib::Connection::open_tcp(d->tcp(), k, hlib::deadline_in(1s));
+            return conn && hlib::Daemon(std::move(conn.value())).ping(hlib::deadline_in(1s)).ok();
+        },
+        5s));
+    auto log = d->stderr_text();
+    std::size_t lines = static_cast<std::size_t>(std::count(log.begin(), log.end(), '\n'));
+    CHECK_MESSAGE(lines < 200, "hcored logged " << lines << " lines; tail:\n" << d->stderr_tail(1000));
 }

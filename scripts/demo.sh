@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job, end to end on one machine: set up, start a three-daemon
-# virtual machine on loopback, load the sample plugin package into every
-# daemon, invoke it in parallel by several methods, kill a daemon with
-# kill -9 and show the VM noticing, then halt the VM.
+# The main job, end to end on one machine: set up; publish the sample plugin
+# package, signed, to a web repository served by a real nginx; start a
+# three-daemon virtual machine on loopback with empty lib/ directories; load
+# the package into every daemon (each fetches and verifies it over HTTP);
+# invoke it in parallel by several methods; show a tampered plugin refused;
+# kill a daemon with kill -9 and show the VM noticing; halt the VM.
 #
 #   bash scripts/demo.sh            (as root on a fresh Debian 12 machine)
 #
@@ -17,33 +19,65 @@ demo=${DEMO_DIR:-/tmp/harness-demo}
 bin=$repo/build
 hcored=$bin/hcore/hcored
 hconsole=$bin/tools/hconsole/hconsole
+hpublish=$bin/tools/hpublish/hpublish
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+nginx_pid=
 cleanup() {
   for n in 1 2 3; do
     pid=$(cat "$demo/host$n/var/hcored.lock" 2>/dev/null || true)
     [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
   done
+  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null || true
+  GNUPGHOME=$demo/publisher gpgconf --kill all 2>/dev/null || true
 }
 trap cleanup EXIT
 
-rm -rf "$demo"
-for n in 1 2 3; do
-  mkdir -p "$demo/host$n/lib"
-  cp -r "$bin/plugins-root/lib/examples" "$demo/host$n/lib/"
-done
+# A loopback port nothing listens on.
+free_port() {
+  local p
+  while :; do
+    p=$(( 20000 + RANDOM % 40000 ))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+  done
+}
 
-step "Start three hcored daemons forming VM 'demo' on loopback"
+rm -rf "$demo"
+mkdir -p "$demo"
+chmod 711 "$demo"
+
+step "Publish examples/math and examples/dependent, signed, to a web repository"
+mkdir -m 700 "$demo/publisher"
+fpr=$("$hpublish" keygen --gnupghome "$demo/publisher" --name "HARNESS demo publisher <demo@example.org>")
+"$hpublish" export-key --gnupghome "$demo/publisher" --signer "$fpr" --out "$demo/publisher.asc"
+echo "publisher key $fpr"
+"$hpublish" --repo "$demo/www" --gnupghome "$demo/publisher" --signer "$fpr" --ttl 600 --expires 7 \
+  "$bin/plugins-root/lib/examples/math.json" "$bin/plugins-root/lib/examples/dependent.json"
+chmod -R a+rX "$demo/www"
+ls -R "$demo/www"
+
+web_port=$(free_port)
+mkdir -m 700 "$demo/nginx"
+sed -e "s|@PORT@|$web_port|" -e "s|@ROOT@|$demo/www|" -e "s|@STATE@|$demo/nginx|" \
+  webrepo/nginx.conf.in > "$demo/nginx/nginx.conf"
+/usr/sbin/nginx -p "$demo/nginx" -c "$demo/nginx/nginx.conf" -e "$demo/nginx/error.log" &
+nginx_pid=$!
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$web_port") 2>/dev/null && break; sleep 0.05; done
+echo "nginx serves $demo/www on http://127.0.0.1:$web_port/"
+
+step "Start three hcored daemons with empty lib/, forming VM 'demo' on loopback"
 # The first daemon creates the VM key (mode 0600); the others get a copy:
-# every connection and datagram proves membership with it.
-"$hcored" --root "$demo/host1" --vm demo --listen 127.0.0.1:0 --heartbeat-ms 100 --heartbeat-timeout-ms 600 \
-  | tee "$demo/host1.ready"
+# every connection and datagram proves membership with it. Each daemon trusts
+# only the publisher's fingerprint.
+daemon_flags=(--vm demo --listen 127.0.0.1:0 --heartbeat-ms 100 --heartbeat-timeout-ms 600
+              --repo "http://127.0.0.1:$web_port/" --trust "$fpr" --import-key "$demo/publisher.asc")
+"$hcored" --root "$demo/host1" "${daemon_flags[@]}" | tee "$demo/host1.ready"
 first=$(sed -n 's/.*tcp=\([^ ]*\).*/\1/p' "$demo/host1.ready")
 for n in 2 3; do
+  mkdir -p "$demo/host$n"
   cp "$demo/host1/vm.key" "$demo/host$n/vm.key"
-  "$hcored" --root "$demo/host$n" --vm demo --listen 127.0.0.1:0 --join "$first" \
-    --heartbeat-ms 100 --heartbeat-timeout-ms 600 | tee "$demo/host$n.ready"
+  "$hcored" --root "$demo/host$n" "${daemon_flags[@]}" --join "$first" | tee "$demo/host$n.ready"
 done
 
 console() { echo "\$ hconsole $*"; "$hconsole" --root "$demo/host1" "$@"; }
@@ -56,8 +90,10 @@ for _ in $(seq 100); do
 done
 console members
 
-step "Load the sample package examples/math into every daemon"
+step "Load examples/math into every daemon: each fetches it over HTTP and verifies it"
 console load examples/math --all
+grep -h "examples/math" "$demo"/host*/var/hcored.log | grep -E "fetched|loaded" || true
+echo "nginx served math.so $(grep -c 'math-.*\.so' "$demo/nginx/access.log") times"
 console loaded
 
 step "Invoke it in parallel on every daemon"
@@ -68,18 +104,25 @@ echo "# the same function run in a forked process per call, and in a long-lived 
 console call examples/math pid --all --mode fork
 console call examples/math pid --all --mode service
 
+step "Tamper with a published plugin: the daemons refuse it"
+so=$(ls "$demo"/www/packages/examples/dependent-*.so)
+printf 'X' | dd of="$so" bs=1 seek=4096 conv=notrunc status=none
+console load examples/dependent --all || true
+ls "$demo"/host1/cache/lib/examples/ | sed 's/^/cache holds: /'
+
 step "kill -9 the third daemon"
 victim=$(cat "$demo/host3/var/hcored.lock")
 kill -9 "$victim"
 start=$(date +%s%N)
+echo "# at once, before the heartbeats notice: the parallel call answers for the live"
+echo "# daemons and reports the dead one as an error instead of hanging"
+console call examples/math add 1 1 --all || true
 until "$hconsole" --root "$demo/host1" members --json | grep -q '"failed"'; do
   if [ $(( $(date +%s%N) - start )) -gt 5000000000 ]; then echo "not detected within 5 s" >&2; exit 1; fi
   sleep 0.01
 done
 echo "declared failed after $(( ($(date +%s%N) - start) / 1000000 )) ms (heartbeat timeout 600 ms)"
 console members
-echo "# a parallel call still answers for the live daemons and reports the dead one:"
-console call examples/math add 1 1 --all || true
 
 step "Halt the VM"
 console halt

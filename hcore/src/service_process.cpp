@@ -96,6 +96,8 @@ void ServiceProcess::write_next()
     writing_ = true;
     asio::async_write(socket_, asio::buffer(to_write_.front()), [self = shared_from_this()](auto ec, std::size_t) {
         self->writing_ = false;
+        // fail_all (the reaper saw the exit first) already dropped the queue.
+        if (!self->alive_) return;
         self->to_write_.pop_front();
         if (ec) return self->fail_all("cannot write to the service process: " + ec.message());
         self->write_next();

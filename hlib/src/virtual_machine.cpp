@@ -45,7 +45,7 @@ Result<Daemon *> VirtualMachine::local_daemon(Deadline deadline)
     if (local_->connection().is_open()) return local_.get();
     auto conn = open_local(options_, key_, deadline);
     if (!conn) return conn.error();
-    local_ = std::make_unique<Daemon>(std::move(*conn));
+    local_->connection() = std::move(*conn); // in place, as in daemon_at
     return local_.get();
 }
 
@@ -90,15 +90,17 @@ Result<Daemon *> VirtualMachine::daemon_at(const std::string &member_id, const E
     if (!via_udp && member_id == local_id()) return local_daemon(deadline);
     std::string key = (via_udp ? "udp:" : "tcp:") + member_id;
     auto it = std::find_if(peers_.begin(), peers_.end(), [&](const auto &p) { return p.first == key; });
-    if (it != peers_.end()) {
-        if (it->second->connection().is_open()) return it->second.get();
-        peers_.erase(it);
-    }
+    if (it != peers_.end() && it->second->connection().is_open()) return it->second.get();
     auto conn = via_udp ? Connection::open_udp(udp, key_, deadline) : Connection::open_tcp(tcp, key_, deadline);
     if (!conn) return conn.error();
     if (!via_udp && conn->peer_id() != member_id)
         return make_error(HARNESS_ERR_UNREACHABLE, "member " + member_id + " is no longer at " + tcp.to_string() +
                                                        " (" + conn->peer_id() + " answers there)");
+    if (it != peers_.end()) {
+        // Reconnect in place: a fan-out may still hold this Daemon's address.
+        it->second->connection() = std::move(*conn);
+        return it->second.get();
+    }
     peers_.emplace_back(key, std::make_unique<Daemon>(std::move(*conn)));
     return peers_.back().second.get();
 }

@@ -44,6 +44,7 @@ std::vector<std::pair<std::string, Error>> VirtualMachine::open_in_parallel(cons
             failures.emplace_back(id, make_error(HARNESS_ERR_UNREACHABLE, "member " + id + " is no longer at " +
                                                                               missing[i]->tcp.to_string()));
         } else {
+            // Nothing is in flight yet, so a closed entry can be replaced.
             std::erase_if(peers_, [&](const auto &p) { return p.first == "tcp:" + id; });
             peers_.emplace_back("tcp:" + id, std::make_unique<Daemon>(std::move(*conn)));
         }

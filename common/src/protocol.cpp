@@ -21,6 +21,8 @@ const char *type_name(std::uint8_t type)
     case Type::invite: return "invite";
     case Type::halt: return "halt";
     case Type::claim: return "claim";
+    case Type::publish: return "publish";
+    case Type::published: return "published";
     case Type::heartbeat: return "heartbeat";
     }
     return "unknown";

@@ -28,9 +28,10 @@ std::string new_member_id()
 
 } // namespace
 
-Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher)
+Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
+               std::shared_ptr<PluginDirectory> directory)
     : settings_(std::move(settings)), log_(log), id_(new_member_id()), stop_signals_(io_, SIGTERM, SIGINT),
-      tcp_acceptor_(io_), unix_acceptor_(io_), reaper_(io_)
+      tcp_acceptor_(io_), unix_acceptor_(io_), reaper_(io_), directory_(std::move(directory))
 {
     host_api_ = make_daemon_host_api(this);
     registry_ = std::make_unique<PluginRegistry>(Resolver(settings_.root, std::move(fetcher)), &host_api_, log_);

@@ -10,6 +10,7 @@
 #include "child_reaper.hpp"
 #include "invoker.hpp"
 #include "membership.hpp"
+#include "plugin_directory.hpp"
 #include "plugin_registry.hpp"
 #include "request_context.hpp"
 #include "root_dir.hpp"
@@ -37,7 +38,8 @@ class ReadyReporter;
 
 class Daemon {
 public:
-    Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher);
+    Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
+           std::shared_ptr<PluginDirectory> directory);
     ~Daemon();
 
     // Binds, joins, preloads, reports ready, serves until stopped. Returns the
@@ -75,6 +77,8 @@ private:
     void handle_invite(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_halt(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_claim(std::span<const std::uint8_t> body, ReplyFn done);
+    void handle_publish(std::span<const std::uint8_t> body, ReplyFn done);
+    Bytes encode_published() const;
     Result<void> claim(const ComponentName &name, const std::string &member_id);
     Bytes encode_loaded() const;
     // Runs work on the background pool and its reply on the I/O thread.
@@ -97,6 +101,7 @@ private:
 
     ChildReaper reaper_;
     std::unique_ptr<PluginRegistry> registry_;
+    std::shared_ptr<PluginDirectory> directory_;
     std::unique_ptr<Membership> membership_;
     std::unique_ptr<Invoker> invoker_;
     bool stopping_ = false;

@@ -4,7 +4,8 @@
 
 namespace harness::hcore {
 
-Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &log)
+Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &log,
+                                              std::shared_ptr<const PluginDirectory> directory)
 {
     auto gnupghome = settings.root / "gnupg";
     for (const auto &file : settings.import_keys) {
@@ -13,10 +14,8 @@ Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &
             return make_error(imported.error().status, "--import-key " + file.string() + ": " + imported.error().message);
         for (const auto &fpr : *imported) log.info("imported publisher key " + fpr + " from " + file.string());
     }
-    if (settings.repositories.empty()) {
-        if (!settings.trusted_fingerprints.empty()) log.warning("--trust given without --repo: nothing to fetch from");
+    if (settings.repositories.empty() && settings.trusted_fingerprints.empty() && !settings.allow_unsigned)
         return std::shared_ptr<Fetcher>();
-    }
     if (settings.trusted_fingerprints.empty() && !settings.allow_unsigned)
         return make_error(HARNESS_ERR_INVALID_ARGUMENT,
                           "--repo needs at least one --trust FINGERPRINT (or an explicit --allow-unsigned)");
@@ -29,6 +28,7 @@ Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &
     config.allow_unsigned = settings.allow_unsigned;
     config.state_db = settings.var_dir() / "repositories.db";
     config.log = &log;
+    config.repository_hints = [directory](const ComponentName &name) { return directory->repositories_for(name); };
     return make_http_fetcher(std::move(config));
 }
 

@@ -1,7 +1,9 @@
-// Builds the resolver's HTTP step from the settings: null when no repository
-// is configured (lib/ and cache/ only).
+// Builds the resolver's HTTP step from the settings: null when nothing could
+// ever be fetched (no --repo, no --trust, no --allow-unsigned). Locations
+// published into the directory are tried before the configured --repo URLs.
 #pragma once
 
+#include "plugin_directory.hpp"
 #include "settings.hpp"
 
 #include <harness/loader.hpp>
@@ -11,6 +13,7 @@
 
 namespace harness::hcore {
 
-Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &log);
+Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &log,
+                                              std::shared_ptr<const PluginDirectory> directory);
 
 } // namespace harness::hcore

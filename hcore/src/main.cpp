@@ -21,12 +21,13 @@ int main(int argc, char **argv)
     auto ready = ReadyReporter::start(settings.foreground, (settings.var_dir() / "hcored.log").string());
     harness::Logger log("hcored", settings.log_level);
     try {
-        auto fetcher = make_fetcher(settings, log);
+        auto directory = std::make_shared<PluginDirectory>();
+        auto fetcher = make_fetcher(settings, log, directory);
         if (!fetcher) {
             ready.failed(fetcher.error().message);
             return 1;
         }
-        Daemon daemon(std::move(settings), log, std::move(fetcher.value()));
+        Daemon daemon(std::move(settings), log, std::move(fetcher.value()), std::move(directory));
         return daemon.run(ready);
     } catch (const std::exception &e) {
         ready.failed(std::string("fatal: ") + e.what());

@@ -195,3 +195,57 @@ void Daemon::handle_halt(std::span<const std::uint8_t> body, ReplyFn done)
 }
 
 } // namespace harness::hcore
+
+namespace harness::hcore {
+
+void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done)
+{
+    Unpacker u(body);
+    std::string url;
+    bool forwarded = false;
+    std::uint64_t n = 0;
+    if (!u.str(url) || !u.boolean(forwarded) || !u.u64(n) || n > 4096)
+        return done(fail(HARNESS_ERR_PROTOCOL, "malformed publish request"));
+    if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+        return done(fail(HARNESS_ERR_INVALID_ARGUMENT, "published repository " + url + " is not an http(s) URL"));
+    std::vector<PublishedPlugin> entries;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        PublishedPlugin e;
+        e.repo_url = url;
+        if (!u.str(e.name.package) || !u.str(e.name.component) || !u.str(e.version) || !u.str(e.info_json))
+            return done(fail(HARNESS_ERR_PROTOCOL, "malformed publish request"));
+        if (!is_valid_name_part(e.name.package) || !is_valid_name_part(e.name.component))
+            return done(fail(HARNESS_ERR_INVALID_ARGUMENT, "invalid component name " + e.name.to_string()));
+        entries.push_back(std::move(e));
+    }
+    if (!u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed publish request"));
+    for (auto &e : entries) {
+        log_.info("published: " + e.name.to_string() + " " + e.version + " at " + e.repo_url);
+        directory_->record(std::move(e));
+    }
+    if (forwarded) return done(Reply{HARNESS_OK, {}});
+    // Tell every live member; the publisher's answer waits for them, so when
+    // hpublish returns, every daemon knows where to fetch.
+    Bytes forward(body.begin(), body.end());
+    in_background(
+        [this, forward = std::move(forward)]() mutable {
+            Unpacker original(forward);
+            std::string repo;
+            original.str(repo);
+            bool ignored;
+            original.boolean(ignored);
+            Packer p;
+            p.str(repo).boolean(true).raw(original.rest());
+            std::string failures;
+            for (const auto &m : membership_->snapshot()) {
+                if (m.id == id_ || !m.alive) continue;
+                if (auto r = ask(m.tcp, key_, Type::publish, p.view()); !r)
+                    failures += (failures.empty() ? "" : "; ") + m.id + ": " + r.error().describe();
+            }
+            if (!failures.empty()) return fail(HARNESS_ERR_UNREACHABLE, "recorded here, but not on every member: " + failures);
+            return Reply{HARNESS_OK, {}};
+        },
+        std::move(done));
+}
+
+} // namespace harness::hcore

@@ -33,7 +33,8 @@ Result<ComponentName> read_component(Unpacker &u)
 
 bool udp_allowed(Type t)
 {
-    return t == Type::ping || t == Type::call || t == Type::members || t == Type::loaded || t == Type::locate;
+    return t == Type::ping || t == Type::call || t == Type::members || t == Type::loaded || t == Type::locate ||
+           t == Type::published;
 }
 
 } // namespace
@@ -74,6 +75,8 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     case Type::invite: return handle_invite(body, std::move(done));
     case Type::halt: return handle_halt(body, std::move(done));
     case Type::claim: return handle_claim(body, std::move(done));
+    case Type::publish: return handle_publish(body, std::move(done));
+    case Type::published: return done(ok(encode_published()));
     default: return done(fail(HARNESS_ERR_PROTOCOL, "unexpected request type"));
     }
 }
@@ -145,6 +148,15 @@ void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, Re
         raw->end();
         finish(std::move(o));
     });
+}
+
+Bytes Daemon::encode_published() const
+{
+    auto entries = directory_->all();
+    Packer p;
+    p.u64(entries.size());
+    for (const auto &e : entries) p.str(e.repo_url).str(e.name.package).str(e.name.component).str(e.version).str(e.info_json);
+    return p.take();
 }
 
 Bytes Daemon::encode_loaded() const

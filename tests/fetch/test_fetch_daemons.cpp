@@ -6,6 +6,7 @@
 
 #include <daemon_fixture.hpp>
 #include <harness/hlib.hpp>
+#include <harness/publish_push.hpp>
 
 #include <doctest/doctest.h>
 
@@ -34,14 +35,18 @@ struct Cluster {
         return *k;
     }
 
-    std::unique_ptr<ht::Daemon> start(const fs::path &root)
+    // with_repo = false: the daemon knows no repository; it trusts the
+    // publisher and learns locations only from what hpublish pushes.
+    std::unique_ptr<ht::Daemon> start(const fs::path &root, bool with_repo = true, std::vector<std::string> more = {})
     {
         ht::DaemonOptions o;
         o.root = root;
         o.vm = "fetch";
         o.key_file = key;
         o.install_examples = false; // empty lib/: everything comes over HTTP
-        o.extra_args = {"--repo", w.nginx.url(), "--trust", w.signer, "--import-key", public_key.string()};
+        o.extra_args = {"--trust", w.signer, "--import-key", public_key.string()};
+        if (with_repo) o.extra_args.insert(o.extra_args.end(), {"--repo", w.nginx.url()});
+        o.extra_args.insert(o.extra_args.end(), more.begin(), more.end());
         return ht::Daemon::start(o);
     }
 
@@ -148,4 +153,74 @@ TEST_CASE("a daemon refuses a tampered package and tells the caller why")
     CHECK(v.error().message.find("hash mismatch") != std::string::npos);
     CHECK(d->stderr_text().find("hash mismatch") != std::string::npos);
     CHECK_FALSE(fs::exists(root / "cache" / "lib" / "fetchtest" / "alpha.so"));
+}
+
+TEST_CASE("hpublish's push tells every member where to fetch: daemons without --repo fetch the plugin")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    Cluster cluster(w);
+    auto first = cluster.start(w.tmp.path() / "d1", false);
+    auto second = cluster.start(w.tmp.path() / "d2", false, {"--join", first->tcp().to_string()});
+
+    // Before the push nobody knows a repository for alpha.
+    auto before = cluster.load_and_call(*second);
+    REQUIRE_FALSE(before.ok());
+    CHECK(before.error().status == HARNESS_ERR_NOT_FOUND);
+
+    auto index = harness::repo::parse_index(read_text(w.www() / "index.json"));
+    REQUIRE(index.ok());
+    const auto *entry = index->find(alpha);
+    REQUIRE(entry != nullptr);
+    harness::hlib::ConnectOptions vm;
+    vm.hcore = first->tcp();
+    vm.key_file = cluster.key;
+    auto pushed = harness::publish::push_to_vm(vm, w.nginx.url(), {*entry});
+    REQUIRE_MESSAGE(pushed.ok(), (pushed.ok() ? "" : pushed.error().describe()));
+
+    // The push returned after the first daemon forwarded it: the second one,
+    // which was never told directly, lists it and fetches from it.
+    auto published = cluster.client(*second).connection().request(harness::protocol::Type::published, {},
+                                                                   harness::hlib::deadline_in(5s));
+    REQUIRE(published.ok());
+    harness::Unpacker u(*published);
+    std::uint64_t n = 0;
+    std::string url, package, component;
+    REQUIRE(u.u64(n));
+    CHECK(n == 1);
+    REQUIRE((u.str(url) && u.str(package) && u.str(component)));
+    CHECK(url == w.nginx.url());
+    CHECK(package + "/" + component == "fetchtest/alpha");
+
+    for (auto *d : {first.get(), second.get()}) {
+        auto v = cluster.load_and_call(*d);
+        REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().describe() + "\n" + d->stderr_tail()));
+        CHECK(*v == 42);
+        CHECK(d->stderr_text().find("fetched fetchtest/alpha") != std::string::npos);
+    }
+}
+
+TEST_CASE("a pushed location does not bypass trust: an untrusted publisher's plugin is refused")
+{
+    FetchWorld w;
+    w.publish({"alpha"});
+    Cluster cluster(w);
+    // This daemon trusts some other key only.
+    ht::DaemonOptions o;
+    o.root = w.tmp.path() / "d";
+    o.vm = "fetch";
+    o.key_file = cluster.key;
+    o.install_examples = false;
+    o.extra_args = {"--trust", std::string(40, 'A')};
+    auto d = ht::Daemon::start(o);
+    auto index = harness::repo::parse_index(read_text(w.www() / "index.json"));
+    REQUIRE(index.ok());
+    harness::hlib::ConnectOptions vm;
+    vm.hcore = d->tcp();
+    vm.key_file = cluster.key;
+    REQUIRE(harness::publish::push_to_vm(vm, w.nginx.url(), {*index->find(alpha)}).ok());
+    auto v = cluster.load_and_call(*d);
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.error().message.find("unknown key") != std::string::npos);
+    CHECK_FALSE(fs::exists(o.root / "cache" / "lib" / "fetchtest" / "alpha.so"));
 }

@@ -37,6 +37,12 @@
 //             asks the VM's coordinator (the live member with the smallest
 //             id) to record who holds a one-per-VM component, so two daemons
 //             loading it at the same moment cannot both succeed.
+//   PUBLISH   { str repo_url, bool forwarded, u64 n, n × (str pkg, str comp,
+//             str version, str info_json) }                  [{}]
+//             hpublish tells the VM where published plugins can be fetched
+//             and how they are called; the daemon that receives it forwards
+//             it (forwarded = true) to every live member.
+//   PUBLISHED {}  [{ u64 n, n × (str repo_url, str pkg, str comp, str version, str info_json) }]
 //   HEARTBEAT (UDP only) { str vm, str id, str tcp, str udp, u64 incarnation,
 //             u64 n, n × (str id, str tcp, str udp), u64 m, m × (str pkg, str comp) }
 #pragma once
@@ -71,6 +77,8 @@ enum class Type : std::uint8_t {
     invite = 32,
     halt = 33,
     claim = 34,
+    publish = 35,
+    published = 36,
     heartbeat = 40,
 };
 

@@ -6,6 +6,7 @@
 #include "index_state.hpp"
 #include "package_fetch.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <future>
 #include <map>
@@ -91,13 +92,15 @@ private:
     {
         if (auto cached = valid_cache_entry(cache_lib_dir, name)) return *cached;
         std::vector<std::pair<std::string, Error>> failures;
-        for (const auto &url : config_.repositories) {
+        for (const auto &url : repositories_for(name)) {
             auto r = fetch_from(url, name, cache_lib_dir);
             if (r) return r;
             refuse("fetch " + name.to_string() + " from " + url + " refused: " + r.error().message);
             failures.emplace_back(url, r.error());
         }
-        if (failures.empty()) return make_error(HARNESS_ERR_NOT_FOUND, "not in index: no repository configured");
+        if (failures.empty())
+            return make_error(HARNESS_ERR_NOT_FOUND,
+                              "not in index: no repository configured or published for " + name.to_string());
         if (failures.size() == 1) return failures.front().second;
         // Several repositories: say what each one did; the status is the first
         // real refusal rather than "not found" from a repository that simply
@@ -112,6 +115,22 @@ private:
             }
         for (const auto &[url, e] : failures) message += "; [" + url + "] " + e.message;
         return make_error(status, message);
+    }
+
+    // Published locations first (newest first), then the configured ones;
+    // each URL once, and only http(s).
+    std::vector<std::string> repositories_for(const ComponentName &name) const
+    {
+        std::vector<std::string> urls;
+        auto add = [&](const std::string &url) {
+            bool http = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
+            if (!http) return warning("ignoring published repository " + url + ": only http:// and https://");
+            if (std::find(urls.begin(), urls.end(), url) == urls.end()) urls.push_back(url);
+        };
+        if (config_.repository_hints)
+            for (const auto &url : config_.repository_hints(name)) add(url);
+        for (const auto &url : config_.repositories) add(url);
+        return urls;
     }
 
     Result<ResolvedPlugin> fetch_from(const std::string &url, const ComponentName &name, const fs::path &cache_lib_dir)

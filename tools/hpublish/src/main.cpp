@@ -1,10 +1,12 @@
 // hpublish — publish built plugins into a signed web repository.
 //
-//   hpublish --repo DIR --gnupghome DIR --signer FPR [--ttl S] [--expires DAYS] PLUGIN…
+//   hpublish --repo DIR --gnupghome DIR --signer FPR [--ttl S] [--expires DAYS]
+//            [--url URL [--hcore HOST:PORT] [--root DIR] [--key FILE]] PLUGIN…
 //   hpublish keygen --gnupghome DIR --name NAME
 //   hpublish export-key --gnupghome DIR --signer FPR --out FILE
 //   hpublish verify --repo DIR --gnupghome DIR --trust FPR…
 #include <harness/publish.hpp>
+#include <harness/publish_push.hpp>
 #include <harness/repo_keys.hpp>
 
 #include <CLI/CLI.hpp>
@@ -34,6 +36,7 @@ int main(int argc, char **argv)
     long long ttl = -1;
     double expires_days = 30;
     std::vector<std::string> plugins;
+    std::string url, hcore, root, key_file;
     app.add_option("--repo", repo, "repository directory (served by the web server)");
     app.add_option("--gnupghome", gnupghome, "GnuPG home holding the signer's secret key");
     app.add_option("--signer", signer, "full fingerprint of the signing key");
@@ -42,6 +45,11 @@ int main(int argc, char **argv)
     app.add_option("--expires", expires_days, "the index expires this many days from now")
         ->default_val(30)
         ->check(CLI::PositiveNumber);
+    app.add_option("--url", url,
+                   "the repository's URL as daemons reach it: tell the VM where the plugins are (PUBLISH)");
+    app.add_option("--hcore", hcore, "daemon to tell, HOST:PORT (env HARNESS_HCORE; default the local daemon)");
+    app.add_option("--root", root, "HARNESS root of the local daemon (env HARNESS_ROOT, default ~/.harness)");
+    app.add_option("--key", key_file, "VM key file (env HARNESS_KEY, default <root>/vm.key)");
     app.add_option("PLUGIN", plugins, "a built plugin's manifest (COMP.json, with COMP.so beside it) or a folder");
 
     auto *keygen = app.add_subcommand("keygen", "generate a passphrase-less ed25519 signing key; prints its fingerprint");
@@ -113,5 +121,25 @@ int main(int argc, char **argv)
     for (const auto &f : files) std::cout << "published " << f.manifest.string() << "\n";
     std::cout << "index_version " << index->index_version << " expires " << harness::repo::format_utc(index->expires)
               << " signed by " << opts.signer << "\n";
+    if (url.empty()) return 0;
+
+    std::vector<harness::repo::IndexEntry> entries;
+    for (const auto &f : files) {
+        auto manifest = harness::read_manifest(f.manifest);
+        if (!manifest) return fail(manifest.error());
+        if (const auto *e = index->find({manifest->package, manifest->component})) entries.push_back(*e);
+    }
+    harness::hlib::ConnectOptions vm;
+    vm.root = root;
+    vm.key_file = key_file;
+    if (!hcore.empty()) {
+        auto where = harness::parse_endpoint(hcore);
+        if (!where) return fail(where.error());
+        vm.hcore = *where;
+    }
+    if (auto pushed = harness::publish::push_to_vm(vm, url, entries); !pushed)
+        return fail(harness::make_error(pushed.error().status, "published, but telling the VM failed: " +
+                                                                   pushed.error().describe()));
+    std::cout << "told the VM: " << entries.size() << " component(s) at " << url << "\n";
     return 0;
 }

@@ -35,6 +35,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct FetchConfig {
     std::chrono::milliseconds transfer_timeout{60000};
     long max_redirects = 3;
     Logger *log = nullptr; // may be null; must outlive the fetcher
+    // Repositories the VM's registry names for a component (hpublish pushes
+    // them); tried before `repositories`, under the same trust rules.
+    std::function<std::vector<std::string>(const ComponentName &)> repository_hints;
 };
 
 // Checks the configuration (URLs, full fingerprints, GNUPGHOME) and builds the

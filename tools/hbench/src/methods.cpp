@@ -158,20 +158,23 @@ std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
         setup_error = e.what();
     }
 
+    hl::VirtualMachine *unix_vm = via_unix ? &*via_unix : nullptr;
+    hl::VirtualMachine *tcp_vm = via_tcp ? &*via_tcp : nullptr;
     auto daemon_method = [&](std::string name, std::string description, hl::VirtualMachine *vm,
                              const std::optional<hl::FunctionRef> &ref, hl::CallOptions o, Baseline baseline,
                              int calls, int warmup) {
         if (!wanted(name)) return;
         out.push_back(run_one(std::move(name), std::move(description), baseline, [&] {
             if (!setup_error.empty()) throw std::runtime_error(setup_error);
-            if (!vm) throw std::runtime_error("no connection for this method");
+            if (!vm)
+                throw std::runtime_error(tcp_vm ? "no Unix socket of that daemon at " +
+                                                      (t.root / "var" / "hcored.sock").string() + " (give its --root)"
+                                                : "no TCP address of the local daemon");
             if (!ref) throw std::runtime_error("no second daemon in the VM");
             std::int64_t i = 0;
             return time_calls(warmup, calls, [&] { return call_add(*vm, *ref, o, ++i); });
         }));
     };
-    hl::VirtualMachine *unix_vm = via_unix ? &*via_unix : nullptr;
-    hl::VirtualMachine *tcp_vm = via_tcp ? &*via_tcp : nullptr;
     // Without a usable Unix socket the local indirect modes go over TCP.
     hl::VirtualMachine *local_vm = unix_vm ? unix_vm : tcp_vm;
     Baseline local_base = unix_vm ? Baseline::unix_blocking : Baseline::tcp_blocking;

@@ -67,6 +67,18 @@ void UdpEndpoint::handle(std::span<const std::uint8_t> datagram, const asio::ip:
     auto body = opened->frame.subspan(protocol::kHeaderSize);
     if (h->type == static_cast<std::uint8_t>(Type::heartbeat)) return daemon_.handle_heartbeat(body);
     if (h->is_reply()) return;
+    if (h->body_len > daemon_.max_body()) {
+        // --max-message holds for UDP as for streams; answer, so the client stops retrying.
+        Packer p;
+        p.str("request body of " + std::to_string(h->body_len) + " bytes exceeds the maximum of " +
+              std::to_string(daemon_.max_body()));
+        Header refusal{h->type, protocol::kFlagReply, h->request_id, static_cast<std::uint32_t>(p.size()),
+                       HARNESS_ERR_TOO_LARGE};
+        auto rh = protocol::encode_header(refusal);
+        Bytes frame(rh.begin(), rh.end());
+        frame.insert(frame.end(), p.view().begin(), p.view().end());
+        return send_frame(from, frame);
+    }
 
     Key key{opened->sender_nonce, h->request_id};
     if (auto it = replies_.find(key); it != replies_.end()) {

@@ -583,3 +583,17 @@ TEST_CASE("connections that never authenticate cannot exhaust the daemon: out of
     std::size_t lines = static_cast<std::size_t>(std::count(log.begin(), log.end(), '\n'));
     CHECK_MESSAGE(lines < 200, "hcored logged " << lines << " lines; tail:\n" << d->stderr_tail(1000));
 }
+
+TEST_CASE("UDP: a request over --max-message is refused too, with TOO_LARGE")
+{
+    auto vm = connect(daemon());
+    auto echo = vm.get_function(kMath, "echo");
+    REQUIRE(echo.ok());
+    hlib::CallOptions o;
+    o.transport = hlib::Transport::udp;
+    o.timeout = 2s;
+    auto r = vm.call<std::string>(*echo, o, std::string(kMaxMessage + 1000, 'u'));
+    REQUIRE_FALSE(r.ok());
+    CHECK_MESSAGE(r.error().status == HARNESS_ERR_TOO_LARGE, describe(r.error()));
+    check_still_serving();
+}

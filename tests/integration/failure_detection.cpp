@@ -102,10 +102,11 @@ TEST_CASE("kill -9: both survivors declare the daemon failed within the heartbea
     INFO("detected after " << ms(*seen_by_a) << " ms and " << ms(*seen_by_b) << " ms");
     CHECK(*seen_by_a <= bound);
     CHECK(*seen_by_b <= bound);
-    // Not sooner than the silence allows (the last heartbeat left at most one
-    // period before the kill): the failure comes from the timeout.
-    CHECK(*seen_by_a >= kHeartbeatTimeout - 2 * kHeartbeat);
-    CHECK(*seen_by_b >= kHeartbeatTimeout - 2 * kHeartbeat);
+    // Not at once: the failure comes from the timeout (the last heartbeat left
+    // about a period before the kill; half the timeout leaves room for a
+    // loaded machine delaying it).
+    CHECK(*seen_by_a >= kHeartbeatTimeout / 2);
+    CHECK(*seen_by_b >= kHeartbeatTimeout / 2);
 
     // The survivors stay alive to each other, and report how long the victim is silent.
     for (auto *client : {&a, &b}) {

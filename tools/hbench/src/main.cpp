@@ -3,7 +3,7 @@
 // thread, forked process, forked service, remote daemon over TCP and UDP),
 // next to the raw loopback round trips of the same message sizes measured in
 // the same run. Without --hcore it starts a private two-daemon VM and stops it
-// afterwards. See ../README.md.
+// afterwards. See ../README.md (tools/hbench/README.md).
 #include "call_size.hpp"
 #include "daemons.hpp"
 #include "methods.hpp"

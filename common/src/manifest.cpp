@@ -29,6 +29,28 @@ bool parse_enum(const json &j, const char *key, std::initializer_list<std::pair<
 
 } // namespace
 
+const char *convention_name(harness_convention convention)
+{
+    switch (convention) {
+    case HARNESS_CALL_RAW: return "raw";
+    case HARNESS_CALL_PACKED: return "packed";
+    case HARNESS_CALL_AUTO: return "auto";
+    }
+    return "unknown";
+}
+
+const char *mode_name(harness_mode mode)
+{
+    switch (mode) {
+    case HARNESS_MODE_DEFAULT: return "default";
+    case HARNESS_MODE_INLINE: return "inline";
+    case HARNESS_MODE_THREAD: return "thread";
+    case HARNESS_MODE_FORK: return "fork";
+    case HARNESS_MODE_SERVICE: return "service";
+    }
+    return "unknown";
+}
+
 Result<Manifest> parse_manifest(std::string_view json_text)
 {
     json j = json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);

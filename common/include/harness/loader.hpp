@@ -58,6 +58,12 @@ struct Manifest {
 };
 
 Result<Manifest> parse_manifest(std::string_view json_text);
+
+// The manifest's words for conventions and modes ("raw", "packed", "auto";
+// "default", "inline", "thread", "fork", "service"), used wherever they are
+// written out (indexes, consoles, the VM registry).
+const char *convention_name(harness_convention convention);
+const char *mode_name(harness_mode mode);
 Result<Manifest> read_manifest(const std::filesystem::path &file);
 
 // Where a resolved plugin was found.

@@ -13,26 +13,6 @@ using json = nlohmann::json;
 
 Error index_error(const std::string &why) { return make_error(HARNESS_ERR_PROTOCOL, "malformed index: " + why); }
 
-const char *convention_name(harness_convention c)
-{
-    switch (c) {
-    case HARNESS_CALL_RAW: return "raw";
-    case HARNESS_CALL_PACKED: return "packed";
-    case HARNESS_CALL_AUTO: return "auto";
-    }
-    return "packed";
-}
-
-const char *mode_name(harness_mode m)
-{
-    switch (m) {
-    case HARNESS_MODE_THREAD: return "thread";
-    case HARNESS_MODE_FORK: return "fork";
-    case HARNESS_MODE_SERVICE: return "service";
-    default: return "inline";
-    }
-}
-
 bool is_hex64(std::string_view s)
 {
     return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {

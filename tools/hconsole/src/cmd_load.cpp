@@ -11,28 +11,6 @@ namespace harness::hconsole {
 
 namespace {
 
-const char *convention_name(harness_convention c)
-{
-    switch (c) {
-    case HARNESS_CALL_RAW: return "raw";
-    case HARNESS_CALL_PACKED: return "packed";
-    case HARNESS_CALL_AUTO: return "auto";
-    }
-    return "unknown";
-}
-
-const char *mode_name(harness_mode m)
-{
-    switch (m) {
-    case HARNESS_MODE_DEFAULT: return "default";
-    case HARNESS_MODE_INLINE: return "inline";
-    case HARNESS_MODE_THREAD: return "thread";
-    case HARNESS_MODE_FORK: return "fork";
-    case HARNESS_MODE_SERVICE: return "service";
-    }
-    return "unknown";
-}
-
 } // namespace
 
 namespace {

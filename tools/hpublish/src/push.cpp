@@ -6,26 +6,6 @@ namespace harness::publish {
 
 namespace {
 
-const char *convention_name(harness_convention c)
-{
-    switch (c) {
-    case HARNESS_CALL_RAW: return "raw";
-    case HARNESS_CALL_PACKED: return "packed";
-    case HARNESS_CALL_AUTO: return "auto";
-    }
-    return "unknown";
-}
-
-const char *mode_name(harness_mode m)
-{
-    switch (m) {
-    case HARNESS_MODE_THREAD: return "thread";
-    case HARNESS_MODE_FORK: return "fork";
-    case HARNESS_MODE_SERVICE: return "service";
-    default: return "inline";
-    }
-}
-
 } // namespace
 
 std::string entry_info_json(const repo::IndexEntry &entry)

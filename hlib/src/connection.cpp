@@ -99,10 +99,12 @@ Result<std::uint64_t> Connection::send_request(protocol::Type type, std::span<co
             return make_error(HARNESS_ERR_TOO_LARGE, "request too large for one UDP datagram; use TCP");
         udp_->outstanding[h.request_id] = UdpState::Outstanding{std::move(frame), Clock::now(), kUdpFirstRetry};
         inbox_->pending.insert(h.request_id);
-        // Sends it now (it is due); a reply fast enough to be read here waits in the inbox.
-        auto first = try_receive_udp(h.request_id, deadline);
-        if (!first) return first.error();
-        if (first->has_value()) inbox_->arrived.emplace(h.request_id, std::move(**first));
+        // Sent now (it is due). No receive attempt here: a reply cannot be
+        // back within the few microseconds until the caller waits for it.
+        if (int err = udp_->send_due(fd_)) {
+            abandon(h.request_id);
+            return errno_error(("udp " + udp_->peer).c_str(), err);
+        }
         return h.request_id;
     }
     auto sent = write_frame(fd_, h, body, deadline);
@@ -174,7 +176,16 @@ void Connection::abandon(std::uint64_t request_id)
 
 Result<Bytes> Connection::receive_reply(std::uint64_t request_id, Deadline deadline)
 {
+    // The request was sent just now: wait before the first receive instead
+    // of paying for a receive attempt that finds nothing (one syscall per call).
+    bool wait_first = fd_ >= 0 && inbox_ && !inbox_->arrived.count(request_id);
     for (;;) {
+        if (wait_first) {
+            wait_first = false;
+            pollfd p{fd_, POLLIN, 0};
+            if (::poll(&p, 1, remaining_ms(std::min(wakeup_time(), deadline))) < 0 && errno != EINTR)
+                return errno_error("poll", errno);
+        }
         auto r = try_receive_reply(request_id, deadline);
         if (!r) return r.error();
         if (r->has_value()) return std::move(**r);

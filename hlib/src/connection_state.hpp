@@ -24,6 +24,9 @@ struct Connection::UdpState {
         std::chrono::milliseconds backoff;
     };
     UdpState(const VmKey &key) : sealer(key), opener(key) {}
+    // Sends (resealed) every outstanding request whose time has come; 0, or
+    // the errno that makes the peer unreachable (ECONNREFUSED).
+    int send_due(int fd);
     UdpSealer sealer;
     UdpOpener opener;
     std::string peer; // HOST:PORT, for messages

@@ -29,6 +29,21 @@ Result<Connection> Connection::open_udp(const Endpoint &where, const VmKey &key,
     return c;
 }
 
+int Connection::UdpState::send_due(int fd)
+{
+    auto now = Clock::now();
+    for (auto &[id, o] : outstanding) {
+        if (o.next_send > now) continue;
+        Bytes datagram = sealer.seal(o.frame);
+        ssize_t n = ::send(fd, datagram.data(), datagram.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == ECONNREFUSED) return errno;
+        // Other send errors (buffer full) count as a lost datagram: retried.
+        o.next_send = now + o.backoff;
+        o.backoff = std::min(o.backoff * 2, kUdpMaxRetry);
+    }
+    return 0;
+}
+
 Result<std::optional<Bytes>> Connection::try_receive_udp(std::uint64_t request_id, Deadline)
 {
     auto unreachable = [&](int err) -> Error {
@@ -37,16 +52,7 @@ Result<std::optional<Bytes>> Connection::try_receive_udp(std::uint64_t request_i
         return errno_error(("udp " + udp_->peer).c_str(), err);
     };
 
-    auto now = Clock::now();
-    for (auto &[id, o] : udp_->outstanding) {
-        if (o.next_send > now) continue;
-        Bytes datagram = udp_->sealer.seal(o.frame);
-        ssize_t n = ::send(fd_, datagram.data(), datagram.size(), MSG_NOSIGNAL);
-        if (n < 0 && errno == ECONNREFUSED) return unreachable(errno);
-        // Other send errors (buffer full) count as a lost datagram: retried.
-        o.next_send = now + o.backoff;
-        o.backoff = std::min(o.backoff * 2, kUdpMaxRetry);
-    }
+    if (int err = udp_->send_due(fd_)) return unreachable(err);
 
     std::vector<std::uint8_t> &buffer = udp_->buffer;
     for (;;) {

@@ -1,5 +1,6 @@
 #include <harness/crypto.hpp>
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -53,6 +54,41 @@ Result<VmKey> parse_key_text(const std::string &text, const std::filesystem::pat
 }
 
 } // namespace
+
+struct HmacKey::Impl {
+    EVP_MAC *mac = nullptr;
+    EVP_MAC_CTX *ctx = nullptr;
+    ~Impl()
+    {
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(mac);
+    }
+};
+
+HmacKey::HmacKey(const VmKey &key) : impl_(std::make_unique<Impl>())
+{
+    char digest[] = "SHA256";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
+    impl_->mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+    if (impl_->mac) impl_->ctx = EVP_MAC_CTX_new(impl_->mac);
+    if (!impl_->ctx || !EVP_MAC_init(impl_->ctx, key.bytes.data(), key.bytes.size(), params))
+        throw std::runtime_error("HMAC-SHA256 set-up failed");
+}
+
+HmacKey::HmacKey(HmacKey &&) noexcept = default;
+HmacKey &HmacKey::operator=(HmacKey &&) noexcept = default;
+HmacKey::~HmacKey() = default;
+
+Mac HmacKey::mac(std::span<const std::uint8_t> data)
+{
+    Mac out{};
+    std::size_t len = 0;
+    // Re-initialising with no key keeps the prepared key (OpenSSL 3).
+    if (!EVP_MAC_init(impl_->ctx, nullptr, 0, nullptr) || !EVP_MAC_update(impl_->ctx, data.data(), data.size()) ||
+        !EVP_MAC_final(impl_->ctx, out.data(), &len, out.size()) || len != out.size())
+        throw std::runtime_error("HMAC-SHA256 failed");
+    return out;
+}
 
 Mac hmac_sha256(const VmKey &key, std::initializer_list<std::span<const std::uint8_t>> parts)
 {

@@ -1,28 +1,30 @@
 #include <harness/udp_seal.hpp>
 
+#include <cstring>
+
 namespace harness {
 
-UdpSealer::UdpSealer(VmKey key) : key_(std::move(key)), nonce_(random_u64()) {}
+UdpSealer::UdpSealer(VmKey key) : mac_(key), nonce_(random_u64()) {}
 
 std::vector<std::uint8_t> UdpSealer::seal(std::span<const std::uint8_t> frame)
 {
-    std::vector<std::uint8_t> d(frame.begin(), frame.end());
-    d.resize(frame.size() + 16);
+    std::vector<std::uint8_t> d(frame.size() + kSealSize);
+    if (!frame.empty()) std::memcpy(d.data(), frame.data(), frame.size());
     harness_put_le(&d[frame.size()], nonce_, 8);
     harness_put_le(&d[frame.size() + 8], ++seq_, 8);
-    Mac mac = hmac_sha256(key_, {std::span<const std::uint8_t>(d)});
-    d.insert(d.end(), mac.begin(), mac.end());
+    Mac mac = mac_.mac(std::span<const std::uint8_t>(d).first(frame.size() + 16));
+    std::memcpy(&d[frame.size() + 16], mac.data(), mac.size());
     return d;
 }
 
-UdpOpener::UdpOpener(VmKey key, std::size_t max_senders) : key_(std::move(key)), max_senders_(max_senders) {}
+UdpOpener::UdpOpener(VmKey key, std::size_t max_senders) : mac_(key), max_senders_(max_senders) {}
 
 Result<OpenedDatagram> UdpOpener::open(std::span<const std::uint8_t> d)
 {
     if (d.size() < protocol::kHeaderSize + kSealSize)
         return make_error(HARNESS_ERR_PROTOCOL, "datagram too short to be sealed");
     std::size_t signed_len = d.size() - protocol::kMacSize;
-    Mac mac = hmac_sha256(key_, {d.first(signed_len)});
+    Mac mac = mac_.mac(d.first(signed_len));
     if (!equal_constant_time(mac, d.subspan(signed_len)))
         return make_error(HARNESS_ERR_AUTH, "datagram MAC does not verify with the VM key");
     OpenedDatagram o;

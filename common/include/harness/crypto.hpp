@@ -9,6 +9,7 @@
 #include <harness/result.hpp>
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
@@ -23,6 +24,23 @@ using Nonce = std::array<std::uint8_t, protocol::kNonceSize>;
 
 struct VmKey {
     std::vector<std::uint8_t> bytes;
+};
+
+// HMAC-SHA256 with the key set up once, for MACs on every message (UDP
+// seals): the one-shot hmac_sha256 below costs ~3.5 µs with OpenSSL 3, which
+// fetches and initialises the MAC on every call; this costs ~0.3 µs. One
+// instance must not be used by two threads at once.
+class HmacKey {
+public:
+    explicit HmacKey(const VmKey &key);
+    HmacKey(HmacKey &&) noexcept;
+    HmacKey &operator=(HmacKey &&) noexcept;
+    ~HmacKey();
+    Mac mac(std::span<const std::uint8_t> data);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
 };
 
 // HMAC-SHA256 over the concatenation of parts.

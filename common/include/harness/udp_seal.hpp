@@ -27,7 +27,7 @@ public:
     std::uint64_t sender_nonce() const { return nonce_; }
 
 private:
-    VmKey key_;
+    HmacKey mac_;
     std::uint64_t nonce_;
     std::uint64_t seq_ = 0;
 };
@@ -52,7 +52,7 @@ private:
     };
     bool accept(std::uint64_t sender, std::uint64_t seq);
 
-    VmKey key_;
+    HmacKey mac_;
     std::size_t max_senders_;
     std::unordered_map<std::uint64_t, Window> windows_;
     std::list<std::uint64_t> lru_; // most recent first; bounds memory

@@ -8,7 +8,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <algorithm>
 #include <csignal>
+#include <sys/resource.h>
 #include <cstdio>
 
 namespace harness::hcore {
@@ -109,6 +111,16 @@ int Daemon::run(ReadyReporter &ready)
     if (!key) return fail(key.error());
     key_ = std::move(key.value());
     if (auto bound = bind_listeners(); !bound) return fail(bound.error());
+    max_sessions_ = settings_.max_connections;
+    if (max_sessions_ == 0) {
+        // Keep a reserve of descriptors for plugins, handler processes,
+        // peers and fetches; the rest may be client connections.
+        constexpr rlim_t kReserve = 48;
+        rlimit limit{};
+        ::getrlimit(RLIMIT_NOFILE, &limit);
+        rlim_t usable = limit.rlim_cur > kReserve + 16 ? limit.rlim_cur - kReserve : 16;
+        max_sessions_ = static_cast<int>(std::min<rlim_t>(usable, 1 << 20));
+    }
 
     MemberInfo self{id_, tcp_address_, udp_address_, true, SteadyClock::now(), {}};
     membership_ = std::make_unique<Membership>(io_, self, settings_.vm, settings_.heartbeat_period,
@@ -174,6 +186,10 @@ void Daemon::accept_tcp()
         if (ec == asio::error::operation_aborted || stopping_) return;
         if (!ec) {
             boost::system::error_code ignored;
+            if (too_many_sessions()) {
+                socket.close(ignored);
+                return accept_tcp();
+            }
             socket.set_option(tcp::no_delay(true), ignored);
             auto peer = socket.remote_endpoint(ignored);
             std::string who = peer.address().to_string() + ":" + std::to_string(peer.port());
@@ -189,7 +205,10 @@ void Daemon::accept_unix()
 {
     unix_acceptor_.async_accept([this](const boost::system::error_code &ec, asio::local::stream_protocol::socket socket) {
         if (ec == asio::error::operation_aborted || stopping_) return;
-        if (!ec) {
+        if (!ec && too_many_sessions()) {
+            boost::system::error_code ignored;
+            socket.close(ignored);
+        } else if (!ec) {
             std::make_shared<StreamSession<asio::local::stream_protocol::socket>>(*this, std::move(socket),
                                                                                  Via::unix_socket, "unix socket")
                 ->start();
@@ -198,6 +217,18 @@ void Daemon::accept_unix()
         }
         accept_unix();
     });
+}
+
+bool Daemon::too_many_sessions()
+{
+    if (open_sessions_ < max_sessions_) return false;
+    auto now = SteadyClock::now();
+    if (now - last_refusal_log_ > std::chrono::seconds(1)) {
+        log_.warning("refusing connections: " + std::to_string(open_sessions_) + " open, the limit is " +
+                     std::to_string(max_sessions_) + " (--max-connections)");
+        last_refusal_log_ = now;
+    }
+    return true;
 }
 
 void Daemon::accept_later(const boost::system::error_code &ec, std::function<void()> accept)

@@ -56,6 +56,13 @@ public:
     Result<const LoadedPlugin *> load_component(const ComponentName &name) { return registry_->load(name); }
     void subscribe_members(Membership::Hook hook) { membership_->subscribe(std::move(hook)); }
 
+    // Sessions count themselves; past max_sessions() new connections are
+    // closed at once, so the daemon keeps descriptors for plugins, handler
+    // processes and fetches instead of running out (EMFILE).
+    void session_opened() { ++open_sessions_; }
+    void session_closed() { --open_sessions_; }
+    std::chrono::milliseconds auth_timeout() const { return settings_.auth_timeout; }
+
     const VmKey &key() const { return key_; }
     const std::string &vm() const { return settings_.vm; }
     const std::string &id() const { return id_; }
@@ -90,6 +97,11 @@ private:
     VmKey key_;
     std::optional<RootLock> lock_;
     harness_host_api host_api_{};
+
+    int open_sessions_ = 0; // before io_: sessions die with the io_context
+    int max_sessions_ = 0;
+    bool too_many_sessions(); // logs (rate limited) when a connection is refused
+    SteadyClock::time_point last_refusal_log_{};
 
     boost::asio::io_context io_;
     boost::asio::signal_set stop_signals_;

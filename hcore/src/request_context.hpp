@@ -3,6 +3,7 @@
 
 #include <harness/pack.hpp>
 
+#include <chrono>
 #include <functional>
 
 namespace harness::hcore {
@@ -16,10 +17,13 @@ using ReplyFn = std::function<void(Reply)>;
 // A stream connection lends itself to a RAW call: begin() tells the client to
 // start talking (a frame with kFlagRawStart), puts the socket in blocking mode
 // and returns its fd; end() restores it before the final reply is sent.
+// io_timeout (0: none) bounds each blocking read and write of the plugin, so a
+// client that stops talking cannot hold an inline RAW call, and with it the
+// daemon's I/O thread, past the heartbeat timeout.
 class RawChannel {
 public:
     virtual ~RawChannel() = default;
-    virtual int begin() = 0;
+    virtual int begin(std::chrono::milliseconds io_timeout) = 0;
     virtual void end() = 0;
 };
 

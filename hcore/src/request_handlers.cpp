@@ -142,7 +142,10 @@ void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, Re
     if (!raw) return finish(error_outcome(HARNESS_ERR_NOT_SUPPORTED, "RAW functions need a TCP or Unix connection"));
     if (how == HARNESS_MODE_SERVICE)
         return finish(error_outcome(HARNESS_ERR_NOT_SUPPORTED, "RAW functions cannot run in service mode yet"));
-    int fd = raw->begin();
+    // Inline, the plugin runs on the I/O thread: it must give up well before
+    // the other members would declare this daemon failed.
+    auto io_timeout = how == HARNESS_MODE_INLINE ? settings_.heartbeat_timeout / 2 : std::chrono::milliseconds(0);
+    int fd = raw->begin(io_timeout);
     if (fd < 0) return finish(error_outcome(HARNESS_ERR_UNREACHABLE, "the connection closed before the RAW call"));
     invoker_->invoke(target, how, {}, fd, [raw, finish = std::move(finish)](Outcome o) mutable {
         raw->end();

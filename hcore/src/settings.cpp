@@ -65,6 +65,16 @@ ParsedSettings parse_settings(int argc, char **argv)
         ->envname("HARNESS_MAX_MESSAGE")
         ->check(CLI::Range(1024u, 1u << 30))
         ->capture_default_str();
+    long auth_ms = s.auth_timeout.count();
+    app.add_option("--auth-timeout-ms", auth_ms, "Close connections that do not authenticate within this time")
+        ->envname("HARNESS_AUTH_TIMEOUT_MS")
+        ->check(CLI::Range(100, 600000))
+        ->capture_default_str();
+    app.add_option("--max-connections", s.max_connections,
+                   "Most client connections at once (0: the descriptor limit less a reserve)")
+        ->envname("HARNESS_MAX_CONNECTIONS")
+        ->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
     app.add_option("--load", s.preload, "Load PKG/COMP at start (repeatable)");
     app.add_option("--repo", s.repositories, "Plugin repository URL (repeatable)");
     app.add_option("--trust", s.trusted_fingerprints, "Allowed publisher key fingerprint (repeatable)");
@@ -87,6 +97,7 @@ ParsedSettings parse_settings(int argc, char **argv)
     if (!join.empty()) s.join = *parse_endpoint(join);
     s.log_level = parse_log_level(log_level);
     s.heartbeat_period = std::chrono::milliseconds(heartbeat_ms);
+    s.auth_timeout = std::chrono::milliseconds(auth_ms);
     s.heartbeat_timeout = std::chrono::milliseconds(timeout_ms);
     for (auto &k : import_keys) s.import_keys.emplace_back(k);
     return {std::move(s), 0};

@@ -27,6 +27,8 @@ struct Settings {
     std::chrono::milliseconds heartbeat_period{250};
     std::chrono::milliseconds heartbeat_timeout{1500};
     std::uint32_t max_body = 16u << 20;
+    std::chrono::milliseconds auth_timeout{10000};
+    int max_connections = 0; // 0: derived from RLIMIT_NOFILE
     std::vector<std::string> preload; // PKG/COMP loaded at start
     // The signed-repository fetch path (issue 3).
     std::vector<std::string> repositories;

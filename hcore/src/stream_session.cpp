@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstring>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 namespace harness::hcore {
 
@@ -15,12 +17,44 @@ using protocol::Type;
 
 namespace {
 constexpr std::size_t kReadChunk = 64 * 1024;
+
+// SO_RCVTIMEO/SO_SNDTIMEO for a RAW plugin's blocking I/O; 0 clears them.
+void set_io_timeout(int fd, std::chrono::milliseconds timeout)
+{
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
 }
 
 template <class Socket>
 StreamSession<Socket>::StreamSession(Daemon &daemon, Socket socket, Via via, std::string peer)
-    : daemon_(daemon), socket_(std::move(socket)), via_(via), peer_(std::move(peer))
+    : daemon_(daemon), socket_(std::move(socket)), auth_deadline_(socket_.get_executor()), via_(via),
+      peer_(std::move(peer))
 {
+    daemon_.session_opened();
+}
+
+template <class Socket>
+StreamSession<Socket>::~StreamSession()
+{
+    daemon_.session_closed();
+}
+
+template <class Socket>
+void StreamSession<Socket>::arm_auth_deadline()
+{
+    // A connection that never authenticates would hold a descriptor forever.
+    auth_deadline_.expires_after(daemon_.auth_timeout());
+    auth_deadline_.async_wait([weak = this->weak_from_this()](const boost::system::error_code &ec) {
+        auto self = weak.lock();
+        if (ec || !self || self->authenticated_) return;
+        self->daemon_.log().warning("closing connection from " + self->peer_ + ": no authentication within " +
+                                    std::to_string(self->daemon_.auth_timeout().count()) + " ms");
+        self->close();
+    });
 }
 
 template <class Socket>
@@ -30,6 +64,7 @@ void StreamSession<Socket>::start()
     Packer p;
     p.str(daemon_.vm()).str(daemon_.id()).bytes(server_nonce_);
     send(Header{static_cast<std::uint8_t>(Type::hello), 0, 0, 0, 0}, p.take(), false);
+    arm_auth_deadline();
     read_more();
 }
 
@@ -123,6 +158,7 @@ void StreamSession<Socket>::handle_auth(const Header &h, std::span<const std::ui
         return reply_error(h, HARNESS_ERR_AUTH, "wrong VM key or VM name", true);
     }
     authenticated_ = true;
+    auth_deadline_.cancel();
     Mac proof = server_proof(daemon_.key(), daemon_.vm(), client_nonce, server_nonce_);
     Packer p;
     p.bytes(proof);
@@ -163,7 +199,7 @@ void StreamSession<Socket>::close()
 }
 
 template <class Socket>
-int StreamSession<Socket>::begin()
+int StreamSession<Socket>::begin(std::chrono::milliseconds io_timeout)
 {
     // The go-ahead frame is written synchronously: the client sends nothing
     // until it arrives, so no raw bytes can have been buffered by us.
@@ -171,6 +207,7 @@ int StreamSession<Socket>::begin()
     auto bytes = protocol::encode_header(go);
     boost::system::error_code ec;
     socket_.native_non_blocking(false, ec);
+    set_io_timeout(socket_.native_handle(), io_timeout);
     asio::write(socket_, asio::buffer(bytes), ec);
     return ec ? -1 : socket_.native_handle();
 }
@@ -179,6 +216,7 @@ template <class Socket>
 void StreamSession<Socket>::end()
 {
     boost::system::error_code ec;
+    set_io_timeout(socket_.native_handle(), std::chrono::milliseconds(0));
     socket_.native_non_blocking(true, ec);
 }
 

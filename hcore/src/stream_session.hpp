@@ -15,6 +15,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <memory>
 #include <string>
@@ -27,6 +28,7 @@ template <class Socket>
 class StreamSession : public std::enable_shared_from_this<StreamSession<Socket>>, private RawChannel {
 public:
     StreamSession(Daemon &daemon, Socket socket, Via via, std::string peer);
+    ~StreamSession() override;
     void start();
 
 private:
@@ -37,12 +39,14 @@ private:
     void send(const protocol::Header &h, Bytes body, bool close_after);
     void reply_error(const protocol::Header &request, int status, const std::string &message, bool close_after);
     void close();
+    void arm_auth_deadline();
 
-    int begin() override;
+    int begin(std::chrono::milliseconds io_timeout) override;
     void end() override;
 
     Daemon &daemon_;
     Socket socket_;
+    boost::asio::steady_timer auth_deadline_;
     Via via_;
     std::string peer_;
     Nonce server_nonce_{};

@@ -58,12 +58,13 @@ void UdpEndpoint::send_frame(const asio::ip::udp::endpoint &to, std::span<const 
 
 void UdpEndpoint::handle(std::span<const std::uint8_t> datagram, const asio::ip::udp::endpoint &from)
 {
+    // Built only for a warning: this is the UDP fast path.
+    auto who = [&] { return from.address().to_string() + ":" + std::to_string(from.port()); };
     auto opened = opener_.open(datagram);
-    std::string who = from.address().to_string() + ":" + std::to_string(from.port());
-    if (!opened) return warn_limited("dropped datagram from " + who + ": " + opened.error().message);
+    if (!opened) return warn_limited("dropped datagram from " + who() + ": " + opened.error().message);
     auto h = protocol::decode_header(opened->frame, static_cast<std::uint32_t>(opened->frame.size()));
     if (!h || protocol::kHeaderSize + h->body_len != opened->frame.size())
-        return warn_limited("dropped malformed datagram from " + who);
+        return warn_limited("dropped malformed datagram from " + who());
     auto body = opened->frame.subspan(protocol::kHeaderSize);
     if (h->type == static_cast<std::uint8_t>(Type::heartbeat)) return daemon_.handle_heartbeat(body);
     if (h->is_reply()) return;

@@ -16,7 +16,7 @@
 
 #include <chrono>
 #include <deque>
-#include <map>
+#include <unordered_map>
 #include <optional>
 
 namespace harness::hcore {
@@ -34,7 +34,10 @@ private:
     struct Key {
         std::uint64_t sender;
         std::uint64_t request_id;
-        auto operator<=>(const Key &) const = default;
+        bool operator==(const Key &) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key &k) const { return std::hash<std::uint64_t>{}(k.sender * 0x9E3779B97F4A7C15ull ^ k.request_id); }
     };
     struct Remembered {
         std::optional<Bytes> reply_frame; // empty while the call runs
@@ -53,7 +56,7 @@ private:
     UdpOpener opener_;
     std::array<std::uint8_t, 65536> buffer_{};
     boost::asio::ip::udp::endpoint from_;
-    std::map<Key, Remembered> replies_;
+    std::unordered_map<Key, Remembered, KeyHash> replies_;
     std::deque<Key> reply_order_;
     std::chrono::steady_clock::time_point last_warning_{};
     unsigned suppressed_warnings_ = 0;

@@ -14,8 +14,6 @@ namespace harness::publish {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 Result<std::string> read_file(const fs::path &file)
 {
     std::ifstream in(file, std::ios::binary);
@@ -24,6 +22,8 @@ Result<std::string> read_file(const fs::path &file)
     text << in.rdbuf();
     return text.str();
 }
+
+namespace {
 
 std::optional<PluginFiles> pair_for(const fs::path &manifest)
 {

@@ -11,15 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Result<std::string> read_file(const fs::path &file)
-{
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return make_error(HARNESS_ERR_NOT_FOUND, "cannot read " + file.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 Result<void> check_file(const fs::path &repo_dir, const repo::FileRef &ref)
 {
     auto bytes = read_file(repo_dir / ref.path);

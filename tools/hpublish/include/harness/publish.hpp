@@ -37,6 +37,9 @@ struct PreparedPlugin {
 };
 Result<PreparedPlugin> prepare_plugin(const PluginFiles &files, std::optional<std::chrono::seconds> ttl);
 
+// A whole file as bytes.
+Result<std::string> read_file(const std::filesystem::path &file);
+
 // index.json of the repository, or an empty index (version 0) when absent.
 Result<repo::RepoIndex> load_index(const std::filesystem::path &repo_dir);
 

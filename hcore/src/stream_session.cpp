@@ -80,6 +80,8 @@ void StreamSession<Socket>::read_more()
         in_end_ -= in_start_;
         in_start_ = 0;
     }
+    // A large frame grew the buffer; give the memory back once it is consumed.
+    if (in_end_ == 0 && in_.size() > 16 * kReadChunk) Bytes(kReadChunk).swap(in_);
     if (in_.size() < in_end_ + kReadChunk) in_.resize(in_end_ + kReadChunk);
     reading_ = true;
     socket_.async_read_some(asio::buffer(in_.data() + in_end_, in_.size() - in_end_),

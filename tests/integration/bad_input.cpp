@@ -41,7 +41,6 @@ const VmKey &key()
     return k;
 }
 
-std::string describe(const Error &e) { return e.describe(); }
 
 // The daemon still runs and answers a good client: ping and an AUTO call over
 // TCP, the Unix socket and UDP.

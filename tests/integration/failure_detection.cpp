@@ -17,14 +17,7 @@ using namespace harness::it;
 
 namespace {
 
-std::string describe(const Error &e) { return e.describe(); }
 
-template <class T>
-T value_of(Result<T> r)
-{
-    REQUIRE_MESSAGE(r.ok(), (r ? "" : describe(r.error())));
-    return std::move(r).value();
-}
 
 hlib::CallOptions opts(hlib::Transport t, std::chrono::milliseconds timeout)
 {

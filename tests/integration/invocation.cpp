@@ -49,14 +49,7 @@ Daemon &daemon_with_id(Vm &vm, const std::string &id)
     throw std::logic_error("unreachable");
 }
 
-std::string describe(const Error &e) { return e.describe(); }
 
-template <class T>
-T value_of(Result<T> r)
-{
-    REQUIRE_MESSAGE(r.ok(), (r ? "" : describe(r.error())));
-    return std::move(r).value();
-}
 
 hlib::FunctionRef ref_on(hlib::VirtualMachine &client, const std::string &member_id, std::string_view function)
 {

@@ -15,6 +15,8 @@
 #include <harness/protocol.hpp>
 #include <harness/udp_seal.hpp>
 
+#include <doctest/doctest.h>
+
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -126,6 +128,16 @@ private:
 };
 
 VmKey read_key(const std::filesystem::path &file); // throws on failure
+
+inline std::string describe(const Error &e) { return e.describe(); }
+
+// The value of a result the test needs, or a failed REQUIRE with its error.
+template <class T>
+T value_of(Result<T> r)
+{
+    REQUIRE_MESSAGE(r.ok(), (r ? "" : describe(r.error())));
+    return std::move(r).value();
+}
 
 // Runs a program with a deadline, capturing stdout and stderr.
 struct RunResult {

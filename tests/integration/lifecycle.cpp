@@ -23,7 +23,6 @@ using namespace harness::it;
 
 namespace {
 
-std::string describe(const Error &e) { return e.describe(); }
 
 std::vector<std::string> hcored_command(const std::filesystem::path &root, const std::string &listen, bool foreground)
 {

@@ -25,7 +25,6 @@ Vm &shared_vm()
     return vm;
 }
 
-std::string describe(const Error &e) { return e.describe(); }
 
 hlib::Daemon daemon_client(Daemon &d)
 {

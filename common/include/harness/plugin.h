@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 #define HARNESS_PLUGIN_ABI_MAJOR 1
-#define HARNESS_PLUGIN_ABI_MINOR 0
+#define HARNESS_PLUGIN_ABI_MINOR 1
 #define HARNESS_PLUGIN_ENTRY "harness_plugin_entry"
 
 /* Status codes shared by plugins, the daemon and Hlib. */
@@ -281,6 +281,17 @@ typedef enum harness_member_state { HARNESS_MEMBER_ALIVE = 0, HARNESS_MEMBER_FAI
 
 typedef void (*harness_member_hook)(void *user, const char *member_id, int state);
 
+/* One member as the host sees it (list_members). */
+typedef struct harness_member_info {
+    uint32_t struct_size;
+    const char *id;
+    const char *address; /* "host:port": the daemon's TCP and UDP endpoint */
+    int state;           /* harness_member_state */
+    int is_self;
+} harness_member_info;
+
+typedef void (*harness_member_visitor)(void *user, const harness_member_info *member);
+
 /* What the host (hcored, or Hlib for application-level plugins) offers a
  * plugin. Read a field only when struct_size covers it. */
 typedef struct harness_host_api {
@@ -296,6 +307,25 @@ typedef struct harness_host_api {
     int (*subscribe_members)(void *host, harness_member_hook hook, void *user);
     /* The host's member id (daemon) or "" (application). */
     const char *(*member_id)(void *host);
+
+    /* ---- ABI 1.1: what the VM services need from their daemon. ---- */
+
+    /* Visit every member the host knows (itself included), in member-id
+     * order. Daemon hosts only; Hlib hosts return NOT_SUPPORTED. The strings
+     * are valid during the visit only. */
+    int (*list_members)(void *host, harness_member_visitor visit, void *user);
+    /* The daemon's root directory (plugins keep their state under
+     * <root>/var/<package>/), or "" for an application host. */
+    const char *(*root_dir)(void *host);
+    /* Path of the VM key file, so a plugin that opens channels of its own
+     * (the DRD's consensus traffic) authenticates them with the VM key. */
+    const char *(*key_file)(void *host);
+    /* Call a PACKED function of a component loaded in this same host, on the
+     * calling thread, without a socket: args is a pack buffer, the reply is
+     * appended to out. Loads the component first if needed. Returns the
+     * function's status; on failure writes a message into err. */
+    int (*call_local)(void *host, const char *package, const char *component, const char *function,
+                      const void *args, size_t args_len, harness_buf *out, char *err, size_t errlen);
 } harness_host_api;
 
 /* Per-call context. */

@@ -1,0 +1,72 @@
+// Owner: comm (mpicomm). Groups and communicators as the other parts of
+// libftmpi see them.
+//
+// A communicator is a context id plus a group (and a remote group for an
+// intercommunicator). p2p sends name the destination by its rank in the
+// communicator and translate it with world_rank_of(); receives report the
+// source with comm_rank_of_world(). The structs are plain so that the
+// fault-tolerance part (issue 6) can append its state at the end of
+// ftmpi_comm_s without touching the fields above it.
+#pragma once
+
+#include "mpi.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ftmpi::comm {
+struct Topology;  // Cartesian or graph layout, defined in src/comm/topology.hpp
+}
+
+struct ftmpi_group_s {
+    std::vector<int> world;            // group rank -> world rank
+    int rank = MPI_UNDEFINED;          // this process's rank in the group
+    std::atomic<int> refs{1};
+};
+
+struct ftmpi_comm_s {
+    uint32_t context = 0;              // point-to-point context id;
+                                       // context + 1 is the collective context
+    MPI_Group group = nullptr;         // local group
+    MPI_Group remote = nullptr;        // remote group (intercommunicators), else null
+    int rank = MPI_UNDEFINED, size = 0;
+    bool inter = false;
+    MPI_Errhandler errhandler = nullptr;
+    std::string name;
+    std::map<int, void *> attributes;  // keyval -> value (comm part manages)
+    std::shared_ptr<ftmpi::comm::Topology> topology;  // null unless Cart/Graph
+    std::atomic<int> refs{1};
+    // fault tolerance state (issue 6) is added at the end by the ft part
+};
+
+namespace ftmpi::comm {
+// For a send's dest: the world rank of `rank` in comm (in the remote group on
+// an intercommunicator); -1 when rank is out of range.
+int world_rank_of(MPI_Comm, int rank);
+// For a receive's status.MPI_SOURCE: the rank in comm (remote group on an
+// intercommunicator) of world rank `world`, MPI_UNDEFINED if absent.
+int comm_rank_of_world(MPI_Comm, int world);
+// Collective over parent (every member must call it): an agreement on the
+// highest context id any member has seen, +2. Returns a fresh even id, or 0
+// when a member failed (use the overload below to get the error code).
+uint32_t allocate_context(MPI_Comm parent);
+// The same, returning an MPI error code (MPIX_ERR_PROC_FAILED when a member
+// failed during the agreement) and the id in *context on success.
+int allocate_context(MPI_Comm parent, uint32_t *context);
+
+// Hooks for the runtime: MPI_Init calls init_world() once the world rank and
+// size are known (sets up MPI_COMM_WORLD, MPI_COMM_SELF and the predefined
+// attributes); MPI_Finalize calls finalize_world() before tearing the
+// transport down.
+void init_world(int world_rank, int world_size);
+void finalize_world();
+
+// True for a non-null communicator handle that has not been freed.
+bool valid(MPI_Comm);
+// True for a non-null group handle that has not been freed.
+bool valid(MPI_Group);
+}

@@ -35,6 +35,8 @@ Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
     : settings_(std::move(settings)), log_(log), id_(new_member_id()), stop_signals_(io_, SIGTERM, SIGINT),
       tcp_acceptor_(io_), unix_acceptor_(io_), reaper_(io_), directory_(std::move(directory))
 {
+    root_text_ = settings_.root.string();
+    key_file_text_ = settings_.key_file.string();
     host_api_ = make_daemon_host_api(this);
     registry_ = std::make_unique<PluginRegistry>(Resolver(settings_.root, std::move(fetcher)), &host_api_, log_);
     registry_->set_one_per_vm_check([this](const ComponentName &n) { return check_one_per_vm(n); });
@@ -254,6 +256,25 @@ void Daemon::send_heartbeat(const Endpoint &to, Bytes body)
     Bytes frame(hb.begin(), hb.end());
     frame.insert(frame.end(), body.begin(), body.end());
     udp_->send_frame(udp::endpoint(address, to.port), frame);
+}
+
+std::vector<MemberInfo> Daemon::members() const
+{
+    std::vector<MemberInfo> out;
+    if (membership_) {
+        out = membership_->snapshot();
+    } else {
+        out.push_back(MemberInfo{id_, tcp_address_, udp_address_, true, SteadyClock::now(), {}});
+    }
+    std::sort(out.begin(), out.end(), [](const MemberInfo &a, const MemberInfo &b) { return a.id < b.id; });
+    return out;
+}
+
+Result<const LoadedPlugin *> Daemon::find_or_load(const ComponentName &name)
+{
+    // The common case takes only the registry's shared lock.
+    if (const auto *p = registry_->find(name)) return p;
+    return registry_->load(name);
 }
 
 void Daemon::handle_heartbeat(std::span<const std::uint8_t> body) { membership_->handle_heartbeat(body); }

@@ -55,6 +55,14 @@ public:
     // and membership hooks (run on the I/O thread).
     Result<const LoadedPlugin *> load_component(const ComponentName &name) { return registry_->load(name); }
     void subscribe_members(Membership::Hook hook) { membership_->subscribe(std::move(hook)); }
+    // ABI 1.1 host API: members as this daemon sees them (self included,
+    // ordered by id; only self before serving starts), paths, and a PACKED
+    // call of a component in this process on the calling thread.
+    std::vector<MemberInfo> members() const;
+    const std::string &root_text() const { return root_text_; }
+    const std::string &key_file_text() const { return key_file_text_; }
+    Result<const LoadedPlugin *> find_or_load(const ComponentName &name);
+    const harness_host_api *host_api() const { return &host_api_; }
 
     // Sessions count themselves; past max_sessions() new connections are
     // closed at once, so the daemon keeps descriptors for plugins, handler
@@ -96,6 +104,7 @@ private:
     std::string id_;
     VmKey key_;
     std::optional<RootLock> lock_;
+    std::string root_text_, key_file_text_; // stable strings for the host API
     harness_host_api host_api_{};
 
     int open_sessions_ = 0; // before io_: sessions die with the io_context

@@ -86,6 +86,17 @@ int host_subscribe_members(void *, harness_member_hook, void *) noexcept
 
 const char *host_member_id(void *) noexcept { return ""; }
 
+// ABI 1.1: an application host is no VM member and has no daemon root or key.
+int host_list_members(void *, harness_member_visitor, void *) noexcept { return HARNESS_ERR_NOT_SUPPORTED; }
+const char *host_root_dir(void *) noexcept { return ""; }
+const char *host_key_file(void *) noexcept { return ""; }
+int host_call_local(void *, const char *, const char *, const char *, const void *, std::size_t, harness_buf *,
+                    char *err, std::size_t errlen) noexcept
+{
+    write_error(err, errlen, "call_local: only a daemon host calls components in-process by name");
+    return HARNESS_ERR_NOT_SUPPORTED;
+}
+
 } // namespace
 
 const harness_host_api *direct_host(const std::filesystem::path &root)
@@ -101,6 +112,10 @@ const harness_host_api *direct_host(const std::filesystem::path &root)
         h->api.log = host_log;
         h->api.subscribe_members = host_subscribe_members;
         h->api.member_id = host_member_id;
+        h->api.list_members = host_list_members;
+        h->api.root_dir = host_root_dir;
+        h->api.key_file = host_key_file;
+        h->api.call_local = host_call_local;
     }
     return &h->api;
 }

@@ -108,3 +108,28 @@ TEST_CASE("bad plugins are refused with the right status")
     REQUIRE_FALSE(none.ok());
     CHECK(none.error().status == HARNESS_ERR_NOT_FOUND);
 }
+
+TEST_CASE("an application host offers no members, paths or call_local (ABI 1.1)")
+{
+    auto p = DirectPlugin::load(root, {"examples", "hostapi"});
+    REQUIRE_MESSAGE(p.ok(), p.error().describe());
+    auto paths = (*p)->call_packed("paths", {});
+    REQUIRE_MESSAGE(paths.ok(), paths.error().describe());
+    Unpacker u(*paths);
+    std::string id = "x", root_dir = "x", key = "x";
+    CHECK((u.str(id) && u.str(root_dir) && u.str(key) && u.done()));
+    CHECK(id.empty());
+    CHECK(root_dir.empty());
+    CHECK(key.empty());
+
+    auto members = (*p)->call_packed("members", {});
+    REQUIRE_FALSE(members.ok());
+    CHECK(members.error().status == HARNESS_ERR_NOT_SUPPORTED);
+
+    Packer relay;
+    relay.str("examples").str("math").str("sum").bytes(Bytes{});
+    auto called = (*p)->call_packed("relay", relay.view());
+    REQUIRE_FALSE(called.ok());
+    CHECK(called.error().status == HARNESS_ERR_NOT_SUPPORTED);
+    CHECK(called.error().message.find("only a daemon host") != std::string::npos);
+}

@@ -22,10 +22,15 @@ int recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, Chan
 // Returns MPI_SUCCESS or MPI_ERR_IN_STATUS (per-request codes in statuses,
 // or the first failing request's code when statuses are ignored).
 int wait_all(int n, MPI_Request *, MPI_Status *);
+// MPI_Testall without error-handler calls (same status conventions as
+// wait_all); never blocks. *flag is true when all completed (then freed).
+int test_all(int n, MPI_Request *, int *flag, MPI_Status *);
 
 // A request completed by a user of the progress engine (non-blocking
 // collectives): `advance` is called from Wait/Test and from the progress
-// thread until it returns true; it must not block. It fills the status
+// thread until it returns true; it must not block. It is called by one
+// thread at a time, without p2p's internal lock held (so it may call isend,
+// irecv and test_all). It fills the status
 // (MPI_ERROR in particular) when it returns true. Free it with
 // MPI_Wait/Test/Request_free like any request.
 MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);

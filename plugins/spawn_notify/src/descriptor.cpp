@@ -1,0 +1,119 @@
+// The vm/spawn_notify descriptor: the one exported symbol, init and fini.
+#include "functions.hpp"
+#include "instance.hpp"
+
+#include <harness/plugin.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <exception>
+#include <string>
+
+namespace harness::vm::spawn {
+
+namespace {
+
+bool host_has(const harness_host_api *host, std::size_t offset_end) { return host && host->struct_size >= offset_end; }
+#define HOST_HAS(host, field) host_has(host, offsetof(harness_host_api, field) + sizeof(host->field))
+
+void copy_error(const std::string &message, char *err, std::size_t errlen)
+{
+    if (!err || errlen == 0) return;
+    std::size_t n = std::min(message.size(), errlen - 1);
+    std::memcpy(err, message.data(), n);
+    err[n] = '\0';
+}
+
+int init(const harness_host_api *host, void **state, char *err, std::size_t errlen) noexcept
+{
+    try {
+        auto self = std::make_unique<Instance>();
+        self->host = host;
+        if (HOST_HAS(host, member_id) && host->member_id) self->member_id = host->member_id(host->host);
+        self->publisher = std::make_unique<ExitPublisher>(host, self->member_id);
+        ExitPublisher *publisher = self->publisher.get();
+        self->table = std::make_unique<ProcessTable>(Limits::from_environment(),
+                                                     [publisher](const ExitReport &e) { publisher->enqueue(e); });
+        *state = self.release();
+        return HARNESS_OK;
+    } catch (const std::exception &e) {
+        copy_error(std::string("spawn_notify: ") + e.what(), err, errlen);
+    } catch (...) {
+        copy_error("spawn_notify: unknown exception in init", err, errlen);
+    }
+    return HARNESS_ERR_LOAD_FAILED;
+}
+
+void fini(void *state) noexcept
+{
+    auto *self = static_cast<Instance *>(state);
+    if (!self) return;
+    try {
+        // The publisher first: the kills below are then logged, not published
+        // (see ExitPublisher::stop).
+        self->publisher->stop();
+        std::size_t killed = self->table->running();
+        self->table->shutdown();
+        if (killed && self->host && self->host->log)
+            self->host->log(self->host->host, 1,
+                            ("spawn_notify: stopped; killed and reaped " + std::to_string(killed) + " process(es)").c_str());
+    } catch (...) {
+    }
+    delete self;
+}
+
+constexpr harness_function kFunctions[] = {
+    packed_function("spawn", &fn_spawn, HARNESS_MODE_INLINE),
+    packed_function("signal", &fn_signal, HARNESS_MODE_INLINE),
+    packed_function("status", &fn_status, HARNESS_MODE_INLINE),
+    // Long polls: never on the daemon's I/O thread.
+    packed_function("wait", &fn_wait, HARNESS_MODE_THREAD),
+    packed_function("output", &fn_output, HARNESS_MODE_THREAD),
+    packed_function("stdin", &fn_stdin, HARNESS_MODE_THREAD),
+};
+
+const harness_plugin_descriptor kDescriptor = {
+    HARNESS_PLUGIN_ABI_MAJOR,
+    HARNESS_PLUGIN_ABI_MINOR,
+    sizeof(harness_plugin_descriptor),
+    "vm",
+    "spawn_notify",
+    "1.0.0",
+    HARNESS_LEVEL_DAEMON,
+    HARNESS_PER_DAEMON,
+    &init,
+    &fini,
+    sizeof kFunctions / sizeof kFunctions[0],
+    kFunctions,
+};
+
+} // namespace
+
+std::vector<std::string> Instance::daemon_environment() const
+{
+    std::vector<std::string> env;
+    if (!host) return env;
+    if (HOST_HAS(host, list_members) && host->list_members) {
+        std::string self_address;
+        host->list_members(
+            host->host,
+            [](void *user, const harness_member_info *m) {
+                if (m->is_self && m->address) *static_cast<std::string *>(user) = m->address;
+            },
+            &self_address);
+        if (!self_address.empty()) env.push_back("HARNESS_HCORE=" + self_address);
+    }
+    if (HOST_HAS(host, key_file) && host->key_file) {
+        const char *key = host->key_file(host->host);
+        if (key && *key) env.push_back(std::string("HARNESS_KEY=") + key);
+    }
+    if (!member_id.empty()) env.push_back("HARNESS_MEMBER=" + member_id);
+    return env;
+}
+
+} // namespace harness::vm::spawn
+
+extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
+{
+    return &harness::vm::spawn::kDescriptor;
+}

@@ -1,0 +1,53 @@
+// MPI_Type_create_struct: blocks of different types. The extent is rounded
+// up to the largest alignment of the members' basic types, as C pads a
+// struct (MPI-3.1 §4.1.6, "epsilon"), so an array of the C struct and
+// `count` elements of this type line up.
+#include "bounds.hpp"
+#include "type.hpp"
+
+namespace ftmpi::dt {
+
+Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, std::span<Type *const> types) {
+    auto *t = new Type;
+    t->combiner = Combiner::struct_;
+    std::vector<Layout> layouts;
+    std::vector<Signature> sigs;
+    Bounds bounds;
+    bool first = true;
+    for (size_t i = 0; i < blocklens.size(); ++i) {
+        Type *old = types[i];
+        const size_t n = static_cast<size_t>(blocklens[i]);
+        // The kind of a struct is that of its members when they all agree
+        // (ops accept a struct of ints); any disagreement makes it mixed.
+        if (first) {
+            t->kind = old->kind;
+            first = false;
+        } else if (t->kind != old->kind) {
+            t->kind = Kind::none;
+        }
+        t->align = std::max(t->align, old->align);
+        if (n == 0) continue;
+        const Aint ext = old->extent();
+        layouts.push_back(shifted(replicate(old->layout, n, ext), disps[i]));
+        sigs.push_back(replicate(old->sig, n));
+        t->size += n * old->size;
+        bounds.add(*old, disps[i]);
+        bounds.add(*old, disps[i] + static_cast<Aint>(n - 1) * ext);
+    }
+    t->layout = concat(layouts);
+    index(t->layout);
+    t->sig = concat(sigs);
+    bounds.apply(*t);
+    const Aint align = static_cast<Aint>(t->align);
+    const Aint over = (t->ub - t->lb) % align;
+    if (over != 0) t->ub += align - over;
+
+    t->ints.push_back(static_cast<int>(blocklens.size()));
+    t->ints.insert(t->ints.end(), blocklens.begin(), blocklens.end());
+    t->aints.assign(disps.begin(), disps.end());
+    t->types.assign(types.begin(), types.end());
+    for (Type *old : t->types) retain(old);
+    return t;
+}
+
+}  // namespace ftmpi::dt

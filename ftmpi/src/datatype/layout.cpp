@@ -220,6 +220,15 @@ size_t traverse(const Layout &l, Aint extent, size_t count, size_t offset, size_
 
 // memcpy with the common small sizes inlined: a struct's fields are runs of
 // a few bytes, and a libc call per field would dominate.
+// base + offset without pointer arithmetic: MPI_BOTTOM is a null base with
+// absolute addresses as offsets, which C++ pointer arithmetic forbids.
+inline const unsigned char *at(const unsigned char *base, Aint off) {
+    return reinterpret_cast<const unsigned char *>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(off));
+}
+inline unsigned char *at(unsigned char *base, Aint off) {
+    return reinterpret_cast<unsigned char *>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(off));
+}
+
 inline void copy_run(unsigned char *to, const unsigned char *from, size_t n) {
     switch (n) {
     case 1: *to = *from; return;
@@ -236,19 +245,19 @@ inline void copy_run(unsigned char *to, const unsigned char *from, size_t n) {
 size_t walk(const Layout &l, Aint extent, size_t count, const unsigned char *base, size_t offset, size_t len,
             const std::function<void(const unsigned char *, size_t)> &visit) {
     return traverse(l, extent, count, offset, len,
-                    [&](Aint at, size_t, size_t n) { visit(base + at, n); });
+                    [&](Aint off, size_t, size_t n) { visit(at(base, off), n); });
 }
 
 size_t pack_bytes(const Layout &l, Aint extent, size_t count, const unsigned char *base, size_t offset,
                   unsigned char *out, size_t len) {
     return traverse(l, extent, count, offset, len,
-                    [&](Aint at, size_t done, size_t n) { copy_run(out + done, base + at, n); });
+                    [&](Aint off, size_t done, size_t n) { copy_run(out + done, at(base, off), n); });
 }
 
 size_t unpack_bytes(const Layout &l, Aint extent, size_t count, unsigned char *base, size_t offset,
                     const unsigned char *in, size_t len) {
     return traverse(l, extent, count, offset, len,
-                    [&](Aint at, size_t done, size_t n) { copy_run(base + at, in + done, n); });
+                    [&](Aint off, size_t done, size_t n) { copy_run(at(base, off), in + done, n); });
 }
 
 }  // namespace ftmpi::dt

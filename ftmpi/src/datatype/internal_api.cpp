@@ -1,0 +1,87 @@
+// ftmpi::dt as the rest of libftmpi sees it (internal/datatype.hpp): thin
+// wrappers over the engine, with the contiguous fast path (one memcpy).
+#include "internal/datatype.hpp"
+
+#include "type.hpp"
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+
+namespace ftmpi::dt {
+
+namespace {
+const unsigned char *address(const void *buf, Aint off) {
+    return reinterpret_cast<const unsigned char *>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(off));
+}
+}  // namespace
+
+bool valid(MPI_Datatype t) { return t != nullptr && (t->predefined || t->committed); }
+size_t size(MPI_Datatype t) { return t->size; }
+MPI_Aint extent(MPI_Datatype t) { return t->extent(); }
+MPI_Aint lb(MPI_Datatype t) { return t->lb; }
+MPI_Aint true_lb(MPI_Datatype t) { return t->true_lb; }
+MPI_Aint true_extent(MPI_Datatype t) { return t->true_extent(); }
+
+bool contiguous(MPI_Datatype t) {
+    if (t->size == 0) return true;
+    const Layout &l = t->layout;
+    return l.reps == 1 && l.blocks.size() == 1 && l.blocks[0].count == 1 && l.blocks[0].len == t->size &&
+           l.blocks[0].off == t->true_lb && t->extent() == static_cast<Aint>(t->size);
+}
+
+size_t pack(const void *buf, int count, MPI_Datatype t, size_t offset, void *out, size_t len) {
+    if (count <= 0) return 0;
+    if (contiguous(t)) {
+        const size_t total = static_cast<size_t>(count) * t->size;
+        if (offset >= total) return 0;
+        const size_t n = std::min(len, total - offset);
+        std::memcpy(out, address(buf, t->true_lb + static_cast<Aint>(offset)), n);
+        return n;
+    }
+    return pack_bytes(t->layout, t->extent(), static_cast<size_t>(count), static_cast<const unsigned char *>(buf),
+                      offset, static_cast<unsigned char *>(out), len);
+}
+
+size_t unpack(const void *in, size_t len, size_t offset, void *buf, int count, MPI_Datatype t) {
+    if (count <= 0) return 0;
+    if (contiguous(t)) {
+        const size_t total = static_cast<size_t>(count) * t->size;
+        if (offset >= total) return 0;
+        const size_t n = std::min(len, total - offset);
+        std::memcpy(const_cast<unsigned char *>(address(buf, t->true_lb + static_cast<Aint>(offset))), in, n);
+        return n;
+    }
+    return unpack_bytes(t->layout, t->extent(), static_cast<size_t>(count), static_cast<unsigned char *>(buf), offset,
+                        static_cast<const unsigned char *>(in), len);
+}
+
+void for_each_block(const void *buf, int count, MPI_Datatype t, const std::function<void(const void *, size_t)> &fn) {
+    if (count <= 0 || t->size == 0) return;
+    if (contiguous(t)) {
+        fn(address(buf, t->true_lb), static_cast<size_t>(count) * t->size);
+        return;
+    }
+    // Runs that touch (the last of one element and the first of the next)
+    // are handed over as one block.
+    const unsigned char *pending = nullptr;
+    size_t pending_len = 0;
+    walk(t->layout, t->extent(), static_cast<size_t>(count), static_cast<const unsigned char *>(buf), 0,
+         static_cast<size_t>(count) * t->size, [&](const unsigned char *p, size_t n) {
+             if (pending && pending + pending_len == p) {
+                 pending_len += n;
+                 return;
+             }
+             if (pending) fn(pending, pending_len);
+             pending = p;
+             pending_len = n;
+         });
+    if (pending) fn(pending, pending_len);
+}
+
+MPI_Count elements(MPI_Datatype t, size_t bytes) {
+    const std::int64_t n = elements_in(t->sig, bytes);
+    return n < 0 ? MPI_UNDEFINED : n;
+}
+
+}  // namespace ftmpi::dt

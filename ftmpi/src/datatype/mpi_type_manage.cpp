@@ -1,0 +1,140 @@
+// MPI_Type_commit, _free, _set_name, _get_name, _get_envelope,
+// _get_contents, _match_size.
+#include "checks.hpp"
+#include "internal/errors.hpp"
+#include "internal/pmpi.hpp"
+#include "predefined.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace ftmpi::dt;
+
+namespace {
+
+int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+
+int mpi_combiner(Combiner c) {
+    switch (c) {
+    case Combiner::named: return MPI_COMBINER_NAMED;
+    case Combiner::dup: return MPI_COMBINER_DUP;
+    case Combiner::contiguous: return MPI_COMBINER_CONTIGUOUS;
+    case Combiner::vector: return MPI_COMBINER_VECTOR;
+    case Combiner::hvector: return MPI_COMBINER_HVECTOR;
+    case Combiner::indexed: return MPI_COMBINER_INDEXED;
+    case Combiner::hindexed: return MPI_COMBINER_HINDEXED;
+    case Combiner::indexed_block: return MPI_COMBINER_INDEXED_BLOCK;
+    case Combiner::hindexed_block: return MPI_COMBINER_HINDEXED_BLOCK;
+    case Combiner::struct_: return MPI_COMBINER_STRUCT;
+    case Combiner::subarray: return MPI_COMBINER_SUBARRAY;
+    case Combiner::darray: return MPI_COMBINER_DARRAY;
+    case Combiner::resized: return MPI_COMBINER_RESIZED;
+    }
+    return MPI_COMBINER_NAMED;
+}
+
+}  // namespace
+
+extern "C" int MPI_Type_commit(MPI_Datatype *datatype) noexcept {
+    constexpr const char *fn = "MPI_Type_commit";
+    if (!datatype || !*datatype) return fail(MPI_ERR_TYPE, fn);
+    try {
+        commit(*datatype);
+    } catch (...) {
+        return fail(MPI_ERR_NO_MEM, fn);
+    }
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_commit)
+
+// Drops the user's reference; operations still using the type hold their own.
+extern "C" int MPI_Type_free(MPI_Datatype *datatype) noexcept {
+    constexpr const char *fn = "MPI_Type_free";
+    if (!datatype || !*datatype || (*datatype)->predefined) return fail(MPI_ERR_TYPE, fn);
+    release(*datatype);
+    *datatype = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_free)
+
+extern "C" int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) noexcept {
+    constexpr const char *fn = "MPI_Type_set_name";
+    if (!datatype) return fail(MPI_ERR_TYPE, fn);
+    if (!type_name) return fail(MPI_ERR_ARG, fn);
+    try {
+        datatype->name.assign(type_name, strnlen(type_name, MPI_MAX_OBJECT_NAME - 1));
+    } catch (...) {
+        return fail(MPI_ERR_NO_MEM, fn);
+    }
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_set_name)
+
+extern "C" int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) noexcept {
+    constexpr const char *fn = "MPI_Type_get_name";
+    if (!datatype) return fail(MPI_ERR_TYPE, fn);
+    if (!type_name || !resultlen) return fail(MPI_ERR_ARG, fn);
+    const size_t n = std::min<size_t>(datatype->name.size(), MPI_MAX_OBJECT_NAME - 1);
+    std::memcpy(type_name, datatype->name.data(), n);
+    type_name[n] = '\0';
+    *resultlen = static_cast<int>(n);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_get_name)
+
+extern "C" int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                     int *num_datatypes, int *combiner) noexcept {
+    constexpr const char *fn = "MPI_Type_get_envelope";
+    if (!datatype) return fail(MPI_ERR_TYPE, fn);
+    if (!num_integers || !num_addresses || !num_datatypes || !combiner) return fail(MPI_ERR_ARG, fn);
+    *num_integers = static_cast<int>(datatype->ints.size());
+    *num_addresses = static_cast<int>(datatype->aints.size());
+    *num_datatypes = datatype->predefined ? 0 : static_cast<int>(datatype->types.size());
+    *combiner = mpi_combiner(datatype->combiner);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_get_envelope)
+
+// Returned derived types are new references the caller frees (MPI-3.1 §4.1.13).
+extern "C" int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                                     int array_of_integers[], MPI_Aint array_of_addresses[],
+                                     MPI_Datatype array_of_datatypes[]) noexcept {
+    constexpr const char *fn = "MPI_Type_get_contents";
+    if (!datatype || datatype->predefined) return fail(MPI_ERR_TYPE, fn);
+    if (max_integers < static_cast<int>(datatype->ints.size()) ||
+        max_addresses < static_cast<int>(datatype->aints.size()) ||
+        max_datatypes < static_cast<int>(datatype->types.size()))
+        return fail(MPI_ERR_ARG, fn);
+    std::copy(datatype->ints.begin(), datatype->ints.end(), array_of_integers);
+    std::copy(datatype->aints.begin(), datatype->aints.end(), array_of_addresses);
+    for (size_t i = 0; i < datatype->types.size(); ++i) {
+        retain(datatype->types[i]);
+        array_of_datatypes[i] = datatype->types[i];
+    }
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_get_contents)
+
+extern "C" int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) noexcept {
+    constexpr const char *fn = "MPI_Type_match_size";
+    if (!datatype) return fail(MPI_ERR_ARG, fn);
+    const auto n = static_cast<size_t>(size);
+    MPI_Datatype found = MPI_DATATYPE_NULL;
+    if (typeclass == MPI_TYPECLASS_INTEGER) {
+        for (MPI_Datatype t : {&ftmpi_dt_signed_char, &ftmpi_dt_short, &ftmpi_dt_int, &ftmpi_dt_long,
+                               &ftmpi_dt_long_long_int})
+            if (!found && t->size == n) found = t;
+    } else if (typeclass == MPI_TYPECLASS_REAL) {
+        for (MPI_Datatype t : {&ftmpi_dt_float, &ftmpi_dt_double, &ftmpi_dt_long_double})
+            if (!found && t->size == n) found = t;
+    } else if (typeclass == MPI_TYPECLASS_COMPLEX) {
+        for (MPI_Datatype t : {&ftmpi_dt_c_float_complex, &ftmpi_dt_c_double_complex, &ftmpi_dt_c_long_double_complex})
+            if (!found && t->size == n) found = t;
+    } else {
+        return fail(MPI_ERR_ARG, fn);
+    }
+    if (!found) return fail(MPI_ERR_ARG, fn);
+    *datatype = found;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_match_size)

@@ -1,0 +1,91 @@
+// Owner: coll (mpicoll). MPI_Allgather(v) and their I-forms.
+#include "algorithms.hpp"
+#include "api_common.hpp"
+#include "buffers.hpp"
+#include "select.hpp"
+
+namespace ftmpi::coll {
+namespace {
+
+int check_send(const void *sendbuf, int scount, MPI_Datatype stype) {
+    return sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : check_data(scount, stype);
+}
+
+int check_allgather(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                    MPI_Datatype rtype) {
+    return first_error(intra_only(comm), check_send(sendbuf, scount, stype), check_data(rcount, rtype),
+                       recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
+}
+
+void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                     MPI_Datatype rtype) {
+    MPI_Comm comm = s.comm();
+    if (sendbuf != MPI_IN_PLACE) s.hold(stype);
+    s.hold(rtype);
+    const auto forced = forced_algorithm("ALLGATHER");
+    if (forced == "ring") return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+    if (forced == "bruck") return allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+    if (comm->size <= 2 || data_bytes(rcount, rtype) >= threshold::allgather_ring_bytes)
+        return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+    allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+}
+
+int check_allgatherv(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                     const int rcounts[], const int displs[], MPI_Datatype rtype) {
+    return first_error(intra_only(comm), check_send(sendbuf, scount, stype), check_counts(comm->size, rcounts, rtype),
+                       displs == nullptr || recvbuf == MPI_IN_PLACE ? MPI_ERR_ARG : MPI_SUCCESS);
+}
+
+void build_allgatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                      const int rcounts[], const int displs[], MPI_Datatype rtype) {
+    if (sendbuf != MPI_IN_PLACE) s.hold(stype);
+    s.hold(rtype);
+    allgatherv_ring(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype);
+}
+
+}  // namespace
+}  // namespace ftmpi::coll
+
+using namespace ftmpi::coll;
+
+extern "C" int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+    return blocking(
+        "MPI_Allgather", comm,
+        [&] { return check_allgather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
+        [&](Schedule &s) { build_allgather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
+}
+FTMPI_PMPI(Allgather)
+
+extern "C" int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) noexcept {
+    return nonblocking(
+        "MPI_Iallgather", comm, request,
+        [&] { return check_allgather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
+        [&](Schedule &s) { build_allgather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
+}
+FTMPI_PMPI(Iallgather)
+
+extern "C" int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                              MPI_Comm comm) noexcept {
+    return blocking(
+        "MPI_Allgatherv", comm,
+        [&] { return check_allgatherv(comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); },
+        [&](Schedule &s) {
+            build_allgatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+        });
+}
+FTMPI_PMPI(Allgatherv)
+
+extern "C" int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request *request) noexcept {
+    return nonblocking(
+        "MPI_Iallgatherv", comm, request,
+        [&] { return check_allgatherv(comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); },
+        [&](Schedule &s) {
+            build_allgatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+        });
+}
+FTMPI_PMPI(Iallgatherv)

@@ -1,0 +1,101 @@
+// Owner: coll (mpicoll).
+//
+// What every collective binding does around its algorithm: check the
+// arguments (errors go through the communicator's error handler via
+// comm::raise, in this one place), build the schedule, then run it (blocking)
+// or hand it to the progress engine (non-blocking).
+#pragma once
+
+#include "internal/comm.hpp"
+#include "internal/datatype.hpp"
+#include "internal/errors.hpp"
+#include "internal/op.hpp"
+#include "internal/pmpi.hpp"
+#include "schedule.hpp"
+
+#include <memory>
+#include <new>
+#include <utility>
+
+namespace ftmpi::coll {
+
+inline int check_comm(MPI_Comm comm) { return comm::valid(comm) ? MPI_SUCCESS : MPI_ERR_COMM; }
+
+inline int check_data(int count, MPI_Datatype type) {
+    if (count < 0) return MPI_ERR_COUNT;
+    if (!dt::valid(type)) return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
+}
+
+inline int check_counts(int n, const int counts[], MPI_Datatype type) {
+    if (!dt::valid(type)) return MPI_ERR_TYPE;
+    if (n > 0 && counts == nullptr) return MPI_ERR_ARG;
+    for (int i = 0; i < n; ++i)
+        if (counts[i] < 0) return MPI_ERR_COUNT;
+    return MPI_SUCCESS;
+}
+
+inline int check_op(MPI_Op op, MPI_Datatype type) {
+    if (op == MPI_OP_NULL || !op::valid(op, type)) return MPI_ERR_OP;
+    return MPI_SUCCESS;
+}
+
+// Intracommunicator: 0 <= root < size. Intercommunicator: MPI_ROOT,
+// MPI_PROC_NULL, or a rank of the remote group.
+inline int check_root(MPI_Comm comm, int root) {
+    if (comm->inter) {
+        const int q = comm->remote ? static_cast<int>(comm->remote->world.size()) : 0;
+        return root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < q) ? MPI_SUCCESS : MPI_ERR_ROOT;
+    }
+    return root >= 0 && root < comm->size ? MPI_SUCCESS : MPI_ERR_ROOT;
+}
+
+// Collectives without an intercommunicator form here.
+inline int intra_only(MPI_Comm comm) { return comm->inter ? MPI_ERR_COMM : MPI_SUCCESS; }
+
+// The first non-success code, so checks read as one expression.
+template <class... Codes>
+int first_error(Codes... codes) {
+    int result = MPI_SUCCESS;
+    ((result = result != MPI_SUCCESS ? result : codes), ...);
+    return result;
+}
+
+// Runs build(schedule) and the schedule. `checks` is a callable returning
+// the argument check's code, evaluated only once comm is known valid.
+template <class Checks, class Build>
+int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build) {
+    if (!comm::valid(comm)) return comm::raise(comm, MPI_ERR_COMM, function);
+    if (int err = checks(); err != MPI_SUCCESS) return comm::raise(comm, err, function);
+    int err = MPI_SUCCESS;
+    try {
+        Schedule schedule(comm);
+        build(schedule);
+        err = schedule.run();
+    } catch (const std::bad_alloc &) {
+        err = MPI_ERR_NO_MEM;
+    } catch (...) {
+        err = MPI_ERR_INTERN;
+    }
+    return comm::raise(comm, err, function);
+}
+
+template <class Checks, class Build>
+int nonblocking(const char *function, MPI_Comm comm, MPI_Request *request, Checks &&checks, Build &&build) {
+    if (!comm::valid(comm)) return comm::raise(comm, MPI_ERR_COMM, function);
+    if (request == nullptr) return comm::raise(comm, MPI_ERR_REQUEST, function);
+    if (int err = checks(); err != MPI_SUCCESS) return comm::raise(comm, err, function);
+    int err = MPI_SUCCESS;
+    try {
+        auto schedule = std::make_unique<Schedule>(comm);
+        build(*schedule);
+        err = Schedule::start(std::move(schedule), request);
+    } catch (const std::bad_alloc &) {
+        err = MPI_ERR_NO_MEM;
+    } catch (...) {
+        err = MPI_ERR_INTERN;
+    }
+    return comm::raise(comm, err, function);
+}
+
+}  // namespace ftmpi::coll

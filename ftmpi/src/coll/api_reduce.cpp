@@ -1,0 +1,47 @@
+// Owner: coll (mpicoll). MPI_Reduce and MPI_Ireduce.
+#include "algorithms.hpp"
+#include "api_common.hpp"
+#include "select.hpp"
+
+namespace ftmpi::coll {
+namespace {
+
+int check_reduce(MPI_Comm comm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                 int root) {
+    int err = first_error(check_data(count, type), check_op(op, type), check_root(comm, root));
+    // MPI_IN_PLACE is the root's alone, and never on intercommunicators.
+    if (err == MPI_SUCCESS && (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE) &&
+        (comm->inter || comm->rank != root || recvbuf == MPI_IN_PLACE))
+        err = MPI_ERR_BUFFER;
+    return err;
+}
+
+void build_reduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  int root) {
+    s.hold(type);
+    s.hold(op);
+    if (s.comm()->inter) return reduce_inter(s, sendbuf, recvbuf, count, type, op, root);
+    if (count == 0) return;
+    reduce_binomial(s, sendbuf, recvbuf, count, type, op, root);
+}
+
+}  // namespace
+}  // namespace ftmpi::coll
+
+using namespace ftmpi::coll;
+
+extern "C" int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                          MPI_Comm comm) noexcept {
+    return blocking(
+        "MPI_Reduce", comm, [&] { return check_reduce(comm, sendbuf, recvbuf, count, type, op, root); },
+        [&](Schedule &s) { build_reduce(s, sendbuf, recvbuf, count, type, op, root); });
+}
+FTMPI_PMPI(Reduce)
+
+extern "C" int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                           MPI_Comm comm, MPI_Request *request) noexcept {
+    return nonblocking(
+        "MPI_Ireduce", comm, request, [&] { return check_reduce(comm, sendbuf, recvbuf, count, type, op, root); },
+        [&](Schedule &s) { build_reduce(s, sendbuf, recvbuf, count, type, op, root); });
+}
+FTMPI_PMPI(Ireduce)

@@ -1,0 +1,26 @@
+// Owner: coll (mpicoll). See tags.hpp.
+#include "tags.hpp"
+
+#include "internal/comm.hpp"
+
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+
+namespace ftmpi::coll {
+
+namespace {
+// Tags stay below 2^27 so any transport's tag field holds them; at most a
+// handful of collectives are in flight at once, so wrapping is harmless.
+constexpr uint32_t tag_mask = (1u << 27) - 1;
+
+std::mutex counters_mutex;
+std::unordered_map<uint32_t, uint32_t> counters;  // context id -> calls so far
+}  // namespace
+
+int next_tag(MPI_Comm comm) {
+    std::lock_guard lock(counters_mutex);
+    return static_cast<int>(counters[comm->context]++ & tag_mask);
+}
+
+}  // namespace ftmpi::coll

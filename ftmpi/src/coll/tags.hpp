@@ -1,0 +1,16 @@
+// Owner: coll (mpicoll).
+//
+// One tag per collective call: the communicator's collective sequence number.
+// Members call collectives in the same order (MPI-3.1 §5.12), so they draw the
+// same number; overlapping non-blocking collectives get different tags and so
+// never match each other's messages. Counters are keyed by context id, which
+// is never reused, so a freed communicator's count cannot leak into a new one.
+#pragma once
+
+#include "mpi.h"
+
+namespace ftmpi::coll {
+
+int next_tag(MPI_Comm comm);
+
+}  // namespace ftmpi::coll

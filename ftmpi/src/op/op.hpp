@@ -1,0 +1,22 @@
+// The object behind an MPI_Op handle: a predefined operation (MPI_SUM is
+// (&ftmpi_op_sum)) or a user function from MPI_Op_create.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace ftmpi::op {
+enum class Id : std::uint8_t {
+    user, max, min, sum, prod, land, band, lor, bor, lxor, bxor, maxloc, minloc, replace, no_op,
+};
+}  // namespace ftmpi::op
+
+struct ftmpi_op_s {
+    ftmpi::op::Id id = ftmpi::op::Id::user;
+    bool predefined = false;
+    bool commute = true;
+    MPI_User_function *user = nullptr;
+    std::atomic<int> refs{1};
+};

@@ -1,0 +1,388 @@
+#include "service.hpp"
+
+#include <harness/crypto.hpp>
+#include <harness/endpoint.hpp>
+#include <harness/hlib.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+namespace harness::drd {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// How long a call may wait for consensus before it reports a timeout; below
+// Hlib's default 5 s call timeout and the daemon's 5 s shutdown grace.
+constexpr auto kCallBudget = 4000ms;
+// A watch waits at most this long per call (callers loop), so a stopping
+// daemon never waits on a long poll.
+constexpr std::int64_t kMaxWatchWaitMs = 1000;
+constexpr std::size_t kMaxWatchBatch = 1000;
+
+Error bad_args(const std::string &function, const std::string &expected)
+{
+    return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd " + function + ": malformed arguments, expected " + expected);
+}
+
+// A small integer from a file, or 0.
+std::uint64_t read_number(const std::filesystem::path &file)
+{
+    std::ifstream in(file);
+    std::uint64_t v = 0;
+    if (in >> v) return v;
+    return 0;
+}
+
+Result<void> write_number(const std::filesystem::path &file, std::uint64_t v)
+{
+    auto tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << v << "\n";
+        if (!out) return make_error(HARNESS_ERR_INTERNAL, "cannot write " + tmp);
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, file, ec);
+    if (ec) return make_error(HARNESS_ERR_INTERNAL, "cannot write " + file.string() + ": " + ec.message());
+    return {};
+}
+
+unsigned env_unsigned(const char *name, unsigned fallback)
+{
+    const char *v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    char *end = nullptr;
+    unsigned long n = std::strtoul(v, &end, 10);
+    return end && *end == '\0' && n > 0 && n < 1000000 ? static_cast<unsigned>(n) : fallback;
+}
+
+// Replication mode of a write: voters (default) or local.
+Result<bool> is_local(const std::string &function, const std::string &replication)
+{
+    if (replication.empty() || replication == "voters") return false;
+    if (replication == "local") return true;
+    return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                      "vm/drd " + function + ": unknown replication \"" + replication + "\" (use \"voters\" or \"local\")");
+}
+
+void pack_records(Packer &out, const std::vector<Record> &records)
+{
+    out.i64(static_cast<std::int64_t>(records.size()));
+    for (const auto &r : records) out.str(r.key).bytes(r.value).i64(r.version);
+}
+
+} // namespace
+
+void Service::log(int level, const std::string &message) const
+{
+    if (host_ && host_->log) host_->log(host_->host, level, message.c_str());
+}
+
+Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host)
+{
+    if (!host || host->struct_size < offsetof(harness_host_api, call_local) + sizeof host->call_local ||
+        !host->list_members || !host->root_dir || !host->key_file || !host->member_id)
+        return make_error(HARNESS_ERR_NOT_SUPPORTED, "vm/drd needs a daemon host with the ABI 1.1 host API");
+    std::string root = host->root_dir(host->host);
+    if (root.empty()) return make_error(HARNESS_ERR_NOT_SUPPORTED, "vm/drd runs in a daemon only (no root directory)");
+
+    std::unique_ptr<Service> s(new Service());
+    s->host_ = host;
+    s->member_id_ = host->member_id(host->host);
+    auto key = load_key(host->key_file(host->host));
+    if (!key) return make_error(key.error().status, "vm/drd: VM key: " + key.error().message);
+    s->key_ = std::move(key.value());
+
+    auto dir = std::filesystem::path(root) / "var" / "vm" / "drd";
+    auto raft_dir = dir / "raft";
+    std::error_code ec;
+    std::filesystem::create_directories(raft_dir, ec);
+    if (ec) return make_error(HARNESS_ERR_INTERNAL, "vm/drd: cannot create " + raft_dir.string() + ": " + ec.message());
+    auto store = Store::open(dir / "drd.sqlite");
+    if (!store) return store.error();
+    s->store_ = std::move(store.value());
+
+    // The raft id stays with the root: a restarted daemon gets a new member
+    // id but is the same raft server with the same log.
+    std::uint64_t raft_id = read_number(dir / "raft_id");
+    if (raft_id == 0) {
+        raft_id = (random_u64() >> 1) | 1;
+        if (auto w = write_number(dir / "raft_id", raft_id); !w) return w.error();
+    }
+    auto members = s->members();
+    std::string host_name = "127.0.0.1";
+    bool others_alive = false;
+    for (const auto &m : members) {
+        if (m.is_self) {
+            if (auto ep = parse_endpoint(m.address)) host_name = ep->host;
+        } else if (m.alive) {
+            others_alive = true;
+        }
+    }
+    // Only the first daemon of a VM bootstraps; the others start empty and
+    // are added by the leader (a node without a configuration never votes,
+    // so it cannot form a rival cluster). c-raft refuses to bootstrap over
+    // existing state, so a restarted first daemon just resumes.
+    bool has_state = std::filesystem::exists(raft_dir / "metadata1") || std::filesystem::exists(raft_dir / "metadata2");
+    RaftNodeOptions o;
+    o.dir = raft_dir;
+    o.id = raft_id;
+    o.host = host_name;
+    o.port = static_cast<std::uint16_t>(read_number(dir / "raft_port"));
+    o.bootstrap = !others_alive && !has_state;
+    o.key = s->key_;
+    Service *self = s.get();
+    o.log = [self](int level, const std::string &m) { self->log(level, m); };
+    o.election_timeout_ms = env_unsigned("HARNESS_DRD_ELECTION_MS", 300);
+    o.heartbeat_timeout_ms = env_unsigned("HARNESS_DRD_HEARTBEAT_MS", 30);
+    o.snapshot_threshold = env_unsigned("HARNESS_DRD_SNAPSHOT_THRESHOLD", 1024);
+    o.snapshot_trailing = env_unsigned("HARNESS_DRD_SNAPSHOT_TRAILING", o.snapshot_threshold / 2);
+    o.store = s->store_.get();
+    o.on_applied = [self](std::int64_t index) {
+        std::lock_guard lock(self->applied_mutex_);
+        self->applied_index_ = index;
+        self->applied_cv_.notify_all();
+    };
+    auto node = RaftNode::start(std::move(o));
+    if (!node) return node.error();
+    s->node_ = std::move(node.value());
+    if (auto ep = parse_endpoint(s->node_->address())) {
+        if (auto w = write_number(dir / "raft_port", ep->port); !w) return w.error();
+    }
+    s->log(1, "vm/drd: raft server " + std::to_string(raft_id) + " on " + s->node_->address() +
+                  (has_state ? " (resuming its log)" : others_alive ? " (waiting to be added by the leader)" : ""));
+
+    if (host->subscribe_members) {
+        host->subscribe_members(
+            host->host,
+            [](void *user, const char *, int) {
+                auto *svc = static_cast<Service *>(user);
+                std::lock_guard lock(svc->reconcile_mutex_);
+                svc->members_changed_ = true;
+                svc->reconcile_cv_.notify_all();
+            },
+            self);
+    }
+    s->reconciler_ = std::thread([self] { self->reconcile_loop(); });
+    return s;
+}
+
+Service::~Service()
+{
+    stopping_ = true;
+    {
+        std::lock_guard lock(reconcile_mutex_);
+        reconcile_cv_.notify_all();
+    }
+    if (reconciler_.joinable()) reconciler_.join();
+    node_.reset();
+    {
+        std::lock_guard lock(applied_mutex_);
+        applied_cv_.notify_all();
+    }
+}
+
+std::vector<MemberEntry> Service::members() const
+{
+    std::vector<MemberEntry> out;
+    host_->list_members(
+        host_->host,
+        [](void *user, const harness_member_info *m) {
+            auto *v = static_cast<std::vector<MemberEntry> *>(user);
+            v->push_back(MemberEntry{m->id ? m->id : "", m->address ? m->address : "", m->state == HARNESS_MEMBER_ALIVE,
+                                     m->is_self != 0});
+        },
+        &out);
+    return out;
+}
+
+std::map<std::uint64_t, ServerRecord> Service::server_records() const
+{
+    std::map<std::uint64_t, ServerRecord> out;
+    for (const auto &r : store_->scan(kServersPrefix)) {
+        ServerRecord s;
+        s.raft_id = std::strtoull(r.key.c_str() + std::strlen(kServersPrefix), nullptr, 10);
+        Unpacker u(r.value);
+        if (s.raft_id == 0 || !u.str(s.member_id) || !u.str(s.daemon_address)) continue;
+        out[s.raft_id] = std::move(s);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- functions
+
+Result<void> Service::put(Unpacker &args, Packer &out)
+{
+    std::string key, replication;
+    Bytes value;
+    if (!args.str(key) || !args.bytes(value) || !args.str(replication) || !args.done())
+        return bad_args("put", "(str key, bytes value, str replication)");
+    if (key.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd put: empty key");
+    auto local = is_local("put", replication);
+    if (!local) return local.error();
+    if (*local) {
+        std::lock_guard lock(local_mutex_);
+        auto v = store_->put_local(key, value);
+        if (!v) return v.error();
+        out.i64(*v);
+        return {};
+    }
+    auto r = replicate(Command{Op::put, key, std::move(value), 0}, Clock::now() + kCallBudget);
+    if (!r) return r.error();
+    out.i64(r->version);
+    return {};
+}
+
+Result<void> Service::cas(Unpacker &args, Packer &out)
+{
+    std::string key, replication;
+    std::int64_t expected = 0;
+    Bytes value;
+    if (!args.str(key) || !args.i64(expected) || !args.bytes(value) || !args.str(replication) || !args.done())
+        return bad_args("cas", "(str key, i64 expected_version, bytes value, str replication)");
+    if (key.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd cas: empty key");
+    if (expected < 0) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd cas: expected_version must be ≥ 0");
+    auto local = is_local("cas", replication);
+    if (!local) return local.error();
+    if (*local) {
+        std::lock_guard lock(local_mutex_);
+        auto current = store_->get_local(key);
+        std::int64_t current_version = current ? current->version : 0;
+        if (current_version != expected) {
+            out.boolean(false).i64(current_version);
+            return {};
+        }
+        auto v = store_->put_local(key, value);
+        if (!v) return v.error();
+        out.boolean(true).i64(*v);
+        return {};
+    }
+    auto r = replicate(Command{Op::cas, key, std::move(value), expected}, Clock::now() + kCallBudget);
+    if (!r) return r.error();
+    out.boolean(r->ok).i64(r->current_version);
+    return {};
+}
+
+Result<void> Service::get(Unpacker &args, Packer &out)
+{
+    std::string key;
+    bool linearizable = false;
+    if (!args.str(key) || !args.boolean(linearizable) || !args.done())
+        return bad_args("get", "(str key, bool linearizable)");
+    // A local record has one copy, this one: any read of it is linearizable.
+    std::optional<Record> found = store_->get_local(key);
+    if (!found) {
+        if (linearizable) {
+            auto r = linearizable_get(key, Clock::now() + kCallBudget);
+            if (!r) return r.error();
+            found = std::move(r.value());
+        } else {
+            found = store_->get(key);
+        }
+    }
+    if (found) out.boolean(true).bytes(found->value).i64(found->version);
+    else out.boolean(false).bytes({}).i64(0);
+    return {};
+}
+
+Result<void> Service::del(Unpacker &args, Packer &out)
+{
+    std::string key;
+    if (!args.str(key) || !args.done()) return bad_args("del", "(str key)");
+    if (key.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd del: empty key");
+    bool existed_local = false;
+    {
+        std::lock_guard lock(local_mutex_);
+        existed_local = store_->del_local(key);
+    }
+    auto r = replicate(Command{Op::del, key, {}, 0}, Clock::now() + kCallBudget);
+    if (!r) return r.error();
+    out.boolean(existed_local || r->existed);
+    return {};
+}
+
+Result<void> Service::scan(Unpacker &args, Packer &out)
+{
+    std::string prefix;
+    bool linearizable = false;
+    if (!args.str(prefix) || !args.boolean(linearizable) || !args.done())
+        return bad_args("scan", "(str prefix, bool linearizable)");
+    std::vector<Record> replicated;
+    if (linearizable) {
+        auto r = linearizable_scan(prefix, Clock::now() + kCallBudget);
+        if (!r) return r.error();
+        replicated = std::move(r.value());
+    } else {
+        replicated = store_->scan(prefix);
+    }
+    // Local records shadow replicated ones with the same key.
+    std::map<std::string, Record> merged;
+    for (auto &r : replicated) merged[r.key] = std::move(r);
+    for (auto &r : store_->scan_local(prefix)) merged[r.key] = std::move(r);
+    std::vector<Record> all;
+    all.reserve(merged.size());
+    for (auto &[k, r] : merged) all.push_back(std::move(r));
+    pack_records(out, all);
+    return {};
+}
+
+Result<void> Service::watch(Unpacker &args, Packer &out)
+{
+    std::string prefix;
+    std::int64_t after = 0, wait_ms = 0;
+    if (!args.str(prefix) || !args.i64(after) || !args.i64(wait_ms) || !args.done())
+        return bad_args("watch", "(str prefix, i64 after_index, i64 wait_ms)");
+    if (after < 0 || wait_ms < 0) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd watch: negative after_index or wait_ms");
+    auto until = Clock::now() + std::chrono::milliseconds(std::min(wait_ms, kMaxWatchWaitMs));
+    std::vector<Change> changes;
+    for (;;) {
+        std::int64_t seen = 0;
+        {
+            std::lock_guard lock(applied_mutex_);
+            seen = applied_index_;
+        }
+        changes = store_->changes(prefix, after, kMaxWatchBatch);
+        if (!changes.empty() || stopping_) break;
+        std::unique_lock lock(applied_mutex_);
+        if (!applied_cv_.wait_until(lock, until, [&] { return applied_index_ != seen || stopping_.load(); })) break;
+    }
+    out.i64(changes.empty() ? after : changes.back().index).i64(static_cast<std::int64_t>(changes.size()));
+    for (const auto &c : changes) out.i64(c.index).str(c.key).bytes(c.value).i64(c.version).boolean(c.deleted);
+    return {};
+}
+
+Result<void> Service::status(Unpacker &args, Packer &out)
+{
+    if (!args.done()) return bad_args("status", "no arguments");
+    auto view = node_->view(Clock::now() + kCallBudget);
+    if (!view) return view.error();
+    auto records = server_records();
+    auto name = [&](std::uint64_t id) {
+        auto it = records.find(id);
+        return it != records.end() ? it->second.member_id : "raft:" + std::to_string(id);
+    };
+    std::vector<std::string> voters, standbys;
+    for (const auto &s : view->servers) {
+        if (s.role == Role::voter) voters.push_back(name(s.id));
+        else if (s.role == Role::standby) standbys.push_back(name(s.id));
+    }
+    out.str(view->leader_id ? name(view->leader_id) : "");
+    out.i64(static_cast<std::int64_t>(voters.size()));
+    for (const auto &v : voters) out.str(v);
+    out.i64(static_cast<std::int64_t>(standbys.size()));
+    for (const auto &v : standbys) out.str(v);
+    out.i64(view->commit_index);
+    return {};
+}
+
+Result<void> Service::raft_info(Unpacker &args, Packer &out)
+{
+    if (!args.done()) return bad_args("raft_info", "no arguments");
+    out.i64(static_cast<std::int64_t>(node_->id())).str(node_->address());
+    return {};
+}
+
+} // namespace harness::drd

@@ -1,23 +1,19 @@
 // Owner: coll (mpicoll). See select.hpp.
 #include "select.hpp"
 
+#include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <mutex>
-#include <string>
 
 namespace ftmpi::coll {
 
 std::string_view forced_algorithm(const char *collective) {
-    static std::mutex mutex;
-    static std::map<std::string, std::string> cache;
-    std::lock_guard lock(mutex);
-    auto it = cache.find(collective);
-    if (it == cache.end()) {
-        const char *value = std::getenv((std::string("FTMPI_COLL_") + collective).c_str());
-        it = cache.emplace(collective, value ? value : "").first;
-    }
-    return it->second;
+    // Read at every call (a few hundred ns against microseconds of
+    // communication), so a test can switch algorithms with setenv between
+    // calls and run them all in one job.
+    char name[64];
+    std::snprintf(name, sizeof name, "FTMPI_COLL_%s", collective);
+    const char *value = std::getenv(name);
+    return value ? std::string_view(value) : std::string_view();
 }
 
 }  // namespace ftmpi::coll

@@ -11,7 +11,7 @@
 
 namespace ftmpi::coll {
 
-// The value of FTMPI_COLL_<collective> ("" when unset), read once per process.
+// The value of FTMPI_COLL_<collective> ("" when unset), read at each call.
 std::string_view forced_algorithm(const char *collective);
 
 // Crossover points, measured on the 2-vCPU development VMs over TCP loopback

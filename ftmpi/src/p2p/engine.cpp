@@ -1,0 +1,250 @@
+// Owner: core (mpicore). The engine's life cycle, waiting and progress; the
+// matching and protocols are in matching.cpp.
+#include "p2p/engine.hpp"
+
+#include "internal/comm.hpp"
+#include "internal/datatype.hpp"
+#include "mpi-ext.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace ftmpi::p2p {
+
+namespace {
+
+long env_long(const char *name, long fallback) {
+    const char *v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    char *end = nullptr;
+    long x = std::strtol(v, &end, 10);
+    if (*end != '\0' || x < 0) {
+        std::fprintf(stderr, "FT-MPI: ignoring %s=%s (not a non-negative integer)\n", name, v);
+        return fallback;
+    }
+    return x;
+}
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+}  // namespace
+
+Settings Settings::from_environment() {
+    Settings s;
+    s.eager_limit = static_cast<size_t>(env_long("FTMPI_EAGER_LIMIT", static_cast<long>(s.eager_limit)));
+    s.spin = std::chrono::microseconds(env_long("FTMPI_SPIN_US", s.spin.count()));
+    s.idle = std::chrono::microseconds(env_long("FTMPI_PROGRESS_IDLE_US", s.idle.count()));
+    return s;
+}
+
+Engine &Engine::get() {
+    // Never destroyed: the progress thread and atexit handlers may outlive
+    // static destruction order.
+    static Engine *engine = new Engine();
+    return *engine;
+}
+
+std::string Engine::start(int rank, int size, const Exchange &exchange, const std::string &listen_host) {
+    Lock lk(mu_);
+    settings_ = Settings::from_environment();
+    rank_ = rank;
+    size_ = size;
+    failed_.assign(size, 0);
+    arriving_.assign(size, nullptr);
+    arriving_unexpected_.assign(size, nullptr);
+    stopping_ = false;
+    tcp_ = std::make_unique<transport::Tcp>(*this);
+    if (size > 1) {
+        try {
+            std::string contact = tcp_->listen(listen_host);
+            std::vector<std::string> contacts = exchange(contact);
+            if (static_cast<int>(contacts.size()) != size) return "wire-up returned the wrong number of contacts";
+            long timeout_ms = env_long("FTMPI_WIREUP_TIMEOUT_MS", 60000);
+            tcp_->connect_mesh(rank, contacts, std::chrono::milliseconds(timeout_ms));
+        } catch (const std::exception &e) {
+            return e.what();
+        }
+    }
+    running_ = true;
+    last_user_exit_ = std::chrono::steady_clock::now();
+    if (size > 1) progress_thread_ = std::thread([this] { progress_thread_main(); });
+    return {};
+}
+
+bool Engine::failed(int world) const { return world >= 0 && world < size_ && failed_[world]; }
+
+void Engine::finalize() {
+    if (!running_) return;
+    if (size_ > 1) {
+        {
+            Lock lk(mu_);
+            transport::Frame bye{};
+            bye.kind = transport::FrameKind::bye;
+            bye.source = rank_;
+            for (int p = 0; p < size_; ++p)
+                if (p != rank_) tcp_->send(p, bye, nullptr, 0, true, 0);
+        }
+        // Every peer has said bye (so everything it sent us has arrived) or
+        // failed, and everything we queued is written.
+        wait_until([this] {
+            for (int p = 0; p < size_; ++p)
+                if (p != rank_ && tcp_->connected(p)) return false;
+            return tcp_->flushed();
+        });
+        {
+            Lock lk(mu_);
+            stopping_ = true;
+            tcp_->wake();
+            progress_cv_.notify_all();
+        }
+        progress_thread_.join();
+    }
+    Lock lk(mu_);
+    running_ = false;
+    tcp_.reset();
+}
+
+void Engine::abort(int code) {
+    if (running_ && size_ > 1) {
+        // Best effort, without waiting: the launcher kills what remains.
+        std::unique_lock<std::mutex> lk(mu_, std::try_to_lock);
+        if (lk.owns_lock()) {
+            transport::Frame f{};
+            f.kind = transport::FrameKind::abort;
+            f.source = rank_;
+            f.length = static_cast<uint64_t>(code);
+            for (int p = 0; p < size_; ++p)
+                if (p != rank_) tcp_->send(p, f, nullptr, 0, true, 0);
+        }
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    int status = code & 0xff;  // an exit status has 8 bits; an abort never exits 0
+    _exit(status == 0 ? 1 : status);
+}
+
+// One turn as the poller. Called with the lock held and polling_ false.
+void Engine::poll_step(Lock &lk, bool block) {
+    polling_ = true;
+    poller_ = std::this_thread::get_id();
+    poller_blocked_ = block;
+    // A generalized request may advance without any socket event (a local
+    // step); never sleep long while one is active.
+    int timeout = block ? (generalized_.empty() ? -1 : 1) : 0;
+    lk.unlock();
+    int n = tcp_->wait_events(timeout);
+    lk.lock();
+    poller_blocked_ = false;
+    tcp_->process_events(n);
+    polling_ = false;
+    poller_ = {};
+    run_advances(lk);
+    if (followers_ > 0) followers_cv_.notify_all();
+}
+
+void Engine::run_advances(Lock &lk) {
+    if (generalized_.empty()) return;
+    std::vector<MPI_Request> batch;
+    for (MPI_Request r : generalized_)
+        if (!r->advancing && !r->complete) {
+            r->advancing = true;
+            batch.push_back(r);
+        }
+    for (MPI_Request r : batch) {
+        MPI_Status st{};
+        st.MPI_SOURCE = MPI_ANY_SOURCE;
+        st.MPI_TAG = MPI_ANY_TAG;
+        lk.unlock();
+        bool done = false;
+        try {
+            done = r->advance(&st);
+        } catch (...) {
+            done = true;
+            st.MPI_ERROR = MPI_ERR_INTERN;
+        }
+        lk.lock();
+        r->advancing = false;
+        if (done) {
+            std::erase(generalized_, r);
+            r->status = st;
+            finish(r, st.MPI_ERROR);
+        }
+    }
+}
+
+void Engine::wait_until(const std::function<bool()> &done) {
+    Lock lk(mu_);
+    wait_locked(lk, done);
+}
+
+void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
+    if (done()) return;
+    run_advances(lk);
+    ++user_waiting_;
+    const auto spin_end = std::chrono::steady_clock::now() + settings_.spin;
+    bool kicked = false;
+    while (!done()) {
+        const bool spinning = std::chrono::steady_clock::now() < spin_end;
+        if (!polling_) {
+            if (size_ > 1) {
+                poll_step(lk, !spinning);
+            } else {
+                run_advances(lk);  // nothing to poll; only local progress
+                if (!done() && generalized_.empty()) {
+                    ++followers_;
+                    followers_cv_.wait(lk);
+                    --followers_;
+                } else if (!done()) {
+                    lk.unlock();
+                    std::this_thread::yield();
+                    lk.lock();
+                }
+            }
+            continue;
+        }
+        if (progress_polling_ && !kicked) {
+            tcp_->wake();  // the progress thread hands polling over to us
+            kicked = true;
+        }
+        if (spinning) {
+            lk.unlock();
+            for (int i = 0; i < 64; ++i) cpu_relax();
+            lk.lock();
+            continue;
+        }
+        ++followers_;
+        followers_cv_.wait(lk);
+        --followers_;
+    }
+    --user_waiting_;
+    last_user_exit_ = std::chrono::steady_clock::now();
+}
+
+void Engine::progress() {
+    Lock lk(mu_);
+    last_user_exit_ = std::chrono::steady_clock::now();  // a user is polling: keep the progress thread parked
+    if (!polling_ && size_ > 1) poll_step(lk, false);
+    else run_advances(lk);
+}
+
+void Engine::progress_thread_main() {
+    Lock lk(mu_);
+    while (!stopping_) {
+        auto quiet = std::chrono::steady_clock::now() - last_user_exit_;
+        if (polling_ || user_waiting_ > 0 || quiet < settings_.idle) {
+            // Users drive progress themselves; look again after a quiet spell.
+            progress_cv_.wait_for(lk, settings_.idle);
+            continue;
+        }
+        progress_polling_ = true;
+        poll_step(lk, true);
+        progress_polling_ = false;
+    }
+}
+
+}  // namespace ftmpi::p2p

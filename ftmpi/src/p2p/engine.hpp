@@ -1,0 +1,158 @@
+// Owner: core (mpicore). The point-to-point engine: matching, protocols,
+// failures, and progress.
+//
+// One engine per process (MPI_COMM_WORLD's job), one lock for all of its
+// state. Progress is made by exactly one "poller" at a time: a user thread
+// waiting in MPI (it reads the sockets itself, so a reply reaches the waiting
+// thread without a thread hop), or, when no user thread has been in MPI for a
+// moment, the progress thread, which then blocks in epoll so non-blocking
+// operations advance outside MPI calls. A waiting thread spins for
+// FTMPI_SPIN_US (polling without blocking), then blocks: in epoll if it is
+// the poller, else on a condition variable the poller signals.
+//
+// Failures: when a peer's connection breaks before its bye, the peer is
+// failed; every pending operation that needs it, and every ANY_SOURCE receive
+// on a communicator that contains it, completes with MPIX_ERR_PROC_FAILED.
+#pragma once
+
+#include "p2p/request.hpp"
+#include "transport/tcp.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace ftmpi::p2p {
+
+// A message that arrived before its receive was posted (or an RTS for one).
+struct Unexpected {
+    uint32_t context = 0;
+    int source = 0;               // world rank
+    int tag = 0;
+    size_t size = 0;              // bytes of the message
+    bool rendezvous = false;      // only the RTS is here; data follows a CTS
+    bool sync = false;            // the sender waits for sync_ack
+    uint64_t sender_id = 0;
+    std::vector<char> data;       // eager payload
+    MPI_Request local_sender = nullptr;  // a synchronous send to self, completed at match
+};
+
+struct Settings {
+    size_t eager_limit = 64 * 1024;          // FTMPI_EAGER_LIMIT: larger messages use rendezvous
+    std::chrono::microseconds spin{50};      // FTMPI_SPIN_US: poll this long before blocking
+    std::chrono::microseconds idle{1000};    // FTMPI_PROGRESS_IDLE_US: quiet time before the progress thread polls
+    static Settings from_environment();
+};
+
+class Engine final : public transport::Sink {
+public:
+    static Engine &get();
+
+    // MPI_Init: connects to the job's other ranks (size > 1). Returns an
+    // empty string or the reason it failed.
+    // `exchange` publishes this rank's contact and returns every rank's.
+    using Exchange = std::function<std::vector<std::string>(const std::string &contact)>;
+    std::string start(int rank, int size, const Exchange &exchange, const std::string &listen_host);
+    // MPI_Finalize: bye to every peer, wait for theirs (or their failure),
+    // stop progress, close.
+    void finalize();
+    // MPI_Abort: tells every peer to end, then this process exits.
+    [[noreturn]] void abort(int code);
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    bool failed(int world) const;
+
+    // Operations (each takes the lock).
+    int post(MPI_Request r);                  // start a send or receive described by r
+    int cancel(MPI_Request r);
+    void release(MPI_Request r);              // MPI_Request_free
+    // Probe: finds the first matching unexpected message; with `take`,
+    // removes it into *out (MPI_Mprobe). Blocks when `block`.
+    int probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bool block, bool take, int *flag,
+              MPI_Status *status, std::unique_ptr<Unexpected> *out);
+    int receive_message(MPI_Request r, std::unique_ptr<Unexpected> message);  // MPI_Mrecv/Imrecv
+    MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
+
+    // Waiting: `done` is evaluated under the lock.
+    void wait_until(const std::function<bool()> &done);
+    void progress();                          // one non-blocking step (MPI_Test*)
+    std::mutex &mutex() { return mu_; }
+
+    // Buffered sends (MPI_Buffer_attach/detach).
+    int attach_buffer(void *buffer, int size);
+    int detach_buffer(void **buffer, int *size);
+
+private:
+    Engine() = default;
+    using Lock = std::unique_lock<std::mutex>;
+
+    // transport::Sink (called with the lock held, by the poller)
+    transport::Landing on_header(int peer, const transport::Frame &) override;
+    void on_frame(int peer, const transport::Frame &, const transport::Landing &) override;
+    void on_sent(uint64_t token) override;
+    void on_peer_lost(int peer) override;
+
+    int post_send(MPI_Request r);
+    int post_recv(MPI_Request r);
+    int send_local(MPI_Request r);
+    void take_unexpected(MPI_Request r, Unexpected &&u);
+    void deliver(MPI_Request r, const char *data, size_t len);
+    void finish_recv(MPI_Request r, size_t received, int error);
+    void finish(MPI_Request r, int error);
+    MPI_Request find_posted(uint32_t context, int source, int tag, bool remove);
+    bool any_member_failed(MPI_Comm comm) const;
+    void send_control(int peer, transport::Frame f);
+    uint64_t register_id(MPI_Request r);
+
+    void poll_step(Lock &lk, bool block);
+    void run_advances(Lock &lk);
+    void progress_thread_main();
+    void wait_locked(Lock &lk, const std::function<bool()> &done);
+
+    std::mutex mu_;
+    std::condition_variable followers_cv_;    // user threads waiting while another polls
+    std::condition_variable progress_cv_;     // the progress thread parked
+    Settings settings_;
+    int rank_ = 0, size_ = 1;
+    bool running_ = false;
+    std::unique_ptr<transport::Tcp> tcp_;
+    std::thread progress_thread_;
+    bool stopping_ = false;
+
+    std::list<MPI_Request> posted_;
+    std::list<Unexpected> unexpected_;
+    std::unordered_map<uint64_t, MPI_Request> by_id_;
+    uint64_t next_id_ = 1;
+    std::vector<char> failed_;
+    std::vector<MPI_Request> arriving_;       // per peer: the receive whose payload is being read
+    std::vector<Unexpected *> arriving_unexpected_;
+    std::vector<MPI_Request> generalized_;
+
+    // Poller state.
+    bool polling_ = false;
+    bool poller_blocked_ = false;
+    bool progress_polling_ = false;
+    std::thread::id poller_;
+    int followers_ = 0;
+    int user_waiting_ = 0;
+    std::chrono::steady_clock::time_point last_user_exit_{};
+
+    // Buffered sends.
+    char *bsend_buffer_ = nullptr;
+    size_t bsend_capacity_ = 0, bsend_used_ = 0;
+};
+
+}  // namespace ftmpi::p2p
+
+struct ftmpi_message_s {
+    std::unique_ptr<ftmpi::p2p::Unexpected> message;
+    MPI_Comm comm = MPI_COMM_NULL;
+};

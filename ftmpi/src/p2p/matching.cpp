@@ -1,0 +1,499 @@
+// Owner: core (mpicore). Matching and the eager/rendezvous protocols: what
+// the engine does when an operation is posted and when a frame arrives.
+#include "p2p/engine.hpp"
+
+#include "internal/comm.hpp"
+#include "internal/datatype.hpp"
+#include "mpi-ext.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+namespace ftmpi::p2p {
+
+using transport::Frame;
+using transport::FrameKind;
+using transport::Landing;
+
+namespace {
+
+bool matches(const ftmpi_request_s &r, uint32_t context, int source, int tag) {
+    return r.context == context && (r.peer == -1 || r.peer == source) && (r.tag == MPI_ANY_TAG || r.tag == tag);
+}
+
+bool matches(const Unexpected &u, uint32_t context, int source, int tag) {
+    return u.context == context && (source == -1 || u.source == source) && (tag == MPI_ANY_TAG || u.tag == tag);
+}
+
+void reset_status(MPI_Status &s) {
+    s.MPI_SOURCE = MPI_ANY_SOURCE;
+    s.MPI_TAG = MPI_ANY_TAG;
+    s.MPI_ERROR = MPI_SUCCESS;
+    s.ftmpi_count = 0;
+    s.ftmpi_cancelled = 0;
+}
+
+}  // namespace
+
+uint64_t Engine::register_id(MPI_Request r) {
+    r->id = next_id_++;
+    by_id_[r->id] = r;
+    return r->id;
+}
+
+void Engine::send_control(int peer, Frame f) {
+    f.source = rank_;
+    tcp_->send(peer, f, nullptr, 0, true, 0);  // a lost peer is reported by the next poll
+}
+
+void Engine::finish(MPI_Request r, int error) {
+    if (r->complete) return;
+    r->status.MPI_ERROR = error;
+    r->complete = true;
+    if (r->id) {
+        by_id_.erase(r->id);
+        r->id = 0;
+    }
+    if (r->bsend_reserved) {
+        bsend_used_ -= r->bsend_reserved;
+        r->bsend_reserved = 0;
+    }
+    if (r->kind != RequestKind::generalized && r->type != MPI_DATATYPE_NULL) dt::release(r->type);
+    if (r->user_freed) delete r;
+    if (followers_ > 0) followers_cv_.notify_all();
+    if (poller_blocked_ && poller_ != std::this_thread::get_id()) tcp_->wake();
+}
+
+void Engine::deliver(MPI_Request r, const char *data, size_t len) {
+    size_t n = std::min(len, r->bytes);
+    if (n > 0) std::memcpy(r->landing, data, n);
+}
+
+void Engine::finish_recv(MPI_Request r, size_t received, int error) {
+    size_t kept = std::min(received, r->bytes);
+    if (kept > 0 && r->landing == r->packed.data()) dt::unpack(r->packed.data(), kept, 0, r->buf, r->count, r->type);
+    r->status.ftmpi_count = kept;
+    finish(r, error == MPI_SUCCESS && received > r->bytes ? MPI_ERR_TRUNCATE : error);
+}
+
+MPI_Request Engine::find_posted(uint32_t context, int source, int tag, bool remove) {
+    for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+        if (!matches(**it, context, source, tag)) continue;
+        MPI_Request r = *it;
+        if (remove) posted_.erase(it);
+        return r;
+    }
+    return nullptr;
+}
+
+bool Engine::any_member_failed(MPI_Comm comm) const {
+    for (int w = 0; w < size_; ++w)
+        if (failed_[w] && comm::comm_rank_of_world(comm, w) != MPI_UNDEFINED) return true;
+    return false;
+}
+
+int Engine::post(MPI_Request r) {
+    Lock lk(mu_);
+    r->active = true;
+    r->complete = false;
+    r->cancelled = false;
+    reset_status(r->status);
+    r->context = r->comm->context + (r->channel == Channel::collective ? 1 : 0);
+    if (r->rank_arg == MPI_PROC_NULL) {
+        r->status.MPI_SOURCE = MPI_PROC_NULL;
+        r->complete = true;
+        return MPI_SUCCESS;
+    }
+    return r->kind == RequestKind::send ? post_send(r) : post_recv(r);
+}
+
+int Engine::post_send(MPI_Request r) {
+    const size_t bytes = static_cast<size_t>(r->count) * dt::size(r->type);
+    r->peer = comm::world_rank_of(r->comm, r->rank_arg);
+    r->bytes = bytes;
+    r->matched_peer = -1;
+    if (r->mode == SendMode::buffered) {
+        // The user's request completes now; an internal one carries a copy.
+        const size_t need = bytes + MPI_BSEND_OVERHEAD;
+        if (bsend_used_ + need > bsend_capacity_) return MPI_ERR_BUFFER;
+        auto *copy = new ftmpi_request_s();
+        copy->kind = RequestKind::send;
+        copy->comm = r->comm;
+        copy->context = r->context;
+        copy->tag = r->tag;
+        copy->peer = r->peer;
+        copy->bytes = bytes;
+        copy->active = true;
+        copy->user_freed = true;
+        copy->packed.resize(bytes);
+        if (bytes) dt::pack(r->buf, r->count, r->type, 0, copy->packed.data(), bytes);
+        copy->data = copy->packed.data();
+        copy->bsend_reserved = need;
+        bsend_used_ += need;
+        r->complete = true;  // its type was not retained: nothing to release
+        reset_status(copy->status);
+        if (copy->peer == rank_) return send_local(copy);
+        r = copy;
+    } else {
+        dt::retain(r->type);
+        if (dt::contiguous(r->type) || bytes == 0) {
+            r->data = static_cast<const char *>(r->buf) + (bytes ? dt::true_lb(r->type) : 0);
+        } else {
+            r->packed.resize(bytes);
+            dt::pack(r->buf, r->count, r->type, 0, r->packed.data(), bytes);
+            r->data = r->packed.data();
+        }
+        if (r->peer == rank_) return send_local(r);
+    }
+    if (failed(r->peer) || !tcp_->connected(r->peer)) {
+        finish(r, MPIX_ERR_PROC_FAILED);
+        return MPI_SUCCESS;
+    }
+    Frame f{};
+    f.context = r->context;
+    f.tag = r->tag;
+    f.source = rank_;
+    f.length = bytes;
+    const bool sync = r->mode == SendMode::synchronous;
+    transport::Tcp::SendResult sent;
+    if (bytes <= settings_.eager_limit) {
+        f.kind = FrameKind::eager;
+        if (sync) {
+            f.flags = transport::frame_sync;
+            f.sender_id = register_id(r);
+        }
+        sent = tcp_->send(r->peer, f, r->data, bytes, true, 0);
+        if (sent == transport::Tcp::SendResult::done && !sync) finish(r, MPI_SUCCESS);
+    } else {
+        f.kind = FrameKind::rts;
+        f.sender_id = register_id(r);
+        sent = tcp_->send(r->peer, f, nullptr, 0, true, 0);
+    }
+    if (sent == transport::Tcp::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
+    return MPI_SUCCESS;
+}
+
+int Engine::send_local(MPI_Request r) {
+    if (MPI_Request m = find_posted(r->context, rank_, r->tag, true)) {
+        m->status.MPI_SOURCE = comm::comm_rank_of_world(m->comm, rank_);
+        m->status.MPI_TAG = r->tag;
+        deliver(m, r->data, r->bytes);
+        finish_recv(m, r->bytes, MPI_SUCCESS);
+        finish(r, MPI_SUCCESS);
+        return MPI_SUCCESS;
+    }
+    Unexpected u;
+    u.context = r->context;
+    u.source = rank_;
+    u.tag = r->tag;
+    u.size = r->bytes;
+    u.data.assign(r->data, r->data + r->bytes);
+    if (r->mode == SendMode::synchronous) u.local_sender = r;
+    unexpected_.push_back(std::move(u));
+    if (r->mode != SendMode::synchronous) finish(r, MPI_SUCCESS);
+    return MPI_SUCCESS;
+}
+
+int Engine::post_recv(MPI_Request r) {
+    const size_t bytes = static_cast<size_t>(r->count) * dt::size(r->type);
+    dt::retain(r->type);
+    r->bytes = bytes;
+    r->matched_peer = -1;
+    if (bytes == 0) {
+        r->landing = nullptr;
+    } else if (dt::contiguous(r->type)) {
+        r->landing = static_cast<char *>(r->buf) + dt::true_lb(r->type);
+    } else {
+        r->packed.resize(bytes);
+        r->landing = r->packed.data();
+    }
+    r->peer = r->rank_arg == MPI_ANY_SOURCE ? -1 : comm::world_rank_of(r->comm, r->rank_arg);
+    for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+        if (!matches(*it, r->context, r->peer, r->tag)) continue;
+        Unexpected u = std::move(*it);
+        unexpected_.erase(it);
+        take_unexpected(r, std::move(u));
+        return MPI_SUCCESS;
+    }
+    // Nothing arrived: a receive that only a failed process could satisfy
+    // ends now instead of blocking forever.
+    if ((r->peer >= 0 && failed(r->peer)) || (r->peer == -1 && any_member_failed(r->comm))) {
+        finish(r, MPIX_ERR_PROC_FAILED);
+        return MPI_SUCCESS;
+    }
+    posted_.push_back(r);
+    return MPI_SUCCESS;
+}
+
+void Engine::take_unexpected(MPI_Request r, Unexpected &&u) {
+    r->status.MPI_SOURCE = comm::comm_rank_of_world(r->comm, u.source);
+    r->status.MPI_TAG = u.tag;
+    if (!u.rendezvous) {
+        deliver(r, u.data.data(), u.size);
+        if (u.local_sender) {
+            finish(u.local_sender, MPI_SUCCESS);
+        } else if (u.sync) {
+            Frame ack{};
+            ack.kind = FrameKind::sync_ack;
+            ack.sender_id = u.sender_id;
+            send_control(u.source, ack);
+        }
+        finish_recv(r, u.size, MPI_SUCCESS);
+        return;
+    }
+    if (failed(u.source)) {
+        finish(r, MPIX_ERR_PROC_FAILED);
+        return;
+    }
+    r->matched_peer = u.source;
+    Frame cts{};
+    cts.kind = FrameKind::cts;
+    cts.sender_id = u.sender_id;
+    cts.receiver_id = register_id(r);
+    send_control(u.source, cts);
+}
+
+int Engine::receive_message(MPI_Request r, std::unique_ptr<Unexpected> message) {
+    Lock lk(mu_);
+    r->active = true;
+    r->complete = false;
+    reset_status(r->status);
+    const size_t bytes = static_cast<size_t>(r->count) * dt::size(r->type);
+    dt::retain(r->type);
+    r->bytes = bytes;
+    if (bytes == 0) {
+        r->landing = nullptr;
+    } else if (dt::contiguous(r->type)) {
+        r->landing = static_cast<char *>(r->buf) + dt::true_lb(r->type);
+    } else {
+        r->packed.resize(bytes);
+        r->landing = r->packed.data();
+    }
+    take_unexpected(r, std::move(*message));
+    return MPI_SUCCESS;
+}
+
+Landing Engine::on_header(int peer, const Frame &f) {
+    if (f.kind == FrameKind::data) {
+        auto it = by_id_.find(f.receiver_id);
+        if (it == by_id_.end()) return {};  // its receive is gone: drop the data
+        MPI_Request r = it->second;
+        arriving_[peer] = r;
+        return {r->landing, std::min<size_t>(f.length, r->bytes), nullptr};
+    }
+    if (MPI_Request r = find_posted(f.context, peer, f.tag, true)) {
+        r->status.MPI_SOURCE = comm::comm_rank_of_world(r->comm, peer);
+        r->status.MPI_TAG = f.tag;
+        arriving_[peer] = r;
+        if (f.flags & transport::frame_sync) {
+            Frame ack{};
+            ack.kind = FrameKind::sync_ack;
+            ack.sender_id = f.sender_id;
+            send_control(peer, ack);
+        }
+        return {r->landing, std::min<size_t>(f.length, r->bytes), nullptr};
+    }
+    auto *u = new Unexpected();
+    u->context = f.context;
+    u->source = peer;
+    u->tag = f.tag;
+    u->size = f.length;
+    u->sync = f.flags & transport::frame_sync;
+    u->sender_id = f.sender_id;
+    u->data.resize(f.length);
+    arriving_unexpected_[peer] = u;
+    return {u->data.data(), f.length, nullptr};
+}
+
+void Engine::on_frame(int peer, const Frame &f, const Landing &) {
+    switch (f.kind) {
+    case FrameKind::eager:
+    case FrameKind::data:
+        if (MPI_Request r = arriving_[peer]) {
+            arriving_[peer] = nullptr;
+            finish_recv(r, f.length, MPI_SUCCESS);
+        } else if (Unexpected *u = arriving_unexpected_[peer]) {
+            arriving_unexpected_[peer] = nullptr;
+            unexpected_.push_back(std::move(*u));
+            delete u;
+        }
+        break;
+    case FrameKind::rts:
+        if (MPI_Request r = find_posted(f.context, peer, f.tag, true)) {
+            r->status.MPI_SOURCE = comm::comm_rank_of_world(r->comm, peer);
+            r->status.MPI_TAG = f.tag;
+            r->matched_peer = peer;
+            Frame cts{};
+            cts.kind = FrameKind::cts;
+            cts.sender_id = f.sender_id;
+            cts.receiver_id = register_id(r);
+            send_control(peer, cts);
+        } else {
+            Unexpected u;
+            u.context = f.context;
+            u.source = peer;
+            u.tag = f.tag;
+            u.size = f.length;
+            u.rendezvous = true;
+            u.sender_id = f.sender_id;
+            unexpected_.push_back(std::move(u));
+        }
+        break;
+    case FrameKind::cts: {
+        auto it = by_id_.find(f.sender_id);
+        if (it == by_id_.end()) break;
+        MPI_Request r = it->second;
+        Frame d{};
+        d.kind = FrameKind::data;
+        d.context = r->context;
+        d.tag = r->tag;
+        d.source = rank_;
+        d.length = r->bytes;
+        d.receiver_id = f.receiver_id;
+        auto sent = tcp_->send(peer, d, r->data, r->bytes, false, r->id);
+        if (sent == transport::Tcp::SendResult::done) finish(r, MPI_SUCCESS);
+        else if (sent == transport::Tcp::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
+        break;
+    }
+    case FrameKind::sync_ack: {
+        auto it = by_id_.find(f.sender_id);
+        if (it != by_id_.end()) finish(it->second, MPI_SUCCESS);
+        break;
+    }
+    case FrameKind::abort:
+        std::fprintf(stderr, "FT-MPI: rank %d: the job was aborted by rank %d (code %d)\n", rank_, peer,
+                     static_cast<int>(f.length));
+        std::fflush(stderr);
+        _exit(f.length & 0xff ? static_cast<int>(f.length & 0xff) : 1);
+    case FrameKind::bye:
+    case FrameKind::hello:
+        break;
+    }
+}
+
+void Engine::on_sent(uint64_t token) {
+    auto it = by_id_.find(token);
+    if (it != by_id_.end()) finish(it->second, MPI_SUCCESS);
+}
+
+void Engine::on_peer_lost(int peer) {
+    if (failed_[peer]) return;
+    failed_[peer] = 1;
+    const int code = MPIX_ERR_PROC_FAILED;
+    if (MPI_Request r = arriving_[peer]) {
+        arriving_[peer] = nullptr;
+        finish(r, code);
+    }
+    delete arriving_unexpected_[peer];
+    arriving_unexpected_[peer] = nullptr;
+    for (auto it = posted_.begin(); it != posted_.end();) {
+        MPI_Request r = *it;
+        bool needs = r->peer == peer || (r->peer == -1 && comm::comm_rank_of_world(r->comm, peer) != MPI_UNDEFINED);
+        if (!needs) {
+            ++it;
+            continue;
+        }
+        it = posted_.erase(it);
+        finish(r, code);
+    }
+    std::vector<MPI_Request> waiting;
+    for (auto &[id, r] : by_id_)
+        if ((r->kind == RequestKind::send && r->peer == peer) || (r->kind == RequestKind::recv && r->matched_peer == peer))
+            waiting.push_back(r);
+    for (MPI_Request r : waiting) finish(r, code);
+    // Its announced large messages will never come.
+    std::erase_if(unexpected_, [peer](const Unexpected &u) { return u.rendezvous && u.source == peer; });
+    if (followers_ > 0) followers_cv_.notify_all();
+}
+
+int Engine::cancel(MPI_Request r) {
+    Lock lk(mu_);
+    if (r->kind != RequestKind::recv || r->complete) return MPI_SUCCESS;  // sends are not cancelled (allowed)
+    auto it = std::find(posted_.begin(), posted_.end(), r);
+    if (it == posted_.end()) return MPI_SUCCESS;  // already matched: it completes normally
+    posted_.erase(it);
+    r->status.ftmpi_cancelled = 1;
+    r->cancelled = true;
+    finish(r, MPI_SUCCESS);
+    return MPI_SUCCESS;
+}
+
+void Engine::release(MPI_Request r) {
+    Lock lk(mu_);
+    if (r->complete || !r->active) delete r;
+    else r->user_freed = true;
+}
+
+int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bool block, bool take, int *flag,
+                  MPI_Status *status, std::unique_ptr<Unexpected> *out) {
+    Lock lk(mu_);
+    std::list<Unexpected>::iterator found;
+    int error = MPI_SUCCESS;
+    auto look = [&] {
+        found = std::find_if(unexpected_.begin(), unexpected_.end(),
+                             [&](const Unexpected &u) { return matches(u, context, source_world, tag); });
+        if (found != unexpected_.end()) return true;
+        if ((source_world >= 0 && failed(source_world)) || (source_world == -1 && any_member_failed(comm))) {
+            error = MPIX_ERR_PROC_FAILED;
+            return true;
+        }
+        return false;
+    };
+    if (block) {
+        wait_locked(lk, look);
+    } else if (!look() && size_ > 1 && !polling_) {
+        last_user_exit_ = std::chrono::steady_clock::now();
+        poll_step(lk, false);
+        look();
+    }
+    if (error) return error;
+    *flag = found != unexpected_.end();
+    if (!*flag) return MPI_SUCCESS;
+    if (status) {
+        status->MPI_SOURCE = comm::comm_rank_of_world(comm, found->source);
+        status->MPI_TAG = found->tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->ftmpi_count = found->size;
+        status->ftmpi_cancelled = 0;
+    }
+    if (take) {
+        *out = std::make_unique<Unexpected>(std::move(*found));
+        unexpected_.erase(found);
+    }
+    return MPI_SUCCESS;
+}
+
+MPI_Request Engine::make_generalized(std::function<bool(MPI_Status *)> advance) {
+    auto *r = new ftmpi_request_s();
+    r->kind = RequestKind::generalized;
+    r->advance = std::move(advance);
+    r->active = true;
+    reset_status(r->status);
+    Lock lk(mu_);
+    generalized_.push_back(r);
+    if (poller_blocked_) tcp_->wake();  // its poll should not sleep unboundedly now
+    return r;
+}
+
+int Engine::attach_buffer(void *buffer, int size) {
+    Lock lk(mu_);
+    if (bsend_buffer_) return MPI_ERR_BUFFER;
+    bsend_buffer_ = static_cast<char *>(buffer);
+    bsend_capacity_ = static_cast<size_t>(size);
+    return MPI_SUCCESS;
+}
+
+int Engine::detach_buffer(void **buffer, int *size) {
+    Lock lk(mu_);
+    // Detach returns once every buffered message has left.
+    wait_locked(lk, [this] { return bsend_used_ == 0; });
+    *buffer = bsend_buffer_;
+    *size = static_cast<int>(bsend_capacity_);
+    bsend_buffer_ = nullptr;
+    bsend_capacity_ = 0;
+    return MPI_SUCCESS;
+}
+
+}  // namespace ftmpi::p2p

@@ -1,0 +1,123 @@
+// Owner: core (mpicore). MPI_Probe/Iprobe and the matched-probe family
+// MPI_Mprobe/Improbe/Mrecv/Imrecv.
+#include "p2p/binding.hpp"
+#include "p2p/checks.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/operations.hpp"
+
+using namespace ftmpi::p2p;
+
+// The message MPI_Mprobe returns for source MPI_PROC_NULL.
+struct ftmpi_message_s ftmpi_message_no_proc;
+
+namespace {
+
+int probe(int source, int tag, MPI_Comm comm, bool block, bool take, int *flag, MPI_Message *message,
+          MPI_Status *status) {
+    if (int e = check_common(comm, 0, MPI_BYTE)) return e;
+    if (int e = check_source(comm, source)) return e;
+    if (int e = check_recv_tag(tag, Channel::user)) return e;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        empty_status(status);
+        if (status) status->MPI_SOURCE = MPI_PROC_NULL;
+        if (take) *message = MPI_MESSAGE_NO_PROC;
+        return MPI_SUCCESS;
+    }
+    int world = source == MPI_ANY_SOURCE ? -1 : ftmpi::comm::world_rank_of(comm, source);
+    std::unique_ptr<Unexpected> taken;
+    int e = Engine::get().probe(world, tag, comm, comm->context, block, take, flag, status, take ? &taken : nullptr);
+    if (e != MPI_SUCCESS) return e;
+    if (take) {
+        if (*flag) {
+            auto *m = new ftmpi_message_s();
+            m->message = std::move(taken);
+            m->comm = comm;
+            *message = m;
+        } else {
+            *message = MPI_MESSAGE_NULL;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int matched_receive(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) {
+    if (!message || *message == MPI_MESSAGE_NULL) return MPI_ERR_REQUEST;
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        // Receiving from MPI_PROC_NULL: an empty, already complete receive.
+        MPI_Request r;
+        if (int e = start_recv(buf, count, type, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_SELF, Channel::user, &r))
+            return e;
+        *request = r;
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
+    MPI_Message m = *message;
+    if (int e = check_common(m->comm, count, type)) return e;
+    auto *r = new ftmpi_request_s();
+    r->kind = RequestKind::recv;
+    r->buf = buf;
+    r->count = count;
+    r->type = type;
+    r->comm = m->comm;
+    r->context = m->comm->context;
+    r->rank_arg = MPI_ANY_SOURCE;
+    r->tag = MPI_ANY_TAG;
+    Engine::get().receive_message(r, std::move(m->message));
+    delete m;
+    *message = MPI_MESSAGE_NULL;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) noexcept {
+    return guarded(comm, "MPI_Probe", [&] {
+        int flag;
+        return probe(source, tag, comm, true, false, &flag, nullptr, status);
+    });
+}
+FTMPI_PMPI(Probe)
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) noexcept {
+    if (!flag) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Iprobe");
+    return guarded(comm, "MPI_Iprobe", [&] { return probe(source, tag, comm, false, false, flag, nullptr, status); });
+}
+FTMPI_PMPI(Iprobe)
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) noexcept {
+    if (!message) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Mprobe");
+    return guarded(comm, "MPI_Mprobe", [&] {
+        int flag;
+        return probe(source, tag, comm, true, true, &flag, message, status);
+    });
+}
+FTMPI_PMPI(Mprobe)
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) noexcept {
+    if (!message || !flag) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Improbe");
+    return guarded(comm, "MPI_Improbe", [&] { return probe(source, tag, comm, false, true, flag, message, status); });
+}
+FTMPI_PMPI(Improbe)
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) noexcept {
+    MPI_Comm comm = message && *message && *message != MPI_MESSAGE_NO_PROC ? (*message)->comm : MPI_COMM_WORLD;
+    return guarded(comm, "MPI_Mrecv", [&] {
+        MPI_Request r;
+        if (int e = matched_receive(buf, count, type, message, &r)) return e;
+        return wait_one(&r, status);
+    });
+}
+FTMPI_PMPI(Mrecv)
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) noexcept {
+    MPI_Comm comm = message && *message && *message != MPI_MESSAGE_NO_PROC ? (*message)->comm : MPI_COMM_WORLD;
+    if (!request) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Imrecv");
+    return guarded(comm, "MPI_Imrecv", [&] { return matched_receive(buf, count, type, message, request); });
+}
+FTMPI_PMPI(Imrecv)
+
+}  // extern "C"

@@ -1,0 +1,57 @@
+// Owner: core (mpicore). What an MPI_Request is inside the p2p engine.
+//
+// A request lives from its MPI_Isend/Irecv (or *_init) until the user's
+// Wait/Test/Request_free retires it; `complete` says the operation ended and
+// `status` holds its result (MPI_ERROR included). All fields are guarded by
+// the engine's lock.
+#pragma once
+
+#include "internal/p2p.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ftmpi::p2p {
+
+enum class RequestKind : uint8_t { send, recv, generalized };
+enum class SendMode : uint8_t { standard, buffered, synchronous, ready };
+
+}  // namespace ftmpi::p2p
+
+struct ftmpi_request_s {
+    ftmpi::p2p::RequestKind kind = ftmpi::p2p::RequestKind::send;
+    ftmpi::p2p::SendMode mode = ftmpi::p2p::SendMode::standard;
+    bool complete = false;
+    bool persistent = false;
+    bool active = false;          // started and not yet retired by Wait/Test
+    bool user_freed = false;      // MPI_Request_free while pending: the engine deletes it on completion
+    bool cancelled = false;
+    uint64_t id = 0;              // names the request in rendezvous frames (engine's id map)
+    MPI_Status status{};
+
+    // The operation as the user gave it (kept for persistent restarts).
+    void *buf = nullptr;
+    int count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Comm comm = MPI_COMM_NULL;
+    ftmpi::p2p::Channel channel = ftmpi::p2p::Channel::user;
+    int rank_arg = 0;             // dest or source as a rank of comm
+    int tag = 0;
+
+    // Resolved when started.
+    uint32_t context = 0;
+    int peer = -1;                // world rank of dest/source; -1: MPI_ANY_SOURCE
+    size_t bytes = 0;             // send: message size; recv: capacity
+    const char *data = nullptr;   // send: contiguous bytes to send
+    char *landing = nullptr;      // recv: where bytes go (user buffer or staging)
+    std::vector<char> packed;     // send: packed copy (non-contiguous or buffered); recv: staging
+    int matched_peer = -1;        // recv: world rank it matched (rendezvous pending)
+    size_t bsend_reserved = 0;    // buffered: bytes held in the attached buffer
+
+    // Generalized requests (non-blocking collectives).
+    std::function<bool(MPI_Status *)> advance;
+    bool advancing = false;
+};
+
+struct ftmpi_message_s;  // p2p/engine.hpp

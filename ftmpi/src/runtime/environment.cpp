@@ -1,0 +1,165 @@
+// Owner: core (mpicore). MPI_Init/Init_thread/Finalize/Abort and the
+// runtime state the other parts read (internal/runtime.hpp).
+//
+// The job comes from the launcher's environment (FTMPI_JOB, FTMPI_RANK,
+// FTMPI_SIZE, FTMPI_WIREUP); without it the program is a singleton job of
+// one rank. Init connects the ranks (wire-up + TCP mesh), then lets the comm
+// part build MPI_COMM_WORLD and MPI_COMM_SELF.
+#include "internal/comm.hpp"
+#include "internal/errors.hpp"
+#include "internal/pmpi.hpp"
+#include "internal/runtime.hpp"
+#include "p2p/engine.hpp"
+#include "runtime/wireup.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+namespace ftmpi::runtime {
+
+namespace {
+
+enum class State { fresh, running, finalized };
+std::atomic<State> state{State::fresh};
+std::mutex init_mutex;
+int my_rank = 0, my_size = 1, provided_level = MPI_THREAD_SINGLE;
+std::thread::id main_thread;
+
+int env_int(const char *name, int fallback) {
+    const char *v = std::getenv(name);
+    return v && *v ? std::atoi(v) : fallback;
+}
+
+[[noreturn]] void init_failed(const std::string &why) {
+    std::fprintf(stderr, "FT-MPI: MPI_Init failed on rank %d: %s\n", my_rank, why.c_str());
+    std::fflush(stderr);
+    _exit(1);
+}
+
+int init(int required, int *provided) {
+    std::lock_guard<std::mutex> lk(init_mutex);
+    if (state.load() != State::fresh) return MPI_ERR_OTHER;  // MPI may be initialized once
+    JobInfo job;
+    job.job = std::getenv("FTMPI_JOB") ? std::getenv("FTMPI_JOB") : "singleton";
+    job.rank = env_int("FTMPI_RANK", 0);
+    job.size = env_int("FTMPI_SIZE", 1);
+    job.wireup = std::getenv("FTMPI_WIREUP") ? std::getenv("FTMPI_WIREUP") : "";
+    if (job.size < 1 || job.rank < 0 || job.rank >= job.size)
+        init_failed("FTMPI_RANK=" + std::to_string(job.rank) + " FTMPI_SIZE=" + std::to_string(job.size) +
+                    " is not a rank of the job");
+    if (job.size > 1 && job.wireup.empty()) init_failed("FTMPI_SIZE > 1 but FTMPI_WIREUP is not set");
+    my_rank = job.rank;
+    my_size = job.size;
+    main_thread = std::this_thread::get_id();
+    provided_level = std::min(std::max(required, MPI_THREAD_SINGLE), MPI_THREAD_MULTIPLE);
+
+    const auto timeout = std::chrono::milliseconds(env_int("FTMPI_WIREUP_TIMEOUT_MS", 60000));
+    std::string error = p2p::Engine::get().start(
+        job.rank, job.size, [&](const std::string &contact) { return exchange_contacts(job, contact, timeout); },
+        job.size > 1 ? listen_host(job) : std::string());
+    if (!error.empty()) init_failed(error);
+    state.store(State::running);
+    comm::init_world(job.rank, job.size);
+    if (provided) *provided = provided_level;
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+bool initialized() { return state.load() != State::fresh; }
+bool finalized() { return state.load() == State::finalized; }
+int world_rank() { return my_rank; }
+int world_size() { return my_size; }
+int thread_level() { return provided_level; }
+static bool running() { return state.load() == State::running; }
+static void mark_finalized() { state.store(State::finalized); }
+static bool is_main_thread() { return std::this_thread::get_id() == main_thread; }
+
+void abort_job(int code) {
+    std::fflush(stdout);
+    if (state.load() == State::running) p2p::Engine::get().abort(code);
+    _exit(code & 0xff ? code & 0xff : 1);
+}
+
+}  // namespace ftmpi::runtime
+
+using namespace ftmpi;
+
+extern "C" {
+
+int MPI_Init(int *, char ***) noexcept {
+    try {
+        int e = runtime::init(MPI_THREAD_SINGLE, nullptr);
+        if (e) std::fprintf(stderr, "FT-MPI: MPI_Init called twice\n");
+        return e;
+    } catch (...) {
+        runtime::abort_job(1);
+    }
+}
+FTMPI_PMPI(Init)
+
+int MPI_Init_thread(int *, char ***, int required, int *provided) noexcept {
+    try {
+        int e = runtime::init(required, provided);
+        if (e) std::fprintf(stderr, "FT-MPI: MPI_Init_thread called twice\n");
+        return e;
+    } catch (...) {
+        runtime::abort_job(1);
+    }
+}
+FTMPI_PMPI(Init_thread)
+
+int MPI_Initialized(int *flag) noexcept {
+    if (!flag) return MPI_ERR_ARG;
+    *flag = runtime::initialized();
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Initialized)
+
+int MPI_Finalized(int *flag) noexcept {
+    if (!flag) return MPI_ERR_ARG;
+    *flag = runtime::finalized();
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Finalized)
+
+int MPI_Finalize(void) noexcept {
+    if (!runtime::running()) return MPI_ERR_OTHER;
+    try {
+        comm::finalize_world();
+        p2p::Engine::get().finalize();
+    } catch (...) {
+        return MPI_ERR_INTERN;
+    }
+    runtime::mark_finalized();
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Finalize)
+
+int MPI_Abort(MPI_Comm, int errorcode) noexcept {
+    std::fprintf(stderr, "FT-MPI: rank %d called MPI_Abort with code %d; ending the job\n", runtime::world_rank(),
+                 errorcode);
+    std::fflush(stderr);
+    runtime::abort_job(errorcode);
+}
+FTMPI_PMPI(Abort)
+
+int MPI_Query_thread(int *provided) noexcept {
+    if (!provided) return MPI_ERR_ARG;
+    *provided = runtime::thread_level();
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Query_thread)
+
+int MPI_Is_thread_main(int *flag) noexcept {
+    if (!flag) return MPI_ERR_ARG;
+    *flag = runtime::is_main_thread();
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Is_thread_main)
+
+}  // extern "C"

@@ -1,0 +1,42 @@
+// Owner: core (mpicore). Wire-up: how the ranks of a job learn each other's
+// contact address (FTMPI_WIREUP).
+//
+//   dir:<path>  each rank writes <path>/<rank> atomically (write + rename)
+//               and reads the files of the ranks it connects to. One host.
+//   drd:        contacts are records ftmpi/<job>/contact/<rank> in the VM's
+//               replicated database, through the daemon at HARNESS_HCORE.
+//
+// A rank connects to the lower ranks and accepts the higher ones, so it only
+// needs the lower ranks' contacts; the others stay empty.
+#pragma once
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ftmpi::runtime {
+
+struct JobInfo {
+    std::string job;       // FTMPI_JOB
+    int rank = 0;          // FTMPI_RANK
+    int size = 1;          // FTMPI_SIZE
+    std::string wireup;    // FTMPI_WIREUP
+};
+
+// Publishes `contact` and returns the contacts of ranks 0..rank-1 (entries
+// for the others are empty). Throws std::runtime_error with the reason.
+std::vector<std::string> exchange_contacts(const JobInfo &, const std::string &contact,
+                                           std::chrono::milliseconds timeout);
+
+// The address this rank listens on for its peers: 127.0.0.1 for dir:
+// (single host); for drd: FTMPI_ADDRESS if set, else this host's first
+// non-loopback IPv4 address.
+std::string listen_host(const JobInfo &);
+
+// Implementations per scheme.
+std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &, const std::string &contact,
+                                      std::chrono::milliseconds timeout);
+std::vector<std::string> exchange_drd(const JobInfo &, const std::string &contact, std::chrono::milliseconds timeout);
+
+}  // namespace ftmpi::runtime

@@ -1,0 +1,76 @@
+// Owner: core (mpicore). dir: wire-up — contact files in a directory the
+// launcher created for the job (one host).
+#include "runtime/wireup.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <sys/inotify.h>
+#include <poll.h>
+#include <unistd.h>
+
+namespace ftmpi::runtime {
+
+namespace {
+
+bool read_contact(const std::string &file, std::string *out) {
+    std::ifstream in(file);
+    if (!in) return false;
+    std::getline(in, *out);
+    return !out->empty();
+}
+
+}  // namespace
+
+std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &job, const std::string &contact,
+                                      std::chrono::milliseconds timeout) {
+    // Watch the directory before looking, so no file is missed in between.
+    int watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    if (watch < 0 || inotify_add_watch(watch, path.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
+        if (watch >= 0) close(watch);
+        throw std::runtime_error("cannot watch wire-up directory " + path + ": " + std::strerror(errno));
+    }
+    const std::string mine = path + "/" + std::to_string(job.rank);
+    {
+        std::ofstream out(mine + ".tmp");
+        out << contact << "\n";
+        if (!out.flush()) {
+            close(watch);
+            throw std::runtime_error("cannot write " + mine + ".tmp");
+        }
+    }
+    if (std::rename((mine + ".tmp").c_str(), mine.c_str()) != 0) {
+        close(watch);
+        throw std::runtime_error("cannot rename " + mine + ".tmp: " + std::strerror(errno));
+    }
+
+    std::vector<std::string> contacts(job.size);
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int next = 0;  // lower ranks are read in order
+    while (next < job.rank) {
+        if (read_contact(path + "/" + std::to_string(next), &contacts[next])) {
+            ++next;
+            continue;
+        }
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            close(watch);
+            throw std::runtime_error("wire-up timed out: rank " + std::to_string(next) + " never wrote " + path + "/" +
+                                     std::to_string(next));
+        }
+        pollfd pfd{watch, POLLIN, 0};
+        if (::poll(&pfd, 1, static_cast<int>(left.count())) > 0) {
+            char events[4096];
+            while (read(watch, events, sizeof events) > 0) {
+            }
+        }
+    }
+    close(watch);
+    return contacts;
+}
+
+}  // namespace ftmpi::runtime

@@ -1,0 +1,37 @@
+// Owner: core (mpicore). The frames ranks exchange over TCP.
+//
+// Every message starts with one fixed 48-byte header in host byte order
+// (ranks of one job run on hosts of one architecture). A small message is
+// one `eager` frame carrying its payload. A large one is a rendezvous:
+// `rts` (the size, no payload) → the receiver matches it and answers `cts`
+// → the sender streams one `data` frame straight from the user's buffer into
+// the receiver's. `sync_ack` completes a synchronous-mode eager send once it
+// matched. `bye` says the sender is finalizing (so its EOF afterwards is not
+// a failure); `abort` ends the job.
+#pragma once
+
+#include <cstdint>
+
+namespace ftmpi::transport {
+
+enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort };
+
+enum FrameFlags : uint8_t {
+    frame_sync = 1,  // eager: the sender waits for sync_ack (MPI_Ssend)
+};
+
+struct Frame {
+    FrameKind kind;
+    uint8_t flags = 0;
+    uint16_t reserved = 0;
+    uint32_t context = 0;       // communicator context (+1 for collectives)
+    int32_t tag = 0;
+    int32_t source = 0;         // sender's world rank
+    uint64_t length = 0;        // eager/data: payload bytes that follow; rts: message size; abort: code
+    uint64_t sender_id = 0;     // rts, sync eager: the send request; echoed by cts/sync_ack
+    uint64_t receiver_id = 0;   // cts: the receive request; echoed by data
+    uint64_t pad = 0;
+};
+static_assert(sizeof(Frame) == 48, "the header is part of the wire format");
+
+}  // namespace ftmpi::transport

@@ -1,0 +1,404 @@
+// Owner: core (mpicore). See tcp.hpp.
+#include "transport/tcp.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+namespace ftmpi::transport {
+
+namespace {
+
+constexpr size_t read_buffer_size = 256 * 1024;
+// Payload reads of at least this size go straight into the landing buffer
+// instead of through the read buffer (one copy instead of two).
+constexpr size_t direct_read_min = 16 * 1024;
+constexpr uint64_t wake_tag = ~uint64_t{0};
+constexpr int max_events = 32;
+static_assert(sizeof(epoll_event) * max_events <= sizeof(epoll_event_buffer::bytes));
+
+std::runtime_error sys_error(const std::string &what) {
+    return std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+void set_nodelay(int fd) {
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+// Blocking I/O used while building the mesh, bounded by a deadline.
+bool io_all(int fd, void *buf, size_t len, bool write, std::chrono::steady_clock::time_point deadline) {
+    char *p = static_cast<char *>(buf);
+    while (len > 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return false;
+        pollfd pfd{fd, static_cast<short>(write ? POLLOUT : POLLIN), 0};
+        if (::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
+        ssize_t n = write ? ::send(fd, p, len, MSG_NOSIGNAL) : ::recv(fd, p, len, 0);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) return false;
+        p += n;
+        len -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+sockaddr_in parse_address(const std::string &address) {
+    auto colon = address.rfind(':');
+    if (colon == std::string::npos) throw std::runtime_error("bad contact address '" + address + "'");
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(static_cast<uint16_t>(std::stoi(address.substr(colon + 1))));
+    std::string host = address.substr(0, colon);
+    if (inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1) {
+        addrinfo hints{}, *res = nullptr;
+        hints.ai_family = AF_INET;
+        if (getaddrinfo(host.c_str(), nullptr, &hints, &res) != 0 || !res)
+            throw std::runtime_error("cannot resolve host '" + host + "'");
+        sa.sin_addr = reinterpret_cast<sockaddr_in *>(res->ai_addr)->sin_addr;
+        freeaddrinfo(res);
+    }
+    return sa;
+}
+
+}  // namespace
+
+Tcp::Tcp(Sink &sink) : sink_(sink) {
+    epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+    wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (epoll_fd_ < 0 || wake_fd_ < 0) throw sys_error("epoll/eventfd");
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = wake_tag;
+    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &ev);
+}
+
+Tcp::~Tcp() {
+    for (auto &c : conns_)
+        if (c.fd >= 0) ::close(c.fd);
+    if (listen_fd_ >= 0) ::close(listen_fd_);
+    ::close(wake_fd_);
+    ::close(epoll_fd_);
+}
+
+std::string Tcp::listen(const std::string &host) {
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listen_fd_ < 0) throw sys_error("socket");
+    sockaddr_in sa = parse_address(host + ":0");
+    if (::bind(listen_fd_, reinterpret_cast<sockaddr *>(&sa), sizeof sa) < 0) throw sys_error("bind " + host);
+    if (::listen(listen_fd_, 1024) < 0) throw sys_error("listen");
+    socklen_t len = sizeof sa;
+    getsockname(listen_fd_, reinterpret_cast<sockaddr *>(&sa), &len);
+    return host + ":" + std::to_string(ntohs(sa.sin_port));
+}
+
+void Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses, std::chrono::milliseconds timeout) {
+    my_rank_ = my_rank;
+    const int n = static_cast<int>(addresses.size());
+    conns_.clear();
+    conns_.resize(n);
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    Frame hello{};
+    hello.kind = FrameKind::hello;
+    hello.source = my_rank;
+
+    for (int peer = 0; peer < my_rank; ++peer) {
+        sockaddr_in sa = parse_address(addresses[peer]);
+        int fd = -1;
+        while (true) {
+            fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) break;
+            ::close(fd);
+            if (std::chrono::steady_clock::now() > deadline)
+                throw std::runtime_error("cannot connect to rank " + std::to_string(peer) + " at " + addresses[peer]);
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));  // listener not up yet: retry
+        }
+        if (!io_all(fd, &hello, sizeof hello, true, deadline))
+            throw std::runtime_error("rank " + std::to_string(peer) + " closed during wire-up");
+        conns_[peer].fd = fd;
+    }
+    for (int accepted = 0; accepted < n - 1 - my_rank; ++accepted) {
+        pollfd pfd{listen_fd_, POLLIN, 0};
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0 || ::poll(&pfd, 1, static_cast<int>(left.count())) <= 0)
+            throw std::runtime_error("wire-up timed out waiting for " + std::to_string(n - 1 - my_rank - accepted) +
+                                     " higher rank(s) to connect");
+        int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0) throw sys_error("accept");
+        Frame h{};
+        if (!io_all(fd, &h, sizeof h, false, deadline) || h.kind != FrameKind::hello || h.source <= my_rank ||
+            h.source >= n || conns_[h.source].fd >= 0) {
+            ::close(fd);  // not one of ours: ignore it
+            --accepted;
+            continue;
+        }
+        conns_[h.source].fd = fd;
+    }
+    for (int peer = 0; peer < n; ++peer) {
+        Conn &c = conns_[peer];
+        if (peer == my_rank) continue;
+        set_nonblocking(c.fd);
+        set_nodelay(c.fd);
+        c.alive = true;
+        c.rbuf = std::make_unique<char[]>(read_buffer_size);
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        ev.data.u64 = static_cast<uint64_t>(peer);
+        epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, c.fd, &ev);
+    }
+    ::close(listen_fd_);
+    listen_fd_ = -1;
+}
+
+bool Tcp::connected(int peer) const { return conns_[peer].alive && !conns_[peer].bye; }
+bool Tcp::bye_received(int peer) const { return conns_[peer].bye; }
+
+bool Tcp::flushed() const {
+    return std::all_of(conns_.begin(), conns_.end(), [](const Conn &c) { return !c.alive || c.out.empty(); });
+}
+
+void Tcp::wake() {
+    uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof one);
+}
+
+Tcp::SendResult Tcp::send(int peer, const Frame &header, const void *payload, size_t len, bool copy,
+                          uint64_t token) {
+    Conn &c = conns_[peer];
+    if (!c.alive) return SendResult::peer_lost;
+    Outgoing o;
+    o.header = header;
+    o.payload = static_cast<const char *>(payload);
+    o.length = len;
+    o.token = token;
+    if (c.out.empty()) {
+        // Fast path: write header and payload with one call.
+        iovec iov[2] = {{const_cast<Frame *>(&header), sizeof header}, {const_cast<void *>(payload), len}};
+        msghdr msg{};
+        msg.msg_iov = iov;
+        msg.msg_iovlen = len ? 2 : 1;
+        ssize_t n;
+        do {
+            n = ::sendmsg(c.fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+        } while (n < 0 && errno == EINTR);
+        if (n < 0 && errno != EAGAIN) {
+            lose(peer, true);
+            return SendResult::peer_lost;
+        }
+        o.offset = n < 0 ? 0 : static_cast<size_t>(n);
+        if (o.offset == sizeof header + len) return SendResult::done;
+    }
+    SendResult result = SendResult::pending;
+    if (copy) {
+        // Keep the unwritten part of the payload; the caller's buffer is free.
+        size_t from = o.offset > sizeof header ? o.offset - sizeof header : 0;
+        o.owned.assign(o.payload + from, o.payload + len);
+        o.payload = o.owned.data();
+        o.length = len - from;
+        if (from > 0) o.offset = sizeof header;  // the header is out; the copy starts at the rest
+        result = SendResult::done;
+    } else {
+        o.report = true;
+    }
+    c.out.push_back(std::move(o));
+    set_out_interest(peer, true);
+    return result;
+}
+
+void Tcp::set_out_interest(int peer, bool on) {
+    Conn &c = conns_[peer];
+    if (c.want_out == on || !c.alive) return;
+    c.want_out = on;
+    epoll_event ev{};
+    ev.events = on ? (EPOLLIN | EPOLLOUT) : EPOLLIN;
+    ev.data.u64 = static_cast<uint64_t>(peer);
+    epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, c.fd, &ev);
+}
+
+void Tcp::flush(int peer) {
+    Conn &c = conns_[peer];
+    while (c.alive && !c.out.empty()) {
+        iovec iov[64];
+        int n_iov = 0;
+        for (auto it = c.out.begin(); it != c.out.end() && n_iov < 62; ++it) {
+            size_t off = it->offset;
+            if (off < sizeof(Frame))
+                iov[n_iov++] = {reinterpret_cast<char *>(&it->header) + off, sizeof(Frame) - off};
+            size_t poff = off > sizeof(Frame) ? off - sizeof(Frame) : 0;
+            if (it->length > poff) iov[n_iov++] = {const_cast<char *>(it->payload) + poff, it->length - poff};
+        }
+        msghdr msg{};
+        msg.msg_iov = iov;
+        msg.msg_iovlen = static_cast<size_t>(n_iov);
+        ssize_t n = ::sendmsg(c.fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN) return;
+            lose(peer, true);
+            return;
+        }
+        size_t left = static_cast<size_t>(n);
+        while (left > 0 || (!c.out.empty() && c.out.front().offset == sizeof(Frame) + c.out.front().length)) {
+            Outgoing &o = c.out.front();
+            size_t want = sizeof(Frame) + o.length - o.offset;
+            size_t take = std::min(want, left);
+            o.offset += take;
+            left -= take;
+            if (o.offset < sizeof(Frame) + o.length) break;
+            bool report = o.report;
+            uint64_t token = o.token;
+            c.out.pop_front();
+            if (report) sink_.on_sent(token);
+        }
+    }
+    if (c.alive && c.out.empty()) set_out_interest(peer, false);
+}
+
+void Tcp::lose(int peer, bool failure) {
+    Conn &c = conns_[peer];
+    if (!c.alive) return;
+    c.alive = false;
+    epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, c.fd, nullptr);
+    ::close(c.fd);
+    c.fd = -1;
+    c.out.clear();
+    if (failure && !c.bye) {
+        lost_.push_back(peer);
+        wake();  // a poller blocked in wait_events reports it at once
+    }
+}
+
+int Tcp::wait_events(int timeout_ms) {
+    auto *events = reinterpret_cast<epoll_event *>(events_.bytes);
+    int n;
+    do {
+        n = epoll_wait(epoll_fd_, events, max_events, timeout_ms);
+    } while (n < 0 && errno == EINTR);
+    return n < 0 ? 0 : n;
+}
+
+void Tcp::process_events(int n) {
+    auto *events = reinterpret_cast<epoll_event *>(events_.bytes);
+    for (int i = 0; i < n; ++i) {
+        uint64_t tag = events[i].data.u64;
+        if (tag == wake_tag) {
+            uint64_t v;
+            [[maybe_unused]] ssize_t r = ::read(wake_fd_, &v, sizeof v);
+            continue;
+        }
+        int peer = static_cast<int>(tag);
+        if (events[i].events & EPOLLOUT) flush(peer);
+        if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) read_ready(peer);
+    }
+    // Peers lost here or inside send() are reported outside those loops.
+    while (!lost_.empty()) {
+        int peer = lost_.back();
+        lost_.pop_back();
+        sink_.on_peer_lost(peer);
+    }
+}
+
+void Tcp::read_ready(int peer) {
+    Conn &c = conns_[peer];
+    while (c.alive) {
+        if (c.in_payload) {
+            if (!payload_step(peer, c)) return;
+            continue;
+        }
+        if (c.rlen - c.rpos >= sizeof(Frame)) {
+            std::memcpy(&c.current, c.rbuf.get() + c.rpos, sizeof(Frame));
+            c.rpos += sizeof(Frame);
+            const Frame &f = c.current;
+            if (f.kind == FrameKind::eager || f.kind == FrameKind::data) {
+                c.landing = sink_.on_header(peer, f);
+                c.done = 0;
+                c.in_payload = true;
+            } else {
+                if (f.kind == FrameKind::bye) c.bye = true;
+                c.landing = Landing{};
+                sink_.on_frame(peer, f, c.landing);
+            }
+            continue;
+        }
+        // Need more bytes: keep the partial header at the buffer's start.
+        if (c.rpos > 0) {
+            std::memmove(c.rbuf.get(), c.rbuf.get() + c.rpos, c.rlen - c.rpos);
+            c.rlen -= c.rpos;
+            c.rpos = 0;
+        }
+        ssize_t n = ::recv(c.fd, c.rbuf.get() + c.rlen, read_buffer_size - c.rlen, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) return;
+        if (n <= 0) {
+            lose(peer, true);  // EOF or error; a failure unless the peer said bye
+            return;
+        }
+        c.rlen += static_cast<size_t>(n);
+    }
+}
+
+// Moves payload bytes of the current frame to its landing; returns false
+// when the socket has nothing more for now.
+bool Tcp::payload_step(int peer, Conn &c) {
+    const size_t total = c.current.length;
+    auto deliver = [&c](const char *src, size_t n) {
+        if (c.done < c.landing.keep) {
+            size_t k = std::min(n, c.landing.keep - c.done);
+            std::memcpy(c.landing.dst + c.done, src, k);
+        }
+        c.done += n;
+    };
+    // First what the read buffer already holds.
+    size_t buffered = std::min(c.rlen - c.rpos, total - c.done);
+    if (buffered > 0) {
+        deliver(c.rbuf.get() + c.rpos, buffered);
+        c.rpos += buffered;
+    }
+    if (c.done == total) {
+        frame_complete(peer, c);
+        return true;
+    }
+    c.rpos = c.rlen = 0;
+    size_t remaining = total - c.done;
+    ssize_t n;
+    if (remaining >= direct_read_min && c.done + remaining <= c.landing.keep) {
+        n = ::recv(c.fd, c.landing.dst + c.done, remaining, MSG_DONTWAIT);
+        if (n > 0) c.done += static_cast<size_t>(n);
+    } else {
+        n = ::recv(c.fd, c.rbuf.get(), read_buffer_size, MSG_DONTWAIT);
+        if (n > 0) c.rlen = static_cast<size_t>(n);
+    }
+    if (n < 0 && errno == EINTR) return true;
+    if (n < 0 && errno == EAGAIN) return false;
+    if (n <= 0) {
+        lose(peer, true);
+        return false;
+    }
+    if (c.done == total) frame_complete(peer, c);
+    return true;
+}
+
+void Tcp::frame_complete(int peer, Conn &c) {
+    c.in_payload = false;
+    Landing landing = c.landing;
+    c.landing = Landing{};
+    sink_.on_frame(peer, c.current, landing);
+}
+
+}  // namespace ftmpi::transport

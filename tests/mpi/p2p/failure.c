@@ -1,0 +1,68 @@
+/* A rank that ends without MPI_Finalize is a failed process to its peers:
+ * every pending operation that needs it — a receive from it, an ANY_SOURCE
+ * receive, a rendezvous send to it — completes with MPIX_ERR_PROC_FAILED,
+ * later ones fail at once, and the survivors still talk and finalize.
+ * The last rank exits with status 0 (so the launcher keeps the job) right
+ * after telling rank 0 it is going. */
+#include "check.h"
+
+#include <mpi-ext.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int class_of(int code) {
+    int c = -1;
+    MPI_Error_class(code, &c);
+    return c;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int victim = size - 1;
+    int x = 0;
+
+    if (rank == victim) {
+        /* Leave while the others wait on us: no MPI_Finalize. */
+        CHECK_MPI(MPI_Send(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD));
+        _exit(0);
+    }
+    MPI_Request reqs[3];
+    int from_victim = 0, any = 0;
+    enum { BIG = 1 << 20 };
+    char *big = calloc(BIG, 1);
+    CHECK_MPI(MPI_Irecv(&from_victim, 1, MPI_INT, victim, 2, MPI_COMM_WORLD, &reqs[0]));
+    CHECK_MPI(MPI_Irecv(&any, 1, MPI_INT, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &reqs[1]));
+    CHECK_MPI(MPI_Isend(big, BIG, MPI_CHAR, victim, 4, MPI_COMM_WORLD, &reqs[2])); /* rendezvous: needs a CTS */
+    if (rank == 0) CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, victim, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+
+    MPI_Status sts[3];
+    int e = MPI_Waitall(3, reqs, sts);
+    CHECK(e == MPI_ERR_IN_STATUS, "Waitall gave %d, expected MPI_ERR_IN_STATUS", e);
+    for (int i = 0; i < 3; ++i)
+        CHECK(class_of(sts[i].MPI_ERROR) == MPIX_ERR_PROC_FAILED, "request %d ended with class %d", i,
+              class_of(sts[i].MPI_ERROR));
+
+    /* New operations with the failed rank fail at once instead of blocking. */
+    e = MPI_Recv(&x, 1, MPI_INT, victim, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "receive from a failed rank gave class %d", class_of(e));
+    e = MPI_Send(big, BIG, MPI_CHAR, victim, 5, MPI_COMM_WORLD);
+    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "send to a failed rank gave class %d", class_of(e));
+    e = MPI_Probe(victim, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "probe of a failed rank gave class %d", class_of(e));
+
+    /* Survivors still exchange messages among themselves. */
+    int survivors = size - 1;
+    if (survivors > 1) {
+        int next = (rank + 1) % survivors, prev = (rank + survivors - 1) % survivors, got = -1;
+        CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, next, 6, &got, 1, MPI_INT, prev, 6, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE));
+        CHECK(got == prev, "survivor ring got %d", got);
+    }
+    free(big);
+    MPI_Finalize(); /* must not hang on the failed rank */
+    return 0;
+}

@@ -40,6 +40,10 @@ struct ftmpi_comm_s {
     std::map<int, void *> attributes;  // keyval -> value (comm part manages)
     std::shared_ptr<ftmpi::comm::Topology> topology;  // null unless Cart/Graph
     std::atomic<int> refs{1};
+    // Intercommunicators: a private intracommunicator over the local group,
+    // through which the comm part agrees on context ids (dup, merge).
+    MPI_Comm local = nullptr;
+    MPI_Info info = nullptr;           // hints from Comm_set_info / dup_with_info
     // fault tolerance state (issue 6) is added at the end by the ft part
 };
 

@@ -1,0 +1,62 @@
+// Owner: comm. The small collectives the communicator constructors need
+// (allgather of fixed-size records, max-agreement), written directly on
+// ftmpi::p2p's collective channel so that the comm part depends on no
+// collective algorithm.
+//
+// A "scope" is the set of processes taking part: `members` are ranks of
+// `comm` (an intracommunicator), every member calls with the same list in the
+// same order, and members[0] collects and answers (a linear gather + bcast is
+// plenty for constructors, which are rare). With a `bridge`
+// intercommunicator, the two sides' leaders also exchange their results, so
+// both groups agree (Intercomm_create, Intercomm_merge, dup of an intercomm).
+//
+// Failure: every wait can end in an error from p2p (MPIX_ERR_PROC_FAILED);
+// the leader then still answers every member with the error, so no member is
+// left waiting, and all live members return the same code.
+#pragma once
+
+#include "../internal/comm.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace ftmpi::comm {
+
+// Tags on the collective channel reserved for the comm part. Collective
+// algorithms use small tags; MPI_Comm_create_group adds the user's tag
+// (0..MPI_TAG_UB) to create_group_tag_base.
+constexpr int agree_tag = 0x7e000000;
+constexpr int gather_tag = 0x7e000010;
+constexpr int bridge_tag = 0x7e000020;
+constexpr int create_group_tag_base = 0x40000000;
+
+struct Scope {
+    MPI_Comm comm = MPI_COMM_NULL;      // an intracommunicator holding the members
+    std::vector<int> members;           // ranks in comm; members[0] leads
+    MPI_Comm bridge = MPI_COMM_NULL;    // intercommunicator to the other side, or null
+    int remote_leader = 0;              // the other side's leader, a rank in bridge
+    int tag = agree_tag;                // base tag (uses tag, tag+1, tag+2)
+};
+
+// Every member of comm, leader rank 0.
+Scope whole(MPI_Comm intracomm);
+
+// value := max over every member (both sides with a bridge).
+int agree_max(const Scope &, uint32_t &value);
+
+// Exchange `len` bytes per member: `all` receives members.size() * len
+// bytes in member order (only this side's members, even with a bridge).
+int allgather(const Scope &, const void *mine, size_t len, std::vector<unsigned char> &all);
+
+// Leader-held int data reaches every member: without a bridge the leader's
+// own `data`; with a bridge the leaders first swap their `data`, so every
+// member ends with the other side's (Intercomm_create's remote group).
+int share(const Scope &, std::vector<int> &data);
+
+// Allocates a context id agreed by the scope (and the bridge's other side).
+int allocate_context(const Scope &, uint32_t *context);
+
+// Forgets a context id when its communicator is freed.
+void release_context(uint32_t context);
+
+}  // namespace ftmpi::comm

@@ -1,0 +1,94 @@
+// Owner: comm. Error handlers on communicators and ftmpi::comm::raise, the
+// one place where an internal error code meets the user's chosen handler.
+#include "../internal/errors.hpp"
+#include "../internal/pmpi.hpp"
+#include "../internal/runtime.hpp"
+#include "objects.hpp"
+
+#include <cstdio>
+
+namespace ftmpi::comm {
+namespace {
+// ERRORS_ARE_FATAL: say what failed where, then end the whole job.
+[[noreturn]] void die(MPI_Comm comm, int code, const char *function) {
+    std::string text = error_string_of(code);
+    if (text.empty()) text = "error code " + std::to_string(code);
+    std::fprintf(stderr, "FT-MPI rank %d: %s on %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)\n",
+                 my_world_rank(), function != nullptr ? function : "MPI call",
+                 comm != nullptr && !comm->name.empty() ? comm->name.c_str() : "a communicator",
+                 text.c_str());
+    std::fflush(stderr);
+    runtime::abort_job(code);
+}
+
+int invoke(MPI_Comm comm, MPI_Errhandler eh, int code, const char *function) {
+    if (eh == nullptr || eh->kind == ftmpi_errhandler_s::Kind::fatal) die(comm, code, function);
+    if (eh->kind == ftmpi_errhandler_s::Kind::user && eh->function != nullptr) {
+        MPI_Comm handle = comm;
+        int c = code;
+        eh->function(&handle, &c, function);
+    }
+    return code;
+}
+}  // namespace
+
+int raise(MPI_Comm comm, int code, const char *function) {
+    if (code == MPI_SUCCESS) return code;
+    MPI_Comm target = valid(comm) ? comm : MPI_COMM_WORLD;
+    return invoke(target, target->errhandler, code, function);
+}
+
+}  // namespace ftmpi::comm
+
+using namespace ftmpi::comm;
+
+extern "C" int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
+                                          MPI_Errhandler *errhandler) noexcept {
+    if (function == nullptr || errhandler == nullptr)
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler");
+    auto *eh = new (std::nothrow) ftmpi_errhandler_s;
+    if (eh == nullptr) return raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler");
+    eh->kind = ftmpi_errhandler_s::Kind::user;
+    eh->function = function;
+    register_object(eh);
+    *errhandler = eh;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Comm_create_errhandler)
+
+extern "C" int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) noexcept {
+    if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_set_errhandler");
+    if (!valid(errhandler)) return raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler");
+    retain(errhandler);
+    MPI_Errhandler old = comm->errhandler;
+    comm->errhandler = errhandler;
+    release(old);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Comm_set_errhandler)
+
+extern "C" int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) noexcept {
+    if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_get_errhandler");
+    if (errhandler == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler");
+    // The caller gets a new reference and frees it with MPI_Errhandler_free.
+    retain(comm->errhandler);
+    *errhandler = comm->errhandler;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Comm_get_errhandler)
+
+extern "C" int MPI_Errhandler_free(MPI_Errhandler *errhandler) noexcept {
+    if (errhandler == nullptr || !valid(*errhandler))
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Errhandler_free");
+    release(*errhandler);
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Errhandler_free)
+
+extern "C" int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) noexcept {
+    if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_call_errhandler");
+    invoke(comm, comm->errhandler, errorcode, "MPI_Comm_call_errhandler");
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Comm_call_errhandler)

@@ -1,0 +1,111 @@
+// Owner: comm. Construction, reference counting and the live-handle
+// registry of groups, communicators and error handlers.
+#include "objects.hpp"
+#include "agree.hpp"
+#include "topology.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_set>
+
+namespace ftmpi::comm {
+namespace {
+std::mutex registry_mutex;
+std::unordered_set<const void *> &registry() {
+    static auto *live = new std::unordered_set<const void *>;  // outlives every static destructor
+    return *live;
+}
+}  // namespace
+
+void register_object(const void *p) {
+    std::lock_guard lock(registry_mutex);
+    registry().insert(p);
+}
+void unregister_object(const void *p) {
+    std::lock_guard lock(registry_mutex);
+    registry().erase(p);
+}
+bool is_registered(const void *p) {
+    if (p == nullptr) return false;
+    std::lock_guard lock(registry_mutex);
+    return registry().count(p) != 0;
+}
+
+bool valid(MPI_Comm c) { return is_registered(c); }
+bool valid(MPI_Group g) { return is_registered(g); }
+bool valid(MPI_Errhandler e) { return is_registered(e); }
+bool valid(MPI_Info i) { return is_registered(i); }
+
+MPI_Group make_group(std::vector<int> world) {
+    if (world.empty()) {
+        retain(MPI_GROUP_EMPTY);
+        return MPI_GROUP_EMPTY;
+    }
+    auto *g = new ftmpi_group_s;
+    g->world = std::move(world);
+    const int me = my_world_rank();
+    auto it = std::find(g->world.begin(), g->world.end(), me);
+    g->rank = it == g->world.end() ? MPI_UNDEFINED : static_cast<int>(it - g->world.begin());
+    register_object(g);
+    return g;
+}
+
+void retain(MPI_Group g) { g->refs.fetch_add(1, std::memory_order_relaxed); }
+
+void release(MPI_Group g) {
+    if (g == nullptr) return;
+    if (g->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (g == MPI_GROUP_EMPTY) return;  // predefined: never freed
+    unregister_object(g);
+    delete g;
+}
+
+MPI_Comm make_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm errhandler_from) {
+    if (local->rank == MPI_UNDEFINED) {
+        release(local);
+        release(remote);
+        return MPI_COMM_NULL;
+    }
+    auto *c = new ftmpi_comm_s;
+    c->context = context;
+    c->group = local;
+    c->remote = remote;
+    c->rank = local->rank;
+    c->size = static_cast<int>(local->world.size());
+    c->inter = remote != nullptr;
+    c->errhandler = errhandler_from != MPI_COMM_NULL && errhandler_from->errhandler != nullptr
+                        ? errhandler_from->errhandler
+                        : MPI_ERRORS_ARE_FATAL;
+    retain(c->errhandler);
+    register_object(c);
+    return c;
+}
+
+void retain(MPI_Comm c) { c->refs.fetch_add(1, std::memory_order_relaxed); }
+
+void release(MPI_Comm c) {
+    if (c == MPI_COMM_NULL) return;
+    if (c->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF) return;
+    unregister_object(c);
+    release_context(c->context);
+    release(c->local);
+    if (c->info != MPI_INFO_NULL) delete c->info;
+    release(c->group);
+    release(c->remote);
+    release(c->errhandler);
+    delete c;
+}
+
+void retain(MPI_Errhandler e) {
+    if (e != nullptr) e->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void release(MPI_Errhandler e) {
+    if (e == nullptr || e->predefined) return;
+    if (e->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    unregister_object(e);
+    delete e;
+}
+
+}  // namespace ftmpi::comm

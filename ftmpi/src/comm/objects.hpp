@@ -1,0 +1,77 @@
+// Owner: comm. The comm part's own objects and the helpers its files share:
+// error handler and info structs, group/communicator construction and
+// reference counting, and the registry of live handles that lets every
+// binding reject a freed or made-up handle with an error instead of a crash.
+#pragma once
+
+#include "../internal/comm.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+struct ftmpi_errhandler_s {
+    enum class Kind { fatal, return_codes, user };
+    Kind kind = Kind::fatal;
+    MPI_Comm_errhandler_function *function = nullptr;  // user handlers only
+    std::atomic<int> refs{1};
+    bool predefined = false;
+};
+
+struct ftmpi_info_s {
+    // Insertion order, because MPI_Info_get_nthkey numbers keys in it.
+    std::vector<std::pair<std::string, std::string>> entries;
+    bool predefined = false;
+};
+
+namespace ftmpi::comm {
+
+// This process's rank in MPI_COMM_WORLD (set by init_world), and the size.
+int my_world_rank();
+int my_world_size();
+
+// Live-handle registry. Predefined objects are registered by init_world.
+void register_object(const void *);
+void unregister_object(const void *);
+bool is_registered(const void *);
+
+bool valid(MPI_Errhandler);
+bool valid(MPI_Info);
+
+// A new group over these world ranks (this process's rank found in it).
+// Returns MPI_GROUP_EMPTY for an empty list (with a reference taken).
+MPI_Group make_group(std::vector<int> world);
+void retain(MPI_Group);
+void release(MPI_Group);  // frees on the last reference; predefined never
+
+// A new communicator with a reference on `local` (and `remote`) taken over
+// from the caller, MPI_ERRORS_ARE_FATAL unless `errhandler_from` is given.
+// Returns MPI_COMM_NULL when this process is not in `local`.
+MPI_Comm make_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm errhandler_from);
+void retain(MPI_Comm);
+void release(MPI_Comm);  // frees on the last reference; predefined never
+
+void retain(MPI_Errhandler);
+void release(MPI_Errhandler);
+
+// Calls every attribute's delete callback and empties the map (Comm_free,
+// finalize). Returns the first callback's error, MPI_SUCCESS otherwise.
+int delete_all_attributes(MPI_Comm);
+// Copies attributes from `from` to `to` through their copy callbacks (Comm_dup).
+int copy_all_attributes(MPI_Comm from, MPI_Comm to);
+// Sets the predefined attributes on MPI_COMM_WORLD (init_world).
+void set_predefined_attributes(MPI_Comm world, int world_size);
+
+// MPI_Comm_split without the error handler (comm_split.cpp).
+int split_comm(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+
+// Error class registry (error_strings.cpp): the last code in use, kept in
+// MPI_COMM_WORLD's MPI_LASTUSEDCODE attribute.
+int last_used_code();
+// "MPI_ERR_RANK: invalid rank"; empty for a code nobody defined.
+std::string error_string_of(int code);
+
+// Names of this host for MPI_COMM_TYPE_SHARED and MPI_HOST.
+std::string host_name();
+
+}  // namespace ftmpi::comm

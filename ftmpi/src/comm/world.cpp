@@ -1,0 +1,108 @@
+// Owner: comm. The predefined objects (MPI_COMM_WORLD, MPI_COMM_SELF,
+// MPI_GROUP_EMPTY, the predefined error handlers, MPI_INFO_ENV) and the
+// runtime's init/finalize hooks that give them their members.
+#include "objects.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+extern "C" {
+struct ftmpi_comm_s ftmpi_comm_world;
+struct ftmpi_comm_s ftmpi_comm_self;
+struct ftmpi_group_s ftmpi_group_empty;
+struct ftmpi_errhandler_s ftmpi_errhandler_fatal;
+struct ftmpi_errhandler_s ftmpi_errhandler_return;
+struct ftmpi_info_s ftmpi_info_env;
+}
+
+namespace ftmpi::comm {
+namespace {
+int world_rank_ = 0;
+int world_size_ = 1;
+
+// A predefined communicator over `world` with its own group.
+void setup_predefined(ftmpi_comm_s &c, std::vector<int> world, uint32_t context, const char *name) {
+    auto *g = new ftmpi_group_s;
+    g->world = std::move(world);
+    g->rank = 0;
+    for (size_t i = 0; i < g->world.size(); ++i)
+        if (g->world[i] == world_rank_) g->rank = static_cast<int>(i);
+    register_object(g);
+    c.context = context;
+    c.group = g;
+    c.remote = nullptr;
+    c.rank = g->rank;
+    c.size = static_cast<int>(g->world.size());
+    c.inter = false;
+    c.errhandler = MPI_ERRORS_ARE_FATAL;
+    c.name = name;
+    c.topology.reset();
+    c.attributes.clear();
+    register_object(&c);
+}
+
+void teardown_predefined(ftmpi_comm_s &c) {
+    delete_all_attributes(&c);
+    unregister_object(&c);
+    release(c.group);
+    c.group = nullptr;
+    release(c.errhandler);
+    c.errhandler = nullptr;
+}
+
+void set_info_env(int argc_hint) {
+    (void)argc_hint;
+    ftmpi_info_env.entries.clear();
+    ftmpi_info_env.predefined = true;
+    // The keys the standard reserves for MPI_INFO_ENV that we know.
+    ftmpi_info_env.entries.emplace_back("maxprocs", std::to_string(world_size_));
+    ftmpi_info_env.entries.emplace_back("host", host_name());
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) != nullptr) ftmpi_info_env.entries.emplace_back("wdir", cwd);
+    ftmpi_info_env.entries.emplace_back("thread_level", "MPI_THREAD_MULTIPLE");
+}
+}  // namespace
+
+int my_world_rank() { return world_rank_; }
+int my_world_size() { return world_size_; }
+
+std::string host_name() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0) return "localhost";
+    return name;
+}
+
+void init_world(int world_rank, int world_size) {
+    world_rank_ = world_rank;
+    world_size_ = world_size;
+
+    ftmpi_errhandler_fatal.kind = ftmpi_errhandler_s::Kind::fatal;
+    ftmpi_errhandler_fatal.predefined = true;
+    ftmpi_errhandler_return.kind = ftmpi_errhandler_s::Kind::return_codes;
+    ftmpi_errhandler_return.predefined = true;
+    register_object(&ftmpi_errhandler_fatal);
+    register_object(&ftmpi_errhandler_return);
+
+    ftmpi_group_empty.world.clear();
+    ftmpi_group_empty.rank = MPI_UNDEFINED;
+    register_object(&ftmpi_group_empty);
+
+    set_info_env(0);
+    register_object(&ftmpi_info_env);
+
+    std::vector<int> all(static_cast<size_t>(world_size));
+    for (int i = 0; i < world_size; ++i) all[static_cast<size_t>(i)] = i;
+    setup_predefined(ftmpi_comm_world, std::move(all), 0, "MPI_COMM_WORLD");
+    setup_predefined(ftmpi_comm_self, {world_rank}, 2, "MPI_COMM_SELF");
+    set_predefined_attributes(&ftmpi_comm_world, world_size);
+}
+
+void finalize_world() {
+    // MPI-2.2 §8.7.1: COMM_SELF's attributes are deleted first, so
+    // libraries can hook finalization on them.
+    teardown_predefined(ftmpi_comm_self);
+    teardown_predefined(ftmpi_comm_world);
+}
+
+}  // namespace ftmpi::comm

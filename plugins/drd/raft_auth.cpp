@@ -65,6 +65,14 @@ Result<ClientAuth> answer_server_hello(const VmKey &key, const ClientHello &hell
     if (expected_id != 0 && server_id != expected_id)
         return make_error(HARNESS_ERR_AUTH, "reached raft server " + std::to_string(server_id) + ", wanted " +
                                                 std::to_string(expected_id));
+    return make_client_auth(key, hello, reply, client_id, client_address);
+}
+
+Result<ClientAuth> make_client_auth(const VmKey &key, const ClientHello &hello, const ServerHello &reply,
+                                    std::uint64_t client_id, const std::string &client_address)
+{
+    std::span<const std::uint8_t> client_nonce(hello.data() + 8, 32);
+    std::span<const std::uint8_t> server_nonce(reply.data(), 32);
     if (client_address.size() >= kAddressField)
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "raft address too long: " + client_address);
     ClientAuth a{};

@@ -46,6 +46,11 @@ Result<ClientAuth> answer_server_hello(const VmKey &key, const ClientHello &hell
                                        std::uint64_t expected_id, std::uint64_t client_id,
                                        const std::string &client_address);
 
+// C2 without checking S1 (answer_server_hello checks first; tests use this
+// to play a client that does not hold the key).
+Result<ClientAuth> make_client_auth(const VmKey &key, const ClientHello &hello, const ServerHello &reply,
+                                    std::uint64_t client_id, const std::string &client_address);
+
 struct Peer {
     std::uint64_t id = 0;
     std::string address;

@@ -240,6 +240,31 @@ inline void copy_run(unsigned char *to, const unsigned char *from, size_t n) {
     }
 }
 
+// The whole stream at once (MPI_Pack, eager sends): no position to find and
+// no segment end to watch, so the loops only copy.
+template <bool ToStream>
+size_t whole(const Layout &l, Aint extent, size_t count, const unsigned char *user, unsigned char *stream_out,
+             const unsigned char *stream_in) {
+    size_t done = 0;
+    for (size_t e = 0; e < count; ++e) {
+        const Aint ebase = static_cast<Aint>(e) * extent;
+        for (size_t r = 0; r < l.reps; ++r) {
+            const Aint rbase = ebase + static_cast<Aint>(r) * l.rep_stride;
+            for (const Block &blk : l.blocks) {
+                Aint at_off = rbase + blk.off;
+                for (size_t i = 0; i < blk.count; ++i, at_off += blk.stride) {
+                    if constexpr (ToStream)
+                        copy_run(stream_out + done, at(user, at_off), blk.len);
+                    else
+                        copy_run(at(const_cast<unsigned char *>(user), at_off), stream_in + done, blk.len);
+                    done += blk.len;
+                }
+            }
+        }
+    }
+    return done;
+}
+
 }  // namespace
 
 size_t walk(const Layout &l, Aint extent, size_t count, const unsigned char *base, size_t offset, size_t len,
@@ -250,12 +275,14 @@ size_t walk(const Layout &l, Aint extent, size_t count, const unsigned char *bas
 
 size_t pack_bytes(const Layout &l, Aint extent, size_t count, const unsigned char *base, size_t offset,
                   unsigned char *out, size_t len) {
+    if (offset == 0 && len >= count * l.bytes()) return whole<true>(l, extent, count, base, out, nullptr);
     return traverse(l, extent, count, offset, len,
                     [&](Aint off, size_t done, size_t n) { copy_run(out + done, at(base, off), n); });
 }
 
 size_t unpack_bytes(const Layout &l, Aint extent, size_t count, unsigned char *base, size_t offset,
                     const unsigned char *in, size_t len) {
+    if (offset == 0 && len >= count * l.bytes()) return whole<false>(l, extent, count, base, nullptr, in);
     return traverse(l, extent, count, offset, len,
                     [&](Aint off, size_t done, size_t n) { copy_run(at(base, off), in + done, n); });
 }

@@ -165,6 +165,8 @@ Result<void> Service::forward(Unpacker &args, Packer &out)
     std::span<const std::uint8_t> body;
     if (!args.str(op) || !args.bytes(body) || !args.done())
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd forward: malformed arguments, expected (str op, bytes args)");
+    if (op != "apply" && op != "get" && op != "scan")
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd forward: unknown op \"" + op + "\"");
     auto deadline = Clock::now() + 3500ms;
     if (op == "apply") {
         auto command = decode_command(body);
@@ -184,14 +186,12 @@ Result<void> Service::forward(Unpacker &args, Packer &out)
         else out.boolean(false).bytes({}).i64(0);
         return {};
     }
-    if (op == "scan") {
-        if (auto b = node_->barrier(deadline); !b) return b.error();
-        auto records = store_->scan(key);
-        out.i64(static_cast<std::int64_t>(records.size()));
-        for (const auto &r : records) out.str(r.key).bytes(r.value).i64(r.version);
-        return {};
-    }
-    return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd forward: unknown op \"" + op + "\"");
+    // scan
+    if (auto b = node_->barrier(deadline); !b) return b.error();
+    auto records = store_->scan(key);
+    out.i64(static_cast<std::int64_t>(records.size()));
+    for (const auto &r : records) out.str(r.key).bytes(r.value).i64(r.version);
+    return {};
 }
 
 } // namespace harness::drd

@@ -171,6 +171,19 @@ struct RaftNode::Impl {
         (*bufs)[0].len = data->size();
         return 0;
     }
+    // Without io->async_work (Debian's c-raft 0.15 libuv io is version 1) the
+    // snapshot is taken synchronously on the loop: fine for the DRD's small
+    // state, and still never holds the store's lock across a loop iteration.
+    static int fsm_snapshot_sync(raft_fsm *fsm, raft_buffer *bufs[], unsigned *n_bufs)
+    {
+        if (int rv = fsm_snapshot(fsm, bufs, n_bufs); rv != 0) return rv;
+        if (int rv = fsm_snapshot_async(fsm, bufs, n_bufs); rv != 0) {
+            unsigned n = *n_bufs;
+            fsm_snapshot_finalize(fsm, bufs, &n);
+            return rv;
+        }
+        return 0;
+    }
     static int fsm_snapshot_finalize(raft_fsm *, raft_buffer *bufs[], unsigned *n_bufs)
     {
         if (*bufs) {
@@ -209,13 +222,15 @@ struct RaftNode::Impl {
         if (int rv = raft_uv_init(&io, &loop, o.dir.c_str(), &transport); rv != 0)
             return make_error(HARNESS_ERR_INTERNAL, std::string("drd: raft_uv_init: ") + io.errmsg);
         raft_uv_set_connect_retry_delay(&io, 100);
-        fsm.version = 3;
+        // Asynchronous snapshots need an io with async_work (version ≥ 2).
+        bool async_snapshots = io.version >= 2 && io.async_work != nullptr;
+        fsm.version = async_snapshots ? 3 : 2;
         fsm.data = this;
         fsm.apply = fsm_apply;
-        fsm.snapshot = fsm_snapshot;
+        fsm.snapshot = async_snapshots ? fsm_snapshot : fsm_snapshot_sync;
         fsm.restore = fsm_restore;
         fsm.snapshot_finalize = fsm_snapshot_finalize;
-        fsm.snapshot_async = fsm_snapshot_async;
+        fsm.snapshot_async = async_snapshots ? fsm_snapshot_async : nullptr;
         if (int rv = raft_init(&raft, &io, &fsm, o.id, address.c_str()); rv != 0)
             return make_error(HARNESS_ERR_INTERNAL, std::string("drd: raft_init: ") + raft_errmsg(&raft));
         raft_inited = true;

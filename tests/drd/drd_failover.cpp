@@ -56,7 +56,7 @@ TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a resta
     writer.join();
     REQUIRE_MESSAGE(resumed, vm.daemon(writer_daemon).stderr_tail());
     MESSAGE("writes resumed " << std::chrono::duration_cast<std::chrono::milliseconds>(resumed_after).count()
-                              << " ms after the kill (40 writes included); " << failures << " unacknowledged");
+                              << " ms after the kill (40 writes included); " << failures.load() << " unacknowledged");
 
     // A new leader among the survivors.
     auto new_leader = vm.leader(writer_daemon);

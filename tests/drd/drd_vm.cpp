@@ -8,10 +8,11 @@ using namespace std::chrono_literals;
 
 std::vector<std::string> drd_daemon_args()
 {
-    return {"--services", "vm/drd", "--heartbeat-ms", "50", "--heartbeat-timeout-ms", "500"};
+    return {"--services", "vm/drd", "--heartbeat-ms", "100", "--heartbeat-timeout-ms", "1500"};
 }
 
-DrdVm::DrdVm() : dir_(std::make_unique<harness::test::TempDir>("drdvm"))
+DrdVm::DrdVm(std::vector<std::string> env)
+    : dir_(std::make_unique<harness::test::TempDir>("drdvm")), env_(std::move(env))
 {
     key_file_ = harness::test::write_vm_key(dir_->path() / "vm.key");
     auto k = load_key(key_file_);
@@ -25,6 +26,7 @@ std::size_t DrdVm::start_daemon(const std::filesystem::path &root)
     o.vm = "drdtest";
     o.key_file = key_file_;
     o.extra_args = drd_daemon_args();
+    o.env = env_;
     if (root.empty()) {
         // Roots live in this VM's own temp dirs, so a killed daemon's root
         // outlives its Daemon object and can be restarted.

@@ -2,9 +2,10 @@
 // integration tests and benchmark.
 //
 // Daemons share one key; the first starts alone (and bootstraps the raft
-// cluster), the others join it. Failure detection is fast (50 ms heartbeats,
-// 500 ms timeout) so that kill -9 tests run in seconds. Every wait polls with
-// a deadline.
+// cluster), the others join it. Failure detection uses 100 ms heartbeats and
+// the default 1.5 s timeout: fast enough for kill -9 tests, and not fooled by
+// a loaded CI machine (500 ms was, with builds running beside the tests).
+// Every wait polls with a deadline.
 #pragma once
 
 #include "daemon_fixture.hpp"
@@ -20,7 +21,8 @@ using harness::test::Daemon;
 
 class DrdVm {
 public:
-    DrdVm();
+    // env: extra "NAME=value" for every daemon (e.g. DRD tuning variables).
+    explicit DrdVm(std::vector<std::string> env = {});
     // Starts a daemon (joining the first live one, unless it is the first);
     // root: reuse a stopped daemon's root (a restart). Returns its index.
     std::size_t start_daemon(const std::filesystem::path &root = {});
@@ -47,6 +49,7 @@ private:
     VmKey key_;
     std::vector<std::unique_ptr<Daemon>> daemons_;
     std::vector<std::unique_ptr<harness::test::TempDir>> roots_;
+    std::vector<std::string> env_;
 };
 
 // Arguments every test daemon gets.

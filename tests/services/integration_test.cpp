@@ -149,12 +149,12 @@ TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events sur
     stop = true;
     publisher.join();
     fetcher.join();
-    REQUIRE_MESSAGE(resumed, "publishing did not resume after the kill (" << publish_errors << " errors)");
+    REQUIRE_MESSAGE(resumed, "publishing did not resume after the kill (" << publish_errors.load() << " errors)");
 
     const std::string now_active = settled_where(vm, false);
     CHECK(now_active != active);
     MESSAGE("events moved from " << active << " to " << now_active << "; " << acked.size() << " acknowledged, "
-                                 << publish_errors << " unacknowledged attempts");
+                                 << publish_errors.load() << " unacknowledged attempts");
 
     ServiceClient reader(vm[sub], vm.key_file());
     auto stored = fetch_all(reader, "job/7");

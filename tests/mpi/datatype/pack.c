@@ -184,6 +184,37 @@ static void packing_several(void) {
     CHECK_MPI(MPI_Type_free(&v));
 }
 
+/* external32 is big-endian: an int's most significant byte first. */
+static void external32(void) {
+    int v[2] = {0x01020304, -2}, back[2] = {0};
+    unsigned char buf[64];
+    MPI_Aint pos = 0, size;
+    CHECK_MPI(MPI_Pack_external_size("external32", 2, MPI_INT, &size));
+    CHECK(size == 8, "external32 size of 2 ints: %ld", (long)size);
+    CHECK_MPI(MPI_Pack_external("external32", v, 2, MPI_INT, buf, sizeof buf, &pos));
+    CHECK(pos == 8 && buf[0] == 1 && buf[1] == 2 && buf[2] == 3 && buf[3] == 4 && buf[4] == 0xFF && buf[7] == 0xFE,
+          "external32 bytes %02x %02x %02x %02x", buf[0], buf[1], buf[2], buf[3]);
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_external("external32", buf, 8, &pos, back, 2, MPI_INT));
+    CHECK(back[0] == v[0] && back[1] == v[1], "external32 round trip %d %d", back[0], back[1]);
+
+    /* A struct of mixed kinds: each element swapped on its own. */
+    struct { short s; double d; char c; } x = {0x0102, 1.0, 'z'}, y = {0, 0, 0};
+    int bl[] = {1, 1, 1};
+    MPI_Aint disp[] = {0, 8, 16};
+    MPI_Datatype types[] = {MPI_SHORT, MPI_DOUBLE, MPI_CHAR}, t;
+    CHECK_MPI(MPI_Type_create_struct(3, bl, disp, types, &t));
+    CHECK_MPI(MPI_Type_commit(&t));
+    pos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", &x, 1, t, buf, sizeof buf, &pos));
+    CHECK(pos == 11 && buf[0] == 1 && buf[1] == 2 && buf[2] == 0x3F && buf[3] == 0xF0 && buf[10] == 'z',
+          "external32 struct bytes");
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_external("external32", buf, 11, &pos, &y, 1, t));
+    CHECK(y.s == 0x0102 && y.d == 1.0 && y.c == 'z', "external32 struct round trip");
+    CHECK_MPI(MPI_Type_free(&t));
+}
+
 static void errors(void) {
     MPI_Datatype t = MPI_DATATYPE_NULL;
     CHECK(error_class(MPI_Type_contiguous(-1, MPI_INT, &t)) == MPI_ERR_COUNT, "negative count");
@@ -218,6 +249,7 @@ int main(int argc, char **argv) {
     constructors();
     queries();
     packing_several();
+    external32();
     errors();
     MPI_Finalize();
     return 0;

@@ -1,0 +1,109 @@
+// MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size for the
+// "external32" representation (MPI-3.1 §13.5.2): big-endian, with sizes
+// that on x86-64 Linux equal the native ones. So external32 is our packed
+// stream with every basic element byte-reversed (complex: each half), found
+// through the type's signature. long double would need a conversion from
+// x87 extended to IEEE binary128 that is not done here: MPI_ERR_CONVERSION.
+#include "internal/datatype.hpp"
+#include "internal/errors.hpp"
+#include "internal/pmpi.hpp"
+#include "type.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <vector>
+
+using namespace ftmpi::dt;
+
+namespace {
+
+int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+
+bool is_external32(const char *datarep) { return datarep && std::strcmp(datarep, "external32") == 0; }
+
+// The byte-order unit of a basic element: its size, half for complex.
+size_t swap_unit(const SigRun &r) {
+    switch (r.kind) {
+    case Kind::c_float_complex: case Kind::c_double_complex: case Kind::c_long_double_complex: return r.bytes / 2;
+    default: return r.bytes;
+    }
+}
+
+bool convertible(const Signature &sig) {
+    return std::none_of(sig.runs.begin(), sig.runs.end(), [](const SigRun &r) {
+        return r.kind == Kind::long_double || r.kind == Kind::c_long_double_complex;
+    });
+}
+
+// Native packed <-> external32 (the same operation both ways).
+void swap_stream(const Signature &sig, size_t count, unsigned char *p) {
+    if constexpr (std::endian::native == std::endian::big) return;
+    for (size_t e = 0; e < count * sig.reps; ++e)
+        for (const SigRun &r : sig.runs) {
+            const size_t unit = swap_unit(r);
+            const size_t units = r.n * (r.bytes / unit);
+            if (unit == 1) {
+                p += units;
+                continue;
+            }
+            for (size_t k = 0; k < units; ++k, p += unit) std::reverse(p, p + unit);
+        }
+}
+
+}  // namespace
+
+extern "C" int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                                 void *outbuf, MPI_Aint outsize, MPI_Aint *position) noexcept {
+    constexpr const char *fn = "MPI_Pack_external";
+    if (!is_external32(datarep)) return fail(MPI_ERR_UNSUPPORTED_DATAREP, fn);
+    if (incount < 0) return fail(MPI_ERR_COUNT, fn);
+    if (!valid(datatype)) return fail(MPI_ERR_TYPE, fn);
+    if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0)) return fail(MPI_ERR_ARG, fn);
+    if (!convertible(datatype->sig)) return fail(MPI_ERR_CONVERSION, fn);
+    const size_t need = static_cast<size_t>(incount) * datatype->size;
+    if (outsize < *position || static_cast<size_t>(outsize - *position) < need) return fail(MPI_ERR_TRUNCATE, fn);
+    if (need == 0) return MPI_SUCCESS;
+    auto *out = static_cast<unsigned char *>(outbuf) + *position;
+    pack(inbuf, incount, datatype, 0, out, need);
+    swap_stream(datatype->sig, static_cast<size_t>(incount), out);
+    *position += static_cast<MPI_Aint>(need);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Pack_external)
+
+extern "C" int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                                   void *outbuf, int outcount, MPI_Datatype datatype) noexcept {
+    constexpr const char *fn = "MPI_Unpack_external";
+    if (!is_external32(datarep)) return fail(MPI_ERR_UNSUPPORTED_DATAREP, fn);
+    if (outcount < 0) return fail(MPI_ERR_COUNT, fn);
+    if (!valid(datatype)) return fail(MPI_ERR_TYPE, fn);
+    if (!position || *position < 0 || insize < 0 || (!inbuf && insize > 0)) return fail(MPI_ERR_ARG, fn);
+    if (!convertible(datatype->sig)) return fail(MPI_ERR_CONVERSION, fn);
+    const size_t need = static_cast<size_t>(outcount) * datatype->size;
+    if (insize < *position || static_cast<size_t>(insize - *position) < need) return fail(MPI_ERR_TRUNCATE, fn);
+    if (need == 0) return MPI_SUCCESS;
+    try {
+        const auto *in = static_cast<const unsigned char *>(inbuf) + *position;
+        std::vector<unsigned char> native(in, in + need);
+        swap_stream(datatype->sig, static_cast<size_t>(outcount), native.data());
+        unpack(native.data(), need, 0, outbuf, outcount, datatype);
+    } catch (...) {
+        return fail(MPI_ERR_NO_MEM, fn);
+    }
+    *position += static_cast<MPI_Aint>(need);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Unpack_external)
+
+extern "C" int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                      MPI_Aint *size) noexcept {
+    constexpr const char *fn = "MPI_Pack_external_size";
+    if (!is_external32(datarep)) return fail(MPI_ERR_UNSUPPORTED_DATAREP, fn);
+    if (incount < 0) return fail(MPI_ERR_COUNT, fn);
+    if (!valid(datatype)) return fail(MPI_ERR_TYPE, fn);
+    if (!size) return fail(MPI_ERR_ARG, fn);
+    *size = static_cast<MPI_Aint>(static_cast<size_t>(incount) * datatype->size);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Pack_external_size)

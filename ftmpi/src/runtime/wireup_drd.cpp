@@ -1,10 +1,76 @@
-// Owner: core (mpicore). drd: wire-up — contacts as DRD records.
+// Owner: core (mpicore). drd: wire-up — each rank puts its contact as the
+// DRD record ftmpi/<job>/contact/<rank> (through its local daemon:
+// HARNESS_HCORE / HARNESS_KEY, as every HARNESS tool) and watches the
+// prefix until the contacts of the lower ranks are there.
 #include "runtime/wireup.hpp"
+
+#include <harness/hlib.hpp>
+#include <harness/pack.hpp>
+
+#include <algorithm>
+#include <cstdlib>
 
 namespace ftmpi::runtime {
 
-std::vector<std::string> exchange_drd(const JobInfo &, const std::string &, std::chrono::milliseconds) {
-    throw std::runtime_error("FTMPI_WIREUP=drd: is not implemented yet in this build; use dir:<path> (one host)");
+namespace hl = harness::hlib;
+
+namespace {
+
+const harness::ComponentName drd{"vm", "drd"};
+
+[[noreturn]] void fail(const std::string &what, const harness::Error &e) {
+    throw std::runtime_error("drd: wire-up: " + what + ": " + e.describe());
+}
+
+}  // namespace
+
+std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &contact, std::chrono::milliseconds timeout) {
+    hl::ConnectOptions options;
+    options.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(std::min(timeout, std::chrono::milliseconds(10000)));
+    auto vm = hl::VirtualMachine::connect(options.resolved());
+    if (!vm) fail("cannot reach the local daemon", vm.error());
+    hl::Daemon &daemon = vm->local();
+    const auto deadline = hl::deadline_in(timeout);
+    const std::string prefix = "ftmpi/" + job.job + "/contact/";
+
+    harness::Packer put;
+    put.str(prefix + std::to_string(job.rank));
+    put.bytes({reinterpret_cast<const std::uint8_t *>(contact.data()), contact.size()});
+    put.str("voters");
+    auto put_reply = daemon.call(drd, "put", put.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
+    if (!put_reply) fail("put " + prefix + std::to_string(job.rank), put_reply.error());
+
+    std::vector<std::string> contacts(job.size);
+    int missing = job.rank;  // only the lower ranks are needed
+    std::int64_t after = 0;
+    while (missing > 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - hl::Clock::now());
+        if (left.count() <= 0)
+            throw std::runtime_error("drd: wire-up timed out with " + std::to_string(missing) +
+                                     " lower rank contact(s) missing under " + prefix);
+        harness::Packer watch;
+        watch.str(prefix).i64(after).i64(std::min<std::int64_t>(left.count(), 2000));
+        auto reply = daemon.call(drd, "watch", watch.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
+                                 deadline + std::chrono::seconds(3));
+        if (!reply) fail("watch " + prefix, reply.error());
+        harness::Unpacker in(*reply);
+        std::int64_t n = 0;
+        if (!in.i64(after) || !in.i64(n)) throw std::runtime_error("drd: wire-up: malformed watch reply");
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::int64_t index = 0, version = 0;
+            std::string key;
+            harness::Bytes value;
+            bool deleted = false;
+            if (!in.i64(index) || !in.str(key) || !in.bytes(value) || !in.i64(version) || !in.boolean(deleted))
+                throw std::runtime_error("drd: wire-up: malformed watch record");
+            if (deleted || key.rfind(prefix, 0) != 0) continue;
+            int r = std::atoi(key.c_str() + prefix.size());
+            if (r < 0 || r >= job.rank || !contacts[r].empty()) continue;
+            contacts[r].assign(value.begin(), value.end());
+            --missing;
+        }
+    }
+    return contacts;
 }
 
 }  // namespace ftmpi::runtime

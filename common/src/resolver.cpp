@@ -36,6 +36,7 @@ const char *origin_name(PluginOrigin origin)
     case PluginOrigin::lib: return "lib";
     case PluginOrigin::cache: return "cache";
     case PluginOrigin::fetched: return "fetched";
+    case PluginOrigin::plugin_path: return "plugin-path";
     }
     return "unknown";
 }
@@ -74,10 +75,14 @@ Result<ResolvedPlugin> Resolver::resolve(const ComponentName &name) const
     if (!is_valid_name_part(name.package) || !is_valid_name_part(name.component))
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "invalid component name " + name.to_string());
     if (auto p = look_in(root_ / "lib", name, PluginOrigin::lib)) return *p;
+    for (const auto &dir : search_path_)
+        if (auto p = look_in(dir, name, PluginOrigin::plugin_path)) return *p;
     fs::path cache_lib = root_ / "cache" / "lib";
     if (auto p = look_in(cache_lib, name, PluginOrigin::cache); p && cache_entry_valid(cache_lib, name)) return *p;
     if (fetcher_) return fetcher_->fetch(name, cache_lib);
-    return make_error(HARNESS_ERR_NOT_FOUND, "no plugin " + name.to_string() + " in " + (root_ / "lib").string() +
+    std::string searched = (root_ / "lib").string();
+    for (const auto &dir : search_path_) searched += ", " + dir.string();
+    return make_error(HARNESS_ERR_NOT_FOUND, "no plugin " + name.to_string() + " in " + searched +
                                                  " or a valid cache entry, and no repository configured");
 }
 

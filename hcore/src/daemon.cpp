@@ -38,7 +38,9 @@ Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
     root_text_ = settings_.root.string();
     key_file_text_ = settings_.key_file.string();
     host_api_ = make_daemon_host_api(this);
-    registry_ = std::make_unique<PluginRegistry>(Resolver(settings_.root, std::move(fetcher)), &host_api_, log_);
+    Resolver resolver(settings_.root, std::move(fetcher));
+    resolver.set_search_path(settings_.plugin_path);
+    registry_ = std::make_unique<PluginRegistry>(std::move(resolver), &host_api_, log_);
     registry_->set_one_per_vm_check([this](const ComponentName &n) { return check_one_per_vm(n); });
     invoker_ = std::make_unique<Invoker>(io_, reaper_, &host_api_, log_);
 }
@@ -153,9 +155,22 @@ int Daemon::run(ReadyReporter &ready)
         request_stop();
     });
 
-    ready.ready("hcored ready vm=" + settings_.vm + " id=" + id_ + " tcp=" + tcp_address_.to_string() +
-                " udp=" + udp_address_.to_string() + " unix=" + settings_.unix_socket().string());
-    log_.info("serving VM " + settings_.vm + " on tcp/udp " + tcp_address_.to_string());
+    auto announce = [this, &ready] {
+        ready.ready("hcored ready vm=" + settings_.vm + " id=" + id_ + " tcp=" + tcp_address_.to_string() +
+                    " udp=" + udp_address_.to_string() + " unix=" + settings_.unix_socket().string());
+        log_.info("serving VM " + settings_.vm + " on tcp/udp " + tcp_address_.to_string());
+    };
+    if (settings_.services.empty()) {
+        announce();
+    } else {
+        // The services load while the daemon already serves: their init may
+        // need heartbeats and requests to flow (the DRD reaches its peers).
+        // The ready line waits for them, so a ready VM offers its services.
+        asio::post(background_, [this, announce] {
+            load_services();
+            asio::post(io_, announce);
+        });
+    }
     io_.run();
 
     // Orderly end: no new work, plugins' fini, children killed and reaped.
@@ -256,6 +271,18 @@ void Daemon::send_heartbeat(const Endpoint &to, Bytes body)
     Bytes frame(hb.begin(), hb.end());
     frame.insert(frame.end(), body.begin(), body.end());
     udp_->send_frame(udp::endpoint(address, to.port), frame);
+}
+
+void Daemon::load_services()
+{
+    for (const auto &text : settings_.services) {
+        if (stopping_) return;
+        auto name = parse_component_name(text);
+        auto loaded = name ? registry_->load(*name) : Result<const LoadedPlugin *>(name.error());
+        if (!loaded)
+            log_.warning("VM service " + text + " not loaded, the daemon runs without it: " +
+                         loaded.error().describe() + " (see --services and --plugin-path)");
+    }
 }
 
 std::vector<MemberInfo> Daemon::members() const

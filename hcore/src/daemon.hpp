@@ -25,6 +25,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -81,6 +82,7 @@ private:
     Result<void> bind_listeners();
     Result<void> join_vm(const Endpoint &via);
     Result<void> check_one_per_vm(const ComponentName &name);
+    void load_services(); // settings_.services, in order; failures are warnings
     void accept_tcp();
     void accept_unix();
     void accept_later(const boost::system::error_code &ec, std::function<void()> accept); // after a failed accept
@@ -125,7 +127,7 @@ private:
     std::shared_ptr<PluginDirectory> directory_;
     std::unique_ptr<Membership> membership_;
     std::unique_ptr<Invoker> invoker_;
-    bool stopping_ = false;
+    std::atomic<bool> stopping_{false};
 
     // One-per-VM components claimed through this daemon while it coordinates.
     struct Claim {

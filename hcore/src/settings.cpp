@@ -1,8 +1,11 @@
 #include "settings.hpp"
 
+#include <harness/loader.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
+#include <sstream>
 
 namespace harness::hcore {
 
@@ -26,7 +29,50 @@ CLI::Validator endpoint_validator()
         "HOST:PORT");
 }
 
+std::vector<std::string> split(const std::string &text, char separator)
+{
+    std::vector<std::string> parts;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, separator);)
+        if (!part.empty()) parts.push_back(part);
+    return parts;
+}
+
+CLI::Validator services_validator()
+{
+    return CLI::Validator(
+        [](std::string &text) {
+            for (const auto &s : split(text, ','))
+                if (auto n = parse_component_name(s); !n) return n.error().message;
+            return std::string();
+        },
+        "PKG/COMP,…");
+}
+
+bool running_from(const std::filesystem::path &dir)
+{
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec || dir.empty()) return false;
+    auto d = dir.lexically_normal().string();
+    return exe.string().rfind(d + "/", 0) == 0;
+}
+
 } // namespace
+
+std::vector<std::filesystem::path> default_plugin_path()
+{
+    // Baked in at compile time (hcore/CMakeLists.txt): an hcored run from its
+    // build tree finds the plugins built beside it first.
+    std::vector<std::filesystem::path> dirs;
+#ifdef HARNESS_BUILD_DIR
+    if (running_from(HARNESS_BUILD_DIR)) dirs.emplace_back(HARNESS_BUILD_PLUGIN_DIR);
+#endif
+#ifdef HARNESS_INSTALL_PLUGIN_DIR
+    dirs.emplace_back(HARNESS_INSTALL_PLUGIN_DIR);
+#endif
+    return dirs;
+}
 
 ParsedSettings parse_settings(int argc, char **argv)
 {
@@ -76,6 +122,23 @@ ParsedSettings parse_settings(int argc, char **argv)
         ->check(CLI::Range(0, 1 << 20))
         ->capture_default_str();
     app.add_option("--load", s.preload, "Load PKG/COMP at start (repeatable)");
+    std::string services;
+    for (const auto &name : s.services) services += (services.empty() ? "" : ",") + name;
+    app.add_option("--services", services,
+                   "VM services loaded at start, in order (comma-separated PKG/COMP; \"\" loads none)")
+        ->envname("HARNESS_SERVICES")
+        ->check(services_validator())
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+        ->expected(0, 1) // "--services=" or "--services ''": none
+        ->capture_default_str();
+    std::vector<std::string> plugin_path;
+    std::string default_path;
+    for (const auto &d : default_plugin_path()) default_path += (default_path.empty() ? "" : ":") + d.string();
+    app.add_option("--plugin-path", plugin_path,
+                   "Plugin directories (DIR/PKG/COMP.so) searched after <root>/lib, before the cache; "
+                   "repeatable or ':'-separated [default: " +
+                       default_path + "]")
+        ->envname("HARNESS_PLUGIN_PATH");
     app.add_option("--repo", s.repositories, "Plugin repository URL (repeatable)");
     app.add_option("--trust", s.trusted_fingerprints, "Allowed publisher key fingerprint (repeatable)");
     app.add_option("--import-key", import_keys, "Import a publisher public key file into <root>/gnupg (repeatable)");
@@ -100,6 +163,13 @@ ParsedSettings parse_settings(int argc, char **argv)
     s.auth_timeout = std::chrono::milliseconds(auth_ms);
     s.heartbeat_timeout = std::chrono::milliseconds(timeout_ms);
     for (auto &k : import_keys) s.import_keys.emplace_back(k);
+    s.services = split(services, ',');
+    if (app.count("--plugin-path") == 0 && !std::getenv("HARNESS_PLUGIN_PATH")) {
+        s.plugin_path = default_plugin_path();
+    } else {
+        for (const auto &entry : plugin_path)
+            for (const auto &dir : split(entry, ':')) s.plugin_path.push_back(std::filesystem::absolute(dir));
+    }
     return {std::move(s), 0};
 }
 

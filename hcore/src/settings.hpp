@@ -30,6 +30,11 @@ struct Settings {
     std::chrono::milliseconds auth_timeout{10000};
     int max_connections = 0; // 0: derived from RLIMIT_NOFILE
     std::vector<std::string> preload; // PKG/COMP loaded at start
+    // The VM services every daemon loads once it serves (VM_SERVICES.md), in
+    // this order; one that cannot be loaded is a warning, not a stop.
+    std::vector<std::string> services{"vm/drd", "vm/naming", "vm/events", "vm/spawn_notify"};
+    // Searched after <root>/lib and before the cache (Resolver::set_search_path).
+    std::vector<std::filesystem::path> plugin_path;
     // The signed-repository fetch path (issue 3).
     std::vector<std::string> repositories;
     std::vector<std::string> trusted_fingerprints;
@@ -51,5 +56,7 @@ struct ParsedSettings {
 ParsedSettings parse_settings(int argc, char **argv);
 
 std::filesystem::path default_root(); // $HARNESS_ROOT or ~/.harness
+// The build tree's plugins (when this hcored runs from it), then the install location.
+std::vector<std::filesystem::path> default_plugin_path();
 
 } // namespace harness::hcore

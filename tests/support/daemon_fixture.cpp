@@ -69,7 +69,8 @@ std::string join_command(const std::vector<std::string> &argv)
 // HARNESS setup instead of the test's.
 bool inherited_harness_setting(const char *entry)
 {
-    for (const char *name : {"HARNESS_ROOT=", "HARNESS_KEY=", "HARNESS_HCORE=", "HARNESS_VM="})
+    for (const char *name : {"HARNESS_ROOT=", "HARNESS_KEY=", "HARNESS_HCORE=", "HARNESS_VM=", "HARNESS_PLUGIN_PATH=",
+                             "HARNESS_SERVICES="})
         if (std::strncmp(entry, name, std::strlen(name)) == 0) return true;
     return false;
 }
@@ -276,7 +277,8 @@ void Daemon::launch(const DaemonOptions &options, std::uint16_t port)
 {
     if (!options.netns.empty()) argv_ = {"ip", "netns", "exec", options.netns};
     argv_.insert(argv_.end(), {options.binary.string(), "--root", options.root.string(), "--listen",
-                               options.host + ":" + std::to_string(port), "--vm", options.vm, "--foreground"});
+                               options.host + ":" + std::to_string(port), "--vm", options.vm, "--foreground",
+                               "--services=" + options.services});
     if (!options.key_file.empty()) argv_.insert(argv_.end(), {"--key", options.key_file.string()});
     argv_.insert(argv_.end(), options.extra_args.begin(), options.extra_args.end());
 

@@ -78,6 +78,9 @@ std::filesystem::path hcored_path();
 // (→ false). The predicate runs at least once.
 bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout);
 
+// hcored's default --services list: every VM service, in load order.
+inline const std::string kAllServices = "vm/drd,vm/naming,vm/events,vm/spawn_notify";
+
 struct DaemonOptions {
     std::filesystem::path root;          // empty: a fresh temp dir owned by the Daemon
     std::string vm = "test";
@@ -91,6 +94,10 @@ struct DaemonOptions {
     std::chrono::milliseconds stop_timeout{5000};
     std::filesystem::path binary;        // empty: hcored_path()
     std::string netns;                   // run as `ip netns exec NETNS hcored …` (give a port)
+    // --services: none unless a test asks, so daemon tests stay fast and do
+    // not start consensus; kAllServices for every VM service. (A --services
+    // in extra_args wins: the last one counts.)
+    std::string services;
 };
 
 // Fields of the ready line.

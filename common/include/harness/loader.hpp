@@ -67,7 +67,7 @@ const char *mode_name(harness_mode mode);
 Result<Manifest> read_manifest(const std::filesystem::path &file);
 
 // Where a resolved plugin was found.
-enum class PluginOrigin { lib, cache, fetched };
+enum class PluginOrigin { lib, cache, fetched, plugin_path };
 const char *origin_name(PluginOrigin origin);
 
 struct ResolvedPlugin {
@@ -89,11 +89,17 @@ class Resolver {
 public:
     // fetcher may be null: then only lib/ and cache/ are searched.
     Resolver(std::filesystem::path root, std::shared_ptr<Fetcher> fetcher = nullptr);
+    // Directories laid out like <root>/lib, searched in order after it and
+    // before the cache, so a daemon finds plugins that ship with it without
+    // copying them into every root.
+    void set_search_path(std::vector<std::filesystem::path> dirs) { search_path_ = std::move(dirs); }
     Result<ResolvedPlugin> resolve(const ComponentName &name) const;
     const std::filesystem::path &root() const { return root_; }
+    const std::vector<std::filesystem::path> &search_path() const { return search_path_; }
 
 private:
     std::filesystem::path root_;
+    std::vector<std::filesystem::path> search_path_;
     std::shared_ptr<Fetcher> fetcher_;
 };
 

@@ -130,7 +130,8 @@ StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::st
 
     std::vector<std::string> args = {hcored_.string(), "--root",  d.root.string(), "--key",
                                      key_file_.string(), "--listen", "127.0.0.1:0", "--vm",
-                                     "hbench",           "--foreground", "--load", "examples/math"};
+                                     "hbench",           "--foreground", "--load", "examples/math",
+                                     "--services="}; // no VM services: they would add consensus traffic to the timings
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<std::string> env;
     for (char **e = environ; *e; ++e)

@@ -8,7 +8,8 @@
  * BENCH_SAMPLE_MS, 2 ms by default); BENCH_SAMPLES (15) samples per point.
  * Reported in MB/s of packed data (1 MB = 10^6 B), median and p10/p90.
  *
- *   pack [elements…]     (default: 64 1024 16384 elements = 39 KB … 9.9 MB)
+ * Sizes are element counts: BENCH_SIZES="64,1024,16384" (the default:
+ * 39 KB … 9.9 MB packed); counts below 1 are skipped.
  */
 #include <mpi.h>
 #include <stddef.h>
@@ -88,16 +89,16 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pack: the record type has %d bytes of data, expected 604\n", packed_one);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    const long defaults[] = {64, 1024, 16384};
     long counts[16];
-    int ncounts = 0;
-    for (int i = 1; i < argc && ncounts < 16; ++i) counts[ncounts++] = atol(argv[i]);
-    if (ncounts == 0) counts[0] = 64, counts[1] = 1024, counts[2] = 16384, ncounts = 3;
+    const int ncounts = bench_sizes(defaults, 3, counts, 16);
     const int samples = (int)env_double("BENCH_SAMPLES", 15);
     const double sample_s = env_double("BENCH_SAMPLE_MS", 2) / 1000;
     const char *names[] = {"pack_struct93", "unpack_struct93", "hand_memcpy_struct93"};
 
     for (int c = 0; c < ncounts; ++c) {
         const int count = (int)counts[c];
+        if (count < 1) continue;
         int bytes;
         MPI_Pack_size(count, t, MPI_COMM_SELF, &bytes);
         struct record *recs = malloc(sizeof(struct record) * (size_t)count);

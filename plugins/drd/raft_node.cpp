@@ -97,8 +97,10 @@ struct RaftNode::Impl {
             }
             waiting.insert(w);
             queue.push_back([task = std::move(task), w] { task(w); });
+            // Under the lock: once `stopping` is set the loop may close the
+            // async handle, so no send may slip in after that.
+            uv_async_send(&wakeup);
         }
-        uv_async_send(&wakeup);
         return w;
     }
     Result<void> wait(const WaiterPtr &w, Deadline deadline, const char *what)
@@ -313,9 +315,9 @@ RaftNode::~RaftNode()
         im->stopping = true;
         waiting.swap(im->waiting);
         im->queue.push_back([im] { im->close_on_loop_thread(); });
+        uv_async_send(&im->wakeup);
     }
     for (const auto &w : waiting) complete(w, make_error(HARNESS_ERR_UNREACHABLE, "drd is shutting down"));
-    uv_async_send(&im->wakeup);
     im->thread.join();
 }
 

@@ -1,0 +1,90 @@
+// ftmpirun's host selection and placement (no VM needed): names by id,
+// address and host, slot counts, hostfiles, by-slot placement, oversubscribe.
+#include "hosts.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace harness;
+using namespace harness::ftmpirun;
+
+namespace {
+
+std::vector<MemberView> three_members()
+{
+    return {{"aaa", {"127.0.0.1", 7001}, true}, {"bbb", {"127.0.0.1", 7002}, true}, {"ccc", {"10.0.0.5", 7001}, true}};
+}
+
+} // namespace
+
+TEST_CASE("hosts by id, address and unique host name, with slots")
+{
+    auto m = three_members();
+    auto h = select_hosts(m, parse_host_list("aaa:2,127.0.0.1:7002,10.0.0.5:3"), 8);
+    REQUIRE(h.ok());
+    REQUIRE(h->size() == 3);
+    CHECK((*h)[0].member_id == "aaa");
+    CHECK((*h)[0].slots == 2);
+    CHECK((*h)[1].member_id == "bbb");
+    CHECK((*h)[1].slots == 1);
+    CHECK((*h)[2].member_id == "ccc");
+    CHECK((*h)[2].slots == 3);
+    // Address plus slots; a repeated name adds up.
+    auto again = select_hosts(m, parse_host_list("127.0.0.1:7001:4,aaa"), 8);
+    REQUIRE(again.ok());
+    REQUIRE(again->size() == 1);
+    CHECK((*again)[0].slots == 5);
+}
+
+TEST_CASE("unknown and ambiguous hosts are refused with the member list")
+{
+    auto m = three_members();
+    auto unknown = select_hosts(m, parse_host_list("nosuch"), 8);
+    REQUIRE_FALSE(unknown.ok());
+    CHECK(unknown.error().message.find("aaa (127.0.0.1:7001)") != std::string::npos);
+    auto ambiguous = select_hosts(m, parse_host_list("127.0.0.1"), 8);
+    REQUIRE_FALSE(ambiguous.ok());
+    CHECK(ambiguous.error().message.find("several daemons") != std::string::npos);
+    m[2].alive = false;
+    CHECK_FALSE(select_hosts(m, parse_host_list("ccc"), 8).ok());
+}
+
+TEST_CASE("default hosts: every alive member with the default slots")
+{
+    auto m = three_members();
+    m[1].alive = false;
+    auto h = select_hosts(m, {}, 4);
+    REQUIRE(h.ok());
+    REQUIRE(h->size() == 2);
+    CHECK((*h)[1].member_id == "ccc");
+    CHECK((*h)[1].slots == 4);
+}
+
+TEST_CASE("hostfile lines")
+{
+    auto entries = parse_hostfile("# a comment\naaa slots=2\n\n127.0.0.1:7002:3  # trailing\nccc max_slots=9\n");
+    REQUIRE(entries.ok());
+    auto h = select_hosts(three_members(), *entries, 8);
+    REQUIRE(h.ok());
+    REQUIRE(h->size() == 3);
+    CHECK((*h)[0].slots == 2);
+    CHECK((*h)[1].slots == 3);
+    CHECK((*h)[2].slots == 1);
+    auto bad = parse_hostfile("aaa cpus=4\n");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message.find("line 1") != std::string::npos);
+}
+
+TEST_CASE("placement by slot, and oversubscription only when allowed")
+{
+    std::vector<Host> hosts{{"a", {}, 2}, {"b", {}, 1}};
+    auto p = place_ranks(hosts, 3, false);
+    REQUIRE(p.ok());
+    CHECK(*p == std::vector<std::size_t>{0, 0, 1});
+    auto too_many = place_ranks(hosts, 5, false);
+    REQUIRE_FALSE(too_many.ok());
+    CHECK(too_many.error().message.find("not enough slots: 5 ranks for 3 slots") != std::string::npos);
+    auto over = place_ranks(hosts, 6, true);
+    REQUIRE(over.ok());
+    CHECK(*over == std::vector<std::size_t>{0, 0, 1, 0, 1, 0});
+    CHECK_FALSE(place_ranks(hosts, 0, true).ok());
+}

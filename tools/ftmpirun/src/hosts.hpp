@@ -1,0 +1,54 @@
+// hosts.hpp — which daemons run the job, with how many slots, and which rank
+// goes where. Pure functions over the VM's member list, so they are tested
+// without a VM.
+//
+// A host is a daemon of the VM. `--host` and `--hostfile` name daemons by
+// member id, by "HOST:PORT" address, or by HOST alone when exactly one
+// daemon runs there; each entry may add ":SLOTS" (hostfile: "NAME slots=N"
+// or "NAME:N"); a name repeated adds its slots. Without either, every alive
+// member gets default_slots.
+//
+// Placement is by slot: rank 0 fills the first host's slots, then the next
+// host's, … Beyond the total slots (only with oversubscribe) ranks go round
+// robin over the hosts, one each.
+#pragma once
+
+#include <harness/endpoint.hpp>
+#include <harness/result.hpp>
+
+#include <string>
+#include <vector>
+
+namespace harness::ftmpirun {
+
+struct MemberView {
+    std::string id;
+    Endpoint tcp;
+    bool alive = true;
+};
+
+struct Host {
+    std::string member_id;
+    Endpoint tcp;
+    int slots = 1;
+};
+
+// One name with its slots (0 = not given).
+struct HostEntry {
+    std::string name;
+    int slots = 0;
+};
+
+// "a,b:2,127.0.0.1:7001:4" → entries (the ":N" suffix is split off later, once
+// we know whether "HOST:PORT" alone names a daemon).
+std::vector<HostEntry> parse_host_list(const std::string &list);
+// Hostfile text: one host per line, "# comments", "NAME slots=N" or "NAME:N".
+Result<std::vector<HostEntry>> parse_hostfile(const std::string &text);
+
+Result<std::vector<Host>> select_hosts(const std::vector<MemberView> &members, const std::vector<HostEntry> &entries,
+                                       int default_slots);
+
+// rank → index into hosts.
+Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int np, bool oversubscribe);
+
+} // namespace harness::ftmpirun

@@ -1,0 +1,45 @@
+// job.hpp — one running job: its ranks started through spawn_notify, their
+// output forwarded line by line, stdin to rank 0, signals forwarded, the
+// timeout, and the exit status.
+//
+// Threads: one per rank follows its output (the `output` long poll, on a
+// connection of its own) and reports its exit; one forwards stdin to rank 0;
+// one waits for SIGINT/SIGTERM/SIGHUP. The caller's thread is the controller:
+// it takes those reports from one queue and decides (failure_policy.hpp).
+// Every wait there has an end: a rank whose daemon stops answering is
+// reported lost, so a job never hangs on a dead host.
+#pragma once
+
+#include "failure_policy.hpp"
+#include "spawn_client.hpp"
+
+#include <harness/crypto.hpp>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace harness::ftmpirun {
+
+struct RankPlace {
+    std::string member_id;
+    Endpoint tcp;
+};
+
+struct JobSpec {
+    std::int64_t job_id = 0;
+    std::vector<std::string> argv;  // program and its arguments
+    std::vector<std::string> env;   // K=V for every rank (-x)
+    std::string cwd;
+    std::vector<RankPlace> ranks;   // rank → daemon
+    VmKey key;
+    bool tag_output = false;
+    std::optional<std::chrono::milliseconds> timeout;
+    bool forward_stdin = true;
+};
+
+// Runs the job to its end; returns ftmpirun's exit status (README.md).
+int run_job(const JobSpec &spec);
+
+} // namespace harness::ftmpirun

@@ -47,15 +47,31 @@ void Membership::tick()
     std::vector<Endpoint> targets;
     {
         std::lock_guard lock(mutex_);
+        bool was_frozen = last_tick_ != SteadyClock::time_point{} && now - last_tick_ > timeout_;
+        if (was_frozen) {
+            ++self_.incarnation;
+            log_.warning("this daemon was not scheduled for " +
+                         std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now - last_tick_).count()) +
+                         " ms: the others get a fresh timeout; incarnation " + std::to_string(self_.incarnation));
+        }
         for (auto &[id, m] : members_) {
-            if (!m.alive) continue;
+            if (!m.alive) {
+                if (now - m.last_probe >= timeout_) {
+                    m.last_probe = now;
+                    targets.push_back(m.udp);
+                }
+                continue;
+            }
+            if (was_frozen) m.last_heard = now;
             if (now - m.last_heard > timeout_) {
                 m.alive = false;
+                m.last_probe = now;
                 failed.push_back(id);
             } else {
                 targets.push_back(m.udp);
             }
         }
+        last_tick_ = now;
     }
     for (const auto &id : failed) {
         log_.warning("member " + id + " silent for more than " + std::to_string(timeout_.count()) +
@@ -75,8 +91,8 @@ void Membership::tick()
 Bytes Membership::encode_heartbeat() const
 {
     Packer p;
-    p.str(vm_).str(self_.id).str(self_.tcp.to_string()).str(self_.udp.to_string()).u64(0);
     std::lock_guard lock(mutex_);
+    p.str(vm_).str(self_.id).str(self_.tcp.to_string()).str(self_.udp.to_string()).u64(self_.incarnation);
     std::uint64_t alive = 0;
     for (const auto &[id, m] : members_) alive += m.alive;
     p.u64(alive);
@@ -88,23 +104,45 @@ Bytes Membership::encode_heartbeat() const
     return p.take();
 }
 
-void Membership::add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct)
+void Membership::add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct,
+                                std::uint64_t incarnation)
 {
     if (id == self_.id) return;
-    bool added = false;
+    bool added = false, rejoined = false;
+    std::uint64_t now_incarnation = 0;
     {
         std::lock_guard lock(mutex_);
         auto it = members_.find(id);
         if (it == members_.end()) {
             // A member learned second hand gets a full timeout to be heard from.
-            members_.emplace(id, MemberInfo{id, tcp, udp, true, SteadyClock::now(), {}});
+            MemberInfo m{id, tcp, udp, true, SteadyClock::now(), {}};
+            m.incarnation = std::max<std::uint64_t>(incarnation, 1);
+            members_.emplace(id, std::move(m));
             added = true;
         } else if (direct && it->second.alive) {
             it->second.last_heard = SteadyClock::now();
+            it->second.incarnation = std::max(it->second.incarnation, incarnation);
+        } else if (direct) {
+            // Heard from directly after being declared failed: only the member
+            // itself can bring it back, never gossip about it.
+            MemberInfo &m = it->second;
+            m.alive = true;
+            m.last_heard = SteadyClock::now();
+            m.tcp = tcp;
+            m.udp = udp;
+            m.incarnation = std::max(m.incarnation + 1, incarnation);
+            m.loaded.clear();
+            now_incarnation = m.incarnation;
+            rejoined = true;
         }
     }
     if (added) {
         log_.info("member " + id + " joined (tcp " + tcp.to_string() + ")");
+        notify(id, true);
+    }
+    if (rejoined) {
+        log_.info("member " + id + " rejoined after being declared failed (incarnation " +
+                  std::to_string(now_incarnation) + ")");
         notify(id, true);
     }
 }
@@ -125,12 +163,7 @@ void Membership::handle_heartbeat(std::span<const std::uint8_t> body)
     auto tcp_e = parse_endpoint(tcp);
     auto udp_e = parse_endpoint(udp);
     if (!tcp_e || !udp_e) return;
-    {
-        std::lock_guard lock(mutex_);
-        auto it = members_.find(id);
-        if (it != members_.end() && !it->second.alive) return; // failed is final for an id
-    }
-    add_or_refresh(id, *tcp_e, *udp_e, true);
+    add_or_refresh(id, *tcp_e, *udp_e, true, incarnation);
     for (std::uint64_t i = 0; i < n && i < 4096; ++i) {
         std::string mid, mtcp, mudp;
         if (!u.str(mid) || !u.str(mtcp) || !u.str(mudp)) return;
@@ -166,13 +199,7 @@ Result<Bytes> Membership::handle_join(std::span<const std::uint8_t> body)
     auto tcp_e = parse_endpoint(tcp);
     auto udp_e = parse_endpoint(udp);
     if (!tcp_e || !udp_e) return make_error(HARNESS_ERR_PROTOCOL, "malformed join addresses");
-    {
-        std::lock_guard lock(mutex_);
-        auto it = members_.find(id);
-        if (it != members_.end() && !it->second.alive)
-            return make_error(HARNESS_ERR_INVALID_ARGUMENT, "member id " + id + " was declared failed; restart it");
-    }
-    add_or_refresh(id, *tcp_e, *udp_e, true);
+    add_or_refresh(id, *tcp_e, *udp_e, true); // a failed member asking again rejoins
     return encode_members();
 }
 

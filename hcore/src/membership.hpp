@@ -4,9 +4,17 @@
 // heartbeat carries the sender's view of the members (gossip, so a newcomer
 // reaches everybody even if it only knew one daemon) and the components it
 // has loaded (so "where is X loaded" is answered locally). A member silent
-// past the timeout is declared failed by each daemon on its own; failed is
-// final for that member id (a restarted daemon gets a new id). Subscribers
-// (plugins, through the host API) hear of joins and failures on the I/O thread.
+// past the timeout is declared failed by each daemon on its own. Failed is not
+// final: a failed member whose heartbeat arrives directly again (a link came
+// back, a frozen process resumed) rejoins as a new incarnation and the hooks
+// hear "joined" again. Failed members are probed with a heartbeat once per
+// timeout, so both sides of a healed partition hear each other even though
+// neither heartbeats the other at the normal rate. A daemon that was itself
+// not scheduled for longer than the timeout (SIGSTOP, a stalled VM) cannot
+// judge the others' silence: it gives them a fresh timeout instead of
+// declaring them failed, and starts a new incarnation of its own.
+// Subscribers (plugins, through the host API) hear of joins and failures on
+// the I/O thread.
 #pragma once
 
 #include <harness/endpoint.hpp>
@@ -35,6 +43,8 @@ struct MemberInfo {
     bool alive = true;
     SteadyClock::time_point last_heard;
     std::vector<ComponentName> loaded; // as last gossiped by that member
+    std::uint64_t incarnation = 1;     // +1 each time it rejoins after being declared failed
+    SteadyClock::time_point last_probe{}; // while failed: the last heartbeat sent to it
 };
 
 class Membership {
@@ -67,7 +77,8 @@ public:
 
 private:
     void tick();
-    void add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct);
+    void add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct,
+                        std::uint64_t incarnation = 0);
     void notify(const std::string &id, bool alive);
     Bytes encode_heartbeat() const;
 
@@ -77,6 +88,7 @@ private:
     std::chrono::milliseconds period_, timeout_;
     Logger &log_;
     boost::asio::steady_timer timer_;
+    SteadyClock::time_point last_tick_{};
     SendDatagram send_;
     LocalLoaded local_loaded_;
 

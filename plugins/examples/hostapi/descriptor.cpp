@@ -1,27 +1,61 @@
 // examples/hostapi — exercises the host API of ABI 1.1 from inside a plugin,
 // for the daemon and Hlib tests: members lists what list_members visits,
-// paths returns member_id/root_dir/key_file, and relay forwards a PACKED call
+// paths returns member_id/root_dir/key_file, relay forwards a PACKED call
 // to another component of the same host through call_local (the way the VM
-// services call each other). Every slot is checked against struct_size first,
+// services call each other), and member_events returns what the membership
+// hook heard since load (joined/failed, in order). Every slot is checked against struct_size first,
 // so the component also runs on a host that predates 1.1.
 #include <harness/plugin.hpp>
 
 #include <cstddef>
 #include <cstdio>
+#include <mutex>
+#include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
 #define HOST_HAS(host, field) \
     ((host) && (host)->struct_size >= offsetof(harness_host_api, field) + sizeof((host)->field) && (host)->field)
 
-int init(const harness_host_api *host, void **state, char *, size_t) noexcept
+struct State {
+    const harness_host_api *host; // outlives every call
+    std::mutex mutex;
+    std::vector<std::pair<std::string, int>> events; // (member id, harness_member_state)
+};
+
+int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
 {
-    *state = const_cast<harness_host_api *>(host); // the host outlives every call
+    auto *s = new (std::nothrow) State{host, {}, {}};
+    if (!s) return HARNESS_ERR_INTERNAL;
+    *state = s;
+    // An application host has no membership: that is fine, the events stay empty.
+    if (host->subscribe_members) {
+        int rc = host->subscribe_members(
+            host->host,
+            [](void *user, const char *member_id, int member_state) {
+                auto *st = static_cast<State *>(user);
+                try {
+                    std::lock_guard lock(st->mutex);
+                    st->events.emplace_back(member_id, member_state);
+                } catch (...) {
+                }
+            },
+            s);
+        if (rc != HARNESS_OK && rc != HARNESS_ERR_NOT_SUPPORTED) {
+            if (errlen > 0) std::snprintf(err, errlen, "subscribe_members: %s", harness_status_string(rc));
+            delete s;
+            return rc;
+        }
+    }
     return HARNESS_OK;
 }
 
-const harness_host_api *host_of(harness_call_ctx *ctx) { return static_cast<const harness_host_api *>(ctx->plugin_state); }
+void fini(void *state) noexcept { delete static_cast<State *>(state); }
+
+const harness_host_api *host_of(harness_call_ctx *ctx) { return static_cast<State *>(ctx->plugin_state)->host; }
 
 int no_arguments(harness_call_ctx *ctx, harness_reader *args, const char *name)
 {
@@ -111,10 +145,25 @@ int relay(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcep
     return rc;
 }
 
+// member_events() → i64 n, n × (str member_id, i32 state)
+int member_events(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
+{
+    if (int rc = no_arguments(ctx, args, "member_events")) return rc;
+    auto *st = static_cast<State *>(ctx->plugin_state);
+    std::lock_guard lock(st->mutex);
+    harness_pack_i64(out, static_cast<std::int64_t>(st->events.size()));
+    for (const auto &[id, state] : st->events) {
+        harness_pack_str(out, id.c_str());
+        harness_pack_i32(out, state);
+    }
+    return HARNESS_OK;
+}
+
 const harness_function kFunctions[] = {
     harness::packed_function("members", &members),
     harness::packed_function("paths", &paths),
     harness::packed_function("relay", &relay, HARNESS_MODE_THREAD),
+    harness::packed_function("member_events", &member_events),
 };
 
 constexpr harness_plugin_descriptor make_descriptor()
@@ -128,7 +177,7 @@ constexpr harness_plugin_descriptor make_descriptor()
             HARNESS_LEVEL_DAEMON,
             HARNESS_PER_DAEMON,
             &init,
-            nullptr,
+            &fini,
             sizeof kFunctions / sizeof kFunctions[0],
             kFunctions};
 }

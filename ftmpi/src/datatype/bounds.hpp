@@ -1,5 +1,7 @@
 // Lower/upper and true bounds of a new type, gathered over the copies of its
-// children (MPI-3.1 §4.1.6). A type with no copies has all bounds 0.
+// children (MPI-3.1 §4.1.6–4.1.7). A type with no copies has all bounds 0.
+// Explicit bounds (from resized children) win over the data's, as MPI-1's
+// MPI_LB/MPI_UB markers did.
 #pragma once
 
 #include "type.hpp"
@@ -12,6 +14,8 @@ struct Bounds {
     bool any = false;       // a copy was added (lb, ub)
     bool any_data = false;  // a copy with data was added (true bounds)
     Aint lb = 0, ub = 0, true_lb = 0, true_ub = 0;
+    bool has_explicit_lb = false, has_explicit_ub = false;
+    Aint explicit_lb = 0, explicit_ub = 0;
 
     // A copy of `old` displaced by `disp` bytes. A child without data
     // (contiguous of 0) still has bounds but no true bounds.
@@ -20,6 +24,14 @@ struct Bounds {
         lb = any ? std::min(lb, l) : l;
         ub = any ? std::max(ub, u) : u;
         any = true;
+        if (old.explicit_lb) {
+            explicit_lb = has_explicit_lb ? std::min(explicit_lb, l) : l;
+            has_explicit_lb = true;
+        }
+        if (old.explicit_ub) {
+            explicit_ub = has_explicit_ub ? std::max(explicit_ub, u) : u;
+            has_explicit_ub = true;
+        }
         if (old.size == 0) return;
         const Aint tl = disp + old.true_lb, tu = disp + old.true_ub;
         true_lb = any_data ? std::min(true_lb, tl) : tl;
@@ -27,8 +39,10 @@ struct Bounds {
         any_data = true;
     }
     void apply(Type &t) const {
-        t.lb = lb;
-        t.ub = ub;
+        t.lb = has_explicit_lb ? explicit_lb : lb;
+        t.ub = has_explicit_ub ? explicit_ub : ub;
+        t.explicit_lb = has_explicit_lb;
+        t.explicit_ub = has_explicit_ub;
         t.true_lb = true_lb;
         t.true_ub = true_ub;
     }

@@ -8,6 +8,7 @@ Type *make_resized(Type *old, Aint lb, Aint extent) {
     Type *t = make_regular(Combiner::resized, old, 1, 1, 0);
     t->lb = lb;
     t->ub = lb + extent;
+    t->explicit_lb = t->explicit_ub = true;
     t->aints = {lb, extent};
     return t;
 }

@@ -1,7 +1,8 @@
 // MPI_Type_create_struct: blocks of different types. The extent is rounded
 // up to the largest alignment of the members' basic types, as C pads a
 // struct (MPI-3.1 §4.1.6, "epsilon"), so an array of the C struct and
-// `count` elements of this type line up.
+// `count` elements of this type line up — unless a member has explicit
+// bounds (resized), which then say the extent (§4.1.7; Open MPI agrees).
 #include "bounds.hpp"
 #include "type.hpp"
 
@@ -40,7 +41,7 @@ Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, s
     bounds.apply(*t);
     const Aint align = static_cast<Aint>(t->align);
     const Aint over = (t->ub - t->lb) % align;
-    if (over != 0) t->ub += align - over;
+    if (over != 0 && !t->explicit_lb && !t->explicit_ub) t->ub += align - over;
 
     t->ints.push_back(static_cast<int>(blocklens.size()));
     t->ints.insert(t->ints.end(), blocklens.begin(), blocklens.end());

@@ -37,6 +37,10 @@ struct ftmpi_datatype_s {
     Aint lb = 0, ub = 0;             // extent = ub - lb
     Aint true_lb = 0, true_ub = 0;   // where the data really is
     size_t align = 1;                // largest alignment of its basic types (struct padding)
+    // Bounds set by MPI_Type_create_resized somewhere inside: like MPI-1's
+    // MPI_LB/MPI_UB markers they win over the data's bounds in every type
+    // built from this one, and stop a struct's alignment padding (§4.1.7).
+    bool explicit_lb = false, explicit_ub = false;
 
     ftmpi::dt::Layout layout;        // where the bytes are (compacted by commit)
     ftmpi::dt::Signature sig;        // which basic elements they are

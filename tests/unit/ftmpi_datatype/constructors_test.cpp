@@ -298,3 +298,24 @@ TEST_CASE("elements counts basic elements and refuses a split one") {
     CHECK(elements(s, 10 + 4) == MPI_UNDEFINED);
     release(s);
 }
+
+TEST_CASE("resized bounds act as markers: they win in a struct and stop its padding") {
+    // Matches Open MPI 4.1 (and MPI-1's LB/UB marker rules).
+    Type *r = make_resized(INT, 0, 5);
+    const int bl[] = {1, 1};
+    const Aint disp[] = {0, 8};
+    Type *alone[] = {r};
+    Type *s1 = make_struct(std::span(bl, 1), std::span(disp, 1), alone);
+    CHECK(s1->extent() == 5);  // no padding to int alignment
+    Type *with_double[] = {r, &ftmpi_dt_double};
+    Type *s2 = make_struct(bl, disp, with_double);
+    CHECK(s2->extent() == 5);  // the marker's ub wins over the double's end at 16
+    CHECK(s2->true_extent() == 16);
+    Type *plain[] = {&ftmpi_dt_double, &ftmpi_dt_char};
+    Type *s3 = make_struct(bl, disp, plain);
+    CHECK(s3->extent() == 16);  // data ends at 9, padded to double alignment
+    release(r);
+    release(s1);
+    release(s2);
+    release(s3);
+}

@@ -27,6 +27,7 @@ struct Map {
     std::vector<Entry> entries;
     Aint lb = 0, ub = 0;
     size_t align = 1;
+    bool marked_lb = false, marked_ub = false;  // bounds set by resized (MPI-1's LB/UB markers)
     Aint extent() const { return ub - lb; }
     size_t size() const {
         size_t n = 0;
@@ -54,18 +55,36 @@ inline Map of_predefined(const Type *t) {
     return m;
 }
 
-// Copies of `old` at the given displacements; lb/ub are the extremes of
-// the copies' lb/ub (no copies: 0, 0).
+// Bounds over copies of maps: the extremes of the copies' lb/ub, except
+// that marked (resized) bounds, where any exist, win (MPI-1 LB/UB markers).
+struct BoundsOf {
+    bool any = false, any_lb_mark = false, any_ub_mark = false;
+    Aint lb = 0, ub = 0, mlb = 0, mub = 0;
+    void add(const Map &old, Aint d) {
+        lb = any ? std::min(lb, d + old.lb) : d + old.lb;
+        ub = any ? std::max(ub, d + old.ub) : d + old.ub;
+        any = true;
+        if (old.marked_lb) mlb = any_lb_mark ? std::min(mlb, d + old.lb) : d + old.lb, any_lb_mark = true;
+        if (old.marked_ub) mub = any_ub_mark ? std::max(mub, d + old.ub) : d + old.ub, any_ub_mark = true;
+    }
+    void into(Map &m) const {
+        m.lb = any_lb_mark ? mlb : lb;
+        m.ub = any_ub_mark ? mub : ub;
+        m.marked_lb = any_lb_mark;
+        m.marked_ub = any_ub_mark;
+    }
+};
+
+// Copies of `old` at the given displacements.
 inline Map placed(const Map &old, const std::vector<Aint> &disps) {
     Map m;
     m.align = old.align;
-    bool any = false;
+    BoundsOf b;
     for (Aint d : disps) {
         for (const Entry &e : old.entries) m.entries.push_back({d + e.disp, e.size});
-        m.lb = any ? std::min(m.lb, d + old.lb) : d + old.lb;
-        m.ub = any ? std::max(m.ub, d + old.ub) : d + old.ub;
-        any = true;
+        b.add(old, d);
     }
+    b.into(m);
     return m;
 }
 
@@ -91,25 +110,26 @@ inline Map hindexed(const Map &old, const std::vector<int> &bl, const std::vecto
 
 inline Map structure(const std::vector<Map> &olds, const std::vector<int> &bl, const std::vector<Aint> &disp) {
     Map m;
-    bool any = false;
+    BoundsOf b;
     for (size_t i = 0; i < olds.size(); ++i) {
         m.align = std::max(m.align, olds[i].align);
         for (int k = 0; k < bl[i]; ++k) {
             const Aint d = disp[i] + k * olds[i].extent();
             for (const Entry &e : olds[i].entries) m.entries.push_back({d + e.disp, e.size});
-            m.lb = any ? std::min(m.lb, d + olds[i].lb) : d + olds[i].lb;
-            m.ub = any ? std::max(m.ub, d + olds[i].ub) : d + olds[i].ub;
-            any = true;
+            b.add(olds[i], d);
         }
     }
+    b.into(m);
+    // C's padding only when no member has explicit bounds.
     const Aint a = static_cast<Aint>(m.align);
-    if ((m.ub - m.lb) % a) m.ub += a - (m.ub - m.lb) % a;
+    if (!m.marked_lb && !m.marked_ub && (m.ub - m.lb) % a) m.ub += a - (m.ub - m.lb) % a;
     return m;
 }
 
 inline Map resized(Map old, Aint lb, Aint extent) {
     old.lb = lb;
     old.ub = lb + extent;
+    old.marked_lb = old.marked_ub = true;
     return old;
 }
 
@@ -135,6 +155,7 @@ inline Map subarray_c(const Map &old, const std::vector<int> &sizes, const std::
     for (int s : sizes) total *= s;
     m.lb = 0;
     m.ub = total;
+    m.marked_lb = m.marked_ub = true;  // defined through resized (MPI-3.1 §4.1.3)
     return m;
 }
 

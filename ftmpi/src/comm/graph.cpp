@@ -115,7 +115,8 @@ extern "C" int MPI_Topo_test(MPI_Comm comm, int *status) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Topo_test");
     if (status == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Topo_test");
     if (!comm->topology) *status = MPI_UNDEFINED;
-    else *status = comm->topology->kind == Topology::Kind::cart ? MPI_CART : MPI_GRAPH;
+    else if (comm->topology->kind == Topology::Kind::cart) *status = MPI_CART;
+    else *status = comm->topology->kind == Topology::Kind::graph ? MPI_GRAPH : MPI_DIST_GRAPH;
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Topo_test)

@@ -31,7 +31,10 @@ bool is_registered(const void *p) {
     return registry().count(p) != 0;
 }
 
-bool valid(MPI_Comm c) { return is_registered(c); }
+bool valid(MPI_Comm c) {
+    if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF) return predefined_comms_live();
+    return is_registered(c);
+}
 bool valid(MPI_Group g) { return is_registered(g); }
 bool valid(MPI_Errhandler e) { return is_registered(e); }
 bool valid(MPI_Info i) { return is_registered(i); }

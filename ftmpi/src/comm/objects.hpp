@@ -30,6 +30,10 @@ namespace ftmpi::comm {
 int my_world_rank();
 int my_world_size();
 
+// True between init_world and finalize_world (MPI_COMM_WORLD and
+// MPI_COMM_SELF are usable).
+bool predefined_comms_live();
+
 // Live-handle registry. Predefined objects are registered by init_world.
 void register_object(const void *);
 void unregister_object(const void *);

@@ -10,7 +10,7 @@
 namespace ftmpi::comm {
 
 struct Topology {
-    enum class Kind { cart, graph };
+    enum class Kind { cart, graph, dist_graph };
     Kind kind = Kind::cart;
     // Cartesian: extent and periodicity per dimension (row-major ranks).
     std::vector<int> dims;
@@ -18,6 +18,10 @@ struct Topology {
     // Graph: MPI's index/edges arrays as the user gave them.
     std::vector<int> index;
     std::vector<int> edges;
+    // Distributed graph: this process's own neighbours (MPI-3.1 §7.5.4).
+    std::vector<int> in_sources, in_weights;
+    std::vector<int> out_destinations, out_weights;
+    bool weighted = false;
 };
 
 // Row-major Cartesian helpers shared by cart.cpp and the shift/sub code.

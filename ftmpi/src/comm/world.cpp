@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 
 extern "C" {
@@ -20,6 +21,7 @@ namespace ftmpi::comm {
 namespace {
 int world_rank_ = 0;
 int world_size_ = 1;
+std::atomic<bool> comms_live{false};
 
 // A predefined communicator over `world` with its own group.
 void setup_predefined(ftmpi_comm_s &c, std::vector<int> world, uint32_t context, const char *name) {
@@ -49,6 +51,8 @@ void teardown_predefined(ftmpi_comm_s &c) {
     c.group = nullptr;
     release(c.errhandler);
     c.errhandler = nullptr;
+    delete c.info;
+    c.info = nullptr;
 }
 
 void set_info_env(int argc_hint) {
@@ -64,6 +68,7 @@ void set_info_env(int argc_hint) {
 }
 }  // namespace
 
+bool predefined_comms_live() { return comms_live.load(std::memory_order_acquire); }
 int my_world_rank() { return world_rank_; }
 int my_world_size() { return world_size_; }
 
@@ -96,6 +101,7 @@ void init_world(int world_rank, int world_size) {
     setup_predefined(ftmpi_comm_world, std::move(all), 0, "MPI_COMM_WORLD");
     setup_predefined(ftmpi_comm_self, {world_rank}, 2, "MPI_COMM_SELF");
     set_predefined_attributes(&ftmpi_comm_world, world_size);
+    comms_live.store(true, std::memory_order_release);
 }
 
 void finalize_world() {
@@ -103,6 +109,7 @@ void finalize_world() {
     // libraries can hook finalization on them.
     teardown_predefined(ftmpi_comm_self);
     teardown_predefined(ftmpi_comm_world);
+    comms_live.store(false, std::memory_order_release);
 }
 
 }  // namespace ftmpi::comm

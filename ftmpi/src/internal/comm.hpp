@@ -70,7 +70,14 @@ void init_world(int world_rank, int world_size);
 void finalize_world();
 
 // True for a non-null communicator handle that has not been freed.
+// MPI_COMM_WORLD and MPI_COMM_SELF answer without a lock (hot paths check
+// them on every call); other handles are looked up in a registry.
 bool valid(MPI_Comm);
+// A pending operation that outlives MPI_Comm_free holds a reference, so the
+// communicator (its groups, for status sources) stays readable until the
+// operation completes: retain when it starts, release when it ends.
+void retain(MPI_Comm);
+void release(MPI_Comm);
 // True for a non-null group handle that has not been freed.
 bool valid(MPI_Group);
 }

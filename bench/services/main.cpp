@@ -118,6 +118,13 @@ std::vector<double> delivery_latency(ServiceVm &vm, std::size_t subscribers, int
 std::pair<double, double> failover_once(std::chrono::milliseconds heartbeat_timeout)
 {
     ServiceVm vm(3, 50ms, heartbeat_timeout);
+    auto formed = Clock::now();
+    if (!vm.wait_for_drd_voters(3, 60s)) {
+        std::fprintf(stderr, "failover: the DRD never had 3 voters\n");
+        return {-1, -1};
+    }
+    std::fprintf(stderr, "failover: DRD has 3 voters %.0f ms after the VM formed\n",
+                 std::chrono::duration<double, std::milli>(Clock::now() - formed).count());
     ServiceClient probe(vm[1], vm.key_file());
     // Warm up both services and learn where they run.
     auto warm = probe.publish("bench/failover", Bytes(8, 0));
@@ -130,6 +137,8 @@ std::pair<double, double> failover_once(std::chrono::milliseconds heartbeat_time
     }
     std::size_t victim = vm.index_of(*where);
     std::size_t survivor = (victim + 1) % vm.size();
+    std::fprintf(stderr, "failover: killing daemon %zu (%s), asking through daemon %zu (%s)\n", victim, where->c_str(),
+                 survivor, vm[survivor].id().c_str());
     auto killed = Clock::now();
     vm.kill_hard(victim);
     double events_ms = -1, naming_ms = -1;
@@ -142,11 +151,14 @@ std::pair<double, double> failover_once(std::chrono::milliseconds heartbeat_time
             }
     });
     ServiceClient c(vm[survivor], vm.key_file());
-    while (Clock::now() - killed < 60s)
-        if (c.publish("bench/failover", Bytes(8, 0), 20s)) {
+    while (Clock::now() - killed < 60s) {
+        auto r = c.publish("bench/failover", Bytes(8, 0), 20s);
+        if (r) {
             events_ms = std::chrono::duration<double, std::milli>(Clock::now() - killed).count();
             break;
         }
+        std::fprintf(stderr, "failover: publish: %s\n", r.error().describe().c_str());
+    }
     naming.join();
     return {events_ms, naming_ms};
 }
@@ -180,6 +192,7 @@ int main(int argc, char **argv)
         std::vector<double> ev, nm;
         for (int k = 0; k < failovers; ++k) {
             auto [e, n] = failover_once(std::chrono::milliseconds(heartbeat_timeout));
+            std::fprintf(stderr, "failover %d: events %.1f ms, naming %.1f ms\n", k + 1, e, n);
             if (e >= 0) ev.push_back(e);
             if (n >= 0) nm.push_back(n);
         }

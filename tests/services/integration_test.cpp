@@ -102,6 +102,7 @@ TEST_CASE("publish and fetch through different daemons: one gap-free order, seen
 TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events survive in order, a survivor takes over, fetchers resume")
 {
     ServiceVm vm(3);
+    REQUIRE_MESSAGE(vm.wait_for_drd_voters(3, 30s), "the DRD never had 3 voters");
     const std::string active = settled_where(vm, false);
     const std::size_t dead = vm.index_of(active);
     const std::size_t pub = (dead + 1) % 3, sub = (dead + 2) % 3;
@@ -199,6 +200,7 @@ TEST_CASE("naming ids are never issued twice: across kill -9 of the naming host 
         }
     };
     for (std::size_t i = 0; i < 3; ++i) take(i, 10);
+    REQUIRE_MESSAGE(vm.wait_for_drd_voters(3, 30s), "the DRD never had 3 voters");
     const std::string active = settled_where(vm, true);
     const std::size_t dead = vm.index_of(active);
     vm.kill_hard(dead);

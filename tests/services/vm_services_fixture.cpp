@@ -87,6 +87,19 @@ void ServiceVm::restart_all()
         start(i, i == 0 ? "" : "127.0.0.1:" + std::to_string(ports_[0]));
 }
 
+bool ServiceVm::wait_for_drd_voters(std::size_t n, std::chrono::milliseconds timeout)
+{
+    return test::wait_until([&] {
+        for (std::size_t i = 0; i < daemons_.size(); ++i) {
+            if (!daemons_[i]) continue;
+            ServiceClient c(*daemons_[i], key_file_);
+            auto s = c.drd_status(2s);
+            if (!s || s->first.empty() || s->second < static_cast<std::int64_t>(n)) return false;
+        }
+        return true;
+    }, timeout);
+}
+
 ServiceClient::ServiceClient(const Daemon &d, const fs::path &key_file) : where_(d.tcp())
 {
     auto key = load_key(key_file);
@@ -172,6 +185,17 @@ Result<std::string> ServiceClient::naming_where(std::chrono::milliseconds timeou
     std::string id;
     if (!u.str(id)) return make_error(HARNESS_ERR_PROTOCOL, "bad where reply");
     return id;
+}
+
+Result<std::pair<std::string, std::int64_t>> ServiceClient::drd_status(std::chrono::milliseconds timeout)
+{
+    auto r = call("drd", "status", Packer{}, timeout);
+    if (!r) return r.error();
+    Unpacker u(*r);
+    std::string leader;
+    std::int64_t voters = 0;
+    if (!u.str(leader) || !u.i64(voters)) return make_error(HARNESS_ERR_PROTOCOL, "bad drd status reply");
+    return std::pair{leader, voters};
 }
 
 } // namespace harness::services_test

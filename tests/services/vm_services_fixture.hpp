@@ -49,6 +49,11 @@ public:
 
     const std::filesystem::path &key_file() const { return key_file_; }
 
+    // Waits until every running daemon's vm/drd reports n voters and a
+    // leader: before that, killing the one voter of a young VM stalls the
+    // DRD (no majority left), which is not what failover tests are about.
+    bool wait_for_drd_voters(std::size_t n, std::chrono::milliseconds timeout);
+
 private:
     void start(std::size_t i, const std::string &join);
     std::vector<std::string> args(const std::string &join) const;
@@ -73,6 +78,8 @@ public:
     Result<std::string> events_where(std::chrono::milliseconds timeout = 15s);
     Result<std::int64_t> allocate(const std::string &space, std::int64_t count, std::chrono::milliseconds timeout = 15s);
     Result<std::string> naming_where(std::chrono::milliseconds timeout = 15s);
+    // vm/drd status: the leader's id (empty: none) and the number of voters.
+    Result<std::pair<std::string, std::int64_t>> drd_status(std::chrono::milliseconds timeout = 5s);
 
 private:
     Result<Bytes> call(const char *component, const char *function, const Packer &args, std::chrono::milliseconds timeout);

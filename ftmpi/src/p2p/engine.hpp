@@ -42,6 +42,11 @@ struct Unexpected {
     uint64_t sender_id = 0;
     std::vector<char> data;       // eager payload
     MPI_Request local_sender = nullptr;  // a synchronous send to self, completed at match
+    // An eager payload still arriving is already queued (so a receive posted
+    // meanwhile finds it, in order); a receive that matches it claims it and
+    // gets the data when the last byte is in.
+    bool complete = true;
+    MPI_Request claimed = nullptr;
 };
 
 struct Settings {
@@ -133,7 +138,7 @@ private:
     uint64_t next_id_ = 1;
     std::vector<char> failed_;
     std::vector<MPI_Request> arriving_;       // per peer: the receive whose payload is being read
-    std::vector<Unexpected *> arriving_unexpected_;
+    std::vector<Unexpected *> arriving_unexpected_;  // per peer: its entry in unexpected_ being filled
     std::vector<MPI_Request> generalized_;
 
     // Poller state.

@@ -24,7 +24,7 @@ bool matches(const ftmpi_request_s &r, uint32_t context, int source, int tag) {
 }
 
 bool matches(const Unexpected &u, uint32_t context, int source, int tag) {
-    return u.context == context && (source == -1 || u.source == source) && (tag == MPI_ANY_TAG || u.tag == tag);
+    return !u.claimed && u.context == context && (source == -1 || u.source == source) && (tag == MPI_ANY_TAG || u.tag == tag);
 }
 
 void reset_status(MPI_Status &s) {
@@ -212,6 +212,12 @@ int Engine::post_recv(MPI_Request r) {
     r->peer = r->rank_arg == MPI_ANY_SOURCE ? -1 : comm::world_rank_of(r->comm, r->rank_arg);
     for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
         if (!matches(*it, r->context, r->peer, r->tag)) continue;
+        if (!it->complete) {
+            it->claimed = r;  // its payload is still arriving: on_frame delivers it
+            r->status.MPI_SOURCE = comm::comm_rank_of_world(r->comm, it->source);
+            r->status.MPI_TAG = it->tag;
+            return MPI_SUCCESS;
+        }
         Unexpected u = std::move(*it);
         unexpected_.erase(it);
         take_unexpected(r, std::move(u));
@@ -295,16 +301,17 @@ Landing Engine::on_header(int peer, const Frame &f) {
         }
         return {r->landing, std::min<size_t>(f.length, r->bytes), nullptr};
     }
-    auto *u = new Unexpected();
-    u->context = f.context;
-    u->source = peer;
-    u->tag = f.tag;
-    u->size = f.length;
-    u->sync = f.flags & transport::frame_sync;
-    u->sender_id = f.sender_id;
-    u->data.resize(f.length);
-    arriving_unexpected_[peer] = u;
-    return {u->data.data(), f.length, nullptr};
+    Unexpected &u = unexpected_.emplace_back();
+    u.context = f.context;
+    u.source = peer;
+    u.tag = f.tag;
+    u.size = f.length;
+    u.sync = f.flags & transport::frame_sync;
+    u.sender_id = f.sender_id;
+    u.complete = false;
+    u.data.resize(f.length);
+    arriving_unexpected_[peer] = &u;
+    return {u.data.data(), f.length, nullptr};
 }
 
 void Engine::on_frame(int peer, const Frame &f, const Landing &) {
@@ -316,8 +323,13 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
             finish_recv(r, f.length, MPI_SUCCESS);
         } else if (Unexpected *u = arriving_unexpected_[peer]) {
             arriving_unexpected_[peer] = nullptr;
-            unexpected_.push_back(std::move(*u));
-            delete u;
+            u->complete = true;
+            if (MPI_Request claimant = u->claimed) {
+                auto it = std::find_if(unexpected_.begin(), unexpected_.end(), [u](const Unexpected &x) { return &x == u; });
+                Unexpected done = std::move(*it);
+                unexpected_.erase(it);
+                take_unexpected(claimant, std::move(done));
+            }
         }
         break;
     case FrameKind::rts:
@@ -386,8 +398,11 @@ void Engine::on_peer_lost(int peer) {
         arriving_[peer] = nullptr;
         finish(r, code);
     }
-    delete arriving_unexpected_[peer];
-    arriving_unexpected_[peer] = nullptr;
+    if (Unexpected *u = arriving_unexpected_[peer]) {
+        arriving_unexpected_[peer] = nullptr;
+        if (u->claimed) finish(u->claimed, code);
+        std::erase_if(unexpected_, [u](const Unexpected &x) { return &x == u; });
+    }
     for (auto it = posted_.begin(); it != posted_.end();) {
         MPI_Request r = *it;
         bool needs = r->peer == peer || (r->peer == -1 && comm::comm_rank_of_world(r->comm, peer) != MPI_UNDEFINED);
@@ -433,7 +448,7 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     int error = MPI_SUCCESS;
     auto look = [&] {
         found = std::find_if(unexpected_.begin(), unexpected_.end(),
-                             [&](const Unexpected &u) { return matches(u, context, source_world, tag); });
+                             [&](const Unexpected &u) { return u.complete && matches(u, context, source_world, tag); });
         if (found != unexpected_.end()) return true;
         if ((source_world >= 0 && failed(source_world)) || (source_world == -1 && any_member_failed(comm))) {
             error = MPIX_ERR_PROC_FAILED;

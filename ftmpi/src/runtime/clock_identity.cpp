@@ -29,9 +29,10 @@ int MPI_Get_processor_name(char *name, int *resultlen) noexcept {
     if (!name || !resultlen) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_processor_name");
     char host[MPI_MAX_PROCESSOR_NAME] = {};
     if (gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "localhost");
-    std::strncpy(name, host, MPI_MAX_PROCESSOR_NAME - 1);
-    name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
-    *resultlen = static_cast<int>(std::strlen(name));
+    size_t n = strnlen(host, sizeof host - 1);
+    std::memcpy(name, host, n);
+    name[n] = '\0';
+    *resultlen = static_cast<int>(n);
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Get_processor_name)

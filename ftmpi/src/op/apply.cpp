@@ -127,6 +127,14 @@ int apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type) 
     }
     if (!valid(op, type)) return MPI_ERR_OP;
     if (op->id == Id::no_op || count == 0 || type->size == 0) return MPI_SUCCESS;
+    if (op->id == Id::replace && type->kind == Kind::none) {
+        // Mixed data: copy it through the packed form, whatever its layout.
+        const size_t bytes = static_cast<size_t>(count) * type->size;
+        std::unique_ptr<unsigned char[]> scratch(new unsigned char[bytes]);
+        dt::pack(in, count, type, 0, scratch.get(), bytes);
+        dt::unpack(scratch.get(), bytes, 0, inout, count, type);
+        return MPI_SUCCESS;
+    }
     const Kind kind = type->kind;
     const dt::Type *basic = dt::predefined(kind);
     if (type->predefined) {

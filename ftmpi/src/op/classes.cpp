@@ -40,6 +40,8 @@ bool pair(Kind k) {
 bool valid(MPI_Op op, MPI_Datatype type) {
     if (!op || !type) return false;
     if (!op->predefined) return true;
+    // REPLACE and NO_OP move or keep data of any layout (MPI_Accumulate's use).
+    if (op->id == Id::replace || op->id == Id::no_op) return true;
     const Kind k = type->kind;
     if (k == Kind::none) return false;
     switch (op->id) {

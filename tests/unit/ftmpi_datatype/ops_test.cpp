@@ -164,12 +164,27 @@ TEST_CASE("ops on a strided derived type change only its elements") {
     dt::release(c);
 }
 
-TEST_CASE("REPLACE copies, NO_OP leaves inout") {
+TEST_CASE("REPLACE copies, NO_OP leaves inout, on any type") {
     int a[2] = {1, 2}, b[2] = {3, 4};
     op::apply(MPI_NO_OP, a, b, 2, MPI_INT);
     CHECK(b[1] == 4);
     op::apply(MPI_REPLACE, a, b, 2, MPI_INT);
     CHECK(b[1] == 2);
+    // A mixed struct with a hole: only its data is replaced.
+    struct S { int i; int hole; double d; };
+    const int bl[] = {1, 1};
+    const MPI_Aint disp[] = {offsetof(S, i), offsetof(S, d)};
+    Type *types[] = {INT, &ftmpi_dt_double};
+    Type *mixed = dt::make_struct(bl, disp, types);
+    dt::commit(mixed);
+    S x[2] = {{1, 7, 1.5}, {2, 7, 2.5}}, y[2] = {{0, -1, 0}, {0, -1, 0}};
+    CHECK(op::valid(MPI_REPLACE, mixed));
+    REQUIRE(op::apply(MPI_REPLACE, x, y, 2, mixed) == MPI_SUCCESS);
+    CHECK(y[1].i == 2);
+    CHECK(y[1].d == 2.5);
+    CHECK(y[1].hole == -1);
+    CHECK(op::apply(MPI_NO_OP, x, y, 2, mixed) == MPI_SUCCESS);
+    dt::release(mixed);
 }
 
 namespace {

@@ -90,6 +90,23 @@ TEST_CASE("publish and fetch through different daemons: one gap-free order, seen
     fetcher.join();
     CHECK(got.load());
 
+    // Malformed arguments get a clear error from a real daemon, which keeps serving.
+    Packer wrong;
+    wrong.i64(1).str("x");
+    for (auto [component, function] : {std::pair{"events", "publish"}, {"events", "fetch"}, {"events", "publish_active"},
+                                       {"naming", "allocate"}, {"naming", "allocate_active"}}) {
+        auto r = clients[1]->call(component, function, wrong, 5s);
+        REQUIRE_FALSE(r.ok());
+        CHECK_MESSAGE(r.error().status == HARNESS_ERR_INVALID_ARGUMENT, component << "/" << function << ": " << r.error().describe());
+        CHECK(r.error().message.find("expects") != std::string::npos);
+    }
+    Packer bad_topic;
+    bad_topic.str("job/../x").bytes(Bytes{1});
+    auto refused = clients[2]->call("events", "publish", bad_topic, 5s);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().status == HARNESS_ERR_INVALID_ARGUMENT);
+    CHECK(clients[1]->publish("job/2", text("still serving")).ok());
+
     // Naming answers from every daemon, never the same id twice.
     std::set<std::int64_t> ids;
     for (int i = 0; i < 30; ++i) {

@@ -81,8 +81,10 @@ public:
     // vm/drd status: the leader's id (empty: none) and the number of voters.
     Result<std::pair<std::string, std::int64_t>> drd_status(std::chrono::milliseconds timeout = 5s);
 
-private:
+    // Any function with any (possibly malformed) argument buffer.
     Result<Bytes> call(const char *component, const char *function, const Packer &args, std::chrono::milliseconds timeout);
+
+private:
     Endpoint where_;
     VmKey key_;
     std::unique_ptr<hlib::Daemon> daemon_;

@@ -1,10 +1,11 @@
 // ftmpi_test_launcher — runs an MPI job of N ranks on this host, for tests.
 //
-//   ftmpi_test_launcher -np N [--timeout S] program [args…]
+//   ftmpi_test_launcher -np N [--timeout S] [--wireup dir|drd] program [args…]
 //
 // Each rank is a child process with FTMPI_JOB, FTMPI_RANK, FTMPI_SIZE and
-// FTMPI_WIREUP=dir:<fresh temporary directory>; ranks inherit stdout and
-// stderr. The first rank that fails (non-zero exit, a signal, or MPI_Abort,
+// FTMPI_WIREUP=dir:<fresh temporary directory> (or drd:, which reaches the
+// DRD through the daemon named by the inherited HARNESS_* environment);
+// ranks inherit stdout and stderr. The first rank that fails (non-zero exit, a signal, or MPI_Abort,
 // which exits non-zero) ends the job: the others are killed with SIGKILL.
 // Exit status as mpirun's: 0 when every rank exits 0; else the first failing
 // rank's exit status, 128+signal if it was killed; 124 on --timeout;
@@ -27,11 +28,12 @@ namespace {
 struct Options {
     int np = 0;
     double timeout_s = 0;  // 0: none
+    bool drd = false;      // --wireup drd
     std::vector<char *> program;  // argv of the rank program
 };
 
 [[noreturn]] void usage(const char *why) {
-    std::fprintf(stderr, "ftmpi_test_launcher: %s\nusage: ftmpi_test_launcher -np N [--timeout S] program [args...]\n",
+    std::fprintf(stderr, "ftmpi_test_launcher: %s\nusage: ftmpi_test_launcher -np N [--timeout S] [--wireup dir|drd] program [args...]\n",
                  why);
     std::exit(2);
 }
@@ -45,6 +47,10 @@ Options parse(int argc, char **argv) {
             o.np = std::atoi(argv[++i]);
         } else if (a == "--timeout" && i + 1 < argc) {
             o.timeout_s = std::atof(argv[++i]);
+        } else if (a == "--wireup" && i + 1 < argc) {
+            std::string w = argv[++i];
+            if (w != "dir" && w != "drd") usage("--wireup takes dir or drd");
+            o.drd = w == "drd";
         } else {
             usage(("unknown option " + a).c_str());
         }
@@ -91,7 +97,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     const std::string job = std::to_string(getpid());
-    const std::string wireup = std::string("dir:") + dir;
+    const std::string wireup = o.drd ? std::string("drd:") : std::string("dir:") + dir;
 
     // SIGCHLD, SIGINT and SIGTERM are taken with sigtimedwait, so the launcher
     // sleeps until something happens or the deadline passes.

@@ -187,3 +187,29 @@ TEST_CASE("with no VM reachable, ftmpirun runs the job on a private daemon and s
     // Nothing was written to the given root: the private daemon had its own.
     CHECK(std::filesystem::is_empty(root.path()));
 }
+
+TEST_CASE("ranks are placed by slot over two daemons and wire up through the DRD")
+{
+    test::TempDir keys("ftmpirun-keys");
+    auto key = test::write_vm_key(keys.path() / "vm.key");
+    test::DaemonOptions oa;
+    oa.services = "vm/spawn_notify";
+    oa.key_file = key;
+    auto a = test::Daemon::start(oa);
+    test::DaemonOptions ob = oa;
+    ob.extra_args = {"--join", a->tcp().to_string()};
+    auto b = test::Daemon::start(ob);
+    auto vm = it::connect(*a);
+    REQUIRE(it::wait_for_alive_members(vm, 2, 10s));
+
+    auto r = ftmpirun(*a, {"--host", a->id() + ":2," + b->tcp().to_string() + ":2", "-np", "4", "sh", "-c",
+                           "echo $FTMPI_RANK $HARNESS_MEMBER $FTMPI_WIREUP"});
+    CHECK(r.exit_code() == 0);
+    auto out = lines_of(r.out);
+    std::sort(out.begin(), out.end());
+    REQUIRE(out.size() == 4);
+    CHECK(out[0] == "0 " + a->id() + " drd:");
+    CHECK(out[1] == "1 " + a->id() + " drd:");
+    CHECK(out[2] == "2 " + b->id() + " drd:");
+    CHECK(out[3] == "3 " + b->id() + " drd:");
+}

@@ -4,7 +4,6 @@
 #include "internal/datatype.hpp"
 #include "internal/op.hpp"
 #include "internal/p2p.hpp"
-#include "p2p_test.hpp"
 #include "tags.hpp"
 
 #include <mutex>
@@ -127,7 +126,7 @@ bool Schedule::advance(MPI_Status *status) {
         if (!round.messages.empty()) {
             int flag = 0;
             const int err = first_error(
-                test_all(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data()),
+                p2p::test_all(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data()),
                 statuses_);
             if (!flag) return false;
             if (error_ == MPI_SUCCESS) error_ = err;
@@ -141,7 +140,7 @@ bool Schedule::advance(MPI_Status *status) {
     // them (without blocking) before completing.
     if (!requests_.empty()) {
         int flag = 0;
-        test_all(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data());
+        p2p::test_all(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data());
         if (!flag) return false;
         requests_.clear();
     }

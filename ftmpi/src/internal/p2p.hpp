@@ -34,4 +34,11 @@ int test_all(int n, MPI_Request *, int *flag, MPI_Status *);
 // (MPI_ERROR in particular) when it returns true. Free it with
 // MPI_Wait/Test/Request_free like any request.
 MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
+
+// Failure knowledge (world ranks). notify_failed() is how a failure learned
+// elsewhere (a daemon's event, issue 6) enters p2p: the peer's connection is
+// dropped and every operation that needs it completes with
+// MPIX_ERR_PROC_FAILED, exactly as when the connection breaks by itself.
+void notify_failed(int world_rank);
+bool is_failed(int world_rank);
 }

@@ -78,6 +78,13 @@ std::string Engine::start(int rank, int size, const Exchange &exchange, const st
 
 bool Engine::failed(int world) const { return world >= 0 && world < size_ && failed_[world]; }
 
+void Engine::declare_failed(int world) {
+    Lock lk(mu_);
+    if (!running_ || world < 0 || world >= size_ || world == rank_ || failed_[world]) return;
+    tcp_->drop(world);  // nothing more is read from or written to it
+    on_peer_lost(world);
+}
+
 void Engine::finalize() {
     if (!running_) return;
     if (size_ > 1) {

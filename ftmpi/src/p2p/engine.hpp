@@ -74,6 +74,7 @@ public:
     int rank() const { return rank_; }
     int size() const { return size_; }
     bool failed(int world) const;
+    void declare_failed(int world);           // a failure learned from outside the transport
 
     // Operations (each takes the lock).
     int post(MPI_Request r);                  // start a send or receive described by r

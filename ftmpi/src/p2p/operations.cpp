@@ -315,4 +315,12 @@ MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance) {
     return Engine::get().make_generalized(std::move(advance));
 }
 
+void notify_failed(int world_rank) { Engine::get().declare_failed(world_rank); }
+
+bool is_failed(int world_rank) {
+    auto &engine = Engine::get();
+    std::lock_guard<std::mutex> lk(engine.mutex());
+    return engine.failed(world_rank);
+}
+
 }  // namespace ftmpi::p2p

@@ -79,6 +79,10 @@ public:
     // Makes a poll() blocked in another thread return soon.
     void wake();
 
+    // Closes the connection to a peer known to have failed by other means,
+    // without reporting it through on_peer_lost (the caller handles that).
+    void drop(int peer) { lose(peer, false); }
+
     bool connected(int peer) const;        // alive and not yet said bye
     bool bye_received(int peer) const;
     bool flushed() const;                  // nothing queued for any peer

@@ -3,6 +3,8 @@
 #include "auth_transport.hpp"
 
 #include <array>
+#include <csignal>
+#include <pthread.h>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -278,6 +280,12 @@ struct RaftNode::Impl {
 
     void run(std::promise<Result<void>> &started)
     {
+        // A write to a peer that vanished must be EPIPE, not a SIGPIPE that
+        // kills whatever process hosts us (hcored ignores it, others may not).
+        sigset_t pipe;
+        sigemptyset(&pipe);
+        sigaddset(&pipe, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
         auto opened = open_on_loop_thread();
         bool ok = opened.ok();
         if (!ok) close_on_loop_thread();

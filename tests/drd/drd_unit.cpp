@@ -5,14 +5,34 @@
 #include "raft_auth.hpp"
 #include "store.hpp"
 
-#include "daemon_fixture.hpp"
 
 #include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
 
 using namespace harness;
 using namespace harness::drd;
 
 namespace {
+
+// A fresh directory under /tmp, removed afterwards (HARNESS_TEST_KEEP keeps it).
+struct TempDir {
+    std::filesystem::path dir;
+    explicit TempDir(const char *)
+    {
+        char tmpl[] = "/tmp/drdunit-XXXXXX";
+        REQUIRE(::mkdtemp(tmpl) != nullptr);
+        dir = tmpl;
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        if (!std::getenv("HARNESS_TEST_KEEP")) std::filesystem::remove_all(dir, ec);
+    }
+    const std::filesystem::path &path() const { return dir; }
+};
 
 Bytes bytes_of(const std::string &s) { return Bytes(s.begin(), s.end()); }
 
@@ -84,7 +104,7 @@ TEST_CASE("malformed entries are refused, not decoded")
 
 TEST_CASE("store: versions start at 1 and grow by one per write; cas and del follow the contract")
 {
-    harness::test::TempDir dir("drdunit");
+    TempDir dir("drdunit");
     auto s = open_store(dir.path() / "drd.sqlite");
     CHECK(apply(*s, 1, Op::put, "a", "one").version == 1);
     CHECK(apply(*s, 2, Op::put, "a", "two").version == 2);
@@ -113,7 +133,7 @@ TEST_CASE("store: versions start at 1 and grow by one per write; cas and del fol
 
 TEST_CASE("store: the change index is the log index, in commit order, per prefix")
 {
-    harness::test::TempDir dir("drdunit");
+    TempDir dir("drdunit");
     auto s = open_store(dir.path() / "drd.sqlite");
     apply(*s, 3, Op::put, "w/a", "1");
     apply(*s, 4, Op::put, "x/other", "1");
@@ -135,7 +155,7 @@ TEST_CASE("store: the change index is the log index, in commit order, per prefix
 
 TEST_CASE("store: replaying entries already applied changes nothing (restart after a crash)")
 {
-    harness::test::TempDir dir("drdunit");
+    TempDir dir("drdunit");
     auto file = dir.path() / "drd.sqlite";
     {
         auto s = open_store(file);
@@ -152,7 +172,7 @@ TEST_CASE("store: replaying entries already applied changes nothing (restart aft
 
 TEST_CASE("store: snapshot and restore carry records, changes and the applied index")
 {
-    harness::test::TempDir dir("drdunit");
+    TempDir dir("drdunit");
     auto a = open_store(dir.path() / "a.sqlite");
     apply(*a, 1, Op::put, "p/1", "one");
     apply(*a, 2, Op::put, "p/2", std::string("\0\xff", 2));
@@ -184,7 +204,7 @@ TEST_CASE("store: snapshot and restore carry records, changes and the applied in
 
 TEST_CASE("store: local records are separate, versioned, and scanned by prefix")
 {
-    harness::test::TempDir dir("drdunit");
+    TempDir dir("drdunit");
     auto s = open_store(dir.path() / "drd.sqlite");
     CHECK(*s->put_local("l/a", bytes_of("1")) == 1);
     CHECK(*s->put_local("l/a", bytes_of("2")) == 2);

@@ -97,7 +97,11 @@ pkgconfig)
     run_job 2 ./hello_pc "hello from C: 2 ranks, token 3"
     ;;
 cmake_find_mpi)
+    # FindMPI keeps -L/-l/-Wl flags of the wrapper's link line but drops
+    # -fsanitize=…, which a sanitizer build of libftmpi needs in the program.
+    sanitize=$(tr ' ' '\n' <<<"$("$mpicc" -showme:link)" | grep '^-fsanitize=' || true)
     cmake -S "$here/find_mpi" -B "$work/b" -G "$generator" -DHELLO_DIR="$here" \
+        -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
         -DMPI_C_COMPILER="$mpicc" -DMPI_CXX_COMPILER="$mpicxx" >"$work/configure.log" 2>&1 ||
         { cat "$work/configure.log"; fail "configure with find_package(MPI) failed"; }
     log=$(cat "$work/configure.log")

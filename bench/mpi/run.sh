@@ -89,8 +89,10 @@ for b in $benches; do
   for np in $counts; do
     for config in $configs; do
       echo "running $b np=$np $config" >&2
-      launch "$config" "$np" "$b" </dev/null 2>"$work/err" | sed -n "s/^RESULT /$config /p" >>"$results" ||
-        true
+      # A run that spins on an oversubscribed host can take minutes per point;
+      # past BENCH_RUN_SECONDS (900) it is cut off and its points stay empty.
+      timeout "${BENCH_RUN_SECONDS:-900}" bash -c "$(declare -f launch); $(declare -p work build ftmpirun launcher); \
+        launch $config $np $b" </dev/null 2>"$work/err" | sed -un "s/^RESULT /$config /p" >>"$results" || true
       grep -q . "$work/err" && grep -v '^$' "$work/err" | head -3 >&2
     done
   done

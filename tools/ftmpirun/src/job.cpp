@@ -26,6 +26,7 @@ using spawn_client::SpawnClient;
 
 constexpr std::chrono::milliseconds kConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
+constexpr std::chrono::milliseconds kStopGrace{5000};
 
 // Whole lines to our stdout/stderr, one write each, so ranks never mix inside
 // a line.
@@ -302,12 +303,23 @@ int run_job(const JobSpec &spec)
     // The controller.
     std::optional<Clock::time_point> deadline;
     if (spec.timeout) deadline = Clock::now() + *spec.timeout;
+    // After a forwarded signal the ranks get this long to end on their own.
+    std::optional<Clock::time_point> grace_end;
     std::optional<RankExit> first_failure;
     bool aborting = false, timed_out = false;
     int signals = 0;
     for (int live = np; live > 0;) {
-        auto ev = inbox.next(timed_out ? std::nullopt : deadline);
+        std::optional<Clock::time_point> until = timed_out ? std::nullopt : deadline;
+        if (grace_end && (!until || *grace_end < *until)) until = grace_end;
+        auto ev = inbox.next(until);
         if (!ev) {
+            if (grace_end && Clock::now() >= *grace_end) {
+                grace_end.reset();
+                printer.note("ranks still running " + std::to_string(kStopGrace.count() / 1000) +
+                             " s after the signal; killing them");
+                kill_all(SIGKILL);
+                continue;
+            }
             timed_out = true;
             printer.note("job " + std::to_string(spec.job_id) + " timed out after " +
                          std::to_string(spec.timeout->count() / 1000.0).substr(0, 6) + " s; killing its ranks");
@@ -315,25 +327,28 @@ int run_job(const JobSpec &spec)
             continue;
         }
         if (ev->kind == Event::Kind::signal) {
-            // The first SIGINT/SIGTERM/SIGHUP goes to every rank as it is; a
-            // second one kills them.
+            // The first SIGINT/SIGTERM/SIGHUP goes to every rank as it is (they
+            // may clean up); a second one, or the grace running out, kills them.
             ++signals;
             kill_all(signals == 1 ? ev->sig : SIGKILL);
+            if (signals == 1) grace_end = Clock::now() + kStopGrace;
+            else grace_end.reset();
             continue;
         }
         const RankExit &x = ev->exit;
         exited[x.rank] = true;
         --live;
         if (x.failed() && !first_failure) first_failure = x;
-        if (decide(x) == OnRankExit::abort_job && !aborting && !timed_out) {
+        // A job already being stopped (timeout, user signal, earlier abort)
+        // is not aborted again: its ranks are ending anyway.
+        if (decide(x) == OnRankExit::abort_job && !aborting && !timed_out && signals == 0) {
             aborting = true;
             const std::string &member = spec.ranks[x.rank].member_id;
             std::string how = x.lost ? "was lost: " + x.why
                               : x.signal ? "was killed by " + signal_name(x.signal)
                                          : "exited with status " + std::to_string(x.exit_code);
-            if (signals == 0)
-                printer.note("rank " + std::to_string(x.rank) + " (daemon " + member + ") " + how + "; aborting job " +
-                             std::to_string(spec.job_id) + (live > 0 ? ", killing its other ranks" : ""));
+            printer.note("rank " + std::to_string(x.rank) + " (daemon " + member + ") " + how + "; aborting job " +
+                         std::to_string(spec.job_id) + (live > 0 ? ", killing its other ranks" : ""));
             kill_all(SIGKILL);
         }
     }

@@ -67,9 +67,10 @@ struct Rank {
     bool running = false;
 };
 
+// Each rank leads its own process group, so whatever it started dies with it.
 void kill_all(std::vector<Rank> &ranks, int sig) {
     for (auto &r : ranks)
-        if (r.running) kill(r.pid, sig);
+        if (r.running) kill(-r.pid, sig);
 }
 
 // Reaps every rank still running after they were killed.
@@ -118,6 +119,7 @@ int main(int argc, char **argv) {
             return 2;
         }
         if (pid == 0) {
+            setpgid(0, 0);
             sigprocmask(SIG_UNBLOCK, &set, nullptr);
             setenv("FTMPI_JOB", job.c_str(), 1);
             setenv("FTMPI_RANK", std::to_string(r).c_str(), 1);
@@ -127,6 +129,7 @@ int main(int argc, char **argv) {
             std::fprintf(stderr, "ftmpi_test_launcher: cannot run %s: %s\n", o.program[0], std::strerror(errno));
             _exit(127);
         }
+        setpgid(pid, pid);  // also here: no kill may come before the child's own setpgid
         ranks[r] = {pid, true};
     }
 

@@ -163,6 +163,16 @@ ParsedSettings parse_settings(int argc, char **argv)
     s.auth_timeout = std::chrono::milliseconds(auth_ms);
     s.heartbeat_timeout = std::chrono::milliseconds(timeout_ms);
     for (auto &k : import_keys) s.import_keys.emplace_back(k);
+    // CLI11 reads "--services=" and "--services ''" as no value at all and
+    // keeps the default, so the last one given on the command line is looked
+    // up here: an empty one means none.
+    std::optional<bool> last_was_empty;
+    for (int i = 1; i < argc; ++i) {
+        std::string_view a = argv[i];
+        if (a.rfind("--services=", 0) == 0) last_was_empty = a.size() == 11;
+        if (a == "--services" && i + 1 < argc) last_was_empty = argv[i + 1][0] == '\0';
+    }
+    if (last_was_empty.value_or(false)) services.clear();
     s.services = split(services, ',');
     if (app.count("--plugin-path") == 0 && !std::getenv("HARNESS_PLUGIN_PATH")) {
         s.plugin_path = default_plugin_path();

@@ -108,3 +108,12 @@ TEST_CASE("--help lists the service and plugin path options with their defaults"
     CHECK(r.out.find("--plugin-path") != std::string::npos);
     CHECK(r.out.find("plugins-root/services") != std::string::npos); // run from the build tree
 }
+
+TEST_CASE("the VM services built in this tree load from the default plugin path")
+{
+    test::DaemonOptions o;
+    o.install_examples = false;
+    o.services = test::kAllServices;
+    auto d = Daemon::start(o);
+    CHECK(loaded_names(*d) == std::vector<std::string>{"vm/drd", "vm/naming", "vm/events", "vm/spawn_notify"});
+}

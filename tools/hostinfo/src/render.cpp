@@ -1,0 +1,68 @@
+#include "render.hpp"
+
+#include <iomanip>
+
+namespace harness::hostinfo {
+
+nlohmann::json to_json(const VmState &st)
+{
+    nlohmann::json j;
+    j["via"] = st.via;
+    j["members"] = nlohmann::json::array();
+    for (const auto &m : st.members)
+        j["members"].push_back({{"id", m.id},
+                                {"address", m.address},
+                                {"state", m.alive ? "alive" : "failed"},
+                                {"silent_ms", m.silent_ms}});
+    j["services"] = nlohmann::json::array();
+    for (const auto &[name, ids] : st.services) j["services"].push_back({{"name", name}, {"members", ids}});
+    j["plugins"] = nlohmann::json::object();
+    for (const auto &[id, list] : st.plugins) j["plugins"][id] = list;
+    nlohmann::json drd;
+    if (st.drd.known) {
+        drd = {{"leader", st.drd.leader},
+               {"voters", st.drd.voters},
+               {"standbys", st.drd.standbys},
+               {"commit_index", st.drd.commit_index}};
+    }
+    j["drd"] = drd;
+    j["notes"] = st.notes;
+    return j;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string> &v, const char *sep = " ")
+{
+    std::string out;
+    for (const auto &s : v) out += (out.empty() ? "" : sep) + s;
+    return out.empty() ? "-" : out;
+}
+
+} // namespace
+
+void print_text(const VmState &st, std::ostream &out)
+{
+    out << "members (as member " << st.via << " sees them)\n";
+    for (const auto &m : st.members) {
+        out << "  " << std::left << std::setw(10) << m.id << std::setw(24) << m.address << (m.alive ? "alive" : "FAILED");
+        if (m.silent_ms > 0) out << "  (heard " << m.silent_ms << " ms ago)";
+        out << "\n";
+    }
+    out << "services\n";
+    for (const auto &[name, ids] : st.services) out << "  " << std::setw(14) << name << join(ids) << "\n";
+    out << "drd\n";
+    if (st.drd.known) {
+        out << "  leader        " << (st.drd.leader.empty() ? "-" : st.drd.leader) << "\n";
+        out << "  voters        " << join(st.drd.voters) << "\n";
+        out << "  standbys      " << join(st.drd.standbys) << "\n";
+        out << "  commit index  " << st.drd.commit_index << "\n";
+    } else {
+        out << "  (not loaded)\n";
+    }
+    out << "plugins\n";
+    for (const auto &[id, list] : st.plugins) out << "  " << std::setw(10) << id << join(list, ", ") << "\n";
+    for (const auto &n : st.notes) out << "note: " << n << "\n";
+}
+
+} // namespace harness::hostinfo

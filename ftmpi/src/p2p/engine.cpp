@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <sched.h>
 #include <unistd.h>
 
 namespace ftmpi::p2p {
@@ -24,12 +25,6 @@ long env_long(const char *name, long fallback) {
         return fallback;
     }
     return x;
-}
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
 }
 
 }  // namespace
@@ -200,6 +195,13 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
         if (!polling_) {
             if (size_ > 1) {
                 poll_step(lk, !spinning);
+                if (spinning && !done()) {
+                    // Let another runnable process (the peer we wait for, on an
+                    // oversubscribed host) have the core; returns at once on an idle one.
+                    lk.unlock();
+                    sched_yield();
+                    lk.lock();
+                }
             } else {
                 run_advances(lk);  // nothing to poll; only local progress
                 if (!done() && generalized_.empty()) {
@@ -220,7 +222,7 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
         }
         if (spinning) {
             lk.unlock();
-            for (int i = 0; i < 64; ++i) cpu_relax();
+            sched_yield();
             lk.lock();
             continue;
         }

@@ -241,6 +241,8 @@ Result<std::vector<Event>> EventLog::fetch(const std::string &topic, std::int64_
     });
     if (term_ != term) return role_changed();
     std::vector<Event> out;
+    // Woken because this instance lost its role: send the fetcher to the new one.
+    if (t.last_seq <= after_seq && wake_generation_ != generation && !stopping_) return role_changed();
     if (t.events.empty() || t.last_seq <= after_seq) return out;
     std::int64_t first = t.events.front().seq;
     std::size_t index = after_seq + 1 <= first ? 0 : static_cast<std::size_t>(after_seq + 1 - first);

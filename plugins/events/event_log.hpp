@@ -62,7 +62,9 @@ public:
     // for the first one. Returns early (possibly empty) on stop().
     Result<std::vector<Event>> fetch(const std::string &topic, std::int64_t after_seq, std::int64_t wait_ms,
                                      std::int64_t max, std::int64_t term);
-    // Wakes every waiting fetch (the service stops or lost its role).
+    // Wakes every waiting fetch: stop() for good (they return what they
+    // have); wake_all() when the role was lost (they answer "not the active
+    // instance", so forwarders retry at the new one).
     void stop();
     void wake_all();
 

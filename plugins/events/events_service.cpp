@@ -51,6 +51,7 @@ EventsService::EventsService(RecordStore &store, MemberDirectory &members, Forwa
       keeper_(role_, settings.request_deadline,
               [this](const std::string &id, bool alive) { publish_member_change(id, alive); })
 {
+    role_.set_on_lost([this] { log_store_.wake_all(); });
 }
 
 EventsService::~EventsService() { stop(); }

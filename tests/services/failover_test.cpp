@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <memory>
 #include <set>
 
@@ -304,4 +305,40 @@ TEST_CASE("bad arguments are refused by the public functions before anything is 
     CHECK(n.events.fetch("t", 0, 0, 0).error().status == HARNESS_ERR_INVALID_ARGUMENT);
     CHECK(n.naming.allocate("job", 0).error().status == HARNESS_ERR_INVALID_ARGUMENT);
     CHECK(n.naming.allocate("../etc", 1).error().status == HARNESS_ERR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("an instance that finds it lost the role releases its waiting fetchers at once, to retry at the new one")
+{
+    Vm vm(2);
+    REQUIRE(test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty(); }, 5s));
+    Node &active = vm.by_id(vm.holder(kEventsRoleKey));
+    Node &other = vm.by_id(active.id == "m0" ? "m1" : "m0");
+    REQUIRE(active.events.publish("t", text("one")).ok());
+
+    std::atomic<bool> returned{false};
+    Result<std::vector<Event>> waited = make_error(HARNESS_ERR_INTERNAL, "not run");
+    std::thread fetcher([&] {
+        waited = active.events.fetch_active("t", 1, 20000, 10);
+        returned = true;
+    });
+    // The other instance takes the role (as after a false failure suspicion).
+    auto record = vm.store.get(kEventsRoleKey, true);
+    REQUIRE((record.ok() && record->has_value()));
+    REQUIRE(vm.store.cas(kEventsRoleKey, (*record)->version, bytes_of(other.id))->ok);
+    auto started = std::chrono::steady_clock::now();
+    auto view = active.events.role().refresh();
+    REQUIRE(view.ok());
+    CHECK_FALSE(view->self);
+    fetcher.join();
+    CHECK(std::chrono::steady_clock::now() - started < 10s);
+    REQUIRE_FALSE(waited.ok());
+    CHECK(waited.error().status == HARNESS_ERR_BUSY);
+    // Through the public function the fetcher ends up at the new active
+    // instance, which reloads the topic from the store.
+    auto via_old = active.events.fetch("t", 0, 0, 10);
+    REQUIRE(via_old.ok());
+    CHECK(via_old->size() == 1);
+    auto publish = active.events.publish("t", text("two"));
+    REQUIRE(publish.ok());
+    CHECK(*publish == 2);
 }

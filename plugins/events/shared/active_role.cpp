@@ -28,17 +28,23 @@ Result<RoleView> ActiveRole::refresh()
         if (cached_ && resolved_at_ >= started) return *cached_;
     }
     auto view = resolve();
-    std::lock_guard lock(mutex_);
-    if (view) {
-        bool gained = view->self && !(cached_ && cached_->self && cached_->term == view->term);
-        bool lost = !view->self && cached_ && cached_->self;
-        cached_ = *view;
-        resolved_at_ = Clock::now();
-        if (log_ && gained) log_(1, key_ + ": this daemon is now the active instance (term " + std::to_string(view->term) + ")");
-        if (log_ && lost) log_(2, key_ + ": no longer the active instance; " + view->member_id + " is");
-    } else {
-        cached_.reset();
+    bool lost = false;
+    {
+        std::lock_guard lock(mutex_);
+        if (view) {
+            bool gained = view->self && !(was_self_ && term_seen_ == view->term);
+            lost = !view->self && was_self_;
+            was_self_ = view->self;
+            term_seen_ = view->term;
+            cached_ = *view;
+            resolved_at_ = Clock::now();
+            if (log_ && gained) log_(1, key_ + ": this daemon is now the active instance (term " + std::to_string(view->term) + ")");
+            if (log_ && lost) log_(2, key_ + ": no longer the active instance; " + view->member_id + " is");
+        } else {
+            cached_.reset();
+        }
     }
+    if (lost && on_lost_) on_lost_();
     return view;
 }
 

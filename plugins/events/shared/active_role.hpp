@@ -59,6 +59,9 @@ public:
     bool stopping() const;
 
     const std::string &record_key() const { return key_; }
+    // Called (outside any lock) when this instance finds it lost the role,
+    // so waiters on the old role can give up at once. Set before start.
+    void set_on_lost(std::function<void()> on_lost) { on_lost_ = std::move(on_lost); }
 
 private:
     Result<RoleView> resolve();
@@ -67,6 +70,7 @@ private:
     MemberDirectory &members_;
     std::string key_;
     LogFn log_;
+    std::function<void()> on_lost_;
     std::chrono::milliseconds recheck_;
 
     std::mutex resolve_mutex_; // one resolution at a time; others reuse its answer
@@ -75,6 +79,8 @@ private:
     std::optional<RoleView> cached_;
     Clock::time_point resolved_at_{};
     std::uint64_t member_changes_ = 0;
+    bool was_self_ = false;       // the last resolution said self (cached_ may be reset since)
+    std::int64_t term_seen_ = 0;
     bool stopping_ = false;
 };
 

@@ -4,8 +4,6 @@
 // malformed argument buffers for every function, and fini killing and
 // reaping what still runs. Small and daemon-free, so it also runs under the
 // sanitizers cheaply.
-#include "daemon_fixture.hpp"
-
 #include <harness/pack.hpp>
 #include <harness/plugin.h>
 
@@ -16,7 +14,9 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <functional>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -31,6 +31,17 @@ struct FakeHost {
     std::vector<std::pair<std::string, Bytes>> published; // topic, payload
     int logged_warnings = 0;
 };
+
+// Polls predicate every 5 ms until it holds or timeout passes.
+bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout)
+{
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        if (predicate()) return true;
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(5ms);
+    }
+}
 
 FakeHost *fake(void *host) { return static_cast<FakeHost *>(host); }
 
@@ -195,7 +206,7 @@ TEST_CASE("spawn, output, status and the proc_exit handed to vm/events")
     CHECK(sig == 0);
 
     // Published from the plugin's own thread: wait for it with a deadline.
-    REQUIRE(test::wait_until([&] {
+    REQUIRE(wait_until([&] {
         std::lock_guard lock(p.host_.mutex);
         return !p.host_.published.empty();
     }, 5s));
@@ -304,7 +315,7 @@ TEST_CASE("fini kills and reaps every child, descendants included")
     CHECK(::kill(static_cast<pid_t>(sleeper_pid), 0) != 0);
     CHECK(::kill(static_cast<pid_t>(sh_pid), 0) != 0);
     // The grandchild was killed with its group (init reaps it).
-    CHECK(test::wait_until([&] {
+    CHECK(wait_until([&] {
         std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
         std::string line;
         if (!std::getline(stat, line)) return true;

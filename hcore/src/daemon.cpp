@@ -48,6 +48,7 @@ Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
 Daemon::~Daemon()
 {
     background_.join();
+    member_records_.reset();
     invoker_.reset();
     registry_.reset();
     reaper_.kill_all();
@@ -140,6 +141,12 @@ int Daemon::run(ReadyReporter &ready)
             return fail(make_error(loaded.error().status, "cannot load " + text + " at start: " + loaded.error().describe()));
     }
 
+    member_records_ = std::make_unique<MemberRecords>(
+        id_, [this] { return membership_->snapshot(); },
+        [this] { return registry_->find(ComponentName{"vm", "drd"}) != nullptr; }, &host_api_, log_);
+    membership_->subscribe([this](const std::string &, bool) {
+        if (member_records_) member_records_->changed();
+    });
     membership_->start([this](const Endpoint &to, Bytes body) { send_heartbeat(to, std::move(body)); },
                        [this] {
                            std::vector<ComponentName> names;
@@ -175,6 +182,7 @@ int Daemon::run(ReadyReporter &ready)
 
     // Orderly end: no new work, plugins' fini, children killed and reaped.
     background_.join();
+    member_records_.reset();
     invoker_->shutdown();
     registry_->unload_all();
     reaper_.kill_all();

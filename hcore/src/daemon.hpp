@@ -9,6 +9,7 @@
 
 #include "child_reaper.hpp"
 #include "invoker.hpp"
+#include "member_records.hpp"
 #include "membership.hpp"
 #include "plugin_directory.hpp"
 #include "plugin_registry.hpp"
@@ -126,6 +127,7 @@ private:
     std::unique_ptr<PluginRegistry> registry_;
     std::shared_ptr<PluginDirectory> directory_;
     std::unique_ptr<Membership> membership_;
+    std::unique_ptr<MemberRecords> member_records_; // vm/members/ in the DRD; stopped before plugins unload
     std::unique_ptr<Invoker> invoker_;
     std::atomic<bool> stopping_{false};
 

@@ -1,0 +1,79 @@
+#include "member_records.hpp"
+
+namespace harness::hcore {
+
+MemberRecords::MemberRecords(std::string self_id, Snapshot snapshot, DrdLoaded drd_loaded,
+                             const harness_host_api *host, Logger &log)
+    : self_id_(std::move(self_id)), snapshot_(std::move(snapshot)), drd_loaded_(std::move(drd_loaded)), host_(host),
+      log_(log), worker_([this] { run(); })
+{
+}
+
+MemberRecords::~MemberRecords()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    worker_.join();
+}
+
+void MemberRecords::changed()
+{
+    {
+        std::lock_guard lock(mutex_);
+        dirty_ = true;
+    }
+    wake_.notify_all();
+}
+
+void MemberRecords::run()
+{
+    // Also every second without a change: a write that failed (no DRD
+    // majority yet) or a coordinator change is caught up with.
+    constexpr auto kRetry = std::chrono::seconds(1);
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+        wake_.wait_for(lock, kRetry, [this] { return stop_ || dirty_; });
+        if (stop_) break;
+        dirty_ = false;
+        lock.unlock();
+        write_differences();
+        lock.lock();
+    }
+}
+
+void MemberRecords::write_differences()
+{
+    if (!drd_loaded_()) return;
+    auto members = snapshot_();
+    const MemberInfo *coordinator = nullptr;
+    for (const auto &m : members)
+        if (m.alive && (!coordinator || m.id < coordinator->id)) coordinator = &m;
+    if (!coordinator || coordinator->id != self_id_) {
+        written_.clear(); // whoever coordinates later rewrites everything
+        return;
+    }
+    for (const auto &m : members) {
+        std::string key = "vm/members/" + m.id;
+        Packer value;
+        value.str(m.tcp.to_string()).str(m.alive ? "alive" : "failed").u64(m.incarnation);
+        auto it = written_.find(key);
+        if (it != written_.end() && it->second == value.take()) continue;
+        Packer args;
+        args.str(key).bytes(value.view()).str("voters");
+        harness_buf out{};
+        char err[256] = {};
+        int rc = host_->call_local(host_->host, "vm", "drd", "put", args.view().data(), args.view().size(), &out, err,
+                                   sizeof err);
+        harness_buf_free(&out);
+        if (rc != HARNESS_OK) {
+            log_.debug("membership record " + key + " not written yet: " + err);
+            return; // retried on the next change or second
+        }
+        written_[key] = value.take();
+    }
+}
+
+} // namespace harness::hcore

@@ -14,7 +14,7 @@
 # Latency ratios below 1 and bandwidth ratios above 1 mean we are faster.
 #
 # usage: bench/mpi/run.sh [--build DIR] [--np "2 4 8"] [--configs "ours ompi-tcp …"]
-#                         [--benches "pingpong coll"] [--quick] [--out FILE]
+#                         [--benches "pingpong coll pack"] [--quick] [--out FILE]
 # Environment passed to every program: BENCH_SIZES, BENCH_SAMPLES,
 # BENCH_SAMPLE_MS, BENCH_POINT_SECONDS, BENCH_WINDOW (see stats.h, coll.c).
 set -uo pipefail
@@ -23,7 +23,7 @@ root=$(cd "$here/../.." && pwd)
 build=$root/build
 nps="2 4 8"
 configs="ours ompi-shm ompi-tcp mpich-shm mpich-tcp"
-benches="pingpong coll"
+benches=$(cd "$here" && ls *.c | sed 's/\.c$//' | tr '\n' ' ')  # every program here
 out=""
 while (($#)); do
   case $1 in
@@ -85,7 +85,7 @@ results=$work/results
 : >"$results"
 echo "# $(date -u '+%F %T UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for b in $benches; do
-  if [[ $b == pingpong ]]; then counts=2; else counts=$nps; fi
+  case $b in pingpong) counts=2 ;; pack) counts=1 ;; *) counts=$nps ;; esac
   for np in $counts; do
     for config in $configs; do
       echo "running $b np=$np $config" >&2

@@ -58,7 +58,9 @@ int main(int argc, char **argv) {
         }
         free(next);
     }
-    /* Tag selection may take later messages first; per tag the order holds. */
+    /* Tag selection may take later messages first; per tag the order holds.
+     * (The barrier keeps these out of the ANY_TAG receives above.) */
+    MPI_Barrier(MPI_COMM_WORLD);
     if (size >= 2) {
         if (rank == 1) {
             for (int i = 0; i < 10; ++i) CHECK_MPI(MPI_Send(&i, 1, MPI_INT, 0, i % 2, MPI_COMM_WORLD));

@@ -111,7 +111,7 @@ static void test_gatherv_scatterv(int n) {
 }
 
 static void test_allgather(int n) {
-    int *mine = ints((size_t)n * 2), *all = ints((size_t)n * size);
+    int *mine = ints((size_t)n * 2 + 3), *all = ints((size_t)n * size);
     for (int i = 0; i < n; ++i) mine[i] = value(rank, i);
     CHECK_MPI(MPI_Allgather(mine, n, MPI_INT, all, n, MPI_INT, MPI_COMM_WORLD));
     for (int r = 0; r < size; ++r)

@@ -168,7 +168,10 @@ Result<std::int64_t> EventLog::publish(const std::string &topic, std::span<const
         if (!l) return l.error();
     }
     const Bytes value = encode_value(token, payload);
-    for (int round = 0; round < 64; ++round) {
+    // Each lost round teaches us one more event written by someone else
+    // (progress, so no limit is needed for correctness); the bound only
+    // stops a writer that never wins against a much faster one.
+    for (int round = 0; round < 100000; ++round) {
         std::int64_t seq = 0;
         {
             std::lock_guard lock(mutex_);

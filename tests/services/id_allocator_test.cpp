@@ -104,8 +104,11 @@ TEST_CASE("two allocators that both believe they are active hand out disjoint id
     auto run = [&](IdAllocator &ids) {
         for (int i = 0; i < 200; ++i) {
             auto id = ids.allocate("job", 1 + i % 3, 1);
-            REQUIRE(id.ok());
             std::lock_guard lock(mutex);
+            if (!id) { // no REQUIRE off the test's thread: it would terminate
+                unique = false;
+                continue;
+            }
             unique = add_range(seen, *id, 1 + i % 3) && unique;
         }
     };

@@ -255,7 +255,12 @@ TEST_CASE("naming ids stay unique across a failover and across a restart of ever
         CHECK(vm.holder(kNamingRoleKey) != dead);
 
         // A restart of every daemon: new member ids, the same DRD contents.
-        // The role record names a member that no longer exists.
+        // The role record names a member that no longer exists. The old
+        // instances are stopped first, as their daemons would be.
+        for (auto &n : vm.nodes) {
+            n->events.stop();
+            n->naming.stop();
+        }
         test::Cluster fresh;
         fresh.add("r0");
         fresh.add("r1");

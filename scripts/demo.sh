@@ -4,7 +4,9 @@
 # three-daemon virtual machine on loopback with empty lib/ directories; load
 # the package into every daemon (each fetches and verifies it over HTTP);
 # invoke it in parallel by several methods; show a tampered plugin refused;
-# kill a daemon with kill -9 and show the VM noticing; halt the VM.
+# see the VM services every daemon runs (hostinfo); compile an MPI program
+# with mpicc and run it through the VM with ftmpirun; kill a daemon with
+# kill -9 and show the VM noticing; halt the VM.
 #
 #   bash scripts/demo.sh            (as root on a fresh Debian 12 machine)
 #
@@ -20,6 +22,9 @@ bin=$repo/build
 hcored=$bin/hcore/hcored
 hconsole=$bin/tools/hconsole/hconsole
 hpublish=$bin/tools/hpublish/hpublish
+hostinfo=$bin/tools/hostinfo/hostinfo
+ftmpirun=$bin/tools/ftmpirun/ftmpirun
+mpicc=$bin/ftmpi/wrappers/bin/mpicc
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
@@ -103,6 +108,20 @@ console call examples/math sum 1 2 3 4 --all --udp
 echo "# the same function run in a forked process per call, and in a long-lived service process:"
 console call examples/math pid --all --mode fork
 console call examples/math pid --all --mode service
+
+step "The VM's services: replicated database, naming, events, spawn_notify on every daemon"
+# The DRD's voters are added as daemons join; wait until all three vote.
+for _ in $(seq 200); do
+  [ "$("$hostinfo" --root "$demo/host1" --json | tr -d ' \n' | grep -o '"voters":\[[^]]*\]' | grep -o '"[^",]*"' | wc -l)" -ge 4 ] && break
+  sleep 0.05
+done
+echo "\$ hostinfo"; "$hostinfo" --root "$demo/host1"
+
+step "An MPI job through the VM: mpicc, then ftmpirun starts 4 ranks via spawn_notify"
+echo "\$ mpicc -show"; "$mpicc" -show
+"$mpicc" -O2 -o "$demo/jacobi" tests/mpi/apps/jacobi.c -lm
+echo "\$ ftmpirun -np 4 --tag-output jacobi"
+"$ftmpirun" --root "$demo/host1" -np 4 --tag-output --timeout 60 "$demo/jacobi"
 
 step "Tamper with a published plugin: the daemons refuse it"
 so=$(ls "$demo"/www/packages/examples/dependent-*.so)

@@ -1,18 +1,144 @@
-/* mpi-ext.h — FT-MPI's extensions to the MPI interface.
+/* mpi-ext.h — FT-MPI's extensions to the MPI interface: surviving process
+ * failures.
  *
- * The fault-tolerance error classes, named as in the de-facto ULFM binding
- * so ULFM programs compile unmodified. They follow the standard classes of
- * mpi.h (which end at MPI_ERR_IO = 57) and stay below MPI_ERR_LASTCODE.
- * The MPIX_ functions (Comm_revoke, Comm_shrink, Comm_agree,
- * Comm_failure_ack/get_acked, …) come with issue 6.
+ * Two interfaces over one mechanism (ftmpi/FT_CONTRACTS.md):
+ *
+ *  - ULFM (MPIX_ names, as the de-facto binding of the MPI Forum's
+ *    fault-tolerance chapter): programs written for Open MPI's or MPICH's
+ *    ULFM compile unmodified. A failure is reported by error class
+ *    MPIX_ERR_PROC_FAILED on operations that involve the failed process;
+ *    MPIX_Comm_revoke, _shrink, _agree and the acknowledgement calls let the
+ *    program recover.
+ *
+ *  - FT-MPI (Fagg & Dongarra): a communicator mode chosen at launch
+ *    (`ftmpirun --comm-mode`, `--msg-mode`) or per communicator with
+ *    FTMPI_Comm_set_mode. In BLANK, SHRINK and REBUILD modes a communicator
+ *    constructor (MPI_Comm_dup, _create, _split) called on a communicator
+ *    with failures is the collective recovery point; failure details are
+ *    attributes (FT_MPI_* keys below).
+ *
+ * The default mode is ULFM: nothing is recovered automatically, failures go
+ * to the communicator's error handler — MPI_ERRORS_ARE_FATAL by default, so a
+ * program written for any MPI ends gracefully on a failure, as it would
+ * there.
  */
 #ifndef FTMPI_MPI_EXT_H
 #define FTMPI_MPI_EXT_H
 
 #include "mpi.h"
 
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* This MPI has the fault-tolerance extensions (compile-time test, as
+ * OMPI_HAVE_MPI_EXT_FTMPI in Open MPI). At run time the MPIX_FT attribute
+ * says whether the job runs with fault tolerance on. */
+#define FTMPI_HAVE_MPI_EXT_FT 1
+#define MPIX_HAVE_ULFM 1
+
+/* ---- Error classes (follow mpi.h's MPI_ERR_IO = 57, below LASTCODE 63) ---- */
 #define MPIX_ERR_PROC_FAILED         58  /* a process the operation needs has failed */
-#define MPIX_ERR_PROC_FAILED_PENDING 59  /* ANY_SOURCE receive stopped by an unacknowledged failure */
+#define MPIX_ERR_PROC_FAILED_PENDING 59  /* ANY_SOURCE receive stopped by an unacknowledged failure; the request stays pending */
 #define MPIX_ERR_REVOKED             60  /* the communicator was revoked */
+/* MPI_Init's return in a replacement process started by REBUILD (FT-MPI's
+ * MPI_INIT_RESTARTED_NODE): load checkpoint data instead of initial data.
+ * Not an error: MPI is initialized when it is returned. */
+#define MPI_INIT_RESTARTED_NODE      61
+/* The names the MPI Forum chapter uses. */
+#ifndef MPI_ERR_PROC_FAILED
+#define MPI_ERR_PROC_FAILED MPIX_ERR_PROC_FAILED
+#endif
+#ifndef MPI_ERR_PROC_FAILED_PENDING
+#define MPI_ERR_PROC_FAILED_PENDING MPIX_ERR_PROC_FAILED_PENDING
+#endif
+#ifndef MPI_ERR_REVOKED
+#define MPI_ERR_REVOKED MPIX_ERR_REVOKED
+#endif
+
+/* ---- ULFM ---- */
+int MPIX_Comm_revoke(MPI_Comm comm);
+int MPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int MPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int MPIX_Comm_agree(MPI_Comm comm, int *flag);
+int MPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int MPIX_Comm_failure_ack(MPI_Comm comm);
+int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+
+int PMPIX_Comm_revoke(MPI_Comm comm);
+int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag);
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int PMPIX_Comm_failure_ack(MPI_Comm comm);
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+
+/* ---- FT-MPI communicator and message modes ---- */
+#define FTMPI_COMM_MODE_ULFM           0  /* default: no automatic recovery (MPIX_ calls) */
+#define FTMPI_COMM_MODE_ABORT          1  /* any failure ends the job gracefully; cannot be trapped */
+#define FTMPI_COMM_MODE_BLANK          2  /* recovery keeps the extent; failed ranks are gaps (MPI_ERR_RANK) */
+#define FTMPI_COMM_MODE_SHRINK         3  /* recovery renumbers the survivors contiguously */
+#define FTMPI_COMM_MODE_REBUILD        4  /* recovery starts replacements into the failed ranks */
+#define FTMPI_COMM_MODE_REBUILD_APPEND 5  /* recovery shrinks, then appends replacements at the end */
+
+#define FTMPI_MSG_MODE_NOP  0  /* after a failure every user operation on the communicator returns an error until recovery */
+#define FTMPI_MSG_MODE_CONT 1  /* default: operations not involving a failed process go on normally */
+
+/* Communicator states (FT-MPI's FT_OK … FT_FAILED). */
+#define FTMPI_COMM_OK        0
+#define FTMPI_COMM_DETECTED  1  /* a member failed since the last recovery */
+#define FTMPI_COMM_RECOVER   2  /* a recovery is running on it */
+#define FTMPI_COMM_RECOVERED 3  /* recovered; becomes OK at its next operation */
+#define FTMPI_COMM_FAILED    4  /* cannot be recovered (freed by the program) */
+
+/* Process states. */
+#define FTMPI_PROC_OK          0
+#define FTMPI_PROC_UNAVAILABLE 1  /* suspected: a broken connection not yet confirmed by the VM */
+#define FTMPI_PROC_JOINING     2  /* a replacement is being started or is connecting */
+#define FTMPI_PROC_FAILED      3
+
+/* Set or read a communicator's modes (local; new communicators inherit the
+ * parent's). MPI_ERR_ARG for an unknown mode. */
+int FTMPI_Comm_set_mode(MPI_Comm comm, int comm_mode, int msg_mode);
+int FTMPI_Comm_get_mode(MPI_Comm comm, int *comm_mode, int *msg_mode);
+int FTMPI_Comm_get_state(MPI_Comm comm, int *state);
+/* State of a process named by its rank in comm. */
+int FTMPI_Comm_get_proc_state(MPI_Comm comm, int rank, int *state);
+/* Collective correctness: with strict on, every collective that combines
+ * several inputs ends with an agreement so that it either succeeds
+ * everywhere or fails everywhere, and Bcast is retried over the survivors.
+ * Default from `ftmpirun --strict-collectives` (FTMPI_COLL_STRICT=1). */
+int FTMPI_Comm_set_strict(MPI_Comm comm, int strict);
+int FTMPI_Comm_get_strict(MPI_Comm comm, int *strict);
+
+int PFTMPI_Comm_set_mode(MPI_Comm comm, int comm_mode, int msg_mode);
+int PFTMPI_Comm_get_mode(MPI_Comm comm, int *comm_mode, int *msg_mode);
+int PFTMPI_Comm_get_state(MPI_Comm comm, int *state);
+int PFTMPI_Comm_get_proc_state(MPI_Comm comm, int rank, int *state);
+int PFTMPI_Comm_set_strict(MPI_Comm comm, int strict);
+int PFTMPI_Comm_get_strict(MPI_Comm comm, int *strict);
+
+/* ---- Failure details as attributes (MPI_Comm_get_attr on any communicator;
+ * values are pointers owned by the library, valid until the next MPI call on
+ * that communicator). "Since the last recovery" means since the
+ * communicator was created or last recovered. ---- */
+#define FT_MPI_LIST_NUM_FAILED 8   /* int*: number of failure events seen locally on comm since the last recovery */
+#define FT_MPI_LIST_FAILED     9   /* int*: their ranks in comm, in the order detected locally */
+#define FT_MPI_COM_NUM_FAILED  10  /* int*: number of distinct ranks of comm that failed since the last recovery */
+#define FT_MPI_COM_FAILED      11  /* int*: array [extent of comm]: failures per rank since the last recovery */
+#define FT_MPI_ERROR_STRING    12  /* char*: what happened, readable ("rank 2 (world 2) killed by signal 9 on member …") */
+#define MPIX_FT                13  /* int*: 1 when the job runs with fault tolerance (comm mode not ABORT), else 0 */
+#define FTMPI_RESTARTED        14  /* int*: 1 in a replacement process (also MPI_Init's return), else 0 */
+#define FTMPI_INCARNATION      15  /* int*: this process's incarnation (0 = started by ftmpirun, k = k-th replacement) */
+
+#if defined(__cplusplus)
+}
+#endif
 
 #endif /* FTMPI_MPI_EXT_H */

@@ -10,9 +10,11 @@
 #pragma once
 
 #include "mpi.h"
+#include "ft.hpp"
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -44,7 +46,8 @@ struct ftmpi_comm_s {
     // through which the comm part agrees on context ids (dup, merge).
     MPI_Comm local = nullptr;
     MPI_Info info = nullptr;           // hints from Comm_set_info / dup_with_info
-    // fault tolerance state (issue 6) is added at the end by the ft part
+    // Fault tolerance (issue 6): modes, revocation, acknowledgements (ft.hpp).
+    ftmpi::ft::CommFt ft;
 };
 
 namespace ftmpi::comm {
@@ -80,4 +83,11 @@ void retain(MPI_Comm);
 void release(MPI_Comm);
 // True for a non-null group handle that has not been freed.
 bool valid(MPI_Group);
+
+// Fault tolerance (issue 6; implemented by the recovery part in comm/):
+// the live communicator with this point-to-point context id, retained (the
+// caller releases it), or null; and a visit of every live communicator
+// (the registry's lock is not held during `visit`: it gets retained handles).
+MPI_Comm find_by_context(uint32_t context);
+void for_each_comm(const std::function<void(MPI_Comm)> &visit);
 }

@@ -9,7 +9,9 @@
 
 #include "mpi.h"
 
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace ftmpi::p2p {
 enum class Channel { user, collective };  // collective = context + 1
@@ -41,4 +43,57 @@ MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
 // MPIX_ERR_PROC_FAILED, exactly as when the connection breaks by itself.
 void notify_failed(int world_rank);
 bool is_failed(int world_rank);
+
+// ---- Fault tolerance (issue 6; ftmpi/FT_CONTRACTS.md) ----
+
+// Tags at or above ft_tag_base on the collective channel belong to the
+// fault-tolerance machinery (agreement, shrink, recovery). Operations with
+// such tags are not stopped by revocation, and an MPI_ANY_SOURCE receive
+// with such a tag is not stopped by a failure (the agreement watches
+// failures itself through is_failed / failure_epoch).
+constexpr int ft_tag_base = 0x7f000000;
+
+// Counts failures declared so far (any peer); changes whenever a process is
+// declared failed, so a waiting loop can notice a failure it does not wait on.
+uint64_t failure_epoch();
+
+// ULFM revoke: marks comm revoked and floods a revoke frame to every live
+// member (each member marks and forwards once), so the mark reaches every
+// live member even when the initiator dies during the call. Pending and new
+// operations on comm (both channels, except ft tags) complete with
+// MPIX_ERR_REVOKED. A revoke that arrives before this process made the
+// communicator is kept by context id and applies when it is made.
+int revoke(MPI_Comm);
+bool is_revoked(MPI_Comm);
+// The comm part calls this when a communicator is freed (its context id may
+// be reused by a later communicator).
+void forget_context(uint32_t context);
+
+// NOP message mode: completes every pending user-channel operation on comm
+// with `code` (ftstate calls it when a member of a NOP comm fails).
+void fail_pending(MPI_Comm comm, int code);
+
+// Recovery's flush (seed 000 section 4.2): sends a flush marker for
+// `context` to every process in `worlds` that is alive and waits until the
+// marker of each of them arrived or it failed. Because a connection is FIFO,
+// everything a survivor sent before its marker has then arrived. Returns
+// MPI_SUCCESS (failures during the flush are not errors: the failed are
+// simply not waited for).
+int flush(const std::vector<int> &worlds, uint32_t context);
+// After a flush: drops the unexpected messages that came from failed
+// processes (any context) and every unexpected message on `context` + 1
+// (strays of collectives a failure interrupted). User-channel messages
+// between survivors stay: they are neither lost nor duplicated.
+void purge(uint32_t context);
+
+// REBUILD: a replacement of `world` (incarnation > the failed one) connects
+// to every survivor (the survivors keep their listening socket). The
+// survivor holds the new connection as "joining" until admit() makes it the
+// peer's connection and clears its failed mark. wait_joined waits until a
+// connection from each listed world rank's `incarnation` arrived (or the
+// deadline: MPIX_ERR_PROC_FAILED).
+int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms);
+void admit(int world, int incarnation);
+// The incarnation of the connection currently used for `world`.
+int peer_incarnation(int world);
 }

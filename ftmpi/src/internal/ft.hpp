@@ -1,0 +1,152 @@
+// Fault tolerance as the parts of libftmpi see each other (issue 6).
+// Design, protocol and ownership: ftmpi/FT_CONTRACTS.md. Each declaration
+// says which part implements it:
+//   core     — ftmpi/src/p2p, transport, runtime    (engine, revoke, flush, joins)
+//   ftstate  — ftmpi/src/ft/ state, notifier, modes, attributes
+//   recovery — ftmpi/src/ft/recovery*, comm constructors' recovery point
+//   ulfm     — ftmpi/src/ulfm/ agreement and MPIX_ bindings
+#pragma once
+
+#include "mpi.h"
+#include "mpi-ext.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ftmpi::ft {
+
+// Fault-tolerance state of one communicator, the last member of
+// ftmpi_comm_s (comm.hpp). make_comm copies comm_mode, msg_mode and strict
+// from the parent; the rest starts at its defaults.
+struct CommFt {
+    std::atomic<int> comm_mode{FTMPI_COMM_MODE_ULFM};
+    std::atomic<int> msg_mode{FTMPI_MSG_MODE_CONT};
+    std::atomic<bool> strict{false};
+    std::atomic<bool> revoked{false};       // set by core (p2p::revoke / a revoke frame)
+    std::atomic<int> state{FTMPI_COMM_OK};  // kept by ftstate and recovery
+    // The world recovery round when the communicator was made: a member
+    // whose world rank was replaced in a later round is failed for it.
+    int round = 0;
+    // ULFM acknowledgement: failures of this comm's members with a
+    // failure-list index below `acked_upto` are acknowledged (ftstate's list).
+    std::atomic<uint64_t> acked_upto{0};
+    // Failure-list index at the last recovery (attributes count from here).
+    uint64_t recovered_at = 0;
+    // Sequence of agreements started on this comm (ulfm): every member runs
+    // them in the same order, so the n-th agreement has the same id everywhere.
+    std::atomic<uint32_t> agreements{0};
+    // Storage for attribute values handed out by pointer (ftstate).
+    int attr_ints[4] = {0, 0, 0, 0};
+    std::vector<int> attr_list, attr_counts;
+    std::string attr_text;
+};
+
+// ---------------------------------------------------------------- ftstate
+// One failure as this process learned it, in local order (index = position).
+struct Failure {
+    int world = -1;          // world rank
+    int incarnation = 0;     // which incarnation of that rank failed
+    std::string why;         // "killed by signal 9 on member 3f2a…", "lost with its host …"
+};
+
+// Called by core once per (world rank, incarnation) when a process is
+// declared failed (connection loss without confirmation, notify_failed, a
+// VM event), after p2p has failed the operations that need it, without the
+// engine lock held. Appends to the failure list, updates communicator
+// states, applies ABORT mode.
+void on_failure(int world, const std::string &why);
+// The failure list so far (a copy) and its length.
+std::vector<Failure> failures();
+uint64_t failure_count();
+// Index in the failure list of the latest failure of `world`'s current
+// incarnation, or -1 if that process is not failed.
+int64_t failure_index(int world);
+
+// Suspicion (core → ftstate): the connection to `world` broke without a
+// bye. When confirm() is false (no VM notifier: dir: wire-up without a
+// daemon, or ABORT mode) core declares the failure at once; otherwise core
+// calls suspect() and keeps the peer's operations pending; ftstate calls
+// p2p::notify_failed when the VM confirms (an event) or the deadline
+// FTMPI_CONFIRM_MS passes (then it also publishes a `fence` event).
+bool confirm();
+void suspect(int world);
+
+// p2p asks these on its paths (cheap, lock-free reads):
+// A user-channel operation on comm must fail at once with
+// MPIX_ERR_PROC_FAILED: msg mode NOP and the comm has an unrecovered failure.
+bool blocks_user_ops(MPI_Comm comm);
+// A user-channel MPI_ANY_SOURCE receive on comm must stop (PENDING for a
+// non-blocking one, PROC_FAILED for a blocking one): a member failed and is
+// not acknowledged.
+bool any_source_blocked(MPI_Comm comm);
+// The world rank is a failed member of comm (process failed, or replaced in
+// a round after comm->ft.round).
+bool member_failed(MPI_Comm comm, int world);
+// ABORT mode: true when any failure must end the job (FTMPI_COMM_MODE at
+// launch is ABORT); then ftstate aborts the job in on_failure.
+bool abort_mode();
+
+// Launch settings (ftstate reads the environment at MPI_Init):
+// FTMPI_COMM_MODE, FTMPI_MSG_MODE (names as ftmpirun's options),
+// FTMPI_COLL_STRICT, FTMPI_NOTIFIER (ordered|unordered), FTMPI_CONFIRM_MS.
+// init() is called by core's MPI_Init after the engine is up and the world
+// communicator exists; it starts the notifier thread. finalize() stops it
+// (before the engine stops).
+void init();
+void finalize();
+int default_comm_mode();
+int default_msg_mode();
+bool default_strict();
+
+// The recovery round and each world rank's incarnation, as this process
+// knows them (recovery updates them; a replacement starts from
+// FTMPI_ROUND / FTMPI_INCARNATION).
+int round();
+int incarnation(int world);
+void set_incarnation(int world, int incarnation, int round);
+
+// Publishes an event on the job's topic job/<FTMPI_JOB> through the local
+// daemon's vm/events (payload built with harness::Packer, see the contract).
+// Returns false when there is no VM to publish to.
+bool publish(const std::vector<uint8_t> &payload);
+// Waits (up to deadline_ms) for an event of `kind` on the job topic that
+// `match` accepts; used by recovery to wait for `respawned`. The notifier
+// keeps every event it fetched, so an event that came earlier is found too.
+bool wait_event(const std::string &kind, const std::function<bool(const std::vector<uint8_t> &)> &match,
+                int deadline_ms);
+
+// ---------------------------------------------------------------- recovery
+// The collective recovery point: comm constructors (dup, dup_with_info,
+// create, create_group, split, split_type, idup) call this first. Returns
+// false when comm needs no recovery (then the constructor goes on as
+// usual). Otherwise it recovers comm per its mode and returns true with
+// *err set; on success *newcomm is the recovered communicator (and a
+// recovered MPI_COMM_WORLD is updated in place).
+bool recover_if_needed(MPI_Comm comm, MPI_Comm *newcomm, int *err);
+// MPI_Init of a replacement process (FTMPI_RESTARTED=1), after the engine
+// connected: takes part in the survivors' recovery and installs the
+// recovered MPI_COMM_WORLD. Returns MPI_SUCCESS or an error.
+int join_as_replacement();
+
+// ---------------------------------------------------------------- ulfm
+// Fault-tolerant agreement over the live members of intracommunicator comm.
+// Every live member calls it for the n-th time with the same n
+// (comm->ft.agreements counts). It works on a revoked communicator, never
+// blocks forever on a failed process, and all returning members get the
+// same result, even when members fail during the call.
+struct Agreement {
+    uint32_t flag = ~0u;          // in: contribution; out: AND over the contributions
+    std::vector<int> failed;      // in: failed members (comm ranks) known locally;
+                                  // out: the agreed set (sorted comm ranks), a superset of every contribution
+    bool unacked = false;         // in: this process knows a failure it has not acknowledged;
+                                  // out: OR over the participants
+};
+int agree(MPI_Comm comm, Agreement &a);
+// Non-blocking form (a generalized request from p2p::make_generalized);
+// `a` must live until the request completes.
+int iagree(MPI_Comm comm, Agreement &a, MPI_Request *request);
+
+}  // namespace ftmpi::ft

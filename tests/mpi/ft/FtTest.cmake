@@ -1,0 +1,73 @@
+# Owner: tests-ulfm (fttests). Failure-injection MPI tests: a job run through
+# ftmpirun on a private daemon that loads the VM services the fault tolerance
+# needs (vm/drd, vm/events for the failure notifier, vm/spawn_notify for the
+# ranks' exits), with the job's fault-tolerance modes.
+#
+#   ftmpi_add_ft_test(NAME SOURCES a.c… NP 2 4 … [COMM_MODE m] [MSG_MODE m]
+#                     [STRICT] [ORDERED] [TIMEOUT s] [ENV K=V …] [LABELS l…]
+#                     [SUFFIX s])
+#
+# builds mpi_ft_NAME and registers mpi.ft.NAME<SUFFIX>.np<N> for each N,
+# labelled `ft`. A second call with the same NAME and a SUFFIX runs the same
+# program again with other modes or ENV (SOURCES is then ignored). ENV entries go to every rank (ftmpirun -x K=V), e.g.
+# FT_KILL_RANK=1 FT_KILL_AT=bcast for tests/mpi/ft/inject.h. The launcher's
+# --timeout fires 3 s before CTest's TIMEOUT (90 s unless told), so a hung
+# rank never outlives its test. Included by tests/mpi/CMakeLists.txt before
+# the test folders, so tests/mpi/ftmodes can use it too.
+
+# inject.h's folder, for every program built here or in tests/mpi/ftmodes.
+set(FTMPI_FT_INJECT_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+function(ftmpi_add_ft_test NAME)
+  cmake_parse_arguments(T "STRICT;ORDERED" "TIMEOUT;COMM_MODE;MSG_MODE;SUFFIX"
+                        "SOURCES;NP;ENV;LABELS" ${ARGN})
+  if(NOT T_SOURCES OR NOT T_NP)
+    message(FATAL_ERROR "ftmpi_add_ft_test(${NAME}): SOURCES and NP are required")
+  endif()
+  if(T_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ftmpi_add_ft_test(${NAME}): unknown arguments ${T_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET ftmpirun)
+    return()  # the VM's launcher is needed for failures to be notified
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 90)
+  endif()
+  set(exe mpi_ft_${NAME})
+  if(NOT TARGET ${exe})
+    add_executable(${exe} ${T_SOURCES})
+    target_include_directories(${exe} PRIVATE ${FTMPI_FT_INJECT_DIR})
+    target_link_libraries(${exe} PRIVATE ftmpi)
+  endif()
+
+  set(opts --oversubscribe)
+  if(T_COMM_MODE)
+    list(APPEND opts --comm-mode ${T_COMM_MODE})
+  endif()
+  if(T_MSG_MODE)
+    list(APPEND opts --msg-mode ${T_MSG_MODE})
+  endif()
+  if(T_STRICT)
+    list(APPEND opts --strict-collectives)
+  endif()
+  if(T_ORDERED)
+    list(APPEND opts --ordered-notifier)
+  endif()
+  foreach(kv ${T_ENV})
+    list(APPEND opts -x ${kv})
+  endforeach()
+  math(EXPR launcher_timeout "${T_TIMEOUT} - 3")
+
+  foreach(np ${T_NP})
+    set(test mpi.ft.${NAME}${T_SUFFIX}.np${np})
+    # No HARNESS_HCORE and a root without a daemon: ftmpirun starts a private
+    # hcored for this job alone, so parallel tests never share a VM.
+    add_test(NAME ${test}
+             COMMAND ${CMAKE_COMMAND} -E env --unset=HARNESS_HCORE
+                     HARNESS_SERVICES=vm/drd,vm/events,vm/spawn_notify
+                     $<TARGET_FILE:ftmpirun> --root ${CMAKE_CURRENT_BINARY_DIR}/no-vm
+                     -np ${np} --timeout ${launcher_timeout} ${opts}
+                     $<TARGET_FILE:${exe}>)
+    set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;ft;${T_LABELS}")
+  endforeach()
+endfunction()

@@ -1,0 +1,169 @@
+/* Owner: tests-ulfm (fttests). Failure injection for the fault-tolerance
+ * tests: real SIGKILLs, at a named point chosen by the test's environment,
+ * at a random point drawn from a printed seed, or sent to a peer whose pid
+ * was exchanged over MPI; and a check that ends only this rank, with one
+ * line saying what was wrong (never MPI_Abort: with failures around, the
+ * job must not depend on MPI to report a test failure).
+ *
+ *   FT_KILL_RANK=r FT_KILL_AT=point   ft_kill_self_at("point") kills rank r there
+ *   FT_SEED=s                         the seed of ft_seed() (else from the clock; printed)
+ *
+ * Plain C, header only. Ranks are MPI_COMM_WORLD ranks at MPI_Init. */
+#ifndef FT_INJECT_H
+#define FT_INJECT_H
+
+#include <mpi.h>
+#include <mpi-ext.h>
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+/* This process's world rank as of MPI_Init (stays valid after world shrinks
+ * in tests that renumber it: kill points name the original rank). */
+static int ft_world_rank_ = -1;
+
+static inline int ft_rank(void) {
+    if (ft_world_rank_ < 0) MPI_Comm_rank(MPI_COMM_WORLD, &ft_world_rank_);
+    return ft_world_rank_;
+}
+
+/* One line on stderr and exit 1 — only this rank; ftmpirun then fails the
+ * job (a rank that exits non-zero by itself is not a tolerated failure). */
+#define FT_CHECK(cond, ...)                                                          \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "rank %d: %s:%d: FAILED: ", ft_rank(), __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fprintf(stderr, "\n");                                                   \
+            fflush(stdout);                                                          \
+            fflush(stderr);                                                          \
+            _exit(1);                                                                \
+        }                                                                            \
+    } while (0)
+
+/* The error class of a return code (MPI_SUCCESS stays MPI_SUCCESS). */
+static inline int ft_class(int code) {
+    int c = code;
+    if (code != MPI_SUCCESS) MPI_Error_class(code, &c);
+    return c;
+}
+
+static inline const char *ft_class_name(int code) {
+    switch (ft_class(code)) {
+    case MPI_SUCCESS: return "MPI_SUCCESS";
+    case MPIX_ERR_PROC_FAILED: return "MPIX_ERR_PROC_FAILED";
+    case MPIX_ERR_PROC_FAILED_PENDING: return "MPIX_ERR_PROC_FAILED_PENDING";
+    case MPIX_ERR_REVOKED: return "MPIX_ERR_REVOKED";
+    case MPI_ERR_RANK: return "MPI_ERR_RANK";
+    case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
+    default: return "another class";
+    }
+}
+
+/* A call must succeed. */
+#define FT_CHECK_MPI(call)                                                           \
+    do {                                                                             \
+        int ft_rc_ = (call);                                                         \
+        FT_CHECK(ft_rc_ == MPI_SUCCESS, "%s returned %d (%s)", #call, ft_rc_,       \
+                 ft_class_name(ft_rc_));                                             \
+    } while (0)
+
+/* A call must end with error class `cls`. */
+#define FT_CHECK_CLASS(call, cls)                                                    \
+    do {                                                                             \
+        int ft_rc_ = (call);                                                         \
+        FT_CHECK(ft_class(ft_rc_) == (cls), "%s gave class %d (%s), expected %s",    \
+                 #call, ft_class(ft_rc_), ft_class_name(ft_rc_), #cls);              \
+    } while (0)
+
+/* A call must succeed or fail with a process-failure class (PROC_FAILED or
+ * REVOKED): what a survivor may see from an operation racing a failure. */
+static inline int ft_ok_or_failed(int code) {
+    int c = ft_class(code);
+    return c == MPI_SUCCESS || c == MPIX_ERR_PROC_FAILED || c == MPIX_ERR_REVOKED;
+}
+
+/* Dies now, for real: no handler, no MPI_Finalize, no bye to the peers. */
+static inline void ft_die(void) {
+    fflush(stdout);
+    fflush(stderr);
+    raise(SIGKILL);
+    _exit(137); /* not reached */
+}
+
+/* The victim named by the environment (FT_KILL_RANK), or -1. */
+static inline int ft_kill_rank(void) {
+    const char *r = getenv("FT_KILL_RANK");
+    return r && *r ? atoi(r) : -1;
+}
+
+static inline int ft_kill_point_is(const char *point) {
+    const char *at = getenv("FT_KILL_AT");
+    return at && strcmp(at, point) == 0;
+}
+
+/* Raises SIGKILL when this rank is FT_KILL_RANK and `point` is FT_KILL_AT. */
+static inline void ft_kill_self_at(const char *point) {
+    if (ft_kill_rank() == ft_rank() && ft_kill_point_is(point)) {
+        printf("rank %d: killing myself at %s\n", ft_rank(), point);
+        ft_die();
+    }
+}
+
+/* ---- seeded random points: the seed is printed so a failing run can be
+ * repeated with FT_SEED=<seed>. Every rank derives the same sequence from
+ * the seed, which rank 0 chooses and broadcasts. */
+static uint64_t ft_rng_state_ = 0;
+
+static inline unsigned ft_seed(void) {
+    unsigned seed = 0;
+    if (ft_rank() == 0) {
+        const char *s = getenv("FT_SEED");
+        if (s && *s) {
+            seed = (unsigned)strtoul(s, NULL, 10);
+        } else {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            seed = (unsigned)(ts.tv_nsec ^ (ts.tv_sec * 2654435761u) ^ (unsigned)getpid());
+        }
+        printf("FT_SEED=%u (repeat this run with -x FT_SEED=%u)\n", seed, seed);
+        fflush(stdout);
+    }
+    MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+    ft_rng_state_ = (uint64_t)seed * 0x9E3779B97F4A7C15ull + 1;
+    return seed;
+}
+
+/* Uniform in [0, n) (splitmix64), the same on every rank. */
+static inline int ft_random(int n) {
+    uint64_t z = (ft_rng_state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (int)(z % (uint64_t)n);
+}
+
+/* ---- killing a peer: every rank's pid, exchanged over comm (collective). */
+static inline void ft_exchange_pids(MPI_Comm comm, int *pids) {
+    int me = (int)getpid();
+    FT_CHECK_MPI(MPI_Allgather(&me, 1, MPI_INT, pids, 1, MPI_INT, comm));
+}
+
+static inline void ft_kill_pid(int pid) {
+    FT_CHECK(kill((pid_t)pid, SIGKILL) == 0, "kill(%d, SIGKILL) failed", pid);
+}
+
+/* Seconds on a monotonic clock, for deadlines and latencies. */
+static inline double ft_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#endif

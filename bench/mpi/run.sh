@@ -135,3 +135,7 @@ awk -v configs="$configs" '
                              (ours != "" && best + 0 > 0) ? sprintf("%.2f", ours / best) : "-"
     }
   }' "$results"
+
+# The fault-tolerance benchmarks (FT on/off overhead, detection, recovery) are
+# ft/run.sh's: BENCH_FT=1 runs them after the tables above.
+if [[ ${BENCH_FT:-0} == 1 ]]; then "$here/ft/run.sh" --build "$build"; fi

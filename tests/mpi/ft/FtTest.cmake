@@ -38,6 +38,13 @@ function(ftmpi_add_ft_test NAME)
     add_executable(${exe} ${T_SOURCES})
     target_include_directories(${exe} PRIVATE ${FTMPI_FT_INJECT_DIR})
     target_link_libraries(${exe} PRIVATE ftmpi)
+    # The services the private daemon loads (ftmpirun itself pulls in only
+    # hcored and spawn_notify).
+    foreach(service plugin_vm_drd plugin_vm_events plugin_vm_spawn_notify)
+      if(TARGET ${service})
+        add_dependencies(${exe} ${service})
+      endif()
+    endforeach()
   endif()
 
   set(opts --oversubscribe)

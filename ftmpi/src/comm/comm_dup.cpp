@@ -1,5 +1,6 @@
 // Owner: comm. MPI_Comm_dup (+ _with_info, idup) and MPI_Comm_free.
 #include "../internal/errors.hpp"
+#include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
 #include "agree.hpp"
@@ -42,6 +43,7 @@ ftmpi_info_s *copy_info(MPI_Info info) {
 extern "C" int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_dup");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_dup");
     int err = dup_comm(comm, newcomm);
     if (err == MPI_SUCCESS && comm->info != nullptr) (*newcomm)->info = copy_info(comm->info);
     return raise(comm, err, "MPI_Comm_dup");
@@ -52,6 +54,7 @@ extern "C" int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *ne
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_dup_with_info");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup_with_info");
     if (info != MPI_INFO_NULL && !valid(info)) return raise(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_dup_with_info");
     int err = dup_comm(comm, newcomm);
     if (err == MPI_SUCCESS && info != MPI_INFO_NULL) (*newcomm)->info = copy_info(info);
     return raise(comm, err, "MPI_Comm_dup_with_info");
@@ -63,6 +66,7 @@ FTMPI_PMPI(Comm_dup_with_info)
 extern "C" int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_idup");
     if (newcomm == nullptr || request == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_idup");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_idup");
     int err = dup_comm(comm, newcomm);
     if (err != MPI_SUCCESS) return raise(comm, err, "MPI_Comm_idup");
     *request = ftmpi::p2p::make_generalized([](MPI_Status *status) {

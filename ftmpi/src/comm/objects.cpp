@@ -4,9 +4,12 @@
 #include "agree.hpp"
 #include "topology.hpp"
 
+#include "../internal/p2p.hpp"
+
 #include <algorithm>
 #include <mutex>
 #include <unordered_set>
+#include <vector>
 
 namespace ftmpi::comm {
 namespace {
@@ -29,6 +32,63 @@ bool is_registered(const void *p) {
     if (p == nullptr) return false;
     std::lock_guard lock(registry_mutex);
     return registry().count(p) != 0;
+}
+
+// Live communicators by themselves (fault tolerance looks them up by context
+// id when a revoke frame arrives, and visits them when a member fails).
+namespace {
+std::mutex comms_mutex;
+std::vector<MPI_Comm> &live_comms() {
+    static auto *comms = new std::vector<MPI_Comm>;  // outlives every static destructor
+    return *comms;
+}
+
+// A reference unless the last one is being dropped right now (then the
+// communicator is as good as freed).
+bool retain_if_live(MPI_Comm c) {
+    int refs = c->refs.load(std::memory_order_relaxed);
+    while (refs > 0)
+        if (c->refs.compare_exchange_weak(refs, refs + 1, std::memory_order_acq_rel)) return true;
+    return false;
+}
+}  // namespace
+
+void register_comm(MPI_Comm c) {
+    std::lock_guard lock(comms_mutex);
+    live_comms().push_back(c);
+}
+
+void unregister_comm(MPI_Comm c) {
+    std::lock_guard lock(comms_mutex);
+    auto &v = live_comms();
+    v.erase(std::remove(v.begin(), v.end(), c), v.end());
+}
+
+MPI_Comm find_by_context(uint32_t context) {
+    std::lock_guard lock(comms_mutex);
+    for (MPI_Comm c : live_comms())
+        if (c->context == context && retain_if_live(c)) return c;
+    return MPI_COMM_NULL;
+}
+
+void for_each_comm(const std::function<void(MPI_Comm)> &visit) {
+    std::vector<MPI_Comm> held;
+    {
+        std::lock_guard lock(comms_mutex);
+        for (MPI_Comm c : live_comms())
+            if (retain_if_live(c)) held.push_back(c);
+    }
+    for (MPI_Comm c : held) {
+        visit(c);
+        release(c);
+    }
+}
+
+void inherit_ft(MPI_Comm child, MPI_Comm parent) {
+    child->ft.comm_mode.store(parent->ft.comm_mode.load());
+    child->ft.msg_mode.store(parent->ft.msg_mode.load());
+    child->ft.strict.store(parent->ft.strict.load());
+    child->ft.round = parent->ft.round;
 }
 
 bool valid(MPI_Comm c) {
@@ -80,7 +140,9 @@ MPI_Comm make_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm
                         ? errhandler_from->errhandler
                         : MPI_ERRORS_ARE_FATAL;
     retain(c->errhandler);
+    if (errhandler_from != MPI_COMM_NULL) inherit_ft(c, errhandler_from);
     register_object(c);
+    register_comm(c);
     return c;
 }
 
@@ -91,7 +153,9 @@ void release(MPI_Comm c) {
     if (c->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF) return;
     unregister_object(c);
+    unregister_comm(c);
     release_context(c->context);
+    p2p::forget_context(c->context);  // a revoke kept for this id must not hit its next user
     release(c->local);
     if (c->info != MPI_INFO_NULL) delete c->info;
     release(c->group);

@@ -50,8 +50,16 @@ void release(MPI_Group);  // frees on the last reference; predefined never
 
 // A new communicator with a reference on `local` (and `remote`) taken over
 // from the caller, MPI_ERRORS_ARE_FATAL unless `errhandler_from` is given.
+// `errhandler_from` is the parent: the new communicator also inherits its
+// fault-tolerance modes (comm_mode, msg_mode, strict) and recovery round.
 // Returns MPI_COMM_NULL when this process is not in `local`.
 MPI_Comm make_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm errhandler_from);
+// Copies the fault-tolerance modes and round of `parent` to `child`.
+void inherit_ft(MPI_Comm child, MPI_Comm parent);
+// The registry of live communicators behind find_by_context/for_each_comm
+// (make_comm and init_world register, release and finalize_world unregister).
+void register_comm(MPI_Comm);
+void unregister_comm(MPI_Comm);
 void retain(MPI_Comm);
 void release(MPI_Comm);  // frees on the last reference; predefined never
 

@@ -42,11 +42,13 @@ void setup_predefined(ftmpi_comm_s &c, std::vector<int> world, uint32_t context,
     c.topology.reset();
     c.attributes.clear();
     register_object(&c);
+    register_comm(&c);
 }
 
 void teardown_predefined(ftmpi_comm_s &c) {
     delete_all_attributes(&c);
     unregister_object(&c);
+    unregister_comm(&c);
     release(c.group);
     c.group = nullptr;
     release(c.errhandler);

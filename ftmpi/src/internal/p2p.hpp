@@ -41,8 +41,12 @@ MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
 // elsewhere (a daemon's event, issue 6) enters p2p: the peer's connection is
 // dropped and every operation that needs it completes with
 // MPIX_ERR_PROC_FAILED, exactly as when the connection breaks by itself.
+// notify_failed may be called from any thread holding no lock of libftmpi:
+// it applies the failure before returning and may call ft::on_failure itself.
 void notify_failed(int world_rank);
 bool is_failed(int world_rank);
+// The process said bye (it called MPI_Finalize): its end is not a failure.
+bool said_bye(int world_rank);
 
 // ---- Fault tolerance (issue 6; ftmpi/FT_CONTRACTS.md) ----
 

@@ -50,17 +50,24 @@ std::string Engine::start(int rank, int size, const Exchange &exchange, const st
     rank_ = rank;
     size_ = size;
     failed_.assign(size, 0);
+    suspected_.assign(size, 0);
     arriving_.assign(size, nullptr);
     arriving_unexpected_.assign(size, nullptr);
     stopping_ = false;
     tcp_ = std::make_unique<transport::Tcp>(*this);
+    tcp_->set_identity(my_incarnation_, my_round_);
     if (size > 1) {
         try {
             std::string contact = tcp_->listen(listen_host);
             std::vector<std::string> contacts = exchange(contact);
             if (static_cast<int>(contacts.size()) != size) return "wire-up returned the wrong number of contacts";
             long timeout_ms = env_long("FTMPI_WIREUP_TIMEOUT_MS", 60000);
-            tcp_->connect_mesh(rank, contacts, std::chrono::milliseconds(timeout_ms));
+            if (my_incarnation_ > 0) {
+                for (int lost : tcp_->join_mesh(rank, contacts, join_connect_timeout()))  // a replacement (joins.cpp)
+                    failed_[lost] = 1;
+            } else {
+                tcp_->connect_mesh(rank, contacts, std::chrono::milliseconds(timeout_ms));
+            }
         } catch (const std::exception &e) {
             return e.what();
         }
@@ -72,13 +79,6 @@ std::string Engine::start(int rank, int size, const Exchange &exchange, const st
 }
 
 bool Engine::failed(int world) const { return world >= 0 && world < size_ && failed_[world]; }
-
-void Engine::declare_failed(int world) {
-    Lock lk(mu_);
-    if (!running_ || world < 0 || world >= size_ || world == rank_ || failed_[world]) return;
-    tcp_->drop(world);  // nothing more is read from or written to it
-    on_peer_lost(world);
-}
 
 void Engine::finalize() {
     if (!running_) return;
@@ -142,10 +142,12 @@ void Engine::poll_step(Lock &lk, bool block) {
     int n = tcp_->wait_events(timeout);
     lk.lock();
     poller_blocked_ = false;
+    apply_injected();  // a failure the notifier injected goes ahead of the frames read now
     tcp_->process_events(n);
     polling_ = false;
     poller_ = {};
     run_advances(lk);
+    report(lk);
     if (followers_ > 0) followers_cv_.notify_all();
 }
 
@@ -239,6 +241,7 @@ void Engine::progress() {
     last_user_exit_ = std::chrono::steady_clock::now();  // a user is polling: keep the progress thread parked
     if (!polling_ && size_ > 1) poll_step(lk, false);
     else run_advances(lk);
+    report(lk);
 }
 
 void Engine::progress_thread_main() {

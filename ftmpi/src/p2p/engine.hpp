@@ -18,12 +18,15 @@
 #include "p2p/request.hpp"
 #include "transport/tcp.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -77,7 +80,9 @@ public:
     void declare_failed(int world);           // a failure learned from outside the transport
 
     // Operations (each takes the lock).
-    int post(MPI_Request r);                  // start a send or receive described by r
+    // Start a send or receive described by r; `refused` (an error code)
+    // completes it at once with that error instead (Wait reports it).
+    int post(MPI_Request r, int refused = MPI_SUCCESS);
     int cancel(MPI_Request r);
     void release(MPI_Request r);              // MPI_Request_free
     // Probe: finds the first matching unexpected message; with `take`,
@@ -96,6 +101,35 @@ public:
     int attach_buffer(void *buffer, int size);
     int detach_buffer(void **buffer, int *size);
 
+    // ---- Fault tolerance (ftcore, issue 6; ftmpi/FT_CONTRACTS.md) ----
+    // p2p::notify_failed: any thread. Queued and the poller woken, so the
+    // failure is applied before any further frame is processed; then applied
+    // (and reported to ftstate) by this thread too.
+    void inject_failure(int world);
+    // Declared failures so far; and the number already reported to
+    // ft::on_failure (waiters that ask ftstate about a failure wait on this one).
+    uint64_t failure_epoch() const { return failure_epoch_.load(std::memory_order_acquire); }
+    uint64_t reported_epoch() const { return reported_epoch_.load(std::memory_order_acquire); }
+    bool said_bye(int world);
+    int revoke(MPI_Comm comm);
+    bool context_revoked(uint32_t context);
+    void forget_context(uint32_t context);
+    void fail_pending(MPI_Comm comm, int code);
+    int flush(const std::vector<int> &worlds, uint32_t context);
+    void purge(uint32_t context);
+    // A blocking MPI_ANY_SOURCE receive stopped by a failure: takes r back if
+    // nothing matched it yet (true); false if it matched (it will complete).
+    bool withdraw(MPI_Request r);
+
+    // ---- REBUILD joining (ftjoin, issue 6; p2p/joins.cpp) ----
+    // This process's incarnation and recovery round (a replacement's
+    // FTMPI_INCARNATION / FTMPI_ROUND); set before start(). A replacement's
+    // start() connects to every rank it has a record of (Tcp::join_mesh).
+    void set_identity(int incarnation, int round);
+    int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms);
+    void admit(int world, int incarnation);
+    int peer_incarnation(int world);
+
 private:
     Engine() = default;
     using Lock = std::unique_lock<std::mutex>;
@@ -105,6 +139,11 @@ private:
     void on_frame(int peer, const transport::Frame &, const transport::Landing &) override;
     void on_sent(uint64_t token) override;
     void on_peer_lost(int peer) override;
+    void on_joined(int peer) override;         // joins.cpp
+    void renew_peer(int peer);                // joins.cpp: a new incarnation's per-peer state (lock held)
+    void wake_all();                          // joins.cpp: every waiter re-checks (a deadline passed)
+    int my_incarnation_ = 0, my_round_ = 0;   // set_identity
+    static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS
 
     int post_send(MPI_Request r);
     int post_recv(MPI_Request r);
@@ -154,6 +193,36 @@ private:
     // Buffered sends.
     char *bsend_buffer_ = nullptr;
     size_t bsend_capacity_ = 0, bsend_used_ = 0;
+
+    // ---- Fault tolerance state and helpers (ftcore; failures.cpp, revoke.cpp, flush.cpp) ----
+    void apply_injected();                                  // lock held
+    void declare_failed_locked(int world, const std::string &why);  // lock held
+    void report(Lock &lk);                                  // calls ftstate without the lock
+    bool revoked_at_post(const ftmpi_request_s &r) const;  // lock held
+    // Completes the pending operations `pred` selects with `code` (lock held).
+    void fail_ops_if(const std::function<bool(const ftmpi_request_s &)> &pred, int code);
+    void on_revoke_frame(uint32_t context);                 // lock held
+    void on_flush_frame(int peer, uint32_t context);        // lock held
+    void resolve_revokes(Lock &lk);                         // finds comms of revoke frames, without the lock
+    void send_revoke(MPI_Comm comm);                        // lock held
+
+    std::mutex inject_mu_;                    // guards injected_ (taken without mu_ or inside it, never the reverse)
+    std::vector<int> injected_;
+    std::atomic<bool> injected_pending_{false};
+    std::atomic<uint64_t> failure_epoch_{0}, reported_epoch_{0};
+    std::vector<char> suspected_;             // per peer: connection broke, failure not yet confirmed
+    bool confirm_suspicions_ = false;         // ft::confirm(), read when a connection breaks
+    std::vector<MPI_Request> stalled_;        // sends to suspected peers, waiting for the verdict
+    struct Report {
+        int world;
+        bool suspicion;                       // ft::suspect, else ft::on_failure
+        std::string why;
+    };
+    std::vector<Report> reports_;
+    bool reporting_ = false;                  // one thread reports at a time, in order
+    std::set<uint32_t> revoked_contexts_;     // contexts revoked here or by a frame (forwarded once)
+    std::vector<uint32_t> revokes_to_resolve_;
+    std::map<std::pair<int, uint32_t>, uint64_t> flush_arrived_, flush_waited_;  // (peer, context) markers
 };
 
 }  // namespace ftmpi::p2p

@@ -94,13 +94,22 @@ bool Engine::any_member_failed(MPI_Comm comm) const {
     return false;
 }
 
-int Engine::post(MPI_Request r) {
+int Engine::post(MPI_Request r, int refused) {
     Lock lk(mu_);
     r->active = true;
     r->complete = false;
     r->cancelled = false;
+    r->streaming = false;
     reset_status(r->status);
     r->context = r->comm->context + (r->channel == Channel::collective ? 1 : 0);
+    int e = revoked_at_post(*r) ? MPIX_ERR_REVOKED : refused;
+    if (e != MPI_SUCCESS) {
+        // Completed at once with the error (Wait reports it); nothing was
+        // retained for the request yet.
+        r->status.MPI_ERROR = e;
+        r->complete = true;
+        return MPI_SUCCESS;
+    }
     if (r->rank_arg == MPI_PROC_NULL) {
         r->status.MPI_SOURCE = MPI_PROC_NULL;
         r->complete = true;
@@ -146,6 +155,10 @@ int Engine::post_send(MPI_Request r) {
             r->data = r->packed.data();
         }
         if (r->peer == rank_) return send_local(r);
+    }
+    if (suspected_[r->peer] && !failed(r->peer)) {
+        stalled_.push_back(r);  // its peer's fate is not decided yet: the failure verdict completes it
+        return MPI_SUCCESS;
     }
     if (failed(r->peer) || !tcp_->connected(r->peer)) {
         finish(r, MPIX_ERR_PROC_FAILED);
@@ -282,6 +295,8 @@ int Engine::receive_message(MPI_Request r, std::unique_ptr<Unexpected> message) 
 }
 
 Landing Engine::on_header(int peer, const Frame &f) {
+    apply_injected();
+    if (failed_[peer]) return {};  // declared failed just now: its frames are ignored
     if (f.kind == FrameKind::data) {
         auto it = by_id_.find(f.receiver_id);
         if (it == by_id_.end()) return {};  // its receive is gone: drop the data
@@ -315,6 +330,8 @@ Landing Engine::on_header(int peer, const Frame &f) {
 }
 
 void Engine::on_frame(int peer, const Frame &f, const Landing &) {
+    apply_injected();
+    if (failed_[peer]) return;  // declared failed just now: its frames are ignored
     switch (f.kind) {
     case FrameKind::eager:
     case FrameKind::data:
@@ -365,6 +382,7 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
         d.length = r->bytes;
         d.receiver_id = f.receiver_id;
         auto sent = tcp_->send(peer, d, r->data, r->bytes, false, r->id);
+        r->streaming = sent == transport::Tcp::SendResult::pending;
         if (sent == transport::Tcp::SendResult::done) finish(r, MPI_SUCCESS);
         else if (sent == transport::Tcp::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
         break;
@@ -379,6 +397,12 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
                      static_cast<int>(f.length));
         std::fflush(stderr);
         _exit(f.length & 0xff ? static_cast<int>(f.length & 0xff) : 1);
+    case FrameKind::revoke:
+        on_revoke_frame(f.context);
+        break;
+    case FrameKind::flush:
+        on_flush_frame(peer, f.context);
+        break;
     case FrameKind::bye:
     case FrameKind::hello:
         break;
@@ -388,39 +412,6 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
 void Engine::on_sent(uint64_t token) {
     auto it = by_id_.find(token);
     if (it != by_id_.end()) finish(it->second, MPI_SUCCESS);
-}
-
-void Engine::on_peer_lost(int peer) {
-    if (failed_[peer]) return;
-    failed_[peer] = 1;
-    const int code = MPIX_ERR_PROC_FAILED;
-    if (MPI_Request r = arriving_[peer]) {
-        arriving_[peer] = nullptr;
-        finish(r, code);
-    }
-    if (Unexpected *u = arriving_unexpected_[peer]) {
-        arriving_unexpected_[peer] = nullptr;
-        if (u->claimed) finish(u->claimed, code);
-        std::erase_if(unexpected_, [u](const Unexpected &x) { return &x == u; });
-    }
-    for (auto it = posted_.begin(); it != posted_.end();) {
-        MPI_Request r = *it;
-        bool needs = r->peer == peer || (r->peer == -1 && comm::comm_rank_of_world(r->comm, peer) != MPI_UNDEFINED);
-        if (!needs) {
-            ++it;
-            continue;
-        }
-        it = posted_.erase(it);
-        finish(r, code);
-    }
-    std::vector<MPI_Request> waiting;
-    for (auto &[id, r] : by_id_)
-        if ((r->kind == RequestKind::send && r->peer == peer) || (r->kind == RequestKind::recv && r->matched_peer == peer))
-            waiting.push_back(r);
-    for (MPI_Request r : waiting) finish(r, code);
-    // Its announced large messages will never come.
-    std::erase_if(unexpected_, [peer](const Unexpected &u) { return u.rendezvous && u.source == peer; });
-    if (followers_ > 0) followers_cv_.notify_all();
 }
 
 int Engine::cancel(MPI_Request r) {

@@ -48,6 +48,7 @@ struct ftmpi_request_s {
     std::vector<char> packed;     // send: packed copy (non-contiguous or buffered); recv: staging
     int matched_peer = -1;        // recv: world rank it matched (rendezvous pending)
     size_t bsend_reserved = 0;    // buffered: bytes held in the attached buffer
+    bool streaming = false;       // send: data frame written from buf (on_sent completes it); not failed early
 
     // Generalized requests (non-blocking collectives).
     std::function<bool(MPI_Status *)> advance;

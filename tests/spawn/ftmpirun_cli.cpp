@@ -87,12 +87,66 @@ TEST_CASE("the first failing rank's status aborts the job and becomes ftmpirun's
     CHECK(zombie_children(d->pid()).empty());
 }
 
-TEST_CASE("a rank killed by a signal gives 128+signal")
+TEST_CASE("comm mode abort: a rank killed by a signal aborts the job with 128+signal")
 {
     auto d = start_daemon();
-    auto r = ftmpirun(*d, {"-np", "2", "sh", "-c", "if [ $FTMPI_RANK = 0 ]; then kill -KILL $$; fi; exec sleep 100"}, 20s);
+    auto r = ftmpirun(*d, {"--comm-mode", "abort", "-np", "2", "sh", "-c",
+                           "if [ $FTMPI_RANK = 0 ]; then kill -KILL $$; fi; exec sleep 100"},
+                      20s);
     CHECK(r.exit_code() == 128 + 9);
-    CHECK(contains(r.err, "killed by SIGKILL"));
+    CHECK(contains(r.err, "rank 0 (daemon " + d->id() + ") was killed by SIGKILL; aborting job"));
+}
+
+TEST_CASE("fault-tolerant modes: a killed rank does not end the job; the others finish it with status 0")
+{
+    auto d = start_daemon();
+    // Rank 0 is killed at once; rank 1 outlives it and ends normally (it
+    // waits until rank 0's process is gone, so the order is certain).
+    std::string rank = "if [ $FTMPI_RANK = 0 ]; then echo $$ > pid0; kill -KILL $$; fi; "
+                       "until [ -s pid0 ] && ! kill -0 $(cat pid0) 2>/dev/null; do sleep 0.02; done; echo done1";
+    test::TempDir dir("ftmpirun-ft");
+    for (std::string mode : {"ulfm", "shrink"}) {
+        CAPTURE(mode);
+        std::filesystem::remove(dir.path() / "pid0");
+        auto r = ftmpirun(*d, {"--comm-mode", mode, "--wdir", dir.path().string(), "-np", "2", "sh", "-c", rank}, 20s);
+        CHECK(r.exit_code() == 0);
+        CHECK(contains(r.out, "done1"));
+        CHECK(contains(r.err, "rank 0 (daemon " + d->id() + ") was killed by SIGKILL; job "));
+        CHECK(contains(r.err, " continues (comm mode " + mode + ")"));
+        CHECK(contains(r.err, "the job continued (comm mode " + mode + ") and finished with 1 of 2 ranks"));
+    }
+    // A rank that exits non-zero by itself still aborts the job in these modes.
+    auto bad = ftmpirun(*d, {"--comm-mode", "blank", "-np", "2", "sh", "-c",
+                             "if [ $FTMPI_RANK = 1 ]; then exit 6; fi; exec sleep 100"},
+                        20s);
+    CHECK(bad.exit_code() == 6);
+    CHECK(contains(bad.err, "rank 1 (daemon " + d->id() + ") exited with status 6; aborting job"));
+}
+
+TEST_CASE("fault-tolerance options reach every rank's environment; bad values are refused")
+{
+    auto d = start_daemon();
+    std::string show = "echo $FTMPI_RANK:$FTMPI_COMM_MODE:$FTMPI_MSG_MODE:${FTMPI_COLL_STRICT-unset}:"
+                       "${FTMPI_NOTIFIER-unset}:${FTMPI_RESTARTED-unset}";
+    auto plain = ftmpirun(*d, {"-np", "2", "sh", "-c", show});
+    CHECK(plain.exit_code() == 0);
+    CHECK(contains(plain.out, "0:ulfm:cont:unset:unset:unset"));
+    CHECK(contains(plain.out, "1:ulfm:cont:unset:unset:unset"));
+    auto all = ftmpirun(*d, {"--comm-mode", "rebuild-append", "--msg-mode", "nop", "--strict-collectives",
+                             "--ordered-notifier", "-np", "2", "sh", "-c", show});
+    CHECK(all.exit_code() == 0);
+    CHECK(contains(all.out, "0:rebuild-append:nop:1:ordered:unset"));
+    CHECK(contains(all.out, "1:rebuild-append:nop:1:ordered:unset"));
+
+    auto bad_comm = ftmpirun(*d, {"--comm-mode", "sometimes", "-np", "1", "true"});
+    CHECK(bad_comm.exit_code() == 1);
+    CHECK(contains(bad_comm.err, "ftmpirun: --comm-mode sometimes: not a mode (one of ulfm, abort, blank, shrink, "
+                                 "rebuild, rebuild-append)"));
+    auto bad_msg = ftmpirun(*d, {"--msg-mode", "CONT", "-np", "1", "true"});
+    CHECK(bad_msg.exit_code() == 1);
+    CHECK(contains(bad_msg.err, "--msg-mode CONT: not a mode (one of cont, nop)"));
+    auto missing = ftmpirun(*d, {"-np", "1", "true", "--comm-mode"}); // after the program: the program's
+    CHECK(missing.exit_code() == 0);
 }
 
 TEST_CASE("--timeout kills the job with status 124")

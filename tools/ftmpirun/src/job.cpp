@@ -127,12 +127,6 @@ Result<int> run_helper(SpawnClient &c, const std::vector<std::string> &argv)
     return 0;
 }
 
-std::string signal_name(int sig)
-{
-    const char *abbrev = sigabbrev_np(sig);
-    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
-}
-
 // Follows one rank's output to its end, then reports how it ended.
 void follow_rank(int rank, const RankPlace &where, std::int64_t handle, const VmKey &key, Printer &printer,
                  Inbox &inbox)
@@ -252,6 +246,7 @@ int run_job(const JobSpec &spec)
         s.env.push_back("FTMPI_RANK=" + std::to_string(r));
         s.env.push_back("FTMPI_SIZE=" + std::to_string(np));
         s.env.push_back("FTMPI_WIREUP=" + wireup);
+        for (auto &kv : ft_environment(spec.ft)) s.env.push_back(std::move(kv));
         s.cwd = spec.cwd;
         s.tag = std::to_string(r);
         s.notify_topic = "job/" + std::to_string(spec.job_id);
@@ -305,7 +300,7 @@ int run_job(const JobSpec &spec)
     if (spec.timeout) deadline = Clock::now() + *spec.timeout;
     // After a forwarded signal the ranks get this long to end on their own.
     std::optional<Clock::time_point> grace_end;
-    std::optional<RankExit> first_failure;
+    JobOutcome outcome(spec.job_id, np, spec.ft.comm_mode);
     bool aborting = false, timed_out = false;
     int signals = 0;
     for (int live = np; live > 0;) {
@@ -338,18 +333,19 @@ int run_job(const JobSpec &spec)
         const RankExit &x = ev->exit;
         exited[x.rank] = true;
         --live;
-        if (x.failed() && !first_failure) first_failure = x;
         // A job already being stopped (timeout, user signal, earlier abort)
         // is not aborted again: its ranks are ending anyway.
-        if (decide(x) == OnRankExit::abort_job && !aborting && !timed_out && signals == 0) {
+        bool stopping = aborting || timed_out || signals > 0;
+        OnRankExit what = outcome.record(x);
+        if (what == OnRankExit::abort_job && !stopping) {
             aborting = true;
-            const std::string &member = spec.ranks[x.rank].member_id;
-            std::string how = x.lost ? "was lost: " + x.why
-                              : x.signal ? "was killed by " + signal_name(x.signal)
-                                         : "exited with status " + std::to_string(x.exit_code);
-            printer.note("rank " + std::to_string(x.rank) + " (daemon " + member + ") " + how + "; aborting job " +
+            printer.note(x.describe("daemon " + spec.ranks[x.rank].member_id) + "; aborting job " +
                          std::to_string(spec.job_id) + (live > 0 ? ", killing its other ranks" : ""));
             kill_all(SIGKILL);
+        } else if (x.failed() && !stopping) {
+            printer.note(x.describe("daemon " + spec.ranks[x.rank].member_id) + "; job " +
+                         std::to_string(spec.job_id) + " continues (comm mode " + to_string(spec.ft.comm_mode) +
+                         ")");
         }
     }
 
@@ -368,7 +364,11 @@ int run_job(const JobSpec &spec)
     pthread_sigmask(SIG_UNBLOCK, &forwarded, nullptr);
 
     if (timed_out) return 124;
-    return first_failure ? first_failure->shell_status() : 0;
+    if (spec.ft.comm_mode != CommMode::abort && !aborting && signals == 0) {
+        std::string summary = outcome.summary();
+        if (!summary.empty()) printer.note(summary);
+    }
+    return outcome.status();
 }
 
 } // namespace harness::ftmpirun

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "failure_policy.hpp"
+#include "ft_options.hpp"
 #include "spawn_client.hpp"
 
 #include <harness/crypto.hpp>
@@ -37,6 +38,7 @@ struct JobSpec {
     bool tag_output = false;
     std::optional<std::chrono::milliseconds> timeout;
     bool forward_stdin = true;
+    FtOptions ft;
 };
 
 // Runs the job to its end; returns ftmpirun's exit status (README.md).

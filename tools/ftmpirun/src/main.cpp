@@ -2,7 +2,10 @@
 //
 //   ftmpirun -np N [--host h1:slots,h2 | --hostfile F] [-x VAR[=value]]…
 //            [--tag-output] [--timeout S] [--oversubscribe] [--wdir DIR]
-//            [--hcore HOST:PORT] [--root DIR] [--key FILE] program args…
+//            [--hcore HOST:PORT] [--root DIR] [--key FILE]
+//            [--comm-mode ulfm|abort|blank|shrink|rebuild|rebuild-append]
+//            [--msg-mode cont|nop] [--strict-collectives] [--ordered-notifier]
+//            program args…
 //
 // It reaches the VM through --hcore (or $HARNESS_HCORE) or the local daemon of
 // --root; with neither reachable it starts a private hcored for the job and
@@ -44,6 +47,10 @@ struct Options {
     std::string hcore;
     std::string root;
     std::string key;
+    std::string comm_mode = "ulfm";
+    std::string msg_mode = "cont";
+    bool strict_collectives = false;
+    bool ordered_notifier = false;
     std::vector<std::string> program;
 };
 
@@ -59,7 +66,8 @@ std::vector<std::string> normalized_args(int argc, char **argv)
 {
     static const std::vector<std::string> one_dash{"-np", "-host", "-hostfile", "-wdir", "-timeout"};
     static const std::vector<std::string> with_value{"--np", "-n", "--host", "-H", "--hostfile", "-x", "--timeout",
-                                                     "--wdir", "--hcore", "--root", "--key"};
+                                                     "--wdir", "--hcore", "--root", "--key",
+                                                     "--comm-mode", "--msg-mode"};
     std::vector<std::string> out;
     bool program_seen = false;
     for (int i = 1; i < argc; ++i) {
@@ -101,6 +109,15 @@ int run(const Options &o)
     if (o.program.empty()) return fail("no program given (ftmpirun -np N program args…)");
     if (o.np < 1) return fail("-np N is required, N ≥ 1");
     if (!o.host_list.empty() && !o.hostfile.empty()) return fail("give --host or --hostfile, not both");
+    FtOptions ft;
+    auto comm_mode = parse_comm_mode(o.comm_mode);
+    if (!comm_mode) return fail(comm_mode.error().message);
+    auto msg_mode = parse_msg_mode(o.msg_mode);
+    if (!msg_mode) return fail(msg_mode.error().message);
+    ft.comm_mode = *comm_mode;
+    ft.msg_mode = *msg_mode;
+    ft.strict_collectives = o.strict_collectives;
+    ft.ordered_notifier = o.ordered_notifier;
     std::vector<HostEntry> entries;
     if (!o.host_list.empty()) entries = parse_host_list(o.host_list);
     if (!o.hostfile.empty()) {
@@ -164,6 +181,7 @@ int run(const Options &o)
     spec.job_id = allocate_job_id(*vm);
     spec.argv = o.program;
     spec.key = *key;
+    spec.ft = ft;
     spec.tag_output = o.tag_output;
     if (o.timeout_s > 0) spec.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeout_s * 1000));
     std::error_code ec;
@@ -184,9 +202,10 @@ int run(const Options &o)
 int main(int argc, char **argv)
 {
     CLI::App app{"ftmpirun — run an FT-MPI job through the HARNESS virtual machine"};
-    app.footer("Exit status: 0 when every rank exits 0; otherwise the first failing rank's exit status, or 128+N "
-               "when signal N killed it; 124 after --timeout; 127 when the program cannot be started; 1 for "
-               "ftmpirun's own errors (no VM, too few slots, bad options).");
+    app.footer("Exit status: 0 when every rank exits 0 (in a fault-tolerant comm mode: every rank that was not "
+               "killed or lost); otherwise the status of the rank that ended the job, or 128+N when signal N "
+               "killed it; 124 after --timeout; 127 when the program cannot be started; 1 for ftmpirun's own "
+               "errors (no VM, too few slots, bad options).");
     Options o;
     app.add_option("-n,--np", o.np, "number of ranks (also -np)")->required();
     app.add_option("-H,--host", o.host_list, "daemons to use: ID|HOST:PORT|HOST[:SLOTS],… (also -host)");
@@ -199,6 +218,15 @@ int main(int argc, char **argv)
     app.add_option("--hcore", o.hcore, "HOST:PORT of a daemon of the VM (env HARNESS_HCORE)");
     app.add_option("--root", o.root, "HARNESS root whose local daemon to use (env HARNESS_ROOT, default ~/.harness)");
     app.add_option("--key", o.key, "VM key file (env HARNESS_KEY, default <root>/vm.key)");
+    app.add_option("--comm-mode", o.comm_mode,
+                   "what a failure does to communicators: ulfm (default), abort, blank, shrink, rebuild, "
+                   "rebuild-append (FTMPI_COMM_MODE)");
+    app.add_option("--msg-mode", o.msg_mode, "messages after a failure: cont (default) or nop (FTMPI_MSG_MODE)");
+    app.add_flag("--strict-collectives", o.strict_collectives,
+                 "collectives agree on success at their end: right result everywhere or error everywhere "
+                 "(FTMPI_COLL_STRICT=1)");
+    app.add_flag("--ordered-notifier", o.ordered_notifier,
+                 "every rank sees failures in the same order (FTMPI_NOTIFIER=ordered)");
     // Everything from the first argument that is not an option on is the
     // program and its own arguments, left unparsed.
     app.prefix_command();

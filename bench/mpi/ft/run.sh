@@ -10,14 +10,17 @@
 #              8, 16 ranks
 #   detect     detect.c: kill -> MPIX_ERR_PROC_FAILED at the survivors, and
 #              revoke+shrink after it; one kill per job, RUNS jobs
+#   host       a VM of three daemons on loopback (heartbeat 100 ms, failure
+#              timeout 600 ms), one rank on each; kill -9 of the third daemon
+#              -> MPIX_ERR_PROC_FAILED at the survivors (detect.c host); RUNS jobs
 #
-# usage: bench/mpi/ft/run.sh [--build DIR] [--parts "overhead recovery detect"]
+# usage: bench/mpi/ft/run.sh [--build DIR] [--parts "overhead recovery detect host"]
 #                            [--rounds 5] [--runs 9] [--np "2 4 8 16"] [--out FILE]
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 build=$root/build
-parts="overhead recovery detect"
+parts="overhead recovery detect host"
 rounds=5
 runs=9
 nps="2 4 8 16"
@@ -30,7 +33,7 @@ while (($#)); do
     --runs) runs=$2; shift 2 ;;
     --np) nps=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -60,6 +63,44 @@ record() { # tag command…
   grep -v '^$' "$work/err" | grep -v 'job id' | head -3 >&2
 }
 
+# One host-loss sample: three daemons, ranks 0, 1, 2 on daemons 1, 2, 3;
+# kill -9 daemon 3 once every rank waits; prints "ulfm bench=detect_host …"
+# and the survivors' shrink_after line.
+host_run() {
+  local vm=$work/vm hcored=$build/hcore/hcored flags ports=() first pid t_kill line
+  rm -rf "$vm"; mkdir -p "$vm"
+  flags=(--vm ftbench$$ --listen 127.0.0.1:0 --heartbeat-ms 100 --heartbeat-timeout-ms 600
+         --services vm/drd,vm/naming,vm/events,vm/spawn_notify)
+  for n in 1 2 3; do
+    mkdir -p "$vm/host$n"
+    [[ $n == 1 ]] || cp "$vm/host1/vm.key" "$vm/host$n/vm.key"
+    "$hcored" --root "$vm/host$n" "${flags[@]}" ${first:+--join "$first"} >"$vm/host$n.ready" 2>&1 ||
+      { echo "run.sh: hcored $n did not start" >&2; cat "$vm/host$n.ready" >&2; return; }
+    ports+=("$(sed -n 's/.*tcp=\([^ ]*\).*/\1/p' "$vm/host$n.ready")")
+    first=${ports[0]}
+  done
+  env -u HARNESS_HCORE "$ftmpirun" --root "$vm/host1" --timeout 120 --comm-mode ulfm -np 3 \
+    --host "${ports[0]}:1,${ports[1]}:1,${ports[2]}:1" "$build/bench/mpi/ft/bench_mpi_ft_detect" host \
+    </dev/null >"$vm/out" 2>"$vm/err" &
+  local job=$!
+  for _ in $(seq 600); do grep -q DETECT_READY "$vm/out" && break; sleep 0.05; done
+  t_kill=$(date +%s.%N)
+  kill -9 "$(cat "$vm/host3/var/hcored.lock")"
+  wait "$job"
+  line=$(grep DETECT_SEEN "$vm/out")
+  if [[ -n $line ]]; then
+    awk -v k="$t_kill" '{ v = ($3 - k) * 1e6; printf "ulfm bench=detect_host np=3 bytes=0 unit=us median=%.0f p10=%.0f p90=%.0f samples=1\n", v, v, v }' <<<"$line"
+    sed -n 's/^RESULT /ulfm /p' "$vm/out"
+  else
+    echo "run.sh: host run gave no DETECT_SEEN line; stderr:" >&2; tail -5 "$vm/err" >&2
+  fi
+  for n in 1 2; do pid=$(cat "$vm/host$n/var/hcored.lock" 2>/dev/null) && kill "$pid" 2>/dev/null; done
+  for n in 1 2; do
+    pid=$(cat "$vm/host$n/var/hcored.lock" 2>/dev/null) || continue
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  done
+}
+
 for part in $parts; do
   case $part in
     overhead)
@@ -81,6 +122,11 @@ for part in $parts; do
       for ((r = 1; r <= runs; ++r)); do
         echo "detect run $r/$runs" >&2
         record ulfm job ulfm 4 "$build/bench/mpi/ft/bench_mpi_ft_detect"
+      done ;;
+    host)
+      for ((r = 1; r <= runs; ++r)); do
+        echo "host run $r/$runs" >&2
+        host_run >>"$results"
       done ;;
     *) echo "run.sh: unknown part $part" >&2 ;;
   esac

@@ -53,8 +53,10 @@ int exchange_with_remote(const Scope &s, const void *out, void *in, size_t len, 
 Scope whole(MPI_Comm c) {
     Scope s;
     s.comm = c;
-    s.members.resize(static_cast<size_t>(c->size));
-    for (int i = 0; i < c->size; ++i) s.members[static_cast<size_t>(i)] = i;
+    s.members.reserve(static_cast<size_t>(c->size));
+    // Gaps of a BLANK-recovered communicator (world rank -1) are nobody.
+    for (int i = 0; i < c->size; ++i)
+        if (c->group->world[static_cast<size_t>(i)] >= 0) s.members.push_back(i);
     return s;
 }
 

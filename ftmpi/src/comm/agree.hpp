@@ -38,7 +38,7 @@ struct Scope {
     int tag = agree_tag;                // base tag (uses tag, tag+1, tag+2)
 };
 
-// Every member of comm, leader rank 0.
+// Every member of comm (gaps left out), leader the lowest rank.
 Scope whole(MPI_Comm intracomm);
 
 // value := max over every member (both sides with a bridge).

@@ -11,11 +11,12 @@
 using namespace ftmpi::comm;
 
 namespace {
-// Ranks in comm of the group's members, in group order; false if one is
-// not in comm.
+// Ranks in comm of the group's members, in group order (gaps of a BLANK
+// group are nobody and left out); false if one is not in comm.
 bool ranks_in(MPI_Comm comm, MPI_Group group, std::vector<int> &ranks) {
     ranks.clear();
     for (int w : group->world) {
+        if (w < 0) continue;
         const int r = comm_rank_of_world(comm, w);
         if (r == MPI_UNDEFINED) return false;
         ranks.push_back(r);

@@ -23,10 +23,14 @@ constexpr int32_t join = 0, undefined = 1, invalid = 2;
 
 int split_by(MPI_Comm comm, const Wish &mine, MPI_Comm *newcomm) {
     std::vector<unsigned char> all;
-    int err = allgather(whole(comm), &mine, sizeof mine, all);
+    const Scope everyone = whole(comm);
+    int err = allgather(everyone, &mine, sizeof mine, all);
     if (err != MPI_SUCCESS) return err;
+    // One record per member; a gap (BLANK) joins nothing.
     std::vector<Wish> wishes(static_cast<size_t>(comm->size));
-    std::memcpy(wishes.data(), all.data(), all.size());
+    for (Wish &w : wishes) w.state = undefined;
+    for (size_t i = 0; i < everyone.members.size(); ++i)
+        std::memcpy(&wishes[static_cast<size_t>(everyone.members[i])], all.data() + i * sizeof(Wish), sizeof(Wish));
     for (const Wish &w : wishes)
         if (w.state == invalid) return MPI_ERR_ARG;  // everyone fails alike, nobody waits
 

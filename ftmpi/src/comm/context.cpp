@@ -94,6 +94,7 @@ int world_rank_of(MPI_Comm c, int rank) {
 int comm_rank_of_world(MPI_Comm c, int world) {
     const MPI_Group g = c->inter ? c->remote : c->group;
     const auto &w = g->world;
+    if (world < 0) return MPI_UNDEFINED;  // a gap is nobody's rank
     // MPI_COMM_WORLD and its dups map ranks to themselves.
     if (world >= 0 && static_cast<size_t>(world) < w.size() && w[static_cast<size_t>(world)] == world)
         return world;

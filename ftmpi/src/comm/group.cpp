@@ -15,7 +15,14 @@ int size_of(MPI_Group g) { return static_cast<int>(g->world.size()); }
 
 bool contains(const std::unordered_set<int> &set, int world) { return set.count(world) != 0; }
 
-std::unordered_set<int> world_set(MPI_Group g) { return {g->world.begin(), g->world.end()}; }
+// The processes of a group: gaps (world rank -1, BLANK) are not processes,
+// so the set algebra never matches one gap with another.
+std::unordered_set<int> world_set(MPI_Group g) {
+    std::unordered_set<int> set;
+    for (int w : g->world)
+        if (w >= 0) set.insert(w);
+    return set;
+}
 
 // Ranges as MPI_Group_range_incl/excl take them, expanded in order; false
 // when a range names a rank outside the group or has a zero stride.
@@ -90,6 +97,10 @@ extern "C" int MPI_Group_translate_ranks(MPI_Group group1, int n, const int rank
             continue;
         }
         const int world = group1->world[static_cast<size_t>(ranks1[i])];
+        if (world < 0) {  // a gap (BLANK) is in no group
+            ranks2[i] = MPI_UNDEFINED;
+            continue;
+        }
         auto it = std::find(group2->world.begin(), group2->world.end(), world);
         ranks2[i] = it == group2->world.end() ? MPI_UNDEFINED : static_cast<int>(it - group2->world.begin());
     }
@@ -119,7 +130,7 @@ extern "C" int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *ne
     std::vector<int> world = group1->world;
     const auto in1 = world_set(group1);
     for (int w : group2->world)
-        if (!contains(in1, w)) world.push_back(w);
+        if (w >= 0 && !contains(in1, w)) world.push_back(w);
     *newgroup = make_group(std::move(world));
     return MPI_SUCCESS;
 }
@@ -131,7 +142,7 @@ extern "C" int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Gr
     const auto in2 = world_set(group2);
     std::vector<int> world;
     for (int w : group1->world)
-        if (contains(in2, w)) world.push_back(w);
+        if (w >= 0 && contains(in2, w)) world.push_back(w);
     *newgroup = make_group(std::move(world));
     return MPI_SUCCESS;
 }
@@ -143,7 +154,7 @@ extern "C" int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Grou
     const auto in2 = world_set(group2);
     std::vector<int> world;
     for (int w : group1->world)
-        if (!contains(in2, w)) world.push_back(w);
+        if (w >= 0 && !contains(in2, w)) world.push_back(w);
     *newgroup = make_group(std::move(world));
     return MPI_SUCCESS;
 }

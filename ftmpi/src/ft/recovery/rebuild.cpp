@@ -1,0 +1,151 @@
+// Owner: recovery. REBUILD and REBUILD_APPEND on MPI_COMM_WORLD (RECOVERY.md):
+// ask ftmpirun for replacements (`respawn`), learn which ones started
+// (`respawned` / `respawn_failed`), wait for their connections, agree among
+// the survivors on which joined, admit them, and hand them the state.
+#include "recovery.hpp"
+
+#include "../../internal/ft.hpp"
+
+#include <harness/pack.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+namespace ftmpi::ft::recovery {
+namespace {
+using Clock = std::chrono::steady_clock;
+
+int env_ms(const char *name, int fallback) {
+    const char *v = std::getenv(name);
+    const int ms = v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
+    return ms > 0 ? ms : fallback;
+}
+
+int ms_left(Clock::time_point deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    return left > 0 ? static_cast<int>(left) : 0;
+}
+
+std::vector<uint8_t> respawn_event(int round, const std::vector<int> &worlds) {
+    harness::Packer p;
+    p.str("respawn").i32(round).i32(static_cast<int32_t>(worlds.size()));
+    for (int w : worlds) p.i32(w);
+    return p.take();
+}
+
+// Reads (kind, round, rank) of a respawned/respawn_failed payload.
+bool round_and_rank(const std::vector<uint8_t> &payload, int *round, int *rank, harness::Unpacker &u) {
+    std::string kind;
+    int32_t ro = 0, ra = 0;
+    if (!u.str(kind) || !u.i32(ro) || !u.i32(ra)) return false;
+    (void)payload;
+    *round = ro;
+    *rank = ra;
+    return true;
+}
+
+// The incarnation ftmpirun started for `world` in `round`; 0 when it could
+// not start one (respawn_failed) or did not answer by the deadline.
+int wait_started(int round, int world, Clock::time_point deadline) {
+    int incarnation = 0;
+    auto started = [&](const std::vector<uint8_t> &payload) {
+        harness::Unpacker u(payload);
+        int ro = 0, ra = 0;
+        int32_t inc = 0;
+        if (!round_and_rank(payload, &ro, &ra, u) || ro != round || ra != world || !u.i32(inc)) return false;
+        incarnation = inc;
+        return true;
+    };
+    auto refused = [&](const std::vector<uint8_t> &payload) {
+        harness::Unpacker u(payload);
+        int ro = 0, ra = 0;
+        return round_and_rank(payload, &ro, &ra, u) && ro == round && ra == world;
+    };
+    // Two kinds answer; look at both in short slices until the deadline.
+    for (;;) {
+        if (wait_event("respawned", started, std::min(200, ms_left(deadline)))) return incarnation;
+        if (wait_event("respawn_failed", refused, 0)) return 0;
+        if (ms_left(deadline) == 0) return 0;
+    }
+}
+}  // namespace
+
+int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) {
+    MPI_Comm world = MPI_COMM_WORLD;
+    const std::vector<int> &old = world->group->world;
+    std::vector<int> failed_worlds;
+    for (int r : failed_ranks) failed_worlds.push_back(old[static_cast<size_t>(r)]);
+    const int round = std::max(ft::round(), world->ft.round) + 1;
+
+    // Every survivor asks (ftmpirun acts once per (round, rank)), so the
+    // request does not depend on any one survivor living through it.
+    publish(respawn_event(round, failed_worlds));
+    const auto deadline = Clock::now() + std::chrono::milliseconds(env_ms("FTMPI_RESPAWN_MS", 20000));
+    std::vector<int> incarnations(failed_worlds.size(), 0);
+    for (size_t i = 0; i < failed_worlds.size(); ++i) incarnations[i] = wait_started(round, failed_worlds[i], deadline);
+
+    // Their connections (each replacement connects to every live rank).
+    const auto join_deadline = Clock::now() + std::chrono::milliseconds(env_ms("FTMPI_JOIN_MS", 10000));
+    Agreement missing;  // comm ranks whose replacement did not join here
+    for (size_t i = 0; i < failed_worlds.size(); ++i) {
+        bool joined = incarnations[i] > 0 &&
+                      p2p::wait_joined({failed_worlds[i]}, {incarnations[i]}, ms_left(join_deadline)) == MPI_SUCCESS;
+        if (!joined) missing.failed.push_back(failed_ranks[i]);
+    }
+    // The survivors may have seen different things (a deadline here, a
+    // connection there): they agree, and a replacement joins only if it
+    // joined everywhere. The replacements are still failed in p2p, so they
+    // are not asked.
+    int err = agree(world, missing);
+    if (err != MPI_SUCCESS) return err;
+
+    out->round = round;
+    out->world.clear();
+    if (mode == FTMPI_COMM_MODE_REBUILD_APPEND)
+        out->world = shape_after(world, failed_ranks, FTMPI_COMM_MODE_SHRINK);
+    else
+        out->world = old;
+    for (size_t i = 0; i < failed_worlds.size(); ++i) {
+        const int w = failed_worlds[i];
+        const bool joined = std::find(missing.failed.begin(), missing.failed.end(), failed_ranks[i]) == missing.failed.end();
+        if (joined) {
+            p2p::admit(w, incarnations[i]);
+            set_incarnation(w, incarnations[i], round);
+            out->replacements.push_back(w);
+        }
+        if (mode == FTMPI_COMM_MODE_REBUILD_APPEND) {
+            if (joined) out->world.push_back(w);
+        } else {
+            out->world[static_cast<size_t>(failed_ranks[i])] = joined ? w : -1;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+void send_state(const Rebuilt &r) {
+    if (r.replacements.empty()) return;
+    MPI_Comm world = MPI_COMM_WORLD;
+    const int world_size = static_cast<int>(std::max<size_t>(world->group->world.size(), 1));
+    // Header: round, group extent, agreements so far on MPI_COMM_WORLD, number
+    // of world ranks; body: the group, then every world rank's incarnation.
+    int32_t header[4] = {r.round, static_cast<int32_t>(world->group->world.size()),
+                         static_cast<int32_t>(world->ft.agreements.load()), 0};
+    std::vector<int32_t> body(world->group->world.begin(), world->group->world.end());
+    int max_world = 0;
+    for (int w : world->group->world) max_world = std::max(max_world, w + 1);
+    max_world = std::max(max_world, world_size);
+    header[3] = max_world;
+    for (int w = 0; w < max_world; ++w) body.push_back(incarnation(w));
+    // Every survivor sends it (the replacement keeps the first), so the
+    // state does not depend on one survivor living through the recovery.
+    for (int w : r.replacements) {
+        const int dest = comm::comm_rank_of_world(world, w);
+        if (dest == MPI_UNDEFINED) continue;
+        p2p::send(header, 4, MPI_INT32_T, dest, state_header_tag, world, p2p::Channel::collective);
+        p2p::send(body.data(), static_cast<int>(body.size()), MPI_INT32_T, dest, state_body_tag, world,
+                  p2p::Channel::collective);
+    }
+}
+
+}  // namespace ftmpi::ft::recovery

@@ -4,13 +4,19 @@
 // The job comes from the launcher's environment (FTMPI_JOB, FTMPI_RANK,
 // FTMPI_SIZE, FTMPI_WIREUP); without it the program is a singleton job of
 // one rank. Init connects the ranks (wire-up + TCP mesh), then lets the comm
-// part build MPI_COMM_WORLD and MPI_COMM_SELF.
+// part build MPI_COMM_WORLD and MPI_COMM_SELF, then starts fault tolerance
+// (ft::init: the notifier). A REBUILD replacement (FTMPI_RESTARTED=1,
+// FTMPI_INCARNATION=k, FTMPI_ROUND=r) publishes a record with its
+// incarnation, connects to every live rank, joins the survivors' recovery
+// (ft::join_as_replacement) and returns MPI_INIT_RESTARTED_NODE.
 #include "internal/comm.hpp"
 #include "internal/errors.hpp"
+#include "internal/ft.hpp"
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "runtime/wireup.hpp"
+#include "transport/tcp.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -52,6 +58,15 @@ int init(int required, int *provided) {
         init_failed("FTMPI_RANK=" + std::to_string(job.rank) + " FTMPI_SIZE=" + std::to_string(job.size) +
                     " is not a rank of the job");
     if (job.size > 1 && job.wireup.empty()) init_failed("FTMPI_SIZE > 1 but FTMPI_WIREUP is not set");
+    if (const char *r = std::getenv("FTMPI_RESTARTED"); r && std::string(r) == "1") {
+        job.restarted = true;
+        job.incarnation = env_int("FTMPI_INCARNATION", 0);
+        job.round = env_int("FTMPI_ROUND", 0);
+        if (job.incarnation < 1 || job.round < 1)
+            init_failed("FTMPI_RESTARTED=1 needs FTMPI_INCARNATION >= 1 and FTMPI_ROUND >= 1 (got " +
+                        std::to_string(job.incarnation) + ", " + std::to_string(job.round) + ")");
+        p2p::Engine::get().set_identity(job.incarnation, job.round);
+    }
     my_rank = job.rank;
     my_size = job.size;
     main_thread = std::this_thread::get_id();
@@ -59,12 +74,23 @@ int init(int required, int *provided) {
 
     const auto timeout = std::chrono::milliseconds(env_int("FTMPI_WIREUP_TIMEOUT_MS", 60000));
     std::string error = p2p::Engine::get().start(
-        job.rank, job.size, [&](const std::string &contact) { return exchange_contacts(job, contact, timeout); },
+        job.rank, job.size,
+        [&](const std::string &address) {
+            transport::Contact mine{address, job.incarnation, job.round};
+            return exchange_contacts(job, mine.record(), timeout);
+        },
         job.size > 1 ? listen_host(job) : std::string());
     if (!error.empty()) init_failed(error);
     state.store(State::running);
     comm::init_world(job.rank, job.size);
+    ft::init();
     if (provided) *provided = provided_level;
+    if (job.restarted) {
+        if (int e = ft::join_as_replacement(); e != MPI_SUCCESS)
+            init_failed("this replacement (incarnation " + std::to_string(job.incarnation) + ", round " +
+                        std::to_string(job.round) + ") could not join the recovery (error " + std::to_string(e) + ")");
+        return MPI_INIT_RESTARTED_NODE;
+    }
     return MPI_SUCCESS;
 }
 
@@ -94,7 +120,7 @@ extern "C" {
 int MPI_Init(int *, char ***) noexcept {
     try {
         int e = runtime::init(MPI_THREAD_SINGLE, nullptr);
-        if (e) std::fprintf(stderr, "FT-MPI: MPI_Init called twice\n");
+        if (e && e != MPI_INIT_RESTARTED_NODE) std::fprintf(stderr, "FT-MPI: MPI_Init called twice\n");
         return e;
     } catch (...) {
         runtime::abort_job(1);
@@ -105,7 +131,7 @@ FTMPI_PMPI(Init)
 int MPI_Init_thread(int *, char ***, int required, int *provided) noexcept {
     try {
         int e = runtime::init(required, provided);
-        if (e) std::fprintf(stderr, "FT-MPI: MPI_Init_thread called twice\n");
+        if (e && e != MPI_INIT_RESTARTED_NODE) std::fprintf(stderr, "FT-MPI: MPI_Init_thread called twice\n");
         return e;
     } catch (...) {
         runtime::abort_job(1);
@@ -131,6 +157,7 @@ int MPI_Finalize(void) noexcept {
     if (!runtime::running()) return MPI_ERR_OTHER;
     try {
         comm::finalize_world();
+        ft::finalize();  // the notifier stops before the engine it feeds
         p2p::Engine::get().finalize();
     } catch (...) {
         return MPI_ERR_INTERN;

@@ -8,6 +8,11 @@
 //
 // A rank connects to the lower ranks and accepts the higher ones, so it only
 // needs the lower ranks' contacts; the others stay empty.
+//
+// A record is "host:port" (incarnation 0) or "host:port incarnation round"
+// (transport::Contact). A REBUILD replacement (FTMPI_RESTARTED=1) overwrites
+// its rank's record with its own and reads every other rank's record as it
+// is now (dead ranks' records included: the transport finds out).
 #pragma once
 
 #include <chrono>
@@ -22,10 +27,15 @@ struct JobInfo {
     int rank = 0;          // FTMPI_RANK
     int size = 1;          // FTMPI_SIZE
     std::string wireup;    // FTMPI_WIREUP
+    // A replacement (FTMPI_RESTARTED=1): FTMPI_INCARNATION (> 0), FTMPI_ROUND.
+    bool restarted = false;
+    int incarnation = 0;
+    int round = 0;
 };
 
 // Publishes `contact` and returns the contacts of ranks 0..rank-1 (entries
-// for the others are empty). Throws std::runtime_error with the reason.
+// for the others are empty); for a replacement, every other rank's record
+// present now. Throws std::runtime_error with the reason.
 std::vector<std::string> exchange_contacts(const JobInfo &, const std::string &contact,
                                            std::chrono::milliseconds timeout);
 

@@ -41,6 +41,27 @@ std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &con
     if (!put_reply) fail("put " + prefix + std::to_string(job.rank), put_reply.error());
 
     std::vector<std::string> contacts(job.size);
+    if (job.restarted) {
+        // A replacement: every record under the prefix, as it is now.
+        harness::Packer scan;
+        scan.str(prefix).boolean(true);
+        auto reply = daemon.call(drd, "scan", scan.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
+        if (!reply) fail("scan " + prefix, reply.error());
+        harness::Unpacker in(*reply);
+        std::int64_t n = 0;
+        if (!in.i64(n)) throw std::runtime_error("drd: wire-up: malformed scan reply");
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::string key;
+            harness::Bytes value;
+            std::int64_t version = 0;
+            if (!in.str(key) || !in.bytes(value) || !in.i64(version))
+                throw std::runtime_error("drd: wire-up: malformed scan record");
+            if (key.rfind(prefix, 0) != 0) continue;
+            int r = std::atoi(key.c_str() + prefix.size());
+            if (r >= 0 && r < job.size && r != job.rank) contacts[r].assign(value.begin(), value.end());
+        }
+        return contacts;
+    }
     int missing = job.rank;  // only the lower ranks are needed
     std::int64_t after = 0;
     while (missing > 0) {

@@ -8,17 +8,27 @@
 // the receiver's. `sync_ack` completes a synchronous-mode eager send once it
 // matched. `bye` says the sender is finalizing (so its EOF afterwards is not
 // a failure); `abort` ends the job.
+//
+// `hello` opens a connection (hello_magic in sender_id, so a stray client is
+// told apart): source = the sender's world rank, tag = its incarnation,
+// context = its recovery round, length = the destination's world rank and
+// receiver_id = the destination's incarnation as the sender read it from the
+// contact record. A connection accepted after the mesh (a REBUILD
+// replacement joining) is answered with a hello carrying frame_hello_ack.
 #pragma once
 
 #include <cstdint>
 
 namespace ftmpi::transport {
 
-enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort };
+enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort, revoke, flush };  // revoke/flush: context only (ftcore, issue 6)
 
 enum FrameFlags : uint8_t {
     frame_sync = 1,  // eager: the sender waits for sync_ack (MPI_Ssend)
+    frame_hello_ack = 2,  // hello: the answer of a rank that accepted a joining connection
 };
+
+constexpr uint64_t hello_magic = 0x46544d5049484c4full;  // "FTMPIHLO"
 
 struct Frame {
     FrameKind kind;

@@ -1,6 +1,8 @@
 // Owner: core (mpicore). See tcp.hpp.
 #include "transport/tcp.hpp"
 
+#include "transport/sockets.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -21,6 +23,8 @@
 
 namespace ftmpi::transport {
 
+using namespace sockets;
+
 namespace {
 
 constexpr size_t read_buffer_size = 256 * 1024;
@@ -28,54 +32,9 @@ constexpr size_t read_buffer_size = 256 * 1024;
 // instead of through the read buffer (one copy instead of two).
 constexpr size_t direct_read_min = 16 * 1024;
 constexpr uint64_t wake_tag = ~uint64_t{0};
+
 constexpr int max_events = 32;
 static_assert(sizeof(epoll_event) * max_events <= sizeof(epoll_event_buffer::bytes));
-
-std::runtime_error sys_error(const std::string &what) {
-    return std::runtime_error(what + ": " + std::strerror(errno));
-}
-
-void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-void set_nodelay(int fd) {
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-}
-
-// Blocking I/O used while building the mesh, bounded by a deadline.
-bool io_all(int fd, void *buf, size_t len, bool write, std::chrono::steady_clock::time_point deadline) {
-    char *p = static_cast<char *>(buf);
-    while (len > 0) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) return false;
-        pollfd pfd{fd, static_cast<short>(write ? POLLOUT : POLLIN), 0};
-        if (::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) continue;
-        ssize_t n = write ? ::send(fd, p, len, MSG_NOSIGNAL) : ::recv(fd, p, len, 0);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        if (n <= 0) return false;
-        p += n;
-        len -= static_cast<size_t>(n);
-    }
-    return true;
-}
-
-sockaddr_in parse_address(const std::string &address) {
-    auto colon = address.rfind(':');
-    if (colon == std::string::npos) throw std::runtime_error("bad contact address '" + address + "'");
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(static_cast<uint16_t>(std::stoi(address.substr(colon + 1))));
-    std::string host = address.substr(0, colon);
-    if (inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1) {
-        addrinfo hints{}, *res = nullptr;
-        hints.ai_family = AF_INET;
-        if (getaddrinfo(host.c_str(), nullptr, &hints, &res) != 0 || !res)
-            throw std::runtime_error("cannot resolve host '" + host + "'");
-        sa.sin_addr = reinterpret_cast<sockaddr_in *>(res->ai_addr)->sin_addr;
-        freeaddrinfo(res);
-    }
-    return sa;
-}
 
 }  // namespace
 
@@ -92,6 +51,9 @@ Tcp::Tcp(Sink &sink) : sink_(sink) {
 Tcp::~Tcp() {
     for (auto &c : conns_)
         if (c.fd >= 0) ::close(c.fd);
+    for (auto &j : joining_)
+        if (j.fd >= 0) ::close(j.fd);
+    for (auto &[id, p] : pending_) ::close(p.fd);
     if (listen_fd_ >= 0) ::close(listen_fd_);
     ::close(wake_fd_);
     ::close(epoll_fd_);
@@ -113,25 +75,26 @@ void Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses, s
     const int n = static_cast<int>(addresses.size());
     conns_.clear();
     conns_.resize(n);
+    joining_.assign(n, Joining{});
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    Frame hello{};
-    hello.kind = FrameKind::hello;
-    hello.source = my_rank;
 
     for (int peer = 0; peer < my_rank; ++peer) {
-        sockaddr_in sa = parse_address(addresses[peer]);
+        const Contact contact = Contact::parse(addresses[peer]);
+        sockaddr_in sa = parse_address(contact.address);
         int fd = -1;
         while (true) {
             fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
             if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) break;
             ::close(fd);
             if (std::chrono::steady_clock::now() > deadline)
-                throw std::runtime_error("cannot connect to rank " + std::to_string(peer) + " at " + addresses[peer]);
+                throw std::runtime_error("cannot connect to rank " + std::to_string(peer) + " at " + contact.address);
             std::this_thread::sleep_for(std::chrono::milliseconds(5));  // listener not up yet: retry
         }
+        Frame hello = make_hello(peer, contact.incarnation);
         if (!io_all(fd, &hello, sizeof hello, true, deadline))
             throw std::runtime_error("rank " + std::to_string(peer) + " closed during wire-up");
         conns_[peer].fd = fd;
+        conns_[peer].incarnation = contact.incarnation;
     }
     for (int accepted = 0; accepted < n - 1 - my_rank; ++accepted) {
         pollfd pfd{listen_fd_, POLLIN, 0};
@@ -141,29 +104,53 @@ void Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses, s
                                      " higher rank(s) to connect");
         int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
         if (fd < 0) throw sys_error("accept");
+        // A stray client that connects and says nothing must not hold the
+        // wire-up: it gets a few seconds for its hello.
         Frame h{};
-        if (!io_all(fd, &h, sizeof h, false, deadline) || h.kind != FrameKind::hello || h.source <= my_rank ||
-            h.source >= n || conns_[h.source].fd >= 0) {
-            ::close(fd);  // not one of ours: ignore it
+        const auto hello_deadline = std::min(deadline, std::chrono::steady_clock::now() + hello_timeout);
+        if (!io_all(fd, &h, sizeof h, false, hello_deadline) || h.kind != FrameKind::hello || h.sender_id != hello_magic ||
+            h.source <= my_rank || h.source >= n || conns_[h.source].fd >= 0) {
+            refuse(fd, peer_name(fd), "not a hello from a higher rank of this job");
             --accepted;
             continue;
         }
         conns_[h.source].fd = fd;
+        conns_[h.source].incarnation = h.tag;
     }
     for (int peer = 0; peer < n; ++peer) {
-        Conn &c = conns_[peer];
         if (peer == my_rank) continue;
-        set_nonblocking(c.fd);
-        set_nodelay(c.fd);
-        c.alive = true;
-        c.rbuf = std::make_unique<char[]>(read_buffer_size);
-        epoll_event ev{};
-        ev.events = EPOLLIN;
-        ev.data.u64 = static_cast<uint64_t>(peer);
-        epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, c.fd, &ev);
+        install(peer, conns_[peer].fd, conns_[peer].incarnation);
     }
-    ::close(listen_fd_);
-    listen_fd_ = -1;
+    keep_listening();
+}
+
+Frame Tcp::make_hello(int to, int to_incarnation) const {
+    Frame hello{};
+    hello.kind = FrameKind::hello;
+    hello.source = my_rank_;
+    hello.tag = my_incarnation_;
+    hello.context = static_cast<uint32_t>(my_round_);
+    hello.length = static_cast<uint64_t>(to);
+    hello.receiver_id = static_cast<uint64_t>(to_incarnation);
+    hello.sender_id = hello_magic;
+    return hello;
+}
+
+// Makes fd the live, non-blocking connection of `peer` (in epoll).
+void Tcp::install(int peer, int fd, int incarnation) {
+    Conn &c = conns_[peer];
+    c = Conn{};
+    c.fd = fd;
+    c.incarnation = incarnation;
+    set_nonblocking(fd);
+    set_nodelay(fd);
+    set_keepalive(fd);
+    c.alive = true;
+    c.rbuf = std::make_unique<char[]>(read_buffer_size);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = static_cast<uint64_t>(peer);
+    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev);
 }
 
 bool Tcp::connected(int peer) const { return conns_[peer].alive && !conns_[peer].bye; }
@@ -279,7 +266,7 @@ void Tcp::lose(int peer, bool failure) {
     c.fd = -1;
     c.out.clear();
     if (failure && !c.bye) {
-        lost_.push_back(peer);
+        lost_.emplace_back(peer, c.incarnation);
         wake();  // a poller blocked in wait_events reports it at once
     }
 }
@@ -302,15 +289,27 @@ void Tcp::process_events(int n) {
             [[maybe_unused]] ssize_t r = ::read(wake_fd_, &v, sizeof v);
             continue;
         }
+        if (tag == listen_tag) {
+            accept_ready();
+            continue;
+        }
+        if (tag >= pending_tag_base) {
+            pending_ready(tag - pending_tag_base);
+            continue;
+        }
         int peer = static_cast<int>(tag);
+        if (peer >= static_cast<int>(conns_.size()) || !conns_[peer].alive) continue;  // closed by an earlier event
         if (events[i].events & EPOLLOUT) flush(peer);
         if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) read_ready(peer);
     }
     // Peers lost here or inside send() are reported outside those loops.
+    if (!pending_.empty()) expire_pending();
     while (!lost_.empty()) {
-        int peer = lost_.back();
+        auto [peer, incarnation] = lost_.back();
         lost_.pop_back();
-        sink_.on_peer_lost(peer);
+        // A connection of an incarnation that was replaced meanwhile (admit)
+        // is not the current process's failure.
+        if (conns_[peer].incarnation == incarnation) sink_.on_peer_lost(peer);
     }
 }
 

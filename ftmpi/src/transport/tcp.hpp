@@ -9,6 +9,16 @@
 //
 // Sockets are non-blocking after the mesh is built; a send writes what the
 // socket takes at once and queues the rest (EPOLLOUT finishes it in poll()).
+//
+// Fault tolerance (issue 6): the listening socket stays open after the mesh,
+// so a REBUILD replacement (a newer incarnation of a failed rank) can connect
+// at any time. Its connection is held "joining" — not read — until admit()
+// makes it the peer's connection; two replacements of the same round admit
+// each other at once. A connection that does not open with a valid hello
+// (stray client, garbage, a stale incarnation) is refused with a line on
+// stderr. Connected sockets never time out by themselves (a network stall is
+// covered by TCP retransmission); TCP keepalive ends a connection to a dead
+// host after about 45 s, well after the VM declared it failed.
 #pragma once
 
 #include "transport/frame.hpp"
@@ -18,11 +28,19 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct epoll_event;
 
 namespace ftmpi::transport {
+
+// Epoll tags: peers are 0..n-1; the listener and accepted connections whose
+// hello is not complete yet (tcp_join.cpp) have tags of their own.
+constexpr uint64_t listen_tag = ~uint64_t{0} - 1;
+constexpr uint64_t pending_tag_base = uint64_t{1} << 62;
+// A connecting peer gets this long to complete its hello.
+constexpr std::chrono::seconds hello_timeout{5};
 
 // Room for one epoll_wait's events (epoll_event stays out of this header).
 struct epoll_event_buffer {
@@ -48,6 +66,19 @@ public:
     virtual void on_sent(uint64_t token) = 0;
     // The connection to `peer` broke before its bye: the peer failed.
     virtual void on_peer_lost(int peer) = 0;
+    // A replacement of the same recovery round connected (auto-admitted):
+    // `peer` is alive again with a new incarnation.
+    virtual void on_joined(int /*peer*/) {}
+};
+
+// One rank's contact record: "host:port incarnation round" (part 1 records
+// were "host:port": incarnation and round 0).
+struct Contact {
+    std::string address;
+    int incarnation = 0;
+    int round = 0;
+    static Contact parse(const std::string &record);
+    std::string record() const;
 };
 
 class Tcp {
@@ -63,6 +94,27 @@ public:
     // already), accepting the higher ones. Throws std::runtime_error with a
     // clear reason when a peer cannot be reached before the timeout.
     void connect_mesh(int my_rank, const std::vector<std::string> &addresses, std::chrono::milliseconds timeout);
+
+    // ---- REBUILD joining (issue 6) ----
+    // This process's incarnation and recovery round (0, 0 unless it is a
+    // replacement); set before connecting.
+    void set_identity(int incarnation, int round) {
+        my_incarnation_ = incarnation;
+        my_round_ = round;
+    }
+    // A replacement's wire-up: connects to every rank whose record it has
+    // (records[r] empty: unknown), skipping those it cannot reach within
+    // `per_peer` (dead ranks: returned, to be treated as failed). Fellow
+    // replacements of the same round connect lower ← higher; see tcp.cpp.
+    std::vector<int> join_mesh(int my_rank, const std::vector<std::string> &records,
+                               std::chrono::milliseconds per_peer);
+    // The incarnation of the connection used for `peer` (this process's own
+    // for peer == my rank), and of a joining connection held for it (-1: none).
+    int incarnation(int peer) const;
+    int joining_incarnation(int peer) const;
+    // Makes the joining connection of `peer`'s `incarnation` its connection
+    // (closing the old one without a report). False when none is held.
+    bool admit(int peer, int incarnation);
 
     enum class SendResult { done, pending, peer_lost };
     // Sends a frame and its payload. `done`: written, or the unwritten rest
@@ -100,6 +152,7 @@ private:
     };
     struct Conn {
         int fd = -1;
+        int incarnation = 0;               // of the process at the other end
         bool alive = false;
         bool bye = false;
         bool want_out = false;             // EPOLLOUT armed
@@ -120,6 +173,29 @@ private:
     void flush(int peer);
     void set_out_interest(int peer, bool on);
     void lose(int peer, bool failure);
+    // Joining (tcp_join.cpp).
+    struct Pending {                       // accepted, hello not yet complete
+        int fd = -1;
+        Frame hello{};
+        size_t got = 0;
+        std::chrono::steady_clock::time_point since;
+        std::string from;                  // "ip:port", for the log
+    };
+    struct Joining {                       // a valid hello, waiting for admit()
+        int fd = -1;
+        int incarnation = -1;
+    };
+    Frame make_hello(int to, int to_incarnation) const;
+    int handshake(int peer, const Contact &, std::chrono::steady_clock::time_point deadline, bool retry,
+                  int *incarnation);
+    void keep_listening();
+    void accept_ready();
+    void pending_ready(uint64_t id);
+    void close_pending(uint64_t id, const char *why);
+    void expire_pending();
+    void hello_complete(Pending p);
+    void install(int peer, int fd, int incarnation);
+    void refuse(int fd, const std::string &from, const std::string &why);
 
     Sink &sink_;
     int my_rank_ = -1;
@@ -127,7 +203,11 @@ private:
     int epoll_fd_ = -1;
     int wake_fd_ = -1;
     std::vector<Conn> conns_;
-    std::vector<int> lost_;                // peers lost, reported by the next process_events()
+    std::vector<std::pair<int, int>> lost_;  // (peer, incarnation) lost, reported by the next process_events()
+    int my_incarnation_ = 0, my_round_ = 0;
+    std::unordered_map<uint64_t, Pending> pending_;
+    uint64_t next_pending_ = 0;
+    std::vector<Joining> joining_;
     epoll_event_buffer events_;
 };
 

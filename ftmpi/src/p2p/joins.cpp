@@ -1,0 +1,110 @@
+// Owner: core (ftjoin). REBUILD joining at the engine (issue 6,
+// ftmpi/FT_CONTRACTS.md "Recovery" step 3): a replacement's connection is
+// held by the transport as "joining" until recovery admits it; admitting
+// makes it the peer's connection and clears the peer's failed mark, so the
+// rank is usable again with its new incarnation.
+#include "p2p/engine.hpp"
+
+#include "mpi-ext.h"
+
+#include <condition_variable>
+#include <cstdlib>
+
+namespace ftmpi::p2p {
+
+std::chrono::milliseconds Engine::join_connect_timeout() {
+    // How long a replacement tries each rank before it takes it for dead.
+    // Live ranks answer in microseconds; a dead host costs this much.
+    const char *v = std::getenv("FTMPI_JOIN_CONNECT_MS");
+    long ms = v && *v ? std::atol(v) : 3000;
+    return std::chrono::milliseconds(ms > 0 ? ms : 3000);
+}
+
+void Engine::set_identity(int incarnation, int round) {
+    Lock lk(mu_);
+    my_incarnation_ = incarnation;
+    my_round_ = round;
+}
+
+int Engine::peer_incarnation(int world) {
+    Lock lk(mu_);
+    if (world == rank_ || !tcp_) return world == rank_ ? my_incarnation_ : 0;
+    return tcp_->incarnation(world);
+}
+
+void Engine::renew_peer(int peer) {
+    failed_[peer] = 0;
+    suspected_[peer] = 0;
+    arriving_[peer] = nullptr;
+    arriving_unexpected_[peer] = nullptr;
+    // Flush markers counted for the old incarnation say nothing about the new one.
+    std::erase_if(flush_arrived_, [peer](const auto &e) { return e.first.first == peer; });
+    std::erase_if(flush_waited_, [peer](const auto &e) { return e.first.first == peer; });
+}
+
+void Engine::on_joined(int peer) { renew_peer(peer); }
+
+void Engine::admit(int world, int incarnation) {
+    Lock lk(mu_);
+    if (!running_ || world < 0 || world >= size_ || world == rank_) return;
+    if (tcp_->joining_incarnation(world) != incarnation) return;
+    if (!failed_[world]) {
+        // Admitted while the old incarnation was not declared failed here:
+        // its operations end now, as for any failure.
+        tcp_->drop(world);
+        on_peer_lost(world);
+    }
+    if (tcp_->admit(world, incarnation)) renew_peer(world);
+}
+
+void Engine::wake_all() {
+    Lock lk(mu_);
+    if (tcp_) tcp_->wake();
+    followers_cv_.notify_all();
+}
+
+int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms) {
+    if (worlds.size() != incarnations.size()) return MPI_ERR_ARG;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(deadline_ms, 0));
+    auto joined = [&] {
+        for (size_t i = 0; i < worlds.size(); ++i) {
+            int w = worlds[i];
+            if (w < 0 || w >= size_ || w == rank_) continue;
+            if (tcp_->joining_incarnation(w) < incarnations[i] && tcp_->incarnation(w) < incarnations[i]) return false;
+        }
+        return true;
+    };
+    // The engine's waits have no deadline of their own: a timer wakes every
+    // waiter when ours passes, so the wait below re-checks the clock.
+    std::mutex timer_mu;
+    std::condition_variable timer_cv;
+    bool over = false;
+    std::thread timer([&] {
+        std::unique_lock<std::mutex> tl(timer_mu);
+        if (!timer_cv.wait_until(tl, deadline, [&] { return over; })) {
+            tl.unlock();
+            wake_all();
+        }
+    });
+    bool ok = false;
+    wait_until([&] {
+        if (!running_ || size_ == 1) return ok = true;
+        ok = joined();
+        return ok || std::chrono::steady_clock::now() >= deadline;
+    });
+    {
+        std::lock_guard<std::mutex> tl(timer_mu);
+        over = true;
+    }
+    timer_cv.notify_all();
+    timer.join();
+    return ok ? MPI_SUCCESS : MPIX_ERR_PROC_FAILED;
+}
+
+int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms) {
+    return Engine::get().wait_joined(worlds, incarnations, deadline_ms);
+}
+void admit(int world, int incarnation) { Engine::get().admit(world, incarnation); }
+int peer_incarnation(int world) { return Engine::get().peer_incarnation(world); }
+
+}  // namespace ftmpi::p2p

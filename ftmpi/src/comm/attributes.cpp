@@ -69,6 +69,11 @@ int set_attr(MPI_Comm comm, int keyval, void *value, const char *fn) {
 int get_attr(MPI_Comm comm, int keyval, void *value, int *flag, const char *fn) {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, fn);
     if (value == nullptr || flag == nullptr) return raise(comm, MPI_ERR_ARG, fn);
+    if (ftmpi::ft::is_attribute_key(keyval)) {  // fault-tolerance details (ftstate), on every comm
+        *static_cast<void **>(value) = ftmpi::ft::attribute_value(comm, keyval);
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
     if (is_predefined_key(keyval)) {
         void *v = comm == MPI_COMM_WORLD ? predefined_value(keyval) : nullptr;
         *flag = v != nullptr;

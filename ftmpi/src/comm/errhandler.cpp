@@ -35,6 +35,7 @@ int invoke(MPI_Comm comm, MPI_Errhandler eh, int code, const char *function) {
 int raise(MPI_Comm comm, int code, const char *function) {
     if (code == MPI_SUCCESS) return code;
     MPI_Comm target = valid(comm) ? comm : MPI_COMM_WORLD;
+    ftmpi::ft::abort_if_required(target, code, function);  // ABORT comm mode cannot be trapped
     return invoke(target, target->errhandler, code, function);
 }
 

@@ -20,7 +20,8 @@ std::recursive_mutex &attribute_mutex() {
     return *m;
 }
 
-bool is_predefined_key(int keyval) { return keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE; }
+// Keys 8..15 are the fault-tolerance attributes of mpi-ext.h (ftstate).
+bool is_predefined_key(int keyval) { return keyval >= MPI_TAG_UB && keyval <= FTMPI_INCARNATION; }
 
 int create_keyval(const Keyval &k, int *keyval) {
     std::lock_guard lock(attribute_mutex());

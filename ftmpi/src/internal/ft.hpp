@@ -101,6 +101,18 @@ int default_comm_mode();
 int default_msg_mode();
 bool default_strict();
 
+// Hooks in the comm part (ftstate implements them). MPI_Comm_get_attr on
+// any communicator for the keys FT_MPI_LIST_NUM_FAILED … FTMPI_INCARNATION
+// of mpi-ext.h (8..15): the value is computed at the call into comm->ft's
+// attr_* storage (or process-wide storage for MPIX_FT, FTMPI_RESTARTED and
+// FTMPI_INCARNATION).
+bool is_attribute_key(int keyval);
+void *attribute_value(MPI_Comm comm, int keyval);
+// comm/errhandler.cpp raise(): a communicator in ABORT comm mode given
+// MPIX_ERR_PROC_FAILED ends the job (one line naming the failed rank),
+// whatever its error handler; otherwise returns.
+void abort_if_required(MPI_Comm comm, int code, const char *function);
+
 // The recovery round and each world rank's incarnation, as this process
 // knows them (recovery updates them; a replacement starts from
 // FTMPI_ROUND / FTMPI_INCARNATION).

@@ -1,0 +1,41 @@
+// Owner: ftstate. The events of the job topic job/<FTMPI_JOB> as the
+// notifier reads them (FT_CONTRACTS.md "Events"): decoding of the
+// failure-related kinds, the readable reasons recorded in the failure
+// list, and the encoding of the `fence` event this process publishes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ftmpi::ft {
+
+// One event as fetched, in the topic's sequence order.
+struct Event {
+    int64_t seq = 0;
+    std::string kind;  // first field of the payload ("" if malformed)
+    std::vector<uint8_t> payload;
+};
+
+// A failure an event reports: which process and why. `normal_exit` marks a
+// proc_exit with status 0 and no signal (a failure only if the process had
+// not finalized: see notifier.cpp).
+struct FailureEvent {
+    int rank = -1;
+    int incarnation = 0;
+    bool normal_exit = false;
+    std::string why;
+};
+
+std::string kind_of(const std::vector<uint8_t> &payload);
+// proc_exit, rank_lost and fence events; nothing for other kinds or a
+// malformed payload.
+std::optional<FailureEvent> decode_failure(const std::vector<uint8_t> &payload);
+// spawn_notify's tag: "<rank>" or "<rank>.<incarnation>".
+bool parse_tag(const std::string &tag, int *rank, int *incarnation);
+// "SIGKILL" for 9; "signal N" for one without a name here.
+std::string signal_name(int sig);
+std::vector<uint8_t> encode_fence(int rank, int incarnation, int by_rank, const std::string &why);
+
+}  // namespace ftmpi::ft

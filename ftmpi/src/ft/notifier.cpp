@@ -1,0 +1,410 @@
+// Owner: ftstate. The notifier (notifier.hpp): fetch loop, failure events,
+// suspicions and their deadline, own-daemon watch, publish and wait_event.
+//
+// Threads: the notifier thread owns its daemon connection; publish() uses a
+// second connection under its own mutex (hlib connections are used by one
+// thread at a time). p2p is never called with a lock of this file held:
+// notify_failed may call on_failure, which calls forget_suspicion.
+#include "ft/notifier.hpp"
+
+#include "ft/events.hpp"
+#include "ft/failure_list.hpp"
+#include "ft/settings.hpp"
+
+#include "internal/p2p.hpp"
+#include "internal/runtime.hpp"
+
+#include <harness/hlib.hpp>
+#include <harness/pack.hpp>
+
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace ftmpi::ft {
+namespace {
+
+namespace hl = harness::hlib;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+const harness::ComponentName events_service{"vm", "events"};
+constexpr int64_t poll_wait_ms = 500;  // a long poll ends this often, so stop() is quick
+constexpr int64_t fetch_max = 256;
+
+// Errors that say the daemon itself did not answer (as opposed to the
+// events service answering with an error).
+bool daemon_unreachable(const harness::Error &e) {
+    return e.status == HARNESS_ERR_UNREACHABLE || e.status == HARNESS_ERR_TIMEOUT ||
+           e.status == HARNESS_ERR_PROTOCOL || e.status == HARNESS_ERR_AUTH;
+}
+
+std::optional<hl::VirtualMachine> connect_daemon(milliseconds timeout, std::string *error) {
+    hl::ConnectOptions options;
+    options.timeout = timeout;
+    auto vm = hl::VirtualMachine::connect(options.resolved());
+    if (!vm) {
+        if (error != nullptr) *error = vm.error().describe();
+        return std::nullopt;
+    }
+    return std::move(*vm);
+}
+
+class Notifier {
+public:
+    bool start();
+    void stop();
+    bool running() const { return running_.load(std::memory_order_acquire); }
+    void suspect(int world);
+    void forget(int world);
+    bool suspected(int world) {
+        std::lock_guard lock(mu_);
+        return suspects_.count(world) != 0;
+    }
+    bool publish(const std::vector<uint8_t> &payload);
+    bool wait_event(const std::string &kind, const std::function<bool(const std::vector<uint8_t> &)> &match,
+                    int deadline_ms);
+
+private:
+    harness::Result<harness::Bytes> fetch(int64_t wait_ms, Clock::time_point deadline);
+    // Stores a fetched batch; returns false on a malformed reply.
+    bool take_batch(const harness::Bytes &reply, bool act);
+    void act_on(const Event &e);
+    void declare(int world, const std::string &why);
+    void loop();
+    void check_deadlines();
+    [[noreturn]] void leave_job(const std::string &why);
+    milliseconds next_wait();
+
+    std::string topic_;
+    std::optional<hl::VirtualMachine> vm_;  // the thread's connection
+    int64_t after_ = 0;                     // last sequence number fetched
+    std::thread thread_;
+    std::atomic<bool> running_{false}, stop_{false};
+
+    std::mutex mu_;  // events_, suspects_, fenced_
+    std::condition_variable changed_;
+    std::vector<Event> events_;
+    std::map<int, Clock::time_point> suspects_;  // world -> confirmation deadline
+    std::map<int, int> fenced_;                  // world -> incarnation we published a fence for
+
+    std::mutex publish_mu_;
+    std::optional<hl::VirtualMachine> publish_vm_;
+};
+
+Notifier &notifier() {
+    static auto *n = new Notifier;  // the thread is joined in finalize; never destroyed
+    return *n;
+}
+
+bool verbose() { return settings().verbose; }
+
+harness::Result<harness::Bytes> Notifier::fetch(int64_t wait_ms, Clock::time_point deadline) {
+    harness::Packer args;
+    args.str(topic_).i64(after_).i64(wait_ms).i64(fetch_max);
+    return vm_->local().call(events_service, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
+                             deadline);
+}
+
+bool Notifier::take_batch(const harness::Bytes &reply, bool act) {
+    harness::Unpacker in(reply);
+    int64_t n = 0;
+    if (!in.i64(n) || n < 0) return false;
+    std::vector<Event> batch;
+    for (int64_t i = 0; i < n; ++i) {
+        Event e;
+        if (!in.i64(e.seq) || !in.bytes(e.payload)) return false;
+        e.kind = kind_of(e.payload);
+        if (e.seq > after_) after_ = e.seq;
+        batch.push_back(std::move(e));
+    }
+    {
+        std::lock_guard lock(mu_);
+        events_.insert(events_.end(), batch.begin(), batch.end());
+    }
+    changed_.notify_all();
+    // In topic order, so with the ordered notifier every process applies
+    // the failures in the same order.
+    if (act)
+        for (const Event &e : batch) act_on(e);
+    return true;
+}
+
+void Notifier::act_on(const Event &e) {
+    auto f = decode_failure(e.payload);
+    if (!f) return;
+    const int me = runtime::world_rank();
+    const int known = incarnation(f->rank);
+    if (f->incarnation < known) return;  // an older incarnation: already handled
+    if (f->rank == me) {
+        if (e.kind == "rank_lost" || e.kind == "fence") leave_job(f->why);
+        return;
+    }
+    if (f->normal_exit) {
+        // Exit status 0: a failure only if it had not finalized, i.e. its
+        // connection broke without bye (a suspicion). An exit after bye is
+        // the normal end; suspect() looks back at this event if the broken
+        // connection is noticed later.
+        bool suspected;
+        {
+            std::lock_guard lock(mu_);
+            suspected = suspects_.count(f->rank) != 0;
+        }
+        if (!suspected) return;
+    }
+    declare(f->rank, f->why);
+}
+
+void Notifier::declare(int world, const std::string &why) {
+    if (failure_index(world) >= 0) return;  // already in the list
+    if (verbose())
+        std::fprintf(stderr, "FT-MPI rank %d: notifier: world rank %d failed: %s\n", runtime::world_rank(), world,
+                     why.c_str());
+    remember_why(world, why);
+    forget(world);
+    p2p::notify_failed(world);
+}
+
+void Notifier::leave_job(const std::string &why) {
+    std::fprintf(stderr, "FT-MPI rank %d: %s; leaving the job (exit status 1)\n", runtime::world_rank(), why.c_str());
+    std::fflush(nullptr);
+    std::_Exit(1);
+}
+
+milliseconds Notifier::next_wait() {
+    std::lock_guard lock(mu_);
+    auto wait = milliseconds(poll_wait_ms);
+    const auto now = Clock::now();
+    for (const auto &[world, deadline] : suspects_) {
+        if (fenced_.count(world)) continue;  // ordered: waiting for the event only
+        auto left = std::chrono::duration_cast<milliseconds>(deadline - now);
+        if (left < wait) wait = std::max(left, milliseconds(0));
+    }
+    return wait;
+}
+
+void Notifier::check_deadlines() {
+    std::vector<int> due;
+    const auto now = Clock::now();
+    {
+        std::lock_guard lock(mu_);
+        for (const auto &[world, deadline] : suspects_)
+            if (deadline <= now && !fenced_.count(world)) due.push_back(world);
+        for (int w : due) fenced_[w] = incarnation(w);
+    }
+    const std::string why = "connection lost (unconfirmed)";
+    for (int world : due) {
+        if (verbose())
+            std::fprintf(stderr, "FT-MPI rank %d: notifier: no event confirmed the loss of world rank %d in %d ms%s\n",
+                         runtime::world_rank(), world, settings().confirm_ms,
+                         settings().ordered ? "; fencing it and waiting for the event" : "; declaring it failed");
+        if (!publish(encode_fence(world, incarnation(world), runtime::world_rank(), why)) && verbose())
+            std::fprintf(stderr, "FT-MPI rank %d: notifier: could not publish the fence of world rank %d\n",
+                         runtime::world_rank(), world);
+        // Ordered: the fence comes back through the topic and is applied
+        // in its place in the order, like every other failure.
+        if (!settings().ordered) declare(world, why);
+    }
+}
+
+void Notifier::loop() {
+    auto last_answer = Clock::now();
+    const auto lost_after = milliseconds(settings().daemon_lost_ms);
+    bool reported_error = false;
+    while (!stop_.load()) {
+        check_deadlines();
+        if (!vm_) {
+            std::string error;
+            vm_ = connect_daemon(milliseconds(1000), &error);
+            if (!vm_) {
+                if (Clock::now() - last_answer > lost_after)
+                    leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) +
+                              " ms (" + error + ")");
+                std::unique_lock lock(mu_);
+                changed_.wait_for(lock, milliseconds(100), [&] { return stop_.load(); });
+                continue;
+            }
+        }
+        const auto wait = next_wait();
+        // The call may take the long poll plus a slow daemon's answer, but
+        // never past the point where the daemon counts as lost.
+        auto deadline = Clock::now() + wait + milliseconds(2000);
+        deadline = std::min(deadline, std::max(last_answer + lost_after, Clock::now() + wait + milliseconds(100)));
+        auto reply = fetch(wait.count(), deadline);
+        if (reply) {
+            last_answer = Clock::now();
+            reported_error = false;
+            if (!take_batch(*reply, true) && verbose())
+                std::fprintf(stderr, "FT-MPI rank %d: notifier: malformed fetch reply\n", runtime::world_rank());
+            continue;
+        }
+        if (daemon_unreachable(reply.error())) {
+            // A timed-out long poll on a loaded host is not a lost daemon:
+            // ask it directly before counting the silence.
+            if (reply.error().status == HARNESS_ERR_TIMEOUT &&
+                vm_->local().ping(Clock::now() + milliseconds(1000))) {
+                last_answer = Clock::now();
+                continue;
+            }
+            vm_.reset();
+            if (Clock::now() - last_answer > lost_after)
+                leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) + " ms (" +
+                          reply.error().describe() + ")");
+            continue;
+        }
+        // The daemon answered with an error (e.g. the events service is
+        // failing over): it is alive; retry shortly.
+        last_answer = Clock::now();
+        if (!reported_error && verbose())
+            std::fprintf(stderr, "FT-MPI rank %d: notifier: fetch %s: %s\n", runtime::world_rank(), topic_.c_str(),
+                         reply.error().describe().c_str());
+        reported_error = true;
+        std::unique_lock lock(mu_);
+        changed_.wait_for(lock, milliseconds(200), [&] { return stop_.load(); });
+    }
+}
+
+bool Notifier::start() {
+    const Settings &s = settings();
+    auto skip = [&](const std::string &why) {
+        if (s.verbose)
+            std::fprintf(stderr, "FT-MPI rank %d: no failure notifier (%s): a broken connection is a failure at once\n",
+                         runtime::world_rank(), why.c_str());
+        return false;
+    };
+    if (s.comm_mode == FTMPI_COMM_MODE_ABORT) return skip("comm mode abort");
+    if (s.job.empty() || !s.have_daemon) return skip("not launched through a VM");
+    std::string error;
+    vm_ = connect_daemon(milliseconds(3000), &error);
+    if (!vm_) return skip("the local daemon does not answer: " + error);
+    topic_ = "job/" + s.job;
+    after_ = 0;
+    // One quick fetch decides whether the events service is there; it also
+    // catches up on what happened before this process started (a
+    // replacement only stores those: the recovery tells it the state).
+    auto reply = fetch(0, Clock::now() + milliseconds(5000));
+    if (!reply) {
+        vm_.reset();
+        return skip("vm/events fetch " + topic_ + ": " + reply.error().describe());
+    }
+    if (!take_batch(*reply, !s.restarted)) {
+        vm_.reset();
+        return skip("malformed vm/events fetch reply");
+    }
+    stop_ = false;
+    running_ = true;
+    thread_ = std::thread([this] { loop(); });
+    if (s.verbose)
+        std::fprintf(stderr, "FT-MPI rank %d: failure notifier on %s (confirm %d ms, %s)\n", runtime::world_rank(),
+                     topic_.c_str(), s.confirm_ms, s.ordered ? "ordered" : "unordered");
+    return true;
+}
+
+void Notifier::stop() {
+    if (!running_.load()) return;
+    stop_ = true;
+    changed_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    running_ = false;
+    changed_.notify_all();
+    vm_.reset();
+    std::lock_guard lock(publish_mu_);
+    publish_vm_.reset();
+}
+
+void Notifier::suspect(int world) {
+    bool confirmed_already = false;
+    std::string why;
+    {
+        std::lock_guard lock(mu_);
+        if (suspects_.count(world)) return;
+        // An event may have come before the broken connection was noticed.
+        const int known = incarnation(world);
+        for (const Event &e : events_) {
+            auto f = decode_failure(e.payload);
+            if (f && f->rank == world && f->incarnation >= known) {
+                confirmed_already = true;
+                why = f->why;
+            }
+        }
+        if (!confirmed_already)
+            suspects_[world] = Clock::now() + milliseconds(settings().confirm_ms);
+    }
+    if (confirmed_already) {
+        declare(world, why);
+        return;
+    }
+    if (verbose())
+        std::fprintf(stderr, "FT-MPI rank %d: world rank %d suspected (connection broke without bye)\n",
+                     runtime::world_rank(), world);
+    changed_.notify_all();
+}
+
+void Notifier::forget(int world) {
+    std::lock_guard lock(mu_);
+    suspects_.erase(world);
+    fenced_.erase(world);
+}
+
+bool Notifier::publish(const std::vector<uint8_t> &payload) {
+    const Settings &s = settings();
+    if (s.job.empty() || !s.have_daemon) return false;
+    harness::Packer args;
+    args.str("job/" + s.job).bytes(payload);
+    std::lock_guard lock(publish_mu_);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (!publish_vm_) publish_vm_ = connect_daemon(milliseconds(2000), nullptr);
+        if (!publish_vm_) return false;
+        auto reply = publish_vm_->local().call(events_service, "publish", args.view(), HARNESS_CALL_PACKED,
+                                               HARNESS_MODE_DEFAULT, Clock::now() + milliseconds(5000));
+        if (reply) return true;
+        if (verbose())
+            std::fprintf(stderr, "FT-MPI rank %d: publish on job/%s: %s\n", runtime::world_rank(), s.job.c_str(),
+                         reply.error().describe().c_str());
+        publish_vm_.reset();
+    }
+    return false;
+}
+
+bool Notifier::wait_event(const std::string &kind, const std::function<bool(const std::vector<uint8_t> &)> &match,
+                          int deadline_ms) {
+    const auto deadline = Clock::now() + milliseconds(std::max(deadline_ms, 0));
+    std::unique_lock lock(mu_);
+    size_t checked = 0;
+    for (;;) {
+        for (; checked < events_.size(); ++checked)
+            if (events_[checked].kind == kind && match(events_[checked].payload)) return true;
+        if (!running() || Clock::now() >= deadline) return false;
+        changed_.wait_until(lock, deadline);
+    }
+}
+
+}  // namespace
+
+bool start_notifier() { return notifier().start(); }
+void stop_notifier() { notifier().stop(); }
+void forget_suspicion(int world) { notifier().forget(world); }
+bool is_suspected(int world) { return notifier().suspected(world); }
+
+bool confirm() { return notifier().running() && !abort_mode(); }
+
+void suspect(int world) {
+    if (!notifier().running()) {
+        p2p::notify_failed(world);  // nobody could confirm it
+        return;
+    }
+    notifier().suspect(world);
+}
+
+bool publish(const std::vector<uint8_t> &payload) { return notifier().publish(payload); }
+
+bool wait_event(const std::string &kind, const std::function<bool(const std::vector<uint8_t> &)> &match,
+                int deadline_ms) {
+    return notifier().wait_event(kind, match, deadline_ms);
+}
+
+}  // namespace ftmpi::ft

@@ -1,0 +1,53 @@
+// Owner: ftstate. What a declared failure does to this process (called by
+// p2p once per world rank + incarnation, without its lock): the failure
+// goes into the list, ABORT mode ends the job, communicators containing the
+// failed process become DETECTED, and NOP communicators fail their pending
+// user operations.
+#include "ft/failure_list.hpp"
+#include "ft/notifier.hpp"
+#include "ft/settings.hpp"
+
+#include "internal/comm.hpp"
+#include "internal/p2p.hpp"
+#include "internal/runtime.hpp"
+
+#include <cstdio>
+
+namespace ftmpi::ft {
+namespace {
+
+// A communicator that has `f`'s process as a member learns it failed.
+void mark_detected(MPI_Comm comm) {
+    if (!has_failure_since(comm, comm->ft.recovered_at)) return;
+    int s = comm->ft.state.load();
+    while ((s == FTMPI_COMM_OK || s == FTMPI_COMM_RECOVERED) &&
+           !comm->ft.state.compare_exchange_weak(s, FTMPI_COMM_DETECTED)) {
+    }
+    if (comm->ft.msg_mode.load() == FTMPI_MSG_MODE_NOP) p2p::fail_pending(comm, MPIX_ERR_PROC_FAILED);
+}
+
+}  // namespace
+
+void on_failure(int world, const std::string &why) {
+    Failure f;
+    if (!record_failure(world, why, &f)) return;
+    forget_suspicion(world);
+    if (settings().verbose)
+        std::fprintf(stderr, "FT-MPI rank %d: world rank %d (incarnation %d) failed: %s\n", runtime::world_rank(),
+                     f.world, f.incarnation, f.why.c_str());
+    if (abort_mode() && !runtime::finalized()) {
+        std::fprintf(stderr,
+                     "FT-MPI rank %d: world rank %d failed (%s); comm mode ABORT: ending the job\n",
+                     runtime::world_rank(), f.world, f.why.c_str());
+        runtime::abort_job(MPIX_ERR_PROC_FAILED);
+    }
+    if (!runtime::initialized() || runtime::finalized()) return;
+    // The predefined communicators are visited explicitly: whether the
+    // registry lists them is the comm part's business.
+    mark_detected(MPI_COMM_WORLD);
+    comm::for_each_comm([](MPI_Comm c) {
+        if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF) mark_detected(c);
+    });
+}
+
+}  // namespace ftmpi::ft

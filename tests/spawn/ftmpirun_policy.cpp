@@ -1,8 +1,11 @@
 // ftmpirun's fault-tolerance options and failure policy (no VM needed):
 // mode names, bad values, the environment ranks get, what each kind of rank
-// end does to the job in each mode, and the job's status and summary.
+// end does to the job in each mode, the job's status and summary, the job
+// topic's events and where a replacement starts.
 #include "failure_policy.hpp"
 #include "ft_options.hpp"
+#include "hosts.hpp"
+#include "job_events.hpp"
 
 #include <doctest/doctest.h>
 
@@ -124,4 +127,54 @@ TEST_CASE("status: an own non-zero exit wins; nobody finishing is a failure; not
     fine.record(exited(1, 0));
     CHECK(fine.status() == 0);
     CHECK(fine.summary().empty());
+}
+
+TEST_CASE("job topic events: fence and respawn parse; ftmpirun's own events have the contract's fields")
+{
+    auto fence = parse_job_event(pack_fence(3, 1, 0, "no answer for 3000 ms"));
+    REQUIRE(fence.fence);
+    CHECK(fence.fence->rank == 3);
+    CHECK(fence.fence->incarnation == 1);
+    CHECK(fence.fence->by_rank == 0);
+    CHECK(fence.fence->why == "no answer for 3000 ms");
+    CHECK_FALSE(fence.respawn);
+
+    auto respawn = parse_job_event(pack_respawn(4, {1, 5}));
+    REQUIRE(respawn.respawn);
+    CHECK(respawn.respawn->round == 4);
+    CHECK(respawn.respawn->ranks == std::vector<int>{1, 5});
+
+    // Truncated and negative fields are malformed, other kinds are nothing to do.
+    Bytes cut = pack_respawn(4, {1, 5});
+    cut.resize(cut.size() - 2);
+    CHECK(parse_job_event(cut).malformed == "respawn");
+    CHECK(parse_job_event(pack_fence(-1, 0, 0, "")).malformed == "fence");
+    auto other = parse_job_event(pack_rank_lost(2, 0, "m", "gone"));
+    CHECK((!other.fence && !other.respawn && other.malformed.empty()));
+    CHECK(parse_job_event({}).malformed.empty());
+
+    // (The buffers outlive their readers: an Unpacker only looks at them.)
+    const Bytes lost_event = pack_rank_lost(2, 1, "abc", "its daemon abc was declared failed");
+    Unpacker lost(lost_event);
+    std::string kind, member, why;
+    std::int32_t rank = 0, inc = 0;
+    REQUIRE((lost.str(kind) && lost.i32(rank) && lost.i32(inc) && lost.str(member) && lost.str(why)));
+    CHECK((kind == "rank_lost" && rank == 2 && inc == 1 && member == "abc" && lost.done()));
+    const Bytes done_event = pack_respawned(3, 2, 2, "def");
+    Unpacker done(done_event);
+    std::int32_t round = 0;
+    REQUIRE((done.str(kind) && done.i32(round) && done.i32(rank) && done.i32(inc) && done.str(member)));
+    CHECK((kind == "respawned" && round == 3 && rank == 2 && inc == 2 && member == "def" && done.done()));
+    const Bytes failed_event = pack_respawn_failed(3, 2, "no alive daemon left");
+    Unpacker failed(failed_event);
+    REQUIRE((failed.str(kind) && failed.i32(round) && failed.i32(rank) && failed.str(why)));
+    CHECK((kind == "respawn_failed" && why == "no alive daemon left" && failed.done()));
+}
+
+TEST_CASE("a replacement goes to the failed rank's daemon while it lives, else to the least loaded one")
+{
+    std::vector<Candidate> alive{{"a", 2}, {"b", 1}, {"c", 1}};
+    CHECK(choose_replacement_host("a", true, alive) == "a");
+    CHECK(choose_replacement_host("x", false, alive) == "b"); // fewest; the first on a tie
+    CHECK_FALSE(choose_replacement_host("x", false, {}).has_value());
 }

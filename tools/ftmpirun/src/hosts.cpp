@@ -133,4 +133,15 @@ Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int
     return where;
 }
 
+std::optional<std::string> choose_replacement_host(const std::string &failed_on, bool failed_on_alive,
+                                                   const std::vector<Candidate> &alive_candidates)
+{
+    if (failed_on_alive) return failed_on;
+    const Candidate *best = nullptr;
+    for (const auto &c : alive_candidates)
+        if (!best || c.live_processes < best->live_processes) best = &c;
+    if (!best) return std::nullopt;
+    return best->member_id;
+}
+
 } // namespace harness::ftmpirun

@@ -16,6 +16,7 @@
 #include <harness/endpoint.hpp>
 #include <harness/result.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,19 @@ Result<std::vector<Host>> select_hosts(const std::vector<MemberView> &members, c
 
 // rank → index into hosts.
 Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int np, bool oversubscribe);
+
+// Where a replacement for a failed rank starts (README.md, "Replacements"):
+// the failed rank's own daemon while it is alive (the program's files and the
+// host's resources are there), else the alive candidate running the fewest of
+// the job's processes (the spare-node idea: load spreads over the survivors),
+// the first such in candidate order on a tie. candidates: member id → number
+// of the job's live processes on it, in preference order; an empty result
+// means no daemon is left.
+struct Candidate {
+    std::string member_id;
+    int live_processes = 0;
+};
+std::optional<std::string> choose_replacement_host(const std::string &failed_on, bool failed_on_alive,
+                                                   const std::vector<Candidate> &alive_candidates);
 
 } // namespace harness::ftmpirun

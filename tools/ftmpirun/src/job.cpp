@@ -1,18 +1,18 @@
 #include "job.hpp"
 
+#include "hosts.hpp"
+#include "job_io.hpp"
+
 #include <harness/crypto.hpp>
 
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <csignal>
-#include <cstring>
-#include <deque>
 #include <fcntl.h>
 #include <map>
-#include <mutex>
 #include <poll.h>
 #include <pthread.h>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -27,80 +27,16 @@ using spawn_client::SpawnClient;
 constexpr std::chrono::milliseconds kConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
 constexpr std::chrono::milliseconds kStopGrace{5000};
+// How often the VM's member list is read; a daemon's failure reaches the job
+// this much after the VM declares it, at most.
+constexpr std::chrono::milliseconds kMemberPoll{300};
+// The job topic's long poll: also how long the reader takes to stop at the end.
+constexpr std::chrono::milliseconds kTopicPoll{1000};
 
-// Whole lines to our stdout/stderr, one write each, so ranks never mix inside
-// a line.
-class Printer {
-public:
-    Printer(std::int64_t job, bool tag) : job_(job), tag_(tag) {}
-
-    void line(int rank, int stream, const std::string &text)
-    {
-        std::string out;
-        if (tag_) out = "[" + std::to_string(job_) + "," + std::to_string(rank) + "]" + (stream == 2 ? "<stderr>:" : "<stdout>:");
-        out += text;
-        out += '\n';
-        write_all(stream == 2 ? 2 : 1, out);
-    }
-    void note(const std::string &text) { write_all(2, "ftmpirun: " + text + "\n"); }
-
-private:
-    void write_all(int fd, const std::string &s)
-    {
-        std::lock_guard lock(mutex_);
-        std::size_t done = 0;
-        while (done < s.size()) {
-            ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return; // our reader went away; the job still runs to its end
-            done += static_cast<std::size_t>(n);
-        }
-    }
-    std::int64_t job_;
-    bool tag_;
-    std::mutex mutex_;
-};
-
-// What the controller waits for.
-struct Event {
-    enum class Kind { rank_exit, signal } kind = Kind::rank_exit;
-    RankExit exit;
-    int sig = 0;
-};
-
-class Inbox {
-public:
-    void post(Event e)
-    {
-        std::lock_guard lock(mutex_);
-        events_.push_back(std::move(e));
-        changed_.notify_one();
-    }
-    // The next event, or nothing once deadline passes.
-    std::optional<Event> next(std::optional<Clock::time_point> deadline)
-    {
-        std::unique_lock lock(mutex_);
-        auto ready = [&] { return !events_.empty(); };
-        if (deadline) {
-            if (!changed_.wait_until(lock, *deadline, ready)) return std::nullopt;
-        } else {
-            changed_.wait(lock, ready);
-        }
-        Event e = std::move(events_.front());
-        events_.pop_front();
-        return e;
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<Event> events_;
-};
-
-Result<SpawnClient> open_client(const RankPlace &where, const VmKey &key)
+Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key)
 {
     spawn_client::Address a;
-    a.tcp = where.tcp;
+    a.tcp = tcp;
     return SpawnClient::open(a, key, kConnectTimeout);
 }
 
@@ -127,39 +63,55 @@ Result<int> run_helper(SpawnClient &c, const std::vector<std::string> &argv)
     return 0;
 }
 
-// Follows one rank's output to its end, then reports how it ended.
-void follow_rank(int rank, const RankPlace &where, std::int64_t handle, const VmKey &key, Printer &printer,
-                 Inbox &inbox)
+// One process of the job: an original rank or a replacement.
+struct Process {
+    int rank = 0;
+    int incarnation = 0;
+    RankPlace place;
+    std::int64_t handle = 0;
+    bool done = false;          // its end was recorded
+    bool lost_published = false; // rank_lost went out for it
+    std::string lost_why;       // non-empty: its daemon was declared failed
+    int fenced_by = -1;         // ≥ 0: killed at that rank's request
+
+    std::string label() const { return incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank); }
+};
+
+// Follows one process's output to its end, then reports how it ended.
+void follow_process(std::size_t index, Process p, const VmKey &key, Printer &printer, Inbox &inbox)
 {
     RankExit exit;
-    exit.rank = rank;
+    exit.rank = p.rank;
+    exit.incarnation = p.incarnation;
     auto lost = [&](const Error &e) {
         exit.lost = true;
-        exit.why = "its daemon " + where.member_id + " (" + where.tcp.to_string() + ") stopped answering: " + e.describe();
-        inbox.post({Event::Kind::rank_exit, exit, 0});
+        exit.why = "its daemon " + p.place.member_id + " (" + p.place.tcp.to_string() +
+                   ") stopped answering: " + e.describe();
+        inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
     };
-    auto c = open_client(where, key);
+    auto c = open_client(p.place.tcp, key);
     if (!c) return lost(c.error());
+    const std::string label = p.label();
     std::int64_t after = 0;
     for (;;) {
-        auto o = c->output(handle, after, kLongPoll);
+        auto o = c->output(p.handle, after, kLongPoll);
         if (!o) return lost(o.error());
-        for (const auto &l : o->lines) printer.line(rank, l.stream, l.text);
+        for (const auto &l : o->lines) printer.line(label, l.stream, l.text);
         after = o->next_line;
         if (o->finished) break;
     }
-    auto st = c->status(handle);
+    auto st = c->status(p.handle);
     if (!st) return lost(st.error());
     exit.exit_code = st->exit_code;
     exit.signal = st->signal;
-    inbox.post({Event::Kind::rank_exit, exit, 0});
+    inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
 }
 
 // Copies our stdin to rank 0 until EOF, or until told to stop (wake_fd).
 void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key, int wake_fd,
                    const std::atomic<bool> &stop)
 {
-    auto c = open_client(where, key);
+    auto c = open_client(where.tcp, key);
     if (!c) return;
     std::vector<std::uint8_t> buf(65536);
     for (;;) {
@@ -184,11 +136,421 @@ void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key
     }
 }
 
+// Background readers that end when told to: a wait that a stop cuts short.
+class StopFlag {
+public:
+    void set()
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+        cv_.notify_all();
+    }
+    bool wait_for(std::chrono::milliseconds d) // true once stopped
+    {
+        std::unique_lock lock(mutex_);
+        return cv_.wait_for(lock, d, [&] { return stop_; });
+    }
+    bool stopped()
+    {
+        std::lock_guard lock(mutex_);
+        return stop_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+};
+
+// Reports each daemon the VM declares failed (once; the controller dedups).
+void watch_members(const JobSpec &spec, Inbox &inbox, StopFlag &stop)
+{
+    VmLink link(spec.vm, spec.key);
+    std::set<std::string> reported;
+    while (!stop.wait_for(kMemberPoll)) {
+        auto members = link.members();
+        if (!members) continue; // every daemon we know is silent: the followers see it too
+        for (const auto &m : *members)
+            if (!m.alive && reported.insert(m.id).second)
+                inbox.post({Event::Kind::member_failed, 0, {}, 0, m.id, {}, {}});
+    }
+}
+
+// Passes the ranks' fence and respawn requests on job/<J> to the controller.
+void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFlag &stop)
+{
+    VmLink link(spec.vm, spec.key);
+    const std::string topic = "job/" + std::to_string(spec.job_id);
+    std::int64_t after = 0;
+    while (!stop.stopped()) {
+        auto got = link.fetch(topic, after, kTopicPoll);
+        if (!got) {
+            if (got.error().status == HARNESS_ERR_NOT_FOUND) {
+                printer.note("vm/events is not running in this VM (" + got.error().describe() +
+                             "): ranks cannot ask for fences or replacements");
+                return;
+            }
+            if (stop.wait_for(200ms)) return;
+            continue;
+        }
+        for (auto &e : *got) {
+            after = std::max(after, e.seq);
+            auto request = parse_job_event(e.payload);
+            if (!request.malformed.empty())
+                printer.note("ignoring a malformed " + request.malformed + " event (seq " + std::to_string(e.seq) +
+                             ") on " + topic);
+            if (request.fence) inbox.post({Event::Kind::fence, 0, {}, 0, {}, *request.fence, {}});
+            if (request.respawn) inbox.post({Event::Kind::respawn, 0, {}, 0, {}, {}, *request.respawn});
+        }
+    }
+}
+
+// The job's state, touched only by the controller (run_job's thread).
+class Job {
+public:
+    Job(const JobSpec &spec, Printer &printer, Inbox &inbox)
+        : spec_(spec), printer_(printer), inbox_(inbox), events_(spec.vm, spec.key),
+          outcome_(spec.job_id, static_cast<int>(spec.ranks.size()), spec.ft.comm_mode)
+    {
+    }
+
+    // Opens one controller connection per daemon of the placement.
+    bool connect_daemons()
+    {
+        for (const auto &r : spec_.ranks) {
+            if (control_.count(r.member_id)) continue;
+            auto c = open_client(r.tcp, spec_.key);
+            if (!c) {
+                printer_.note("cannot reach daemon " + r.member_id + " at " + r.tcp.to_string() + ": " +
+                              c.error().describe());
+                return false;
+            }
+            control_.emplace(r.member_id, std::move(c).value());
+        }
+        return true;
+    }
+
+    // Wire-up: a directory on the one host, or the DRD across hosts.
+    bool prepare_wireup()
+    {
+        if (control_.size() != 1) return true;
+        std::array<std::uint8_t, 6> rnd{};
+        random_bytes(rnd);
+        wireup_dir_ = "/tmp/ftmpi-job" + std::to_string(spec_.job_id) + "-" + to_hex(rnd);
+        dir_member_ = control_.begin()->first;
+        auto made = run_helper(control_.begin()->second, {"mkdir", "-m", "700", wireup_dir_});
+        if (!made) {
+            printer_.note("cannot create the wire-up directory " + wireup_dir_ + " on daemon " + dir_member_ + ": " +
+                          made.error().describe());
+            dir_member_.clear();
+            return false;
+        }
+        wireup_ = "dir:" + wireup_dir_;
+        return true;
+    }
+    void cleanup_wireup()
+    {
+        if (dir_member_.empty() || dead_.count(dir_member_)) return;
+        (void)run_helper(control_.at(dir_member_), {"rm", "-rf", wireup_dir_});
+    }
+
+    // Starts every rank; on failure kills and reaps what started and returns
+    // ftmpirun's status.
+    std::optional<int> start_ranks()
+    {
+        const int np = static_cast<int>(spec_.ranks.size());
+        for (int r = 0; r < np; ++r) {
+            auto started = start_process(r, 0, spec_.ranks[r], {});
+            if (!started) {
+                printer_.note("cannot start rank " + std::to_string(r) + " on daemon " + spec_.ranks[r].member_id +
+                              ": " + started.error().message);
+                kill_all(SIGKILL);
+                reap_started();
+                return started.error().status == HARNESS_ERR_NOT_FOUND ? 127 : 1;
+            }
+            // Only rank 0 reads our stdin; the others see EOF at once.
+            if (r != 0 || !spec_.forward_stdin)
+                (void)control_.at(spec_.ranks[r].member_id).write_stdin(procs_[r].handle, {}, true, 0ms);
+        }
+        return std::nullopt;
+    }
+
+    void start_followers()
+    {
+        for (std::size_t i = 0; i < procs_.size(); ++i) start_follower(i);
+    }
+
+    std::int64_t rank0_handle() const { return procs_.at(0).handle; }
+    int live() const { return live_; }
+
+    void kill_all(int sig)
+    {
+        for (auto &p : procs_)
+            if (p.handle && !p.done && !dead_.count(p.place.member_id))
+                (void)control_.at(p.place.member_id).signal(p.handle, sig, true);
+    }
+
+    // Everything the controller is told; stopping: the job is already ending
+    // (timeout, user signal, abort), so failures are not acted on again.
+    void handle(const Event &ev, bool stopping)
+    {
+        switch (ev.kind) {
+        case Event::Kind::process_end: return on_process_end(ev.process, ev.exit, stopping);
+        case Event::Kind::member_failed: return on_member_failed(ev.member, stopping);
+        case Event::Kind::fence: return stopping ? void() : on_fence(ev.fence);
+        case Event::Kind::respawn: return stopping ? void() : on_respawn(ev.respawn);
+        case Event::Kind::signal: return;
+        }
+    }
+
+    bool aborting() const { return aborting_; }
+
+    void finish_threads()
+    {
+        for (auto &t : followers_) t.join();
+    }
+
+    int status(bool quiet)
+    {
+        if (spec_.ft.comm_mode != CommMode::abort && !aborting_ && !quiet) {
+            std::string summary = outcome_.summary();
+            if (!summary.empty()) printer_.note(summary);
+        }
+        return outcome_.status();
+    }
+
+private:
+    Result<spawn_client::Started> start_process(int rank, int incarnation, const RankPlace &where,
+                                                const std::vector<std::string> &extra_env)
+    {
+        spawn_client::SpawnSpec s;
+        s.argv = spec_.argv;
+        s.env = spec_.env;
+        s.env.push_back("FTMPI_JOB=" + std::to_string(spec_.job_id));
+        s.env.push_back("FTMPI_RANK=" + std::to_string(rank));
+        s.env.push_back("FTMPI_SIZE=" + std::to_string(spec_.ranks.size()));
+        s.env.push_back("FTMPI_WIREUP=" + wireup_);
+        for (auto &kv : ft_environment(spec_.ft)) s.env.push_back(std::move(kv));
+        for (const auto &kv : extra_env) s.env.push_back(kv);
+        s.cwd = spec_.cwd;
+        s.tag = incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);
+        s.notify_topic = "job/" + std::to_string(spec_.job_id);
+        auto client = control_of(where);
+        if (!client) return client.error();
+        auto started = (*client)->spawn(s);
+        if (!started) return started.error();
+        Process p;
+        p.rank = rank;
+        p.incarnation = incarnation;
+        p.place = where;
+        p.handle = started->handle;
+        procs_.push_back(p);
+        ++live_;
+        return started;
+    }
+
+    Result<SpawnClient *> control_of(const RankPlace &where)
+    {
+        auto it = control_.find(where.member_id);
+        if (it != control_.end()) return &it->second;
+        auto c = open_client(where.tcp, spec_.key);
+        if (!c) return c.error();
+        return &control_.emplace(where.member_id, std::move(c).value()).first->second;
+    }
+
+    void start_follower(std::size_t i)
+    {
+        followers_.emplace_back(
+            [this, i, p = procs_[i]] { follow_process(i, p, spec_.key, printer_, inbox_); });
+    }
+
+    // Waits (bounded) for the processes started so far to end after a kill.
+    void reap_started()
+    {
+        for (auto &p : procs_) {
+            if (dead_.count(p.place.member_id)) continue;
+            SpawnClient &c = control_.at(p.place.member_id);
+            auto deadline = Clock::now() + 10s;
+            std::int64_t after = 0;
+            while (Clock::now() < deadline) {
+                auto st = c.status(p.handle);
+                if (!st || st->state != "running") break;
+                auto w = c.wait(after, 1s);
+                if (!w) break;
+                after = w->next_event;
+            }
+        }
+    }
+
+    void on_process_end(std::size_t i, RankExit x, bool stopping)
+    {
+        Process &p = procs_.at(i);
+        if (p.done) return; // already recorded as lost with its daemon
+        p.done = true;
+        --live_;
+        if (!p.lost_why.empty()) {
+            x.lost = true;
+            x.why = p.lost_why;
+        }
+        if (p.fenced_by >= 0 && x.signal) x.why = "fenced at the request of rank " + std::to_string(p.fenced_by);
+        record(p, x, stopping);
+    }
+
+    void record(const Process &p, const RankExit &x, bool stopping)
+    {
+        OnRankExit what = outcome_.record(x);
+        std::string who = x.describe("daemon " + p.place.member_id) + (p.fenced_by >= 0 && x.signal ? " (fenced at the request of rank " + std::to_string(p.fenced_by) + ")" : "");
+        if (stopping || !x.failed()) return;
+        if (what == OnRankExit::abort_job) {
+            aborting_ = true;
+            printer_.note(who + "; aborting job " + std::to_string(spec_.job_id) +
+                          (live_ > 0 ? ", killing its other ranks" : ""));
+            kill_all(SIGKILL);
+        } else {
+            printer_.note(who + "; job " + std::to_string(spec_.job_id) + " continues (comm mode " +
+                          to_string(spec_.ft.comm_mode) + ")");
+        }
+    }
+
+    void publish(const Bytes &event, const std::string &what)
+    {
+        if (spec_.ft.comm_mode == CommMode::abort) return; // nobody listens: the job ends at the first failure
+        auto r = events_.publish("job/" + std::to_string(spec_.job_id), event);
+        if (!r) printer_.note("cannot publish " + what + " on job/" + std::to_string(spec_.job_id) + ": " +
+                              r.error().describe());
+    }
+
+    // The VM declared a daemon failed: each of the job's processes on it is
+    // lost (published as rank_lost, so every rank learns it even if its own
+    // connections did not break).
+    void on_member_failed(const std::string &member, bool stopping)
+    {
+        if (!dead_.insert(member).second) return;
+        for (std::size_t i = 0; i < procs_.size(); ++i) {
+            Process &p = procs_[i];
+            if (p.place.member_id != member || p.lost_published) continue;
+            // A process seen to end normally is not lost.
+            if (p.done && p.lost_why.empty() && !lost_seen_.count(i)) continue;
+            p.lost_published = true;
+            p.lost_why = "its daemon " + member + " was declared failed by the VM";
+            publish(pack_rank_lost(p.rank, p.incarnation, member, p.lost_why), "rank_lost for rank " + p.label());
+            if (!p.done) {
+                RankExit x;
+                x.rank = p.rank;
+                x.incarnation = p.incarnation;
+                on_process_end(i, x, stopping);
+            }
+        }
+    }
+
+    void on_fence(const FenceRequest &f)
+    {
+        for (auto &p : procs_) {
+            if (p.rank != f.rank || p.incarnation != f.incarnation) continue;
+            if (p.done || p.fenced_by >= 0) return; // already gone or being killed
+            p.fenced_by = f.by_rank;
+            printer_.note("rank " + p.label() + " is fenced at the request of rank " + std::to_string(f.by_rank) +
+                          (f.why.empty() ? "" : " (" + f.why + ")") + ": killing it");
+            if (dead_.count(p.place.member_id)) return; // lost already; rank_lost says so
+            auto killed = control_.at(p.place.member_id).signal(p.handle, SIGKILL, true);
+            if (!killed) printer_.note("cannot kill rank " + p.label() + ": " + killed.error().describe());
+            return;
+        }
+    }
+
+    void on_respawn(const RespawnRequest &r)
+    {
+        const int np = static_cast<int>(spec_.ranks.size());
+        for (int rank : r.ranks) {
+            if (!respawned_.insert({r.round, rank}).second) continue; // once per (round, rank)
+            if (rank >= np) {
+                publish(pack_respawn_failed(r.round, rank, "no rank " + std::to_string(rank) + " in a job of " +
+                                                               std::to_string(np)),
+                        "respawn_failed");
+                continue;
+            }
+            respawn_one(r.round, rank);
+        }
+    }
+
+    void respawn_one(int round, int rank)
+    {
+        // The rank's latest process: it is failed in the job's view, so it
+        // must not run on (fail-stop) — kill it if it still does.
+        Process *latest = nullptr;
+        for (auto &p : procs_)
+            if (p.rank == rank && (!latest || p.incarnation > latest->incarnation)) latest = &p;
+        if (!latest->done && !dead_.count(latest->place.member_id))
+            (void)control_.at(latest->place.member_id).signal(latest->handle, SIGKILL, true);
+        const int incarnation = latest->incarnation + 1;
+        const std::string failed_on = latest->place.member_id;
+
+        auto fail = [&](const std::string &why) {
+            printer_.note("cannot start a replacement for rank " + std::to_string(rank) + " (round " +
+                          std::to_string(round) + "): " + why);
+            publish(pack_respawn_failed(round, rank, why), "respawn_failed");
+        };
+        // With a wire-up directory every process must be on its host.
+        std::vector<RankPlace> candidates;
+        for (const auto &h : spec_.hosts)
+            if (!dead_.count(h.member_id) && (dir_member_.empty() || h.member_id == dir_member_)) candidates.push_back(h);
+        if (candidates.empty() && dir_member_.empty())
+            for (const auto &d : spec_.vm)
+                if (!dead_.count(d.member_id)) candidates.push_back({d.member_id, d.tcp});
+        std::vector<Candidate> counted;
+        for (const auto &c : candidates) {
+            int n = 0;
+            for (const auto &p : procs_)
+                if (!p.done && p.place.member_id == c.member_id) ++n;
+            counted.push_back({c.member_id, n});
+        }
+        bool failed_on_alive = false;
+        for (const auto &c : candidates) failed_on_alive |= c.member_id == failed_on;
+        auto chosen = choose_replacement_host(failed_on, failed_on_alive, counted);
+        if (!chosen) return fail(dir_member_.empty() ? "no alive daemon left" : "the job's only daemon " + dir_member_ + " failed");
+        RankPlace where;
+        for (const auto &c : candidates)
+            if (c.member_id == *chosen) where = c;
+
+        auto started = start_process(rank, incarnation, where, replacement_environment(incarnation, round));
+        if (!started) return fail("daemon " + where.member_id + ": " + started.error().describe());
+        (void)control_.at(where.member_id).write_stdin(started->handle, {}, true, 0ms);
+        outcome_.replacement_started(rank);
+        start_follower(procs_.size() - 1);
+        printer_.note("started rank " + std::to_string(rank) + "." + std::to_string(incarnation) + " on daemon " +
+                      where.member_id + " (round " + std::to_string(round) + ") to replace rank " +
+                      std::to_string(rank) + (incarnation > 1 ? "." + std::to_string(incarnation - 1) : ""));
+        publish(pack_respawned(round, rank, incarnation, where.member_id), "respawned");
+    }
+
+public:
+    // A follower saw its daemon stop answering before the VM declared it
+    // failed: remember it, so a later declaration still publishes rank_lost.
+    void note_lost_seen(std::size_t i) { lost_seen_.insert(i); }
+
+private:
+    const JobSpec &spec_;
+    Printer &printer_;
+    Inbox &inbox_;
+    VmLink events_;
+    JobOutcome outcome_;
+    std::map<std::string, SpawnClient> control_; // one controller connection per daemon
+    std::vector<Process> procs_;
+    std::vector<std::thread> followers_;
+    std::set<std::string> dead_;                 // daemons the VM declared failed
+    std::set<std::size_t> lost_seen_;
+    std::set<std::pair<int, int>> respawned_;    // (round, rank) already handled
+    std::string wireup_ = "drd:";
+    std::string wireup_dir_;
+    std::string dir_member_;
+    int live_ = 0;
+    bool aborting_ = false;
+};
+
 } // namespace
 
 int run_job(const JobSpec &spec)
 {
-    const int np = static_cast<int>(spec.ranks.size());
     Printer printer(spec.job_id, spec.tag_output);
     ::signal(SIGPIPE, SIG_IGN);
     // The signals we forward are taken by one thread with sigwait; block them
@@ -198,112 +560,47 @@ int run_job(const JobSpec &spec)
     for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaddset(&forwarded, s);
     pthread_sigmask(SIG_BLOCK, &forwarded, nullptr);
 
-    // One controller connection per daemon.
-    std::map<std::string, SpawnClient> control;
-    for (const auto &r : spec.ranks) {
-        if (control.count(r.member_id)) continue;
-        auto c = open_client(r, spec.key);
-        if (!c) {
-            printer.note("cannot reach daemon " + r.member_id + " at " + r.tcp.to_string() + ": " + c.error().describe());
-            return 1;
-        }
-        control.emplace(r.member_id, std::move(c).value());
-    }
-
-    // Wire-up: a directory on the one host, or the DRD across hosts.
-    std::string wireup = "drd:";
-    std::string wireup_dir;
-    SpawnClient *dir_host = nullptr;
-    if (control.size() == 1) {
-        std::array<std::uint8_t, 6> rnd{};
-        random_bytes(rnd);
-        wireup_dir = "/tmp/ftmpi-job" + std::to_string(spec.job_id) + "-" + to_hex(rnd);
-        dir_host = &control.begin()->second;
-        auto made = run_helper(*dir_host, {"mkdir", "-m", "700", wireup_dir});
-        if (!made) {
-            printer.note("cannot create the wire-up directory " + wireup_dir + " on daemon " + spec.ranks[0].member_id +
-                         ": " + made.error().describe());
-            return 1;
-        }
-        wireup = "dir:" + wireup_dir;
-    }
-    auto cleanup = [&] {
-        if (dir_host) (void)run_helper(*dir_host, {"rm", "-rf", wireup_dir});
-    };
-
-    // Start every rank.
-    std::vector<std::int64_t> handles(static_cast<std::size_t>(np), 0);
-    std::vector<bool> exited(static_cast<std::size_t>(np), false);
-    auto kill_all = [&](int sig) {
-        for (int r = 0; r < np; ++r)
-            if (handles[r] && !exited[r]) (void)control.at(spec.ranks[r].member_id).signal(handles[r], sig, true);
-    };
-    for (int r = 0; r < np; ++r) {
-        spawn_client::SpawnSpec s;
-        s.argv = spec.argv;
-        s.env = spec.env;
-        s.env.push_back("FTMPI_JOB=" + std::to_string(spec.job_id));
-        s.env.push_back("FTMPI_RANK=" + std::to_string(r));
-        s.env.push_back("FTMPI_SIZE=" + std::to_string(np));
-        s.env.push_back("FTMPI_WIREUP=" + wireup);
-        for (auto &kv : ft_environment(spec.ft)) s.env.push_back(std::move(kv));
-        s.cwd = spec.cwd;
-        s.tag = std::to_string(r);
-        s.notify_topic = "job/" + std::to_string(spec.job_id);
-        SpawnClient &c = control.at(spec.ranks[r].member_id);
-        auto started = c.spawn(s);
-        if (!started) {
-            printer.note("cannot start rank " + std::to_string(r) + " on daemon " + spec.ranks[r].member_id + ": " +
-                         started.error().message);
-            kill_all(SIGKILL);
-            // Reap what we started: each one's end is reported before we go.
-            for (int k = 0; k < r; ++k) {
-                auto deadline = Clock::now() + 10s;
-                std::int64_t after = 0;
-                SpawnClient &ck = control.at(spec.ranks[k].member_id);
-                while (Clock::now() < deadline) {
-                    auto st = ck.status(handles[k]);
-                    if (!st || st->state != "running") break;
-                    auto w = ck.wait(after, 1s);
-                    if (!w) break;
-                    after = w->next_event;
-                }
-            }
-            cleanup();
-            return started.error().status == HARNESS_ERR_NOT_FOUND ? 127 : 1;
-        }
-        handles[r] = started->handle;
-        // Only rank 0 reads our stdin; the others see EOF at once.
-        if (r != 0 || !spec.forward_stdin) (void)c.write_stdin(started->handle, {}, true, 0ms);
-    }
-
-    // Followers, stdin, signals.
     Inbox inbox;
-    std::vector<std::thread> followers;
-    for (int r = 0; r < np; ++r)
-        followers.emplace_back([&, r] { follow_rank(r, spec.ranks[r], handles[r], spec.key, printer, inbox); });
+    Job job(spec, printer, inbox);
+    if (!job.connect_daemons() || !job.prepare_wireup()) return 1;
+    if (auto failed = job.start_ranks()) {
+        job.cleanup_wireup();
+        return *failed;
+    }
+
+    // Followers, stdin, signals, the member watcher and the job topic.
+    job.start_followers();
     int wake[2] = {-1, -1};
     std::atomic<bool> stop_stdin{false};
     std::thread stdin_thread;
     if (spec.forward_stdin && ::pipe2(wake, O_CLOEXEC) == 0)
-        stdin_thread = std::thread([&] { forward_stdin(spec.ranks[0], handles[0], spec.key, wake[0], stop_stdin); });
+        stdin_thread =
+            std::thread([&] { forward_stdin(spec.ranks[0], job.rank0_handle(), spec.key, wake[0], stop_stdin); });
     std::thread signal_thread([&] {
         for (;;) {
             int sig = 0;
             if (sigwait(&forwarded, &sig) != 0 || sig == SIGUSR1) return;
-            inbox.post({Event::Kind::signal, {}, sig});
+            Event e;
+            e.kind = Event::Kind::signal;
+            e.sig = sig;
+            inbox.post(e);
         }
     });
+    StopFlag stop_watchers;
+    std::thread member_thread;
+    if (!spec.vm.empty()) member_thread = std::thread([&] { watch_members(spec, inbox, stop_watchers); });
+    std::thread topic_thread;
+    if (!spec.vm.empty() && spec.ft.comm_mode != CommMode::abort)
+        topic_thread = std::thread([&] { read_job_topic(spec, inbox, printer, stop_watchers); });
 
     // The controller.
     std::optional<Clock::time_point> deadline;
     if (spec.timeout) deadline = Clock::now() + *spec.timeout;
     // After a forwarded signal the ranks get this long to end on their own.
     std::optional<Clock::time_point> grace_end;
-    JobOutcome outcome(spec.job_id, np, spec.ft.comm_mode);
-    bool aborting = false, timed_out = false;
+    bool timed_out = false;
     int signals = 0;
-    for (int live = np; live > 0;) {
+    while (job.live() > 0) {
         std::optional<Clock::time_point> until = timed_out ? std::nullopt : deadline;
         if (grace_end && (!until || *grace_end < *until)) until = grace_end;
         auto ev = inbox.next(until);
@@ -312,44 +609,32 @@ int run_job(const JobSpec &spec)
                 grace_end.reset();
                 printer.note("ranks still running " + std::to_string(kStopGrace.count() / 1000) +
                              " s after the signal; killing them");
-                kill_all(SIGKILL);
+                job.kill_all(SIGKILL);
                 continue;
             }
             timed_out = true;
             printer.note("job " + std::to_string(spec.job_id) + " timed out after " +
                          std::to_string(spec.timeout->count() / 1000.0).substr(0, 6) + " s; killing its ranks");
-            kill_all(SIGKILL);
+            job.kill_all(SIGKILL);
             continue;
         }
         if (ev->kind == Event::Kind::signal) {
             // The first SIGINT/SIGTERM/SIGHUP goes to every rank as it is (they
             // may clean up); a second one, or the grace running out, kills them.
             ++signals;
-            kill_all(signals == 1 ? ev->sig : SIGKILL);
+            job.kill_all(signals == 1 ? ev->sig : SIGKILL);
             if (signals == 1) grace_end = Clock::now() + kStopGrace;
             else grace_end.reset();
             continue;
         }
-        const RankExit &x = ev->exit;
-        exited[x.rank] = true;
-        --live;
-        // A job already being stopped (timeout, user signal, earlier abort)
-        // is not aborted again: its ranks are ending anyway.
-        bool stopping = aborting || timed_out || signals > 0;
-        OnRankExit what = outcome.record(x);
-        if (what == OnRankExit::abort_job && !stopping) {
-            aborting = true;
-            printer.note(x.describe("daemon " + spec.ranks[x.rank].member_id) + "; aborting job " +
-                         std::to_string(spec.job_id) + (live > 0 ? ", killing its other ranks" : ""));
-            kill_all(SIGKILL);
-        } else if (x.failed() && !stopping) {
-            printer.note(x.describe("daemon " + spec.ranks[x.rank].member_id) + "; job " +
-                         std::to_string(spec.job_id) + " continues (comm mode " + to_string(spec.ft.comm_mode) +
-                         ")");
-        }
+        if (ev->kind == Event::Kind::process_end && ev->exit.lost) job.note_lost_seen(ev->process);
+        job.handle(*ev, job.aborting() || timed_out || signals > 0);
     }
 
-    for (auto &t : followers) t.join();
+    stop_watchers.set();
+    if (member_thread.joinable()) member_thread.join();
+    if (topic_thread.joinable()) topic_thread.join();
+    job.finish_threads();
     if (stdin_thread.joinable()) {
         stop_stdin = true;
         char one = 1;
@@ -360,15 +645,11 @@ int run_job(const JobSpec &spec)
         if (fd >= 0) ::close(fd);
     pthread_kill(signal_thread.native_handle(), SIGUSR1);
     signal_thread.join();
-    cleanup();
+    job.cleanup_wireup();
     pthread_sigmask(SIG_UNBLOCK, &forwarded, nullptr);
 
     if (timed_out) return 124;
-    if (spec.ft.comm_mode != CommMode::abort && !aborting && signals == 0) {
-        std::string summary = outcome.summary();
-        if (!summary.empty()) printer.note(summary);
-    }
-    return outcome.status();
+    return job.status(signals > 0);
 }
 
 } // namespace harness::ftmpirun

@@ -2,7 +2,13 @@
 // output forwarded line by line, stdin to rank 0, signals forwarded, the
 // timeout, and the exit status.
 //
-// Threads: one per rank follows its output (the `output` long poll, on a
+// Fault tolerance (ftmpi/FT_CONTRACTS.md): a watcher polls the VM's member
+// list and reports daemons declared failed (their ranks are published as
+// `rank_lost` on job/<J>); outside comm mode abort a reader of job/<J> passes
+// the ranks' `fence` and `respawn` requests to the controller, which kills the
+// fenced process or starts replacements and publishes `respawned`.
+//
+// Threads: one per process follows its output (the `output` long poll, on a
 // connection of its own) and reports its exit; one forwards stdin to rank 0;
 // one waits for SIGINT/SIGTERM/SIGHUP. The caller's thread is the controller:
 // it takes those reports from one queue and decides (failure_policy.hpp).
@@ -13,6 +19,7 @@
 #include "failure_policy.hpp"
 #include "ft_options.hpp"
 #include "spawn_client.hpp"
+#include "vm_link.hpp"
 
 #include <harness/crypto.hpp>
 
@@ -34,6 +41,8 @@ struct JobSpec {
     std::vector<std::string> env;   // K=V for every rank (-x)
     std::string cwd;
     std::vector<RankPlace> ranks;   // rank → daemon
+    std::vector<RankPlace> hosts;   // the job's daemons, in placement order (replacements go there)
+    std::vector<DaemonAddress> vm;  // every alive daemon, ftmpirun's own first (events, member list)
     VmKey key;
     bool tag_output = false;
     std::optional<std::chrono::milliseconds> timeout;

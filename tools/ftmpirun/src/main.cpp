@@ -192,6 +192,12 @@ int run(const Options &o)
         else std::cerr << "ftmpirun: -x " << x << ": not set here, not exported\n";
     }
     for (std::size_t where : *placement) spec.ranks.push_back({(*hosts)[where].member_id, (*hosts)[where].tcp});
+    for (const auto &h : *hosts) spec.hosts.push_back({h.member_id, h.tcp});
+    // The VM-wide services through any alive daemon, ours first.
+    for (const auto &m : *members)
+        if (m.alive && m.id == vm->local_id()) spec.vm.push_back({m.id, m.tcp});
+    for (const auto &m : *members)
+        if (m.alive && m.id != vm->local_id()) spec.vm.push_back({m.id, m.tcp});
     int status = run_job(spec);
     if (private_daemon) private_daemon->stop();
     return status;

@@ -1,7 +1,8 @@
 # Owner: tests-ulfm (fttests). Failure-injection MPI tests: a job run through
 # ftmpirun on a private daemon that loads the VM services the fault tolerance
 # needs (vm/drd, vm/events for the failure notifier, vm/spawn_notify for the
-# ranks' exits), with the job's fault-tolerance modes.
+# ranks' exits; vm/naming for the job id), with the job's fault-tolerance
+# modes.
 #
 #   ftmpi_add_ft_test(NAME SOURCES a.c… NP 2 4 … [COMM_MODE m] [MSG_MODE m]
 #                     [STRICT] [ORDERED] [TIMEOUT s] [ENV K=V …] [LABELS l…]
@@ -47,7 +48,12 @@ function(ftmpi_add_ft_test NAME)
     endforeach()
   endif()
 
-  set(opts --oversubscribe)
+  # -x first and a flag last: ftmpirun's -x takes every following word up
+  # to the next option, so it must never stand right before the program.
+  set(opts)
+  foreach(kv ${T_ENV})
+    list(APPEND opts -x ${kv})
+  endforeach()
   if(T_COMM_MODE)
     list(APPEND opts --comm-mode ${T_COMM_MODE})
   endif()
@@ -60,9 +66,6 @@ function(ftmpi_add_ft_test NAME)
   if(T_ORDERED)
     list(APPEND opts --ordered-notifier)
   endif()
-  foreach(kv ${T_ENV})
-    list(APPEND opts -x ${kv})
-  endforeach()
   math(EXPR launcher_timeout "${T_TIMEOUT} - 3")
 
   foreach(np ${T_NP})
@@ -71,9 +74,9 @@ function(ftmpi_add_ft_test NAME)
     # hcored for this job alone, so parallel tests never share a VM.
     add_test(NAME ${test}
              COMMAND ${CMAKE_COMMAND} -E env --unset=HARNESS_HCORE
-                     HARNESS_SERVICES=vm/drd,vm/events,vm/spawn_notify
+                     HARNESS_SERVICES=vm/drd,vm/naming,vm/events,vm/spawn_notify
                      $<TARGET_FILE:ftmpirun> --root ${CMAKE_CURRENT_BINARY_DIR}/no-vm
-                     -np ${np} --timeout ${launcher_timeout} ${opts}
+                     -np ${np} --timeout ${launcher_timeout} ${opts} --oversubscribe
                      $<TARGET_FILE:${exe}>)
     set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;ft;${T_LABELS}")
   endforeach()

@@ -20,10 +20,12 @@ inline int check_common(MPI_Comm comm, int count, MPI_Datatype type) {
     return MPI_SUCCESS;
 }
 
-// dest of a send: a rank of comm (its remote group on an intercommunicator) or MPI_PROC_NULL.
+// dest of a send: a rank of comm (its remote group on an intercommunicator) or
+// MPI_PROC_NULL. A gap of a BLANK communicator (world rank -1) is no rank.
 inline int check_dest(MPI_Comm comm, int rank) {
     if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
-    return rank >= 0 && rank < remote_size(comm) ? MPI_SUCCESS : MPI_ERR_RANK;
+    if (rank < 0 || rank >= remote_size(comm)) return MPI_ERR_RANK;
+    return comm::world_rank_of(comm, rank) >= 0 ? MPI_SUCCESS : MPI_ERR_RANK;
 }
 
 inline int check_source(MPI_Comm comm, int rank) {

@@ -87,8 +87,11 @@ public:
     void release(MPI_Request r);              // MPI_Request_free
     // Probe: finds the first matching unexpected message; with `take`,
     // removes it into *out (MPI_Mprobe). Blocks when `block`.
+    // ANY_SOURCE: returns probe_again once a failure was reported after
+    // `any_source_epoch` (a reported_epoch() value), so the caller asks ftstate.
     int probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bool block, bool take, int *flag,
-              MPI_Status *status, std::unique_ptr<Unexpected> *out);
+              MPI_Status *status, std::unique_ptr<Unexpected> *out, uint64_t any_source_epoch);
+    static constexpr int probe_again = -1;
     int receive_message(MPI_Request r, std::unique_ptr<Unexpected> message);  // MPI_Mrecv/Imrecv
     MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
 
@@ -120,6 +123,8 @@ public:
     // A blocking MPI_ANY_SOURCE receive stopped by a failure: takes r back if
     // nothing matched it yet (true); false if it matched (it will complete).
     bool withdraw(MPI_Request r);
+    // r is a posted receive nothing matched yet (a failure may stop it).
+    bool awaiting_match(MPI_Request r);
 
     // ---- REBUILD joining (ftjoin, issue 6; p2p/joins.cpp) ----
     // This process's incarnation and recovery round (a replacement's
@@ -211,7 +216,6 @@ private:
     std::atomic<bool> injected_pending_{false};
     std::atomic<uint64_t> failure_epoch_{0}, reported_epoch_{0};
     std::vector<char> suspected_;             // per peer: connection broke, failure not yet confirmed
-    bool confirm_suspicions_ = false;         // ft::confirm(), read when a connection breaks
     std::vector<MPI_Request> stalled_;        // sends to suspected peers, waiting for the verdict
     struct Report {
         int world;

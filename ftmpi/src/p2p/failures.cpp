@@ -18,18 +18,6 @@
 
 namespace ftmpi::p2p {
 
-namespace {
-
-// A user-channel ANY_SOURCE receive is not ended by a failure (ULFM: it
-// reports PROC_FAILED_PENDING from Wait/Test and stays pending), nor is an
-// ANY_SOURCE receive of the fault-tolerance machinery (ft tags).
-bool ended_by_failure_of_member(const ftmpi_request_s &r) {
-    if (r.channel == Channel::user) return false;
-    return r.tag < ft_tag_base;
-}
-
-}  // namespace
-
 void Engine::declare_failed(int world) { inject_failure(world); }
 
 void Engine::inject_failure(int world) {
@@ -58,7 +46,7 @@ void Engine::apply_injected() {
 
 void Engine::on_peer_lost(int peer) {
     if (failed_[peer]) return;
-    if (confirm_suspicions_) {  // TODO(ftcore): ft::confirm() once ftstate has it
+    if (ft::confirm()) {
         // One broken connection is not a verdict: keep the peer's operations
         // pending until the VM confirms (notify_failed) or ftstate's deadline.
         if (!suspected_[peer]) {
@@ -88,7 +76,7 @@ void Engine::declare_failed_locked(int world, const std::string &why) {
     }
     for (auto it = posted_.begin(); it != posted_.end();) {
         MPI_Request r = *it;
-        bool needs = r->peer == world || (r->peer == -1 && ended_by_failure_of_member(*r) &&
+        bool needs = r->peer == world || (r->peer == -1 && any_source_ended_by_failure(*r) &&
                                           comm::comm_rank_of_world(r->comm, world) != MPI_UNDEFINED);
         if (!needs) {
             ++it;
@@ -121,7 +109,7 @@ void Engine::report(Lock &lk) {
         lk.unlock();
         for (const Report &r : batch) {
             if (r.suspicion) {
-                // TODO(ftcore): ft::suspect(r.world) once ftstate has it.
+                ft::suspect(r.world);  // may call notify_failed: its report joins this loop
             } else {
                 ft::on_failure(r.world, r.why);
                 reported_epoch_.fetch_add(1, std::memory_order_acq_rel);
@@ -186,6 +174,11 @@ bool Engine::withdraw(MPI_Request r) {
     posted_.erase(it);
     finish(r, MPIX_ERR_PROC_FAILED);
     return true;
+}
+
+bool Engine::awaiting_match(MPI_Request r) {
+    Lock lk(mu_);
+    return !r->complete && std::find(posted_.begin(), posted_.end(), r) != posted_.end();
 }
 
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------

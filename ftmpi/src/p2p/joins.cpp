@@ -52,7 +52,7 @@ void Engine::admit(int world, int incarnation) {
         // Admitted while the old incarnation was not declared failed here:
         // its operations end now, as for any failure.
         tcp_->drop(world);
-        on_peer_lost(world);
+        declare_failed_locked(world, "replaced by a new incarnation");  // (ftcore: on_peer_lost may only suspect)
     }
     if (tcp_->admit(world, incarnation)) renew_peer(world);
 }

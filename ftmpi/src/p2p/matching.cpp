@@ -100,6 +100,7 @@ int Engine::post(MPI_Request r, int refused) {
     r->complete = false;
     r->cancelled = false;
     r->streaming = false;
+    r->watch_failures = false;
     reset_status(r->status);
     r->context = r->comm->context + (r->channel == Channel::collective ? 1 : 0);
     int e = revoked_at_post(*r) ? MPIX_ERR_REVOKED : refused;
@@ -238,7 +239,9 @@ int Engine::post_recv(MPI_Request r) {
     }
     // Nothing arrived: a receive that only a failed process could satisfy
     // ends now instead of blocking forever.
-    if ((r->peer >= 0 && failed(r->peer)) || (r->peer == -1 && any_member_failed(r->comm))) {
+    r->watch_failures = r->peer == -1 && r->channel == Channel::user;
+    if ((r->peer >= 0 && failed(r->peer)) ||
+        (r->peer == -1 && any_source_ended_by_failure(*r) && any_member_failed(r->comm))) {
         finish(r, MPIX_ERR_PROC_FAILED);
         return MPI_SUCCESS;
     }
@@ -433,7 +436,7 @@ void Engine::release(MPI_Request r) {
 }
 
 int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bool block, bool take, int *flag,
-                  MPI_Status *status, std::unique_ptr<Unexpected> *out) {
+                  MPI_Status *status, std::unique_ptr<Unexpected> *out, uint64_t any_source_epoch) {
     Lock lk(mu_);
     std::list<Unexpected>::iterator found;
     int error = MPI_SUCCESS;
@@ -441,8 +444,17 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
         found = std::find_if(unexpected_.begin(), unexpected_.end(),
                              [&](const Unexpected &u) { return u.complete && matches(u, context, source_world, tag); });
         if (found != unexpected_.end()) return true;
-        if ((source_world >= 0 && failed(source_world)) || (source_world == -1 && any_member_failed(comm))) {
+        if (source_world >= 0 && failed(source_world)) {
             error = MPIX_ERR_PROC_FAILED;
+            return true;
+        }
+        if (comm->ft.revoked.load(std::memory_order_relaxed) || revoked_contexts_.count(comm->context)) {
+            error = MPIX_ERR_REVOKED;
+            return true;
+        }
+        // ANY_SOURCE: the caller asks ftstate whether a failure stops it.
+        if (source_world == -1 && reported_epoch() != any_source_epoch) {
+            error = probe_again;
             return true;
         }
         return false;

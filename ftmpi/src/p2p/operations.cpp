@@ -3,6 +3,8 @@
 
 #include "p2p/checks.hpp"
 #include "p2p/engine.hpp"
+#include "internal/ft.hpp"
+#include "mpi-ext.h"
 
 #include <vector>
 
@@ -39,6 +41,13 @@ int check_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
 
 bool done(MPI_Request r) { return inert(r) || r->complete; }
 
+// NOP message mode: a user operation on a communicator with an unrecovered
+// failure completes at once with MPIX_ERR_PROC_FAILED (asked outside the
+// engine's lock; one atomic read while nothing has failed).
+int refused(MPI_Comm comm, Channel channel) {
+    return channel == Channel::user && ft::blocks_user_ops(comm) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+}
+
 }  // namespace
 
 int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
@@ -46,7 +55,7 @@ int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_send(count, type, dest, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, channel, mode);
-    if (int e = Engine::get().post(r)) {
+    if (int e = Engine::get().post(r, refused(comm, channel))) {
         delete r;
         return e;
     }
@@ -59,7 +68,7 @@ int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_recv(count, type, source, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, channel, SendMode::standard);
-    Engine::get().post(r);
+    Engine::get().post(r, refused(comm, channel));
     *request = r;
     return MPI_SUCCESS;
 }
@@ -89,7 +98,7 @@ int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, in
 int start_persistent(MPI_Request r) {
     if (r == MPI_REQUEST_NULL || !r->persistent) return MPI_ERR_REQUEST;
     if (r->active) return MPI_ERR_REQUEST;  // started twice without a wait
-    return Engine::get().post(r);
+    return Engine::get().post(r, refused(r->comm, r->channel));
 }
 
 bool inert(MPI_Request r) { return r == MPI_REQUEST_NULL || (r->persistent && !r->active); }
@@ -122,24 +131,83 @@ int retire(MPI_Request *rp, MPI_Status *status) {
 
 MPI_Comm error_comm(MPI_Request r) { return r && r->comm ? r->comm : MPI_COMM_WORLD; }
 
-int wait_one(MPI_Request *rp, MPI_Status *status) {
-    MPI_Request r = *rp;
-    if (!inert(r)) Engine::get().wait_until([r] { return r->complete; });
-    return retire(rp, status);
+// ULFM (FT_CONTRACTS.md "Message modes"): a user-channel MPI_ANY_SOURCE
+// receive that nothing matched yet, on a communicator with a failed member
+// not yet acknowledged, is *stopped*: a non-blocking one reports
+// MPIX_ERR_PROC_FAILED_PENDING from Wait/Test and stays pending (it can be
+// waited again after MPIX_Comm_failure_ack); a blocking receive ends with
+// MPIX_ERR_PROC_FAILED. ftstate is asked without the engine's lock; a wait
+// on such a receive also ends when a failure has been reported to ftstate
+// (reported_epoch), so it can ask again.
+namespace {
+
+bool watched(MPI_Request r) { return !inert(r) && r->watch_failures; }
+
+bool any_watched(int n, MPI_Request *rs) {
+    for (int i = 0; i < n; ++i)
+        if (watched(rs[i])) return true;
+    return false;
 }
+
+bool stopped(MPI_Request r) {
+    return watched(r) && ft::any_source_blocked(r->comm) && Engine::get().awaiting_match(r);
+}
+
+bool complete_now(MPI_Request r) {
+    std::lock_guard<std::mutex> lk(Engine::get().mutex());
+    return done(r);
+}
+
+// Which of rs are stopped now. A blocking call takes them back and lets
+// them complete with MPIX_ERR_PROC_FAILED instead (withdraw).
+std::vector<char> find_stopped(int n, MPI_Request *rs, bool blocking, bool *any) {
+    std::vector<char> stop(static_cast<size_t>(n), 0);
+    *any = false;
+    for (int i = 0; i < n; ++i) {
+        if (!stopped(rs[i])) continue;
+        if (blocking) {
+            Engine::get().withdraw(rs[i]);
+        } else {
+            stop[static_cast<size_t>(i)] = 1;
+            *any = true;
+        }
+    }
+    return stop;
+}
+
+}  // namespace
+
+int wait_one(MPI_Request *rp, MPI_Status *status, bool blocking) {
+    MPI_Request r = *rp;
+    auto &engine = Engine::get();
+    if (!watched(r)) {
+        if (!inert(r)) engine.wait_until([r] { return r->complete; });
+        return retire(rp, status);
+    }
+    for (;;) {
+        const uint64_t seen = engine.reported_epoch();
+        bool any = false;
+        find_stopped(1, rp, blocking, &any);
+        if (any) return MPIX_ERR_PROC_FAILED_PENDING;  // the request stays active
+        bool complete = false;
+        engine.wait_until([&] {
+            complete = r->complete;
+            return complete || engine.reported_epoch() != seen;
+        });
+        if (complete) return retire(rp, status);
+    }
+}
+
+int wait_one(MPI_Request *rp, MPI_Status *status) { return wait_one(rp, status, false); }
 
 int test_one(MPI_Request *rp, int *flag, MPI_Status *status) {
     MPI_Request r = *rp;
     auto &engine = Engine::get();
-    auto complete = [&] {
-        std::lock_guard<std::mutex> lk(engine.mutex());
-        return done(r);
-    };
-    if (!complete()) {
+    if (!complete_now(r)) {
         engine.progress();
-        if (!complete()) {
+        if (!complete_now(r)) {
             *flag = 0;
-            return MPI_SUCCESS;
+            return stopped(r) ? MPIX_ERR_PROC_FAILED_PENDING : MPI_SUCCESS;
         }
     }
     *flag = 1;
@@ -147,9 +215,13 @@ int test_one(MPI_Request *rp, int *flag, MPI_Status *status) {
 }
 
 int wait_any(int n, MPI_Request *rs, int *index, MPI_Status *status) {
+    auto &engine = Engine::get();
+    const bool watch = any_watched(n, rs);
     int found = MPI_UNDEFINED;
-    Engine::get().wait_until([&] {
-        bool any_active = false;
+    bool any_active = false;
+    auto scan = [&] {  // lock held
+        found = MPI_UNDEFINED;
+        any_active = false;
         for (int i = 0; i < n; ++i) {
             if (inert(rs[i])) continue;
             any_active = true;
@@ -159,7 +231,30 @@ int wait_any(int n, MPI_Request *rs, int *index, MPI_Status *status) {
             }
         }
         return !any_active;
-    });
+    };
+    for (;;) {
+        const uint64_t seen = engine.reported_epoch();
+        if (watch) {
+            bool settled;
+            {
+                std::lock_guard<std::mutex> lk(engine.mutex());
+                settled = scan();
+            }
+            if (!settled) {
+                for (int i = 0; i < n; ++i)
+                    if (stopped(rs[i])) {
+                        *index = i;
+                        return MPIX_ERR_PROC_FAILED_PENDING;
+                    }
+            }
+        }
+        bool settled = false;
+        engine.wait_until([&] {
+            settled = scan();
+            return settled || (watch && engine.reported_epoch() != seen);
+        });
+        if (settled) break;
+    }
     *index = found;
     if (found == MPI_UNDEFINED) {
         empty_status(status);
@@ -196,15 +291,23 @@ int test_any(int n, MPI_Request *rs, int *index, int *flag, MPI_Status *status) 
     }
     *flag = 0;
     *index = MPI_UNDEFINED;
+    for (int i = 0; i < n; ++i)
+        if (stopped(rs[i])) {
+            *index = i;
+            return MPIX_ERR_PROC_FAILED_PENDING;
+        }
     return MPI_SUCCESS;
 }
 
 namespace {
 
-// Retires the completed requests among rs into indices/statuses.
-int collect_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status *statuses) {
+// Retires the completed requests among rs into indices/statuses; the
+// stopped ones (stop[i]) are listed too, with MPIX_ERR_PROC_FAILED_PENDING
+// in their status, and stay active.
+int collect_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status *statuses,
+                 const std::vector<char> &stop) {
     auto &engine = Engine::get();
-    std::vector<int> ready;
+    std::vector<int> ready, pending;
     bool any_active = false;
     {
         std::lock_guard<std::mutex> lk(engine.mutex());
@@ -212,6 +315,7 @@ int collect_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status
             if (inert(rs[i])) continue;
             any_active = true;
             if (rs[i]->complete) ready.push_back(i);
+            else if (!stop.empty() && stop[static_cast<size_t>(i)]) pending.push_back(i);
         }
     }
     if (!any_active) {
@@ -219,12 +323,23 @@ int collect_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status
         return MPI_SUCCESS;
     }
     int result = MPI_SUCCESS;
-    *outcount = static_cast<int>(ready.size());
-    for (size_t k = 0; k < ready.size(); ++k) {
-        indices[k] = ready[k];
+    *outcount = static_cast<int>(ready.size() + pending.size());
+    size_t k = 0;
+    for (int i : ready) {
+        indices[k] = i;
         MPI_Status tmp;
-        int e = retire(&rs[ready[k]], statuses ? &statuses[k] : &tmp);
+        int e = retire(&rs[i], statuses ? &statuses[k] : &tmp);
         if (e != MPI_SUCCESS) result = MPI_ERR_IN_STATUS;
+        ++k;
+    }
+    for (int i : pending) {
+        indices[k] = i;
+        if (statuses) {
+            empty_status(&statuses[k]);
+            statuses[k].MPI_ERROR = MPIX_ERR_PROC_FAILED_PENDING;
+        }
+        result = MPI_ERR_IN_STATUS;
+        ++k;
     }
     return result;
 }
@@ -232,22 +347,72 @@ int collect_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status
 }  // namespace
 
 int wait_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status *statuses) {
-    Engine::get().wait_until([&] {
-        bool any_active = false;
-        for (int i = 0; i < n; ++i) {
-            if (inert(rs[i])) continue;
-            any_active = true;
-            if (rs[i]->complete) return true;
-        }
-        return !any_active;
-    });
-    return collect_some(n, rs, outcount, indices, statuses);
+    auto &engine = Engine::get();
+    const bool watch = any_watched(n, rs);
+    for (;;) {
+        const uint64_t seen = engine.reported_epoch();
+        bool any_stopped = false;
+        std::vector<char> stop = watch ? find_stopped(n, rs, false, &any_stopped) : std::vector<char>{};
+        if (any_stopped) return collect_some(n, rs, outcount, indices, statuses, stop);
+        bool settled = false;
+        engine.wait_until([&] {
+            bool any_active = false;
+            settled = true;
+            for (int i = 0; i < n; ++i) {
+                if (inert(rs[i])) continue;
+                any_active = true;
+                if (rs[i]->complete) return true;
+            }
+            settled = !any_active;
+            return settled || (watch && engine.reported_epoch() != seen);
+        });
+        if (settled) return collect_some(n, rs, outcount, indices, statuses, {});
+    }
 }
 
 int test_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status *statuses) {
     Engine::get().progress();
-    return collect_some(n, rs, outcount, indices, statuses);
+    bool any_stopped = false;
+    std::vector<char> stop = any_watched(n, rs) ? find_stopped(n, rs, false, &any_stopped) : std::vector<char>{};
+    return collect_some(n, rs, outcount, indices, statuses, stop);
 }
+
+int wait_all(int n, MPI_Request *rs, MPI_Status *statuses, bool blocking) {
+    auto &engine = Engine::get();
+    const bool watch = any_watched(n, rs);
+    std::vector<char> stop;
+    for (;;) {
+        const uint64_t seen = engine.reported_epoch();
+        bool any_stopped = false;
+        if (watch) stop = find_stopped(n, rs, blocking, &any_stopped);
+        bool all = false;
+        engine.wait_until([&] {
+            all = true;
+            for (int i = 0; i < n && all; ++i)
+                if (!done(rs[i]) && !(any_stopped && stop[static_cast<size_t>(i)])) all = false;
+            return all || (watch && engine.reported_epoch() != seen);
+        });
+        if (all) break;
+    }
+    int first_error = MPI_SUCCESS;
+    for (int i = 0; i < n; ++i) {
+        MPI_Status tmp;
+        MPI_Status *s = statuses ? &statuses[i] : &tmp;
+        int e;
+        if (!stop.empty() && stop[static_cast<size_t>(i)] && !complete_now(rs[i])) {
+            empty_status(s);  // stopped: it stays active for a later wait
+            e = MPIX_ERR_PROC_FAILED_PENDING;
+        } else {
+            e = retire(&rs[i], s);
+        }
+        s->MPI_ERROR = e;
+        if (e != MPI_SUCCESS && first_error == MPI_SUCCESS) first_error = e;
+    }
+    if (first_error == MPI_SUCCESS) return MPI_SUCCESS;
+    return statuses ? MPI_ERR_IN_STATUS : first_error;
+}
+
+int wait_all(int n, MPI_Request *rs, MPI_Status *statuses) { return wait_all(n, rs, statuses, false); }
 
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------
 
@@ -271,25 +436,7 @@ int recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm 
          MPI_Status *status) {
     MPI_Request r;
     if (int e = irecv(buf, count, type, source, tag, comm, channel, &r)) return e;
-    return wait_one(&r, status);
-}
-
-int wait_all(int n, MPI_Request *rs, MPI_Status *statuses) {
-    Engine::get().wait_until([&] {
-        for (int i = 0; i < n; ++i)
-            if (!done(rs[i])) return false;
-        return true;
-    });
-    int first_error = MPI_SUCCESS;
-    for (int i = 0; i < n; ++i) {
-        MPI_Status tmp;
-        MPI_Status *s = statuses ? &statuses[i] : &tmp;
-        int e = retire(&rs[i], s);
-        s->MPI_ERROR = e;
-        if (e != MPI_SUCCESS && first_error == MPI_SUCCESS) first_error = e;
-    }
-    if (first_error == MPI_SUCCESS) return MPI_SUCCESS;
-    return statuses ? MPI_ERR_IN_STATUS : first_error;
+    return wait_one(&r, status, true);
 }
 
 int test_all(int n, MPI_Request *rs, int *flag, MPI_Status *statuses) {
@@ -304,11 +451,13 @@ int test_all(int n, MPI_Request *rs, int *flag, MPI_Status *statuses) {
         engine.progress();
         if (!all_done()) {
             *flag = 0;
+            for (int i = 0; i < n; ++i)
+                if (stopped(rs[i])) return MPIX_ERR_PROC_FAILED_PENDING;
             return MPI_SUCCESS;
         }
     }
     *flag = 1;
-    return wait_all(n, rs, statuses);
+    return wait_all(n, rs, statuses, false);
 }
 
 MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance) {

@@ -26,6 +26,11 @@ void empty_status(MPI_Status *);
 int retire(MPI_Request *, MPI_Status *);
 
 int wait_one(MPI_Request *, MPI_Status *);
+// The wait of a blocking call (MPI_Recv, MPI_Sendrecv): a user-channel
+// MPI_ANY_SOURCE receive stopped by an unacknowledged failure ends with
+// MPIX_ERR_PROC_FAILED instead of MPIX_ERR_PROC_FAILED_PENDING.
+int wait_one(MPI_Request *, MPI_Status *, bool blocking);
+int wait_all(int n, MPI_Request *, MPI_Status *, bool blocking);
 int test_one(MPI_Request *, int *flag, MPI_Status *);
 int wait_any(int n, MPI_Request *, int *index, MPI_Status *);
 int test_any(int n, MPI_Request *, int *index, int *flag, MPI_Status *);

@@ -4,6 +4,8 @@
 #include "p2p/checks.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/operations.hpp"
+#include "internal/ft.hpp"
+#include "mpi-ext.h"
 
 using namespace ftmpi::p2p;
 
@@ -24,9 +26,18 @@ int probe(int source, int tag, MPI_Comm comm, bool block, bool take, int *flag, 
         if (take) *message = MPI_MESSAGE_NO_PROC;
         return MPI_SUCCESS;
     }
+    if (ftmpi::ft::blocks_user_ops(comm)) return MPIX_ERR_PROC_FAILED;  // NOP mode
     int world = source == MPI_ANY_SOURCE ? -1 : ftmpi::comm::world_rank_of(comm, source);
     std::unique_ptr<Unexpected> taken;
-    int e = Engine::get().probe(world, tag, comm, comm->context, block, take, flag, status, take ? &taken : nullptr);
+    auto &engine = Engine::get();
+    int e;
+    do {
+        // ULFM: an ANY_SOURCE probe on a comm with an unacknowledged failed
+        // member ends with MPIX_ERR_PROC_FAILED (ftstate asked without the lock).
+        const uint64_t seen = engine.reported_epoch();
+        if (world == -1 && ftmpi::ft::any_source_blocked(comm)) return MPIX_ERR_PROC_FAILED;
+        e = engine.probe(world, tag, comm, comm->context, block, take, flag, status, take ? &taken : nullptr, seen);
+    } while (e == Engine::probe_again);
     if (e != MPI_SUCCESS) return e;
     if (take) {
         if (*flag) {

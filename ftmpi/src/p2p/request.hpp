@@ -48,6 +48,7 @@ struct ftmpi_request_s {
     std::vector<char> packed;     // send: packed copy (non-contiguous or buffered); recv: staging
     int matched_peer = -1;        // recv: world rank it matched (rendezvous pending)
     size_t bsend_reserved = 0;    // buffered: bytes held in the attached buffer
+    bool watch_failures = false;  // recv: user-channel MPI_ANY_SOURCE (ULFM: PENDING, not ended by a failure)
     bool streaming = false;       // send: data frame written from buf (on_sent completes it); not failed early
 
     // Generalized requests (non-blocking collectives).
@@ -56,3 +57,15 @@ struct ftmpi_request_s {
 };
 
 struct ftmpi_message_s;  // p2p/engine.hpp
+
+namespace ftmpi::p2p {
+
+// An MPI_ANY_SOURCE receive that a member's failure ends with
+// MPIX_ERR_PROC_FAILED: collective-channel ones of the collectives. Not a
+// user-channel one (ULFM: Wait reports PROC_FAILED_PENDING and it stays
+// pending) nor one of the fault-tolerance machinery (ft tags).
+inline bool any_source_ended_by_failure(const ftmpi_request_s &r) {
+    return r.channel == Channel::collective && r.tag < ft_tag_base;
+}
+
+}  // namespace ftmpi::p2p

@@ -29,7 +29,7 @@ int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
         return e;
     }
     MPI_Status st[2];
-    int e = wait_all(2, rs, st);
+    int e = wait_all(2, rs, st, true);
     if (status) *status = st[0];
     if (e == MPI_ERR_IN_STATUS) return st[0].MPI_ERROR != MPI_SUCCESS ? st[0].MPI_ERROR : st[1].MPI_ERROR;
     return e;
@@ -97,7 +97,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
     return guarded(comm, "MPI_Recv", [&] {
         MPI_Request r;
         if (int e = start_recv(buf, count, type, source, tag, comm, Channel::user, &r)) return e;
-        return wait_one(&r, status);
+        return wait_one(&r, status, true);
     });
 }
 FTMPI_PMPI(Recv)

@@ -1,7 +1,8 @@
 /* A rank that ends without MPI_Finalize is a failed process to its peers:
- * every pending operation that needs it — a receive from it, an ANY_SOURCE
- * receive, a rendezvous send to it — completes with MPIX_ERR_PROC_FAILED,
- * later ones fail at once, and the survivors still talk and finalize.
+ * every pending operation that needs it — a receive from it, a rendezvous
+ * send to it — completes with MPIX_ERR_PROC_FAILED, later ones fail at once,
+ * and the survivors still talk and finalize. An ANY_SOURCE receive is only
+ * stopped (ULFM): MPIX_ERR_PROC_FAILED_PENDING in its status, still active.
  * The last rank exits with status 0 (so the launcher keeps the job) right
  * after telling rank 0 it is going. */
 #include "check.h"
@@ -42,9 +43,20 @@ int main(int argc, char **argv) {
     MPI_Status sts[3];
     int e = MPI_Waitall(3, reqs, sts);
     CHECK(e == MPI_ERR_IN_STATUS, "Waitall gave %d, expected MPI_ERR_IN_STATUS", e);
-    for (int i = 0; i < 3; ++i)
-        CHECK(class_of(sts[i].MPI_ERROR) == MPIX_ERR_PROC_FAILED, "request %d ended with class %d", i,
-              class_of(sts[i].MPI_ERROR));
+    for (int i = 0; i < 3; ++i) {
+        int want = i == 1 ? MPIX_ERR_PROC_FAILED_PENDING : MPIX_ERR_PROC_FAILED;
+        CHECK(class_of(sts[i].MPI_ERROR) == want, "request %d ended with class %d, expected %d", i,
+              class_of(sts[i].MPI_ERROR), want);
+    }
+    CHECK(reqs[0] == MPI_REQUEST_NULL && reqs[2] == MPI_REQUEST_NULL, "failed requests were not freed");
+    CHECK(reqs[1] != MPI_REQUEST_NULL, "the stopped ANY_SOURCE receive was freed");
+    /* A stopped receive can still be cancelled. */
+    CHECK_MPI(MPI_Cancel(&reqs[1]));
+    MPI_Status cst;
+    CHECK_MPI(MPI_Wait(&reqs[1], &cst));
+    int cancelled = 0;
+    MPI_Test_cancelled(&cst, &cancelled);
+    CHECK(cancelled, "the stopped receive was not cancelled");
 
     /* New operations with the failed rank fail at once instead of blocking. */
     e = MPI_Recv(&x, 1, MPI_INT, victim, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -1,4 +1,4 @@
-// Owner: comm. Error classes and strings: MPI_Error_class, MPI_Error_string
+// Owner: ulfm (comm in part 1). Error classes and strings: MPI_Error_class, MPI_Error_string
 // and the run-time additions MPI_Add_error_class/code/string.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
@@ -83,6 +83,9 @@ constexpr Predefined predefined[] = {
     {MPIX_ERR_PROC_FAILED_PENDING, "MPIX_ERR_PROC_FAILED_PENDING",
      "an ANY_SOURCE receive was stopped by a failure not yet acknowledged"},
     {MPIX_ERR_REVOKED, "MPIX_ERR_REVOKED", "the communicator was revoked"},
+    // A return code of MPI_Init, not a failure: MPI is initialized.
+    {MPI_INIT_RESTARTED_NODE, "MPI_INIT_RESTARTED_NODE",
+     "not an error: this process is a replacement started by REBUILD recovery (load checkpoint data)"},
 };
 
 const Predefined *find_predefined(int code) {

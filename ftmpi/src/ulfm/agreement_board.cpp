@@ -1,0 +1,272 @@
+// Owner: ulfm. See agreement_board.hpp.
+#include "agreement_board.hpp"
+
+#include "../internal/ft.hpp"
+#include "../internal/p2p.hpp"
+#include "../comm/objects.hpp"
+
+#include <list>
+#include <map>
+#include <mutex>
+
+namespace ftmpi::ulfm {
+using wire::Bits;
+using wire::Message;
+using wire::Value;
+
+namespace {
+// Every agreement message of a communicator uses this one tag on its
+// collective channel (the ulfm range is ft_tag_base .. +0xfffff).
+constexpr int agreement_tag = p2p::ft_tag_base + 0x10;
+// Decisions of forgotten instances kept to answer late messages.
+constexpr size_t remembered_decisions = 16;
+}  // namespace
+
+class Board : public std::enable_shared_from_this<Board> {
+public:
+    std::shared_ptr<Outcome> start(MPI_Comm comm, uint32_t instance, const Value &contribution);
+    void try_work() {
+        std::unique_lock lk(mu_, std::try_to_lock);
+        if (lk.owns_lock()) work_locked();
+    }
+
+private:
+    struct Outgoing {
+        std::vector<int32_t> ints;
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+
+    void activate_locked(MPI_Comm comm);
+    bool driver_step();
+    bool go_idle_locked();
+    void work_locked();
+    bool receive_locked();
+    void dispatch_locked(const Message &);
+    void send_locked(int dest, const Message &);
+    void reap_sends_locked();
+    Bits failed_now_locked() const;
+
+    std::mutex mu_;
+    MPI_Comm comm_ = MPI_COMM_NULL;  // retained while active
+    int n_ = 0;
+    std::vector<int> worlds_;
+    Bits gaps_;
+    std::vector<int32_t> inbox_;
+    MPI_Request receive_ = MPI_REQUEST_NULL;
+    std::map<uint32_t, std::unique_ptr<Machine>> machines_;
+    std::vector<Message> stash_;            // for instances not started here yet
+    std::map<uint32_t, Value> forgotten_;   // recent released instances' decisions
+    uint32_t next_instance_ = 0;            // instances below it were started here
+    std::list<Outgoing> sends_;
+    bool driving_ = false;                  // a driver request is alive
+    uint64_t failure_epoch_seen_ = ~uint64_t{0};
+};
+
+void Board::activate_locked(MPI_Comm comm) {
+    comm::retain(comm);
+    comm_ = comm;
+    n_ = comm->size;
+    worlds_ = comm->group->world;
+    gaps_.assign(wire::words_for(n_), 0);
+    for (int r = 0; r < n_; ++r)
+        if (worlds_[static_cast<size_t>(r)] < 0) wire::set(gaps_, r);
+    inbox_.assign(wire::message_ints(n_), 0);
+    failure_epoch_seen_ = ~uint64_t{0};
+}
+
+std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Value &contribution) {
+    auto outcome = std::make_shared<Outcome>();
+    std::unique_lock lk(mu_);
+    if (comm_ == MPI_COMM_NULL) activate_locked(comm);
+    Value mine = contribution;
+    Bits known = failed_now_locked();
+    wire::unite(known, mine.failed);
+    auto machine = std::make_unique<Machine>(instance, n_, comm->rank, gaps_, known, mine, outcome);
+    if (instance >= next_instance_) next_instance_ = instance + 1;
+    machines_[instance] = std::move(machine);
+    // Messages that came before this process started the instance.
+    std::vector<Message> early;
+    std::erase_if(stash_, [&](const Message &m) {
+        if (m.instance != instance) return false;
+        early.push_back(m);
+        return true;
+    });
+    for (const Message &m : early) machines_[instance]->receive(m);
+    work_locked();
+    if (!driving_ && !go_idle_locked()) {
+        // Something is left to do after this process's decision (answering,
+        // releasing): a request of its own drives it until it is done.
+        driving_ = true;
+        auto self = shared_from_this();
+        MPI_Request driver = p2p::make_generalized([self](MPI_Status *st) {
+            if (!self->driver_step()) return false;
+            st->MPI_ERROR = MPI_SUCCESS;
+            return true;
+        });
+        PMPI_Request_free(&driver);  // nobody waits for it; it frees itself when done
+    }
+    return outcome;
+}
+
+bool Board::driver_step() {
+    std::unique_lock lk(mu_, std::try_to_lock);
+    if (!lk.owns_lock()) return false;
+    work_locked();
+    if (!go_idle_locked()) return false;
+    driving_ = false;
+    return true;
+}
+
+// Stops receiving when no instance is active and nothing is in flight;
+// false when the board must stay active.
+bool Board::go_idle_locked() {
+    if (comm_ == MPI_COMM_NULL) return true;
+    if (!machines_.empty() || !sends_.empty()) return false;
+    if (receive_ != MPI_REQUEST_NULL) {
+        PMPI_Cancel(&receive_);
+        MPI_Status st;
+        p2p::wait_all(1, &receive_, &st);
+        int cancelled = 0;
+        MPI_Test_cancelled(&st, &cancelled);
+        if (!cancelled && st.MPI_ERROR == MPI_SUCCESS) {
+            // A message slipped in before the cancel: handle it like any other.
+            int count = 0;
+            MPI_Get_count(&st, MPI_INT, &count);
+            Message m;
+            if (wire::decode(inbox_.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
+            if (!machines_.empty() || !sends_.empty()) return false;
+        }
+    }
+    comm::release(comm_);
+    comm_ = MPI_COMM_NULL;
+    return true;
+}
+
+Bits Board::failed_now_locked() const {
+    Bits failed(wire::words_for(n_), 0);
+    for (int r = 0; r < n_; ++r) {
+        const int w = worlds_[static_cast<size_t>(r)];
+        if (w >= 0 && (p2p::is_failed(w) || ft::member_failed(comm_, w))) wire::set(failed, r);
+    }
+    return failed;
+}
+
+void Board::work_locked() {
+    if (comm_ == MPI_COMM_NULL) return;
+    for (;;) {
+        const uint64_t epoch = p2p::failure_epoch();
+        if (epoch != failure_epoch_seen_) {
+            failure_epoch_seen_ = epoch;
+            const Bits failed = failed_now_locked();
+            for (auto &[id, m] : machines_) m->learn_failed(failed);
+        }
+        const bool received = receive_locked();
+        bool sent = false;
+        for (auto it = machines_.begin(); it != machines_.end();) {
+            Machine &m = *it->second;
+            m.progress();
+            for (auto &[dest, msg] : m.take_outbox()) {
+                send_locked(dest, msg);
+                sent = true;
+            }
+            if (m.finished()) {
+                forgotten_[m.instance()] = m.decision();
+                if (forgotten_.size() > remembered_decisions) forgotten_.erase(forgotten_.begin());
+                it = machines_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        reap_sends_locked();
+        if (!received && !sent) return;
+    }
+}
+
+// Takes every message that arrived; true when there was one.
+bool Board::receive_locked() {
+    bool any = false;
+    for (;;) {
+        if (receive_ == MPI_REQUEST_NULL &&
+            p2p::irecv(inbox_.data(), static_cast<int>(inbox_.size()), MPI_INT, MPI_ANY_SOURCE, agreement_tag, comm_,
+                       p2p::Channel::collective, &receive_) != MPI_SUCCESS) {
+            receive_ = MPI_REQUEST_NULL;
+            return any;
+        }
+        int flag = 0;
+        MPI_Status st;
+        p2p::test_all(1, &receive_, &flag, &st);
+        if (!flag) return any;
+        receive_ = MPI_REQUEST_NULL;
+        if (st.MPI_ERROR != MPI_SUCCESS) return any;  // reposted at the next turn
+        int count = 0;
+        MPI_Get_count(&st, MPI_INT, &count);
+        Message m;
+        if (wire::decode(inbox_.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
+        any = true;
+    }
+}
+
+void Board::dispatch_locked(const Message &m) {
+    if (auto it = machines_.find(m.instance); it != machines_.end()) {
+        it->second->receive(m);
+        return;
+    }
+    if (m.instance >= next_instance_) {
+        stash_.push_back(m);
+        return;
+    }
+    // An instance this process already forgot: everyone decided it, and the
+    // sender is catching up after a failure. Tell it the decision.
+    auto old = forgotten_.find(m.instance);
+    if (old == forgotten_.end() || m.kind == wire::Kind::released || m.kind == wire::Kind::release) return;
+    Message answer;
+    answer.kind = wire::Kind::released;
+    answer.instance = m.instance;
+    answer.sender = comm_->rank;
+    answer.ballot.assign(wire::words_for(n_), 0);
+    answer.value = old->second;
+    answer.carried_ballot.assign(wire::words_for(n_), 0);
+    answer.carried_value.failed.assign(wire::words_for(n_), 0);
+    send_locked(m.sender, answer);
+}
+
+void Board::send_locked(int dest, const Message &m) {
+    Outgoing out;
+    out.ints = wire::encode(m, n_);
+    if (p2p::isend(out.ints.data(), static_cast<int>(out.ints.size()), MPI_INT, dest, agreement_tag, comm_,
+                   p2p::Channel::collective, &out.request) != MPI_SUCCESS)
+        return;  // the destination failed: the failure reaches the machines as news
+    sends_.push_back(std::move(out));
+}
+
+void Board::reap_sends_locked() {
+    for (auto it = sends_.begin(); it != sends_.end();) {
+        int flag = 0;
+        p2p::test_all(1, &it->request, &flag, MPI_STATUSES_IGNORE);
+        it = flag ? sends_.erase(it) : std::next(it);
+    }
+}
+
+namespace {
+std::mutex boards_mutex;
+std::map<uint32_t, std::shared_ptr<Board>> &boards() {
+    static auto *b = new std::map<uint32_t, std::shared_ptr<Board>>;  // outlives static destructors
+    return *b;
+}
+}  // namespace
+
+std::shared_ptr<Board> board_of(MPI_Comm comm) {
+    std::lock_guard lock(boards_mutex);
+    auto &slot = boards()[comm->context];
+    if (!slot) slot = std::make_shared<Board>();
+    return slot;
+}
+
+std::shared_ptr<Outcome> start_instance(const std::shared_ptr<Board> &board, MPI_Comm comm, uint32_t instance,
+                                        const Value &contribution) {
+    return board->start(comm, instance, contribution);
+}
+
+void try_advance(const std::shared_ptr<Board> &board) { board->try_work(); }
+
+}  // namespace ftmpi::ulfm

@@ -1,0 +1,100 @@
+// Owner: ulfm. See agreement_wire.hpp.
+#include "agreement_wire.hpp"
+
+#include <bit>
+
+namespace ftmpi::ulfm::wire {
+
+int count(const Bits &b) {
+    int n = 0;
+    for (uint32_t w : b) n += std::popcount(w);
+    return n;
+}
+
+bool subset(const Bits &a, const Bits &b) {
+    for (size_t i = 0; i < a.size(); ++i)
+        if ((a[i] & ~b[i]) != 0) return false;
+    return true;
+}
+
+bool unite(Bits &into, const Bits &from) {
+    bool changed = false;
+    for (size_t i = 0; i < into.size(); ++i) {
+        const uint32_t w = into[i] | from[i];
+        changed = changed || w != into[i];
+        into[i] = w;
+    }
+    return changed;
+}
+
+bool ballot_less(const Bits &a, const Bits &b) {
+    const int ca = count(a), cb = count(b);
+    if (ca != cb) return ca < cb;
+    return a < b;
+}
+
+void combine(Value &into, const Value &from) {
+    into.flag &= from.flag;
+    into.unacked |= from.unacked;
+    unite(into.failed, from.failed);
+}
+
+namespace {
+// Layout: kind, instance, sender, ballot[W], value (flag, unacked, failed[W]),
+// carried, carried_ballot[W], carried_value (flag, unacked, failed[W]).
+void put_bits(std::vector<int32_t> &out, const Bits &b) {
+    for (uint32_t w : b) out.push_back(static_cast<int32_t>(w));
+}
+void put_value(std::vector<int32_t> &out, const Value &v) {
+    out.push_back(static_cast<int32_t>(v.flag));
+    out.push_back(static_cast<int32_t>(v.unacked));
+    put_bits(out, v.failed);
+}
+void get_bits(const int32_t *&p, size_t words, Bits &b) {
+    b.assign(words, 0);
+    for (size_t i = 0; i < words; ++i) b[i] = static_cast<uint32_t>(*p++);
+}
+void get_value(const int32_t *&p, size_t words, Value &v) {
+    v.flag = static_cast<uint32_t>(*p++);
+    v.unacked = static_cast<uint32_t>(*p++);
+    get_bits(p, words, v.failed);
+}
+}  // namespace
+
+size_t message_ints(int n) { return 8 + 4 * words_for(n); }
+
+std::vector<int32_t> encode(const Message &m, int n) {
+    std::vector<int32_t> out;
+    out.reserve(message_ints(n));
+    out.push_back(static_cast<int32_t>(m.kind));
+    out.push_back(static_cast<int32_t>(m.instance));
+    out.push_back(m.sender);
+    put_bits(out, m.ballot);
+    put_value(out, m.value);
+    out.push_back(static_cast<int32_t>(m.carried));
+    put_bits(out, m.carried_ballot);
+    put_value(out, m.carried_value);
+    return out;
+}
+
+bool decode(const int32_t *ints, size_t count, int n, Message &out) {
+    if (count != message_ints(n)) return false;
+    const size_t words = words_for(n);
+    const int32_t *p = ints;
+    const int32_t kind = *p++;
+    if (kind < static_cast<int32_t>(Kind::up) || kind > static_cast<int32_t>(Kind::released)) return false;
+    out.kind = static_cast<Kind>(kind);
+    out.instance = static_cast<uint32_t>(*p++);
+    out.sender = *p++;
+    if (out.sender < 0 || out.sender >= n) return false;
+    get_bits(p, words, out.ballot);
+    get_value(p, words, out.value);
+    const int32_t carried = *p++;
+    if (carried < 0 || carried > 2) return false;
+    out.carried = static_cast<Carried>(carried);
+    get_bits(p, words, out.carried_ballot);
+    get_value(p, words, out.carried_value);
+    return true;
+}
+
+}  // namespace ftmpi::ulfm::wire

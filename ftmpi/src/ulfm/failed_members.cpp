@@ -1,0 +1,38 @@
+// Owner: ulfm. See failed_members.hpp.
+#include "failed_members.hpp"
+
+#include "../comm/objects.hpp"
+#include "../internal/ft.hpp"
+
+#include <algorithm>
+
+namespace ftmpi::ulfm {
+
+std::vector<FailedMember> failed_members(MPI_Comm comm) {
+    std::vector<FailedMember> out;
+    const auto &world = comm->group->world;
+    for (size_t i = 0; i < world.size(); ++i) {
+        const int w = world[i];
+        if (w < 0 || !ft::member_failed(comm, w)) continue;  // a BLANK gap is not a member
+        out.push_back({static_cast<int>(i), w, ft::failure_index(w)});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const FailedMember &a, const FailedMember &b) { return a.index < b.index; });
+    return out;
+}
+
+bool has_unacknowledged(MPI_Comm comm) {
+    const uint64_t acked = comm->ft.acked_upto.load(std::memory_order_acquire);
+    for (const FailedMember &m : failed_members(comm))
+        if (m.index >= 0 && static_cast<uint64_t>(m.index) >= acked) return true;
+    return false;
+}
+
+MPI_Group group_of(const std::vector<FailedMember> &members) {
+    std::vector<int> world;
+    world.reserve(members.size());
+    for (const FailedMember &m : members) world.push_back(m.world);
+    return comm::make_group(std::move(world));
+}
+
+}  // namespace ftmpi::ulfm

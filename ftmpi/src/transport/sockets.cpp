@@ -64,7 +64,7 @@ sockaddr_in parse_address(const std::string &address) {
     sa.sin_family = AF_INET;
     char *end = nullptr;
     long port = std::strtol(address.c_str() + colon + 1, &end, 10);
-    if (*end != '\0' || port <= 0 || port > 65535) throw std::runtime_error("bad port in contact address '" + address + "'");
+    if (*end != '\0' || port < 0 || port > 65535) throw std::runtime_error("bad port in contact address '" + address + "'");
     sa.sin_port = htons(static_cast<uint16_t>(port));
     std::string host = address.substr(0, colon);
     if (inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1) {

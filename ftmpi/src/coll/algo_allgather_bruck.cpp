@@ -12,11 +12,12 @@ namespace ftmpi::coll {
 
 void allgather_bruck(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                      MPI_Datatype rtype) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     // staging block i holds rank (r + i) mod p's data.
     char *staging = s.scratch_for(p * rcount, rtype);
     auto staged = [&](int i) { return element(staging, static_cast<MPI_Aint>(i) * rcount, rtype); };
-    auto final_block = [&](int rank) { return element(recvbuf, static_cast<MPI_Aint>(rank) * rcount, rtype); };
+    // Final positions are comm ranks (a BLANK comm's gaps are skipped).
+    auto final_block = [&](int v) { return element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(v)) * rcount, rtype); };
     if (sendbuf == MPI_IN_PLACE)
         copy_step(s, final_block(r), rcount, rtype, staged(0), rcount, rtype);
     else

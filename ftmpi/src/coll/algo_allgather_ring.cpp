@@ -9,8 +9,10 @@ namespace ftmpi::coll {
 
 void allgather_ring(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                     MPI_Datatype rtype) {
-    const int p = s.comm()->size, r = s.comm()->rank;
-    auto block = [&](int i) { return element(recvbuf, static_cast<MPI_Aint>((i % p + p) % p) * rcount, rtype); };
+    const int p = s.size(), r = s.rank();
+    auto block = [&](int i) {
+        return element(recvbuf, static_cast<MPI_Aint>(s.comm_rank((i % p + p) % p)) * rcount, rtype);
+    };
     if (sendbuf != MPI_IN_PLACE) copy_step(s, sendbuf, scount, stype, block(r), rcount, rtype);
     const int next = (r + 1) % p, prev = (r - 1 + p) % p;
     for (int k = 0; k < p - 1; ++k) {

@@ -18,7 +18,7 @@ namespace ftmpi::coll {
 
 void allreduce_recursive_doubling(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                                   MPI_Op op) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     const bool commutative = op::commutative(op);
     if (sendbuf != MPI_IN_PLACE) copy_step(s, sendbuf, count, type, recvbuf, count, type);
     if (p < 2) return;

@@ -8,7 +8,7 @@
 namespace ftmpi::coll {
 
 void barrier_dissemination(Schedule &s) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     for (int distance = 1; distance < p; distance <<= 1) {
         s.send(nullptr, 0, MPI_BYTE, (r + distance) % p);
         s.recv(nullptr, 0, MPI_BYTE, (r - distance + p) % p);

@@ -8,7 +8,7 @@
 namespace ftmpi::coll {
 
 void barrier_tree(Schedule &s) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     if (p < 2) return;
     const auto kids = tree::children(r, p);
     for (int child : kids) s.recv(nullptr, 0, MPI_BYTE, child);

@@ -10,8 +10,8 @@
 namespace ftmpi::coll {
 
 void bcast_binomial(Schedule &s, void *buf, int count, MPI_Datatype type, int root) {
-    const int p = s.comm()->size;
-    const int v = tree::to_vrank(s.comm()->rank, root, p);
+    const int p = s.size();
+    const int v = tree::to_vrank(s.rank(), root, p);
     if (v != 0) {
         s.recv(buf, count, type, tree::to_rank(tree::parent(v), root, p));
         s.end_round();

@@ -12,9 +12,9 @@
 namespace ftmpi::coll {
 
 void bcast_pipeline(Schedule &s, void *buf, int count, MPI_Datatype type, int root, int segment_bytes) {
-    const int p = s.comm()->size;
-    const int v = (s.comm()->rank - root + p) % p;
-    const int prev = (s.comm()->rank - 1 + p) % p, next = (s.comm()->rank + 1) % p;
+    const int p = s.size();
+    const int v = (s.rank() - root + p) % p;
+    const int prev = (s.rank() - 1 + p) % p, next = (s.rank() + 1) % p;
     const bool has_next = v + 1 < p;
     const int element_bytes = std::max<int>(1, static_cast<int>(dt::size(type)));
     const int per_segment = std::clamp(segment_bytes / element_bytes, 1, count);

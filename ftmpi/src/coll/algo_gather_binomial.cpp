@@ -11,7 +11,7 @@ namespace ftmpi::coll {
 
 void gather_binomial(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                      MPI_Datatype rtype, int root) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     const int v = tree::to_vrank(r, root, p);
     const bool at_root = r == root;
     const size_t block = at_root ? data_bytes(rcount, rtype) : data_bytes(scount, stype);
@@ -19,7 +19,7 @@ void gather_binomial(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
     char *staging = s.scratch(block * span);
 
     if (at_root && sendbuf == MPI_IN_PLACE)
-        pack_step(s, element(recvbuf, static_cast<MPI_Aint>(r) * rcount, rtype), rcount, rtype, staging);
+        pack_step(s, element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(r)) * rcount, rtype), rcount, rtype, staging);
     else
         pack_step(s, sendbuf, scount, stype, staging);
     for (int child : tree::children(v, p)) {
@@ -33,7 +33,7 @@ void gather_binomial(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
         return;
     }
     for (int i = 0; i < p; ++i)
-        unpack_step(s, staging + block * i, element(recvbuf, static_cast<MPI_Aint>(tree::to_rank(i, root, p)) * rcount, rtype),
+        unpack_step(s, staging + block * i, element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(tree::to_rank(i, root, p))) * rcount, rtype),
                     rcount, rtype);
 }
 

@@ -9,17 +9,17 @@ namespace ftmpi::coll {
 
 void gather_linear(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                    MPI_Datatype rtype, int root) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     if (r != root) {
         s.send(sendbuf, scount, stype, root);
         s.end_round();
         return;
     }
     for (int i = 0; i < p; ++i)
-        if (i != root) s.recv(element(recvbuf, static_cast<MPI_Aint>(i) * rcount, rtype), rcount, rtype, i);
+        if (i != root) s.recv(element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(i)) * rcount, rtype), rcount, rtype, i);
     s.end_round();
     if (sendbuf != MPI_IN_PLACE)
-        copy_step(s, sendbuf, scount, stype, element(recvbuf, static_cast<MPI_Aint>(root) * rcount, rtype), rcount,
+        copy_step(s, sendbuf, scount, stype, element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(root)) * rcount, rtype), rcount,
                   rtype);
 }
 

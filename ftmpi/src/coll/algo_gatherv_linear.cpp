@@ -8,17 +8,17 @@ namespace ftmpi::coll {
 
 void gatherv_linear(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                     const int rcounts[], const int displs[], MPI_Datatype rtype, int root) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     if (r != root) {
         s.send(sendbuf, scount, stype, root);
         s.end_round();
         return;
     }
     for (int i = 0; i < p; ++i)
-        if (i != root) s.recv(element(recvbuf, displs[i], rtype), rcounts[i], rtype, i);
+        if (i != root) s.recv(element(recvbuf, displs[s.comm_rank(i)], rtype), rcounts[s.comm_rank(i)], rtype, i);
     s.end_round();
     if (sendbuf != MPI_IN_PLACE)
-        copy_step(s, sendbuf, scount, stype, element(recvbuf, displs[root], rtype), rcounts[root], rtype);
+        copy_step(s, sendbuf, scount, stype, element(recvbuf, displs[s.comm_rank(root)], rtype), rcounts[s.comm_rank(root)], rtype);
 }
 
 }  // namespace ftmpi::coll

@@ -18,7 +18,7 @@ namespace ftmpi::coll {
 
 void reduce_binomial(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                      int root) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     const bool commutative = op::commutative(op);
     const int tree_root = commutative ? root : 0;
     const int v = tree::to_vrank(r, tree_root, p);

@@ -10,17 +10,19 @@ namespace ftmpi::coll {
 
 void reduce_scatter_reduce_scatterv(Schedule &s, const void *sendbuf, void *recvbuf, const int recvcounts[],
                                     MPI_Datatype type, MPI_Op op) {
-    const int p = s.comm()->size, r = s.comm()->rank;
-    std::vector<int> displs(p);
+    // The vector is laid out over every comm rank (gaps of a BLANK comm
+    // included: their blocks are reduced and dropped).
+    const int extent = s.comm()->size, r = s.rank();
+    std::vector<int> displs(extent);
     int total = 0;
-    for (int i = 0; i < p; ++i) {
+    for (int i = 0; i < extent; ++i) {
         displs[i] = total;
         total += recvcounts[i];
     }
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     char *reduced = r == 0 ? s.scratch_for(total, type) : nullptr;
     if (total > 0) reduce_binomial(s, input, reduced, total, type, op, 0);
-    scatterv_linear(s, reduced, recvcounts, displs.data(), type, recvbuf, recvcounts[r], type, 0);
+    scatterv_linear(s, reduced, recvcounts, displs.data(), type, recvbuf, recvcounts[s.comm_rank(r)], type, 0);
 }
 
 }  // namespace ftmpi::coll

@@ -10,7 +10,7 @@ namespace ftmpi::coll {
 
 void reduce_scatter_ring(Schedule &s, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
                          MPI_Op op) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     std::vector<int> displs(p), counts(recvcounts, recvcounts + p);
     int total = 0;
     for (int i = 0; i < p; ++i) {

@@ -9,7 +9,7 @@ namespace ftmpi::coll {
 
 void scan_linear(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                  bool exclusive) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     if (!exclusive) {
         // recvbuf = prefix(0..r-1) op mine

@@ -15,7 +15,7 @@ namespace ftmpi::coll {
 
 void scan_recursive_doubling(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                              MPI_Op op, bool exclusive) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     const bool commutative = op::commutative(op);
     const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     char *partial = s.scratch_for(count, type);

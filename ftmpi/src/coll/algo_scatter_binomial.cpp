@@ -13,7 +13,7 @@ namespace ftmpi::coll {
 
 void scatter_binomial(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                       MPI_Datatype rtype, int root) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     const int v = tree::to_vrank(r, root, p);
     const bool at_root = r == root;
     const size_t block = at_root ? data_bytes(scount, stype) : data_bytes(rcount, rtype);
@@ -22,7 +22,7 @@ void scatter_binomial(Schedule &s, const void *sendbuf, int scount, MPI_Datatype
 
     if (at_root) {
         for (int i = 0; i < p; ++i)
-            pack_step(s, element(sendbuf, static_cast<MPI_Aint>(tree::to_rank(i, root, p)) * scount, stype), scount,
+            pack_step(s, element(sendbuf, static_cast<MPI_Aint>(s.comm_rank(tree::to_rank(i, root, p))) * scount, stype), scount,
                       stype, staging + block * i);
     } else {
         s.recv(staging, static_cast<int>(block * span), MPI_BYTE, tree::to_rank(tree::parent(v), root, p));

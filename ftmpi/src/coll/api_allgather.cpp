@@ -19,13 +19,12 @@ int check_allgather(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype
 
 void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                      MPI_Datatype rtype) {
-    MPI_Comm comm = s.comm();
     if (sendbuf != MPI_IN_PLACE) s.hold(stype);
     s.hold(rtype);
     const auto forced = forced_algorithm("ALLGATHER");
     if (forced == "ring") return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
     if (forced == "bruck") return allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
-    if (comm->size <= 2 || data_bytes(rcount, rtype) >= threshold::allgather_ring_bytes)
+    if (s.size() <= 2 || data_bytes(rcount, rtype) >= threshold::allgather_ring_bytes)
         return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
     allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
 }

@@ -21,12 +21,12 @@ void build_allreduce(Schedule &s, const void *sendbuf, void *recvbuf, int count,
     if (comm->inter) return allreduce_inter(s, sendbuf, recvbuf, count, type, op);
     if (count == 0) return;
     // The ring cuts the vector into p blocks and combines them in ring order.
-    const bool ring_ok = op::commutative(op) && count >= comm->size;
+    const bool ring_ok = op::commutative(op) && count >= s.size();
     const auto forced = forced_algorithm("ALLREDUCE");
     if (forced == "recursive_doubling") return allreduce_recursive_doubling(s, sendbuf, recvbuf, count, type, op);
     if (forced == "reduce_bcast") return allreduce_reduce_bcast(s, sendbuf, recvbuf, count, type, op);
     if (forced == "ring" && ring_ok) return allreduce_ring(s, sendbuf, recvbuf, count, type, op);
-    if (ring_ok && comm->size > 2 && data_bytes(count, type) >= threshold::allreduce_ring_bytes)
+    if (ring_ok && s.size() > 2 && data_bytes(count, type) >= threshold::allreduce_ring_bytes)
         return allreduce_ring(s, sendbuf, recvbuf, count, type, op);
     allreduce_recursive_doubling(s, sendbuf, recvbuf, count, type, op);
 }

@@ -12,7 +12,7 @@ void build_barrier(Schedule &s) {
     const auto forced = forced_algorithm("BARRIER");
     if (forced == "dissemination") return barrier_dissemination(s);
     if (forced == "tree") return barrier_tree(s);
-    if (comm->size > threshold::barrier_tree_ranks) return barrier_tree(s);
+    if (s.size() > threshold::barrier_tree_ranks) return barrier_tree(s);
     barrier_dissemination(s);
 }
 

@@ -3,25 +3,28 @@
 #include "api_common.hpp"
 #include "buffers.hpp"
 #include "select.hpp"
+#include "strict.hpp"
 
 namespace ftmpi::coll {
-namespace {
-
-int check_bcast(MPI_Comm comm, int count, MPI_Datatype type, int root) {
-    return first_error(check_data(count, type), check_root(comm, root));
-}
 
 void build_bcast(Schedule &s, void *buf, int count, MPI_Datatype type, int root) {
     MPI_Comm comm = s.comm();
     s.hold(type);
     if (comm->inter) return bcast_inter(s, buf, count, type, root);
-    if (count == 0 || comm->size < 2) return;
+    if (count == 0 || s.size() < 2) return;
+    root = view_root(s, root);
     const auto forced = forced_algorithm("BCAST");
     if (forced == "binomial") return bcast_binomial(s, buf, count, type, root);
     if (forced == "pipeline") return bcast_pipeline(s, buf, count, type, root, threshold::bcast_segment_bytes);
-    if (data_bytes(count, type) >= threshold::bcast_pipeline_bytes && comm->size > 2)
+    if (data_bytes(count, type) >= threshold::bcast_pipeline_bytes && s.size() > 2)
         return bcast_pipeline(s, buf, count, type, root, threshold::bcast_segment_bytes);
     bcast_binomial(s, buf, count, type, root);
+}
+
+namespace {
+
+int check_bcast(MPI_Comm comm, int count, MPI_Datatype type, int root) {
+    return first_error(check_data(count, type), check_root(comm, root));
 }
 
 }  // namespace
@@ -30,9 +33,16 @@ void build_bcast(Schedule &s, void *buf, int count, MPI_Datatype type, int root)
 using namespace ftmpi::coll;
 
 extern "C" int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) noexcept {
+    // Strict: retried over the survivors until every survivor has the root's
+    // data or the root is known failed everywhere (strict_bcast.cpp).
+    if (ftmpi::comm::valid(comm) && !comm->inter && comm->ft.strict.load(std::memory_order_relaxed)) {
+        if (int err = check_bcast(comm, count, type, root); err != MPI_SUCCESS)
+            return ftmpi::comm::raise(comm, err, "MPI_Bcast");
+        return ftmpi::comm::raise(comm, strict_bcast(buf, count, type, root, comm), "MPI_Bcast");
+    }
     return blocking(
         "MPI_Bcast", comm, [&] { return check_bcast(comm, count, type, root); },
-        [&](Schedule &s) { build_bcast(s, buf, count, type, root); });
+        [&](Schedule &s) { build_bcast(s, buf, count, type, root); }, Strict::none);
 }
 FTMPI_PMPI(Bcast)
 

@@ -47,7 +47,25 @@ inline int check_root(MPI_Comm comm, int root) {
         const int q = comm->remote ? static_cast<int>(comm->remote->world.size()) : 0;
         return root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < q) ? MPI_SUCCESS : MPI_ERR_ROOT;
     }
-    return root >= 0 && root < comm->size ? MPI_SUCCESS : MPI_ERR_ROOT;
+    if (root < 0 || root >= comm->size) return MPI_ERR_ROOT;
+    // A gap of a BLANK communicator cannot be a root: it has no data.
+    return comm->group->world[static_cast<size_t>(root)] == -1 ? MPI_ERR_ROOT : MPI_SUCCESS;
+}
+
+// The root as the algorithms see it: a rank of the schedule's live view on
+// an intracommunicator (equal to the comm rank unless the comm has gaps);
+// MPI_ROOT / MPI_PROC_NULL / a remote rank as is on an intercommunicator.
+inline int view_root(const Schedule &s, int root) { return s.comm()->inter ? root : s.view_rank(root); }
+
+// Strict collectives (FT_CONTRACTS.md "Collectives under failures"): those
+// that combine the inputs of many ranks end with an agreement when the
+// communicator is strict; Bcast has its own retry (api_bcast.cpp) and
+// Scatter(v) hands out one input, so they pass Strict::none.
+enum class Strict { agree, none };
+
+inline void end_strict(Schedule &s, Strict strict) {
+    MPI_Comm comm = s.comm();
+    if (strict == Strict::agree && !comm->inter && comm->ft.strict.load(std::memory_order_relaxed)) s.agree_at_end();
 }
 
 // Collectives without an intercommunicator form here.
@@ -64,13 +82,14 @@ int first_error(Codes... codes) {
 // Runs build(schedule) and the schedule. `checks` is a callable returning
 // the argument check's code, evaluated only once comm is known valid.
 template <class Checks, class Build>
-int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build) {
+int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build, Strict strict = Strict::agree) {
     if (!comm::valid(comm)) return comm::raise(comm, MPI_ERR_COMM, function);
     if (int err = checks(); err != MPI_SUCCESS) return comm::raise(comm, err, function);
     int err = MPI_SUCCESS;
     try {
         Schedule schedule(comm);
         build(schedule);
+        end_strict(schedule, strict);
         err = schedule.run();
     } catch (const std::bad_alloc &) {
         err = MPI_ERR_NO_MEM;
@@ -81,7 +100,8 @@ int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build
 }
 
 template <class Checks, class Build>
-int nonblocking(const char *function, MPI_Comm comm, MPI_Request *request, Checks &&checks, Build &&build) {
+int nonblocking(const char *function, MPI_Comm comm, MPI_Request *request, Checks &&checks, Build &&build,
+                Strict strict = Strict::agree) {
     if (!comm::valid(comm)) return comm::raise(comm, MPI_ERR_COMM, function);
     if (request == nullptr) return comm::raise(comm, MPI_ERR_REQUEST, function);
     if (int err = checks(); err != MPI_SUCCESS) return comm::raise(comm, err, function);
@@ -89,6 +109,7 @@ int nonblocking(const char *function, MPI_Comm comm, MPI_Request *request, Check
     try {
         auto schedule = std::make_unique<Schedule>(comm);
         build(*schedule);
+        end_strict(*schedule, strict);
         err = Schedule::start(std::move(schedule), request);
     } catch (const std::bad_alloc &) {
         err = MPI_ERR_NO_MEM;

@@ -35,11 +35,12 @@ void build_gather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype sty
     if (sendbuf != MPI_IN_PLACE && !(comm->inter && root_here)) s.hold(stype);
     if (root_here) s.hold(rtype);
     if (comm->inter) return gather_inter(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    root = view_root(s, root);
     const size_t block = root_here ? data_bytes(rcount, rtype) : data_bytes(scount, stype);
     const auto forced = forced_algorithm("GATHER");
     if (forced == "linear") return gather_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     if (forced == "binomial") return gather_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
-    if (block >= threshold::gather_linear_bytes || comm->size <= 2)
+    if (block >= threshold::gather_linear_bytes || s.size() <= 2)
         return gather_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     gather_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
 }
@@ -60,7 +61,7 @@ void build_gatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype st
                    const int rcounts[], const int displs[], MPI_Datatype rtype, int root) {
     if (sendbuf != MPI_IN_PLACE) s.hold(stype);
     if (s.comm()->rank == root) s.hold(rtype);
-    gatherv_linear(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root);
+    gatherv_linear(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, view_root(s, root));
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ void build_reduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MP
     s.hold(op);
     if (s.comm()->inter) return reduce_inter(s, sendbuf, recvbuf, count, type, op, root);
     if (count == 0) return;
-    reduce_binomial(s, sendbuf, recvbuf, count, type, op, root);
+    reduce_binomial(s, sendbuf, recvbuf, count, type, op, view_root(s, root));
 }
 
 }  // namespace

@@ -22,7 +22,9 @@ void build_reduce_scatter(Schedule &s, const void *sendbuf, void *recvbuf, const
     size_t total = 0;
     for (int i = 0; i < comm->size; ++i) total += static_cast<size_t>(counts[i]);
     if (total == 0) return;
-    const bool ring_ok = op::commutative(op) && comm->size > 1;
+    // The ring cuts the vector into one block per live rank: not on a comm
+    // with gaps, whose vector also holds the gaps' blocks.
+    const bool ring_ok = op::commutative(op) && s.size() > 1 && !s.has_gaps();
     const auto forced = forced_algorithm("REDUCE_SCATTER");
     if (forced == "reduce_scatterv") return reduce_scatter_reduce_scatterv(s, sendbuf, recvbuf, counts, type, op);
     if (forced == "ring" && ring_ok) return reduce_scatter_ring(s, sendbuf, recvbuf, counts, type, op);

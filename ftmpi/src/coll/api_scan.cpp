@@ -17,9 +17,9 @@ void build_scan(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_
                 bool exclusive) {
     s.hold(type);
     s.hold(op);
-    if (count == 0 || s.comm()->size < 1) return;
+    if (count == 0 || s.size() < 1) return;
     const auto forced = forced_algorithm(exclusive ? "EXSCAN" : "SCAN");
-    if (forced == "linear" || (forced.empty() && s.comm()->size <= 2))
+    if (forced == "linear" || (forced.empty() && s.size() <= 2))
         return scan_linear(s, sendbuf, recvbuf, count, type, op, exclusive);
     scan_recursive_doubling(s, sendbuf, recvbuf, count, type, op, exclusive);
 }

@@ -33,11 +33,12 @@ void build_scatter(Schedule &s, const void *sendbuf, int scount, MPI_Datatype st
     if (recvbuf != MPI_IN_PLACE && !(comm->inter && root_here)) s.hold(rtype);
     if (root_here) s.hold(stype);
     if (comm->inter) return scatter_inter(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    root = view_root(s, root);
     const size_t block = root_here ? data_bytes(scount, stype) : data_bytes(rcount, rtype);
     const auto forced = forced_algorithm("SCATTER");
     if (forced == "linear") return scatter_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     if (forced == "binomial") return scatter_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
-    if (block >= threshold::gather_linear_bytes || comm->size <= 2)
+    if (block >= threshold::gather_linear_bytes || s.size() <= 2)
         return scatter_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     scatter_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
 }
@@ -58,7 +59,7 @@ void build_scatterv(Schedule &s, const void *sendbuf, const int scounts[], const
                     void *recvbuf, int rcount, MPI_Datatype rtype, int root) {
     if (recvbuf != MPI_IN_PLACE) s.hold(rtype);
     if (s.comm()->rank == root) s.hold(stype);
-    scatterv_linear(s, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root);
+    scatterv_linear(s, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, view_root(s, root));
 }
 
 }  // namespace
@@ -71,7 +72,8 @@ extern "C" int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype send
     return blocking(
         "MPI_Scatter", comm,
         [&] { return check_scatter(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); },
-        [&](Schedule &s) { build_scatter(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); });
+        [&](Schedule &s) { build_scatter(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); },
+        Strict::none);
 }
 FTMPI_PMPI(Scatter)
 
@@ -80,7 +82,8 @@ extern "C" int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sen
     return nonblocking(
         "MPI_Iscatter", comm, request,
         [&] { return check_scatter(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); },
-        [&](Schedule &s) { build_scatter(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); });
+        [&](Schedule &s) { build_scatter(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); },
+        Strict::none);
 }
 FTMPI_PMPI(Iscatter)
 
@@ -93,7 +96,8 @@ extern "C" int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const i
         },
         [&](Schedule &s) {
             build_scatterv(s, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-        });
+        },
+        Strict::none);
 }
 FTMPI_PMPI(Scatterv)
 
@@ -107,6 +111,7 @@ extern "C" int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const 
         },
         [&](Schedule &s) {
             build_scatterv(s, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-        });
+        },
+        Strict::none);
 }
 FTMPI_PMPI(Iscatterv)

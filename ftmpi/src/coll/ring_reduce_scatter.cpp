@@ -21,7 +21,7 @@ void even_blocks(int count, int p, std::vector<int> &displs, std::vector<int> &c
 
 void ring_reduce_scatter(Schedule &s, char *acc, const std::vector<int> &displs, const std::vector<int> &counts,
                          MPI_Datatype type, MPI_Op op, int shift) {
-    const int p = s.comm()->size, r = s.comm()->rank;
+    const int p = s.size(), r = s.rank();
     if (p < 2) return;
     const int next = (r + 1) % p, prev = (r - 1 + p) % p;
     const int largest = *std::max_element(counts.begin(), counts.end());

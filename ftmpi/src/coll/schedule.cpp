@@ -1,21 +1,50 @@
 // Owner: coll (mpicoll). See schedule.hpp.
 #include "schedule.hpp"
 
+#include "buffers.hpp"
+#include "internal/comm.hpp"
 #include "internal/datatype.hpp"
 #include "internal/op.hpp"
 #include "internal/p2p.hpp"
+#include "mpi-ext.h"
 #include "tags.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <utility>
 
 namespace ftmpi::coll {
 
-Schedule::Schedule(MPI_Comm comm) : comm_(comm), tag_(next_tag(comm)) {}
+Schedule::Schedule(MPI_Comm comm) : comm_(comm), tag_(next_tag(comm)), size_(comm->size), rank_(comm->rank) {
+    if (comm->inter || comm->group == nullptr) return;
+    // A gap (BLANK mode) is rare; looking for one costs a scan of p ints,
+    // nothing next to a message. Only a comm with gaps builds a view.
+    const std::vector<int> &world = comm->group->world;
+    if (std::find(world.begin(), world.end(), -1) == world.end()) return;
+    for (int c = 0; c < static_cast<int>(world.size()); ++c)
+        if (world[static_cast<size_t>(c)] != -1) live_.push_back(c);
+    size_ = static_cast<int>(live_.size());
+    rank_ = view_rank(comm->rank);
+}
+
+Schedule::Schedule(MPI_Comm comm, std::vector<int> live)
+    : comm_(comm), tag_(next_tag(comm)), size_(static_cast<int>(live.size())), live_(std::move(live)) {
+    rank_ = view_rank(comm->rank);
+}
 
 Schedule::~Schedule() {
+    // A non-blocking agreement still running (the request was freed early)
+    // keeps pointing at agreement_; let it finish first.
+    if (agreement_ && agreement_->request != MPI_REQUEST_NULL)
+        p2p::wait_all(1, &agreement_->request, MPI_STATUSES_IGNORE);
     for (MPI_Datatype type : held_types_) dt::release(type);
     for (MPI_Op op : held_ops_) op::release(op);
+}
+
+int Schedule::view_rank(int c) const {
+    if (live_.empty()) return c;
+    const auto it = std::lower_bound(live_.begin(), live_.end(), c);
+    return it != live_.end() && *it == c ? static_cast<int>(it - live_.begin()) : -1;
 }
 
 Schedule::Round &Schedule::current() {
@@ -27,11 +56,11 @@ Schedule::Round &Schedule::current() {
 }
 
 void Schedule::send(const void *buf, int count, MPI_Datatype type, int peer) {
-    current().messages.push_back({true, const_cast<void *>(buf), count, type, peer});
+    current().messages.push_back({true, const_cast<void *>(buf), count, type, comm_rank(peer), 0});
 }
 
 void Schedule::recv(void *buf, int count, MPI_Datatype type, int peer) {
-    current().messages.push_back({false, buf, count, type, peer});
+    current().messages.push_back({false, buf, count, type, comm_rank(peer), data_bytes(count, type)});
 }
 
 void Schedule::then(std::function<int()> step) {
@@ -42,6 +71,21 @@ void Schedule::then(std::function<int()> step) {
 }
 
 void Schedule::end_round() { round_open_ = false; }
+
+void Schedule::agree_at_end() {
+    round_open_ = false;
+    rounds_.emplace_back();
+    rounds_.back().agreement = true;
+}
+
+std::vector<int> Schedule::known_failed(MPI_Comm comm) {
+    std::vector<int> failed;
+    for (int c = 0; c < comm->size; ++c) {
+        const int world = comm::world_rank_of(comm, c);
+        if (world >= 0 && p2p::is_failed(world)) failed.push_back(c);
+    }
+    return failed;
+}
 
 char *Schedule::scratch(size_t bytes) {
     scratch_.emplace_back(new char[bytes == 0 ? 1 : bytes]);
@@ -64,36 +108,63 @@ void Schedule::hold(MPI_Op op) {
     held_ops_.push_back(op);
 }
 
-int Schedule::post(Round &round) {
+namespace {
+// An error marker stands in for data a sender can no longer provide: its
+// size differs from the data's (0 bytes instead of n, 1 byte instead of 0).
+const char marker_byte = 0;
+
+int marker_error(MPI_Comm comm) {
+    return comm->ft.revoked.load(std::memory_order_relaxed) ? MPIX_ERR_REVOKED : MPIX_ERR_PROC_FAILED;
+}
+}  // namespace
+
+int Schedule::post(Round &round, bool degraded) {
     requests_.assign(round.messages.size(), MPI_REQUEST_NULL);
     statuses_.resize(round.messages.size());
     // Receives first, so a peer's eager data finds its buffer already posted.
+    // Every message is posted even after one fails to post (a failed peer
+    // refuses at once): the others still owe or are owed theirs.
     int err = MPI_SUCCESS;
-    for (int pass = 0; pass < 2 && err == MPI_SUCCESS; ++pass) {
+    for (int pass = 0; pass < 2; ++pass) {
         for (size_t i = 0; i < round.messages.size(); ++i) {
             const Message &m = round.messages[i];
             if (m.is_send != (pass == 1)) continue;
-            err = m.is_send ? p2p::isend(m.buf, m.count, m.type, m.peer, tag_, comm_,
-                                         p2p::Channel::collective, &requests_[i])
-                            : p2p::irecv(m.buf, m.count, m.type, m.peer, tag_, comm_,
-                                         p2p::Channel::collective, &requests_[i]);
-            if (err != MPI_SUCCESS) break;
+            int rc;
+            if (!m.is_send) {
+                rc = p2p::irecv(m.buf, m.count, m.type, m.peer, tag_, comm_, p2p::Channel::collective, &requests_[i]);
+            } else if (degraded) {
+                const bool empty = data_bytes(m.count, m.type) == 0;
+                rc = p2p::isend(&marker_byte, empty ? 1 : 0, MPI_BYTE, m.peer, tag_, comm_, p2p::Channel::collective,
+                                &requests_[i]);
+            } else {
+                rc = p2p::isend(m.buf, m.count, m.type, m.peer, tag_, comm_, p2p::Channel::collective, &requests_[i]);
+            }
+            if (rc != MPI_SUCCESS) {
+                requests_[i] = MPI_REQUEST_NULL;
+                if (err == MPI_SUCCESS) err = rc;
+            }
         }
     }
     return err;
 }
 
-// The first error among a completed round's requests (wait_all and test_all
-// report MPI_ERR_IN_STATUS and put each request's code in its status).
-static int first_error(int err, const std::vector<MPI_Status> &statuses) {
-    if (err != MPI_ERR_IN_STATUS) return err;
-    for (const MPI_Status &s : statuses)
-        if (s.MPI_ERROR != MPI_SUCCESS && s.MPI_ERROR != MPI_ERR_PENDING) return s.MPI_ERROR;
+// The round's error: the first failing request (wait_all and test_all
+// report MPI_ERR_IN_STATUS and put each request's code in its status), or a
+// marker among the receives.
+int Schedule::received_error(const Round &round, int waited) const {
+    int err = waited == MPI_ERR_IN_STATUS ? MPI_SUCCESS : waited;
+    for (size_t i = 0; i < round.messages.size() && err == MPI_SUCCESS; ++i) {
+        const Message &m = round.messages[i];
+        const MPI_Status &st = statuses_[i];
+        if (st.MPI_ERROR != MPI_SUCCESS && st.MPI_ERROR != MPI_ERR_PENDING)
+            err = !m.is_send && m.bytes == 0 && st.MPI_ERROR == MPI_ERR_TRUNCATE ? marker_error(comm_) : st.MPI_ERROR;
+        else if (!m.is_send && m.bytes > 0 && st.ftmpi_count == 0)
+            err = marker_error(comm_);
+    }
     return err;
 }
 
-int Schedule::finish(Round &round, int err) {
-    if (err != MPI_SUCCESS) return err;
+int Schedule::finish(Round &round) {
     for (auto &step : round.steps)
         if (int rc = step(); rc != MPI_SUCCESS) return rc;
     return MPI_SUCCESS;
@@ -101,48 +172,48 @@ int Schedule::finish(Round &round, int err) {
 
 int Schedule::run() {
     for (Round &round : rounds_) {
-        int err = round.messages.empty() ? MPI_SUCCESS : post(round);
-        if (!requests_.empty() && !round.messages.empty()) {
-            // Even after a failed post, wait for what was posted: those
-            // requests still point into buffers we are about to give back.
-            const int waited = first_error(
-                p2p::wait_all(static_cast<int>(requests_.size()), requests_.data(), statuses_.data()),
-                statuses_);
-            if (err == MPI_SUCCESS) err = waited;
+        if (round.agreement) {
+            error_ = agree_blocking();
+            continue;
         }
-        requests_.clear();
-        if (int rc = finish(round, err); rc != MPI_SUCCESS) return rc;
+        if (!round.messages.empty()) {
+            const bool degraded = error_ != MPI_SUCCESS;
+            const int posted = post(round, degraded);
+            // Wait even for a degraded round: its receives take what live
+            // peers still send, and the buffers must outlive the requests.
+            const int waited = p2p::wait_all(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+            if (!degraded) error_ = posted != MPI_SUCCESS ? posted : received_error(round, waited);
+            requests_.clear();
+        }
+        if (error_ == MPI_SUCCESS) error_ = finish(round);
     }
-    return MPI_SUCCESS;
+    return error_;
 }
 
 bool Schedule::advance(MPI_Status *status) {
-    while (next_ < rounds_.size() && error_ == MPI_SUCCESS) {
+    while (next_ < rounds_.size()) {
         Round &round = rounds_[next_];
-        if (!posted_) {
-            posted_ = true;
-            if (!round.messages.empty()) error_ = post(round);
+        if (round.agreement) {
+            if (!agree_advance()) return false;
+            ++next_;
+            continue;
         }
         if (!round.messages.empty()) {
+            if (!posted_) {
+                posted_ = true;
+                posted_degraded_ = error_ != MPI_SUCCESS;
+                post_error_ = post(round, posted_degraded_);
+            }
             int flag = 0;
-            const int err = first_error(
-                p2p::test_all(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data()),
-                statuses_);
+            const int waited =
+                p2p::test_all(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data());
             if (!flag) return false;
-            if (error_ == MPI_SUCCESS) error_ = err;
+            if (!posted_degraded_) error_ = post_error_ != MPI_SUCCESS ? post_error_ : received_error(round, waited);
+            requests_.clear();
         }
-        requests_.clear();
-        error_ = finish(round, error_);
+        if (error_ == MPI_SUCCESS) error_ = finish(round);
         posted_ = false;
         ++next_;
-    }
-    // A failed post leaves earlier requests of its round in flight: wait for
-    // them (without blocking) before completing.
-    if (!requests_.empty()) {
-        int flag = 0;
-        p2p::test_all(static_cast<int>(requests_.size()), requests_.data(), &flag, statuses_.data());
-        if (!flag) return false;
-        requests_.clear();
     }
     if (status) status->MPI_ERROR = error_;
     return true;

@@ -23,4 +23,9 @@ int next_tag(MPI_Comm comm) {
     return static_cast<int>(counters[comm->context]++ & tag_mask);
 }
 
+void reset_tags(uint32_t context) {
+    std::lock_guard lock(counters_mutex);
+    counters.erase(context);
+}
+
 }  // namespace ftmpi::coll

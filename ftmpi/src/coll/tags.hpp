@@ -9,8 +9,12 @@
 
 #include "mpi.h"
 
+#include <cstdint>
+
 namespace ftmpi::coll {
 
 int next_tag(MPI_Comm comm);
+// Restarts comm's tag sequence (FT recovery in place: every survivor and a replacement start again at 0).
+void reset_tags(uint32_t context);
 
 }  // namespace ftmpi::coll

@@ -1,11 +1,13 @@
-/* Owner: coll (mpicoll). Runs failure_rank as an N-rank job without the
- * test launcher (which ends the whole job at the first failure): forks the
- * ranks with FTMPI_JOB/RANK/SIZE and FTMPI_WIREUP=dir:<fresh directory>,
- * then waits up to 30 s. Passes when the last rank died of SIGKILL and every
- * other rank exited 0, i.e. saw an error from a collective instead of
- * hanging; on timeout it kills the job and fails.
+/* Owner: coll (mpicoll). Runs a failure test program as an N-rank job
+ * without a launcher or a VM (connection loss is a failure at once): forks
+ * the ranks with FTMPI_JOB/RANK/SIZE and FTMPI_WIREUP=dir:<fresh directory>,
+ * then waits up to 30 s. The victim is rank COLL_FAILURE_VICTIM (default:
+ * the last rank), passed on to the ranks in the same variable. Passes when
+ * the victim died of SIGKILL and every other rank exited 0, i.e. returned
+ * from its collective as the program requires instead of hanging; on
+ * timeout it kills the job and fails.
  *
- *   coll_failure_driver N path/to/failure_rank */
+ *   coll_failure_driver N path/to/program [args...] */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -16,11 +18,17 @@
 #include <unistd.h>
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: coll_failure_driver N program\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: coll_failure_driver N program [args...]\n");
         return 2;
     }
     const int n = atoi(argv[1]);
+    const char *v = getenv("COLL_FAILURE_VICTIM");
+    const int victim_rank = v ? atoi(v) : n - 1;
+    if (n < 2 || victim_rank < 0 || victim_rank >= n) {
+        fprintf(stderr, "coll_failure_driver: need N >= 2 and 0 <= victim < N\n");
+        return 2;
+    }
     char dir[] = "/tmp/coll-failure.XXXXXX";
     if (!mkdtemp(dir)) return 2;
     char wireup[64], job[32], value[16];
@@ -36,7 +44,9 @@ int main(int argc, char **argv) {
             snprintf(value, sizeof value, "%d", n);
             setenv("FTMPI_SIZE", value, 1);
             setenv("FTMPI_WIREUP", wireup, 1);
-            execl(argv[2], argv[2], (char *)NULL);
+            snprintf(value, sizeof value, "%d", victim_rank);
+            setenv("COLL_FAILURE_VICTIM", value, 1);
+            execv(argv[2], argv + 2);
             _exit(127);
         }
     }
@@ -53,7 +63,7 @@ int main(int argc, char **argv) {
             if (pids[r] != pid) continue;
             pids[r] = 0;
             --left;
-            const int victim = r == n - 1;
+            const int victim = r == victim_rank;
             const int ok = victim ? WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL
                                   : WIFEXITED(status) && WEXITSTATUS(status) == 0;
             if (!ok) {
@@ -74,6 +84,6 @@ int main(int argc, char **argv) {
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
     free(pids);
-    if (failures == 0) printf("failure: %d survivors saw an error, none hung\n", n - 1);
+    if (failures == 0) printf("failure: %d survivors returned as required, none hung\n", n - 1);
     return failures ? 1 : 0;
 }

@@ -4,6 +4,7 @@
 #include "agree.hpp"
 #include "topology.hpp"
 
+#include "../ft/recovery/recovery.hpp"
 #include "../internal/p2p.hpp"
 
 #include <algorithm>
@@ -156,6 +157,7 @@ void release(MPI_Comm c) {
     unregister_comm(c);
     release_context(c->context);
     p2p::forget_context(c->context);  // a revoke kept for this id must not hit its next user
+    ft::recovery::forget_shadow(c->context);
     release(c->local);
     if (c->info != MPI_INFO_NULL) delete c->info;
     release(c->group);

@@ -22,9 +22,9 @@ int join_as_replacement() {
     const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
 
     // From whichever survivor is first (all of them send it).
-    int32_t header[4] = {0, 0, 0, 0};
+    int32_t header[5] = {0, 0, 0, 0, 0};
     MPI_Request req = MPI_REQUEST_NULL;
-    int err = p2p::irecv(header, 4, MPI_INT32_T, MPI_ANY_SOURCE, state_header_tag, world, p2p::Channel::collective, &req);
+    int err = p2p::irecv(header, 5, MPI_INT32_T, MPI_ANY_SOURCE, state_header_tag, world, p2p::Channel::collective, &req);
     if (err != MPI_SUCCESS) return err;
     MPI_Status st{};
     for (int done = 0;;) {
@@ -49,6 +49,7 @@ int join_as_replacement() {
     install_group(world, std::vector<int>(body.begin(), body.begin() + extent));
     world->ft.round = round;
     world->ft.agreements.store(static_cast<uint32_t>(header[2]));
+    next_shadow(world, static_cast<uint32_t>(header[4]));
     world->ft.recovered_at = failure_count();
     world->ft.state.store(FTMPI_COMM_OK);
     grant_joined_world_pass();

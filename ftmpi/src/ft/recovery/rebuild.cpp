@@ -97,7 +97,7 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
     // connection there): they agree, and a replacement joins only if it
     // joined everywhere. The replacements are still failed in p2p, so they
     // are not asked.
-    int err = agree(world, missing);
+    int err = agree(agreement_comm(world), missing);
     if (err != MPI_SUCCESS) return err;
 
     out->round = round;
@@ -128,9 +128,11 @@ void send_state(const Rebuilt &r) {
     MPI_Comm world = MPI_COMM_WORLD;
     const int world_size = static_cast<int>(std::max<size_t>(world->group->world.size(), 1));
     // Header: round, group extent, agreements so far on MPI_COMM_WORLD, number
-    // of world ranks; body: the group, then every world rank's incarnation.
-    int32_t header[4] = {r.round, static_cast<int32_t>(world->group->world.size()),
-                         static_cast<int32_t>(world->ft.agreements.load()), 0};
+    // of world ranks, the recovery's shadow epoch; body: the group, then
+    // every world rank's incarnation.
+    int32_t header[5] = {r.round, static_cast<int32_t>(world->group->world.size()),
+                         static_cast<int32_t>(world->ft.agreements.load()), 0,
+                         static_cast<int32_t>(shadow_epoch(world) + 1)};  // the shape being installed
     std::vector<int32_t> body(world->group->world.begin(), world->group->world.end());
     int max_world = 0;
     for (int w : world->group->world) max_world = std::max(max_world, w + 1);
@@ -142,7 +144,7 @@ void send_state(const Rebuilt &r) {
     for (int w : r.replacements) {
         const int dest = comm::comm_rank_of_world(world, w);
         if (dest == MPI_UNDEFINED) continue;
-        p2p::send(header, 4, MPI_INT32_T, dest, state_header_tag, world, p2p::Channel::collective);
+        p2p::send(header, 5, MPI_INT32_T, dest, state_header_tag, world, p2p::Channel::collective);
         p2p::send(body.data(), static_cast<int>(body.size()), MPI_INT32_T, dest, state_body_tag, world,
                   p2p::Channel::collective);
     }

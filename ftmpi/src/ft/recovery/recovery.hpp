@@ -45,6 +45,16 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out);
 // replacement the recovered state.
 void send_state(const Rebuilt &r);
 
+// The private communicator the recovery's agreements run on (shadow.cpp):
+// comm's current shape under a context of its own. next_shadow moves comm
+// to shape number `epoch` (after each recovery: shadow_epoch + 1, the same
+// at every member; a replacement gets it with the state).
+MPI_Comm agreement_comm(MPI_Comm comm);
+uint32_t shadow_epoch(MPI_Comm comm);
+void next_shadow(MPI_Comm comm, uint32_t epoch);
+// comm (this context) is freed: its shadow goes too.
+void forget_shadow(uint32_t context);
+
 // Set by join_as_replacement: this replacement's first constructor on
 // MPI_COMM_WORLD meets the survivors right after their recovery, so it must
 // not start an agreement of its own.

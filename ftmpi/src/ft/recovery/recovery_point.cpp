@@ -11,6 +11,7 @@
 // the paper's "new communicator with the recovered shape").
 #include "recovery.hpp"
 
+#include "../../coll/tags.hpp"
 #include "../../internal/ft.hpp"
 
 #include <algorithm>
@@ -59,6 +60,11 @@ int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
         // it keeps its extent with gaps (as BLANK); REBUILD_APPEND shrinks.
         install_group(comm, shape_after(comm, failed, mode));
     }
+    next_shadow(comm, shadow_epoch(comm) + 1);
+    // Survivors may have run different numbers of collectives on comm
+    // before the failure showed (one that did not need the failed process
+    // succeeded here, failed there): the collective tag sequence restarts.
+    coll::reset_tags(comm->context);
     comm->ft.recovered_at = failure_count();
     comm->ft.state.store(FTMPI_COMM_RECOVERED);
     return MPI_SUCCESS;
@@ -82,7 +88,7 @@ bool recover_if_needed(MPI_Comm comm, MPI_Comm *newcomm, int *err) {
     for (int pass = 0; pass <= comm->size + 1; ++pass) {
         Agreement a;
         a.failed = known_failed(comm);
-        int code = agree(comm, a);
+        int code = agree(agreement_comm(comm), a);
         if (code != MPI_SUCCESS) continue;  // a failure during the agreement: agree again
         if (a.failed.empty()) return false;
         code = recover_with(comm, a.failed);

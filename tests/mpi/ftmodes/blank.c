@@ -1,0 +1,55 @@
+/* Owner: recovery. BLANK: rank 2 of 5 SIGKILLs itself; after
+ * MPI_Comm_dup(MPI_COMM_WORLD) recovers, the size stays 5 and rank 2 is a
+ * gap: a send to it gives MPI_ERR_RANK, its group rank translates to
+ * MPI_UNDEFINED, and collectives run over the live ranks. */
+#include "ftmodes.h"
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const int victim = ft_kill_rank();
+    FT_CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
+
+    int iters = ftm_run_until_failure(MPI_COMM_WORLD, rank, 1000);
+    FT_CHECK(iters < 1000, "no failure seen");
+    MPI_Comm work = ftm_recover(MPI_COMM_WORLD);
+
+    int nsize, nrank;
+    MPI_Comm_size(work, &nsize);
+    MPI_Comm_rank(work, &nrank);
+    FT_CHECK(nsize == size && nrank == rank, "new comm: rank %d of %d, expected %d of %d", nrank, nsize, rank, size);
+    int wsize;
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    FT_CHECK(wsize == size, "world size %d after a BLANK recovery", wsize);
+
+    int x = 1;
+    FT_CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, victim, 0, work), MPI_ERR_RANK);
+    MPI_Group g, wg;
+    MPI_Comm_group(work, &g);
+    MPI_Comm_group(MPI_COMM_SELF, &wg);
+    int out = 0;
+    FT_CHECK_MPI(MPI_Group_translate_ranks(g, 1, &victim, wg, &out));
+    FT_CHECK(out == MPI_UNDEFINED, "the gap translated to %d", out);
+    MPI_Group_free(&g);
+    MPI_Group_free(&wg);
+
+    /* Point-to-point between live ranks: each sends to the next live rank. */
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    if (next == victim) next = (next + 1) % size;
+    if (prev == victim) prev = (prev + size - 1) % size;
+    int from = -1;
+    FT_CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, next, 7, &from, 1, MPI_INT, prev, 7, work, MPI_STATUS_IGNORE));
+    FT_CHECK(from == prev, "ring got %d, expected %d", from, prev);
+
+    int sum = -1, expect = size * (size - 1) / 2 - victim;
+    FT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
+    FT_CHECK(sum == expect, "allreduce over the live ranks gave %d, expected %d", sum, expect);
+    FT_CHECK_MPI(MPI_Barrier(work));
+    printf("rank %d: blank ok after %d iterations\n", rank, iters);
+    MPI_Comm_free(&work);
+    MPI_Finalize();
+    return 0;
+}

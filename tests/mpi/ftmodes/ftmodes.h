@@ -1,0 +1,45 @@
+/* Owner: recovery. Helpers shared by the FT-MPI mode tests (SHRINK, BLANK,
+ * REBUILD): run until a failure shows, then recover through a constructor.
+ * Kills come from tests/mpi/ft/inject.h (real SIGKILLs). */
+#ifndef FTMODES_H
+#define FTMODES_H
+
+#include "inject.h"
+
+/* Allreduce(SUM) of `mine` over comm until a call fails (a member died) or
+ * `max_iters` passed; returns the number of successful iterations and kills
+ * FT_KILL_RANK at the start of iteration FT_KILL_ITER (default 3). */
+static inline int ftm_run_until_failure(MPI_Comm comm, int mine, int max_iters) {
+    const char *at = getenv("FT_KILL_ITER");
+    const int kill_iter = at && *at ? atoi(at) : 3;
+    int i;
+    for (i = 0; i < max_iters; ++i) {
+        if (i == kill_iter && ft_kill_rank() == ft_rank()) {
+            printf("rank %d: killing myself at iteration %d\n", ft_rank(), i);
+            ft_die();
+        }
+        int sum = 0;
+        int rc = MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
+        if (rc != MPI_SUCCESS) {
+            FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce at iteration %d gave %s", i, ft_class_name(rc));
+            return i;
+        }
+    }
+    return i;
+}
+
+/* MPI_Comm_dup as the recovery point; a failure during the recovery shows
+ * as an error, and the next dup recovers that one too. */
+static inline MPI_Comm ftm_recover(MPI_Comm comm) {
+    MPI_Comm out = MPI_COMM_NULL;
+    int attempt;
+    for (attempt = 0; attempt < 8; ++attempt) {
+        int rc = MPI_Comm_dup(comm, &out);
+        if (rc == MPI_SUCCESS) return out;
+        FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "MPI_Comm_dup gave %s", ft_class_name(rc));
+    }
+    FT_CHECK(0, "no recovery after %d attempts", attempt);
+    return MPI_COMM_NULL;
+}
+
+#endif

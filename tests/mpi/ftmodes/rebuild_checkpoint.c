@@ -1,0 +1,138 @@
+/* Owner: recovery. REBUILD with the flow of seed 000's Figure 1: an error
+ * handler that longjmps back to the recovery point, user checkpoints (in
+ * memory and in a file per rank), MPI_Comm_dup(MPI_COMM_WORLD) as the
+ * recovery. Rank FT_KILL_RANK SIGKILLs itself at iteration FT_KILL_ITER; its
+ * replacement's MPI_Init returns MPI_INIT_RESTARTED_NODE and loads the
+ * checkpoint. The final answer must equal a failure-free run's, which every
+ * rank computes serially to compare. */
+#include "ftmodes.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <sys/stat.h>
+
+enum { iterations = 12 };
+
+static jmp_buf recovery_point;
+static volatile int in_recovery;
+static long hist[iterations + 1]; /* this rank's value after each iteration */
+static int last;                  /* the last iteration with a value here */
+static MPI_Comm work = MPI_COMM_NULL;
+static int recoveries;
+
+static long step(long v, long sum, int rank) { return (v * 7 + sum + rank) % 1000003; }
+
+static long failure_free_answer(int size) {
+    long v[64], total = 0;
+    for (int r = 0; r < size; ++r) v[r] = r + 1;
+    for (int it = 0; it < iterations; ++it) {
+        long s = 0;
+        for (int r = 0; r < size; ++r) s += v[r];
+        for (int r = 0; r < size; ++r) v[r] = step(v[r], s, r);
+    }
+    for (int r = 0; r < size; ++r) total += v[r];
+    return total;
+}
+
+/* A failure anywhere in the computation goes back to the recovery point;
+ * during the recovery itself the calls just return their error. */
+static void on_error(MPI_Comm *comm, int *code, ...) {
+    (void)comm;
+    if (!in_recovery) longjmp(recovery_point, *code);
+}
+
+static void checkpoint_path(char *path, size_t n, int rank) {
+    const char *dir = getenv("FT_CKPT_DIR");
+    FT_CHECK(dir && *dir, "FT_CKPT_DIR must be set");
+    FT_CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "cannot make %s", dir);
+    snprintf(path, n, "%s/rank%d", dir, rank);
+}
+
+static void save(int rank, int it, long v) {
+    char path[512];
+    checkpoint_path(path, sizeof path, rank);
+    FILE *f = fopen(path, it == 0 ? "w" : "a");
+    FT_CHECK(f != NULL, "cannot write %s", path);
+    fprintf(f, "%d %ld\n", it, v);
+    fclose(f);
+}
+
+static void load(int rank) {
+    char path[512];
+    checkpoint_path(path, sizeof path, rank);
+    FILE *f = fopen(path, "r");
+    FT_CHECK(f != NULL, "no checkpoint %s", path);
+    int it;
+    long v;
+    last = -1;
+    while (fscanf(f, "%d %ld", &it, &v) == 2 && it >= 0 && it <= iterations) {
+        hist[it] = v;
+        last = it;
+    }
+    fclose(f);
+    FT_CHECK(last >= 0, "empty checkpoint %s", path);
+}
+
+int main(int argc, char **argv) {
+    int rc = MPI_Init(&argc, &argv);
+    const int restarted = rc == MPI_INIT_RESTARTED_NODE;
+    FT_CHECK(rc == MPI_SUCCESS || restarted, "MPI_Init returned %d", rc);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    FT_CHECK(size <= 64, "at most 64 ranks");
+    const char *at = getenv("FT_KILL_ITER");
+    const int kill_iter = at && *at ? atoi(at) : 5;
+    if (restarted) {
+        load(rank);
+        printf("rank %d: restarted (MPI_INIT_RESTARTED_NODE), checkpoint up to iteration %d\n", rank, last);
+    } else {
+        hist[0] = rank + 1;
+        last = 0;
+        save(rank, 0, hist[0]);
+    }
+    MPI_Errhandler eh;
+    MPI_Comm_create_errhandler(on_error, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+
+    if (setjmp(recovery_point) != 0) {
+        ++recoveries;
+        printf("rank %d: failure seen at iteration %d, recovering\n", rank, last);
+        MPI_Comm_free(&work);
+    }
+    in_recovery = 1;
+    int tries = 0;
+    while (MPI_Comm_dup(MPI_COMM_WORLD, &work) != MPI_SUCCESS) FT_CHECK(++tries < 8, "no recovery after %d tries", tries);
+    in_recovery = 0;
+    int n;
+    MPI_Comm_size(work, &n);
+    FT_CHECK(n == size, "REBUILD gave %d ranks, expected %d", n, size);
+
+    /* Restart where every rank has a checkpoint (they differ by at most one). */
+    int from = last;
+    MPI_Allreduce(&last, &from, 1, MPI_INT, MPI_MIN, work);
+    last = from;
+    for (int it = last; it < iterations; ++it) {
+        if (!restarted && rank == ft_kill_rank() && it == kill_iter) {
+            printf("rank %d: killing myself at iteration %d\n", rank, it);
+            ft_die();
+        }
+        long sum = 0;
+        MPI_Allreduce(&hist[it], &sum, 1, MPI_LONG, MPI_SUM, work);
+        hist[it + 1] = step(hist[it], sum, rank);
+        save(rank, it + 1, hist[it + 1]);
+        last = it + 1;
+    }
+    long total = 0;
+    MPI_Allreduce(&hist[iterations], &total, 1, MPI_LONG, MPI_SUM, work);
+    const long expect = failure_free_answer(size);
+    FT_CHECK(total == expect, "answer %ld, a failure-free run gives %ld", total, expect);
+    FT_CHECK(restarted || recoveries == 1 || ft_kill_rank() < 0, "rank %d recovered %d times, expected once", rank,
+             recoveries);
+    printf("rank %d: answer %ld equals the failure-free run's (%s, %d recoveries)\n", rank, total,
+           restarted ? "replacement" : "original", recoveries);
+    MPI_Comm_free(&work);
+    MPI_Errhandler_free(&eh);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,42 @@
+/* Owner: recovery. SHRINK, failures one after another until one rank is
+ * left: each round the last rank of the current world SIGKILLs itself, the
+ * survivors see the allreduce fail, recover with MPI_Comm_dup and check the
+ * new size and an allreduce of their original ranks. */
+#include "ftmodes.h"
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm work;
+    FT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &work));
+    for (int alive = size; alive > 1; --alive) {
+        int r;
+        MPI_Comm_rank(work, &r);
+        if (r == alive - 1) {
+            printf("rank %d: killing myself with %d alive\n", rank, alive);
+            ft_die();
+        }
+        /* Every survivor sees it in some allreduce (the victim's part is missing). */
+        int sum = 0, rc = MPI_SUCCESS;
+        for (int i = 0; i < 1000 && rc == MPI_SUCCESS; ++i) rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work);
+        FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce with %d alive gave %s", alive, ft_class_name(rc));
+        MPI_Comm_free(&work);
+        work = ftm_recover(MPI_COMM_WORLD);
+        int n, wn;
+        MPI_Comm_size(work, &n);
+        MPI_Comm_size(MPI_COMM_WORLD, &wn);
+        FT_CHECK(n == alive - 1 && wn == alive - 1, "after a failure with %d alive: sizes %d and %d", alive, n, wn);
+        /* The survivors are the original ranks 0 .. alive-2. */
+        const int expect = (alive - 1) * (alive - 2) / 2;
+        FT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
+        FT_CHECK(sum == expect, "allreduce with %d left gave %d, expected %d", alive - 1, sum, expect);
+    }
+    FT_CHECK(rank == 0, "rank %d is the last one", rank);
+    printf("rank %d: alone at the end, as expected\n", rank);
+    MPI_Comm_free(&work);
+    MPI_Finalize();
+    return 0;
+}

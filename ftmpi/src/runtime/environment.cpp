@@ -15,6 +15,7 @@
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
 #include "p2p/engine.hpp"
+#include "runtime/init.hpp"
 #include "runtime/wireup.hpp"
 #include "transport/tcp.hpp"
 
@@ -46,8 +47,11 @@ int env_int(const char *name, int fallback) {
     _exit(1);
 }
 
-int init(int required, int *provided) {
+}  // namespace
+
+int init_before_join(int required, int *provided, bool *restarted) {
     std::lock_guard<std::mutex> lk(init_mutex);
+    *restarted = false;
     if (state.load() != State::fresh) return MPI_ERR_OTHER;  // MPI may be initialized once
     JobInfo job;
     job.job = std::getenv("FTMPI_JOB") ? std::getenv("FTMPI_JOB") : "singleton";
@@ -85,13 +89,20 @@ int init(int required, int *provided) {
     comm::init_world(job.rank, job.size);
     ft::init();
     if (provided) *provided = provided_level;
-    if (job.restarted) {
-        if (int e = ft::join_as_replacement(); e != MPI_SUCCESS)
-            init_failed("this replacement (incarnation " + std::to_string(job.incarnation) + ", round " +
-                        std::to_string(job.round) + ") could not join the recovery (error " + std::to_string(e) + ")");
-        return MPI_INIT_RESTARTED_NODE;
-    }
+    *restarted = job.restarted;
     return MPI_SUCCESS;
+}
+
+namespace {
+
+int init(int required, int *provided) {
+    bool restarted = false;
+    if (int e = init_before_join(required, provided, &restarted); e != MPI_SUCCESS) return e;
+    if (!restarted) return MPI_SUCCESS;
+    if (int e = ft::join_as_replacement(); e != MPI_SUCCESS)
+        init_failed("this replacement of rank " + std::to_string(my_rank) + " could not join the recovery (error " +
+                    std::to_string(e) + ")");
+    return MPI_INIT_RESTARTED_NODE;
 }
 
 }  // namespace

@@ -2,17 +2,15 @@
 // recovery part: a 3-rank job (no VM: a broken connection is a failure at
 // once) in which rank 2 SIGKILLs itself; rank 0 starts a replacement of
 // rank 2 (this program again, FTMPI_RESTARTED=1, FTMPI_INCARNATION=1,
-// FTMPI_ROUND=1), which brings up only the engine and MPI_COMM_WORLD (not
-// MPI_Init: that would enter the recovery's join) and connects to ranks 0
-// and 1. The survivors check p2p::wait_joined, admit and peer_incarnation,
+// FTMPI_ROUND=1), which runs MPI_Init up to the recovery's join
+// (runtime::init_before_join: wire-up as a replacement, engine, world) and
+// so connects to ranks 0 and 1. The survivors check p2p::wait_joined, admit and peer_incarnation,
 // then exchange messages with the replacement on MPI_COMM_WORLD both ways.
 // Also checked: wait_joined for an incarnation that never comes returns
 // MPIX_ERR_PROC_FAILED at its deadline, not later.
 #include "internal/comm.hpp"
 #include "internal/p2p.hpp"
-#include "p2p/engine.hpp"
-#include "runtime/wireup.hpp"
-#include "transport/tcp.hpp"
+#include "runtime/init.hpp"
 
 #include <mpi.h>
 #include <mpi-ext.h>
@@ -47,43 +45,28 @@ int me = -1;
 
 constexpr int tag = 77;
 
-// The replacement: engine + world communicator only, as MPI_Init would set
-// them up before the recovery's join.
+// The replacement: MPI_Init up to (not including) the recovery's join.
 int run_replacement() {
-    ftmpi::runtime::JobInfo job;
-    job.job = std::getenv("FTMPI_JOB") ? std::getenv("FTMPI_JOB") : "join";
-    job.rank = std::atoi(std::getenv("FTMPI_RANK"));
-    job.size = std::atoi(std::getenv("FTMPI_SIZE"));
-    job.wireup = std::getenv("FTMPI_WIREUP");
-    job.restarted = true;
-    job.incarnation = 1;
-    job.round = 1;
-    me = job.rank;
-    auto &engine = p2p::Engine::get();
-    engine.set_identity(job.incarnation, job.round);
-    std::string error = engine.start(
-        job.rank, job.size,
-        [&](const std::string &address) {
-            ftmpi::transport::Contact c{address, job.incarnation, job.round};
-            return ftmpi::runtime::exchange_contacts(job, c.record(), std::chrono::seconds(10));
-        },
-        ftmpi::runtime::listen_host(job));
-    CHECK(error.empty(), "replacement engine did not start: %s", error.c_str());
-    ftmpi::comm::init_world(job.rank, job.size);
+    bool restarted = false;
+    CHECK(ftmpi::runtime::init_before_join(MPI_THREAD_SINGLE, nullptr, &restarted) == MPI_SUCCESS && restarted,
+          "the replacement did not initialize as one");
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    struct {
+        int rank;
+    } job{me};
     CHECK(p2p::peer_incarnation(job.rank) == 1, "own incarnation %d", p2p::peer_incarnation(job.rank));
     CHECK(!p2p::is_failed(0) && !p2p::is_failed(1), "a live rank was taken for failed");
     for (int from = 0; from < 2; ++from) {
         int v = -1;
         MPI_Status st;
-        CHECK(p2p::recv(&v, 1, MPI_INT, from, tag, MPI_COMM_WORLD, p2p::Channel::user, &st) == MPI_SUCCESS,
-              "recv from %d failed", from);
+        int e = p2p::recv(&v, 1, MPI_INT, from, tag, MPI_COMM_WORLD, p2p::Channel::user, &st);
+        CHECK(e == MPI_SUCCESS, "recv from %d failed (%d; failed: %d)", from, e, p2p::is_failed(from));
         CHECK(v == 100 + from, "got %d from %d", v, from);
         int reply = 200 + from;
         CHECK(p2p::send(&reply, 1, MPI_INT, from, tag, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS,
               "send to %d failed", from);
     }
-    ftmpi::comm::finalize_world();
-    engine.finalize();
+    MPI_Finalize();
     std::printf("join_engine: replacement of rank 2 exchanged messages with ranks 0 and 1\n");
     std::fflush(stdout);
     return 0;
@@ -164,11 +147,11 @@ int main(int argc, char **argv) {
     std::printf("join_engine: rank %d admitted the replacement of rank 2 (incarnation 1) %.1f ms after it was started\n",
                 me, join_ms);
     std::fflush(stdout);
+    MPI_Finalize();  // before waiting for the child: its MPI_Finalize waits for our bye
     if (me == 0) {
         int status = 0;
         CHECK(waitpid(child, &status, 0) == child, "waitpid failed");
         CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the replacement ended with status %d", status);
     }
-    MPI_Finalize();
     return 0;
 }

@@ -1,6 +1,7 @@
 /* Owner: recovery. BLANK + CONT: the master (rank 0) hands out work items
- * one at a time; worker FT_KILL_RANK SIGKILLs itself on its third item
- * without answering. The master sees the receive from it fail, hands the
+ * one at a time; worker FT_KILL_RANK SIGKILLs itself on its FT_KILL_ITEM-th
+ * item (default 1: every worker surely gets one, on a loaded host the
+ * others may do all the rest) without answering. The master sees the receive from it fail, hands the
  * lost item to a live worker, and the total is exact. Then everyone left
  * recovers with MPI_Comm_dup: the size stays, the dead worker is a gap. */
 #include "ftmodes.h"
@@ -15,12 +16,14 @@ static long expected_total(void) {
 
 static void worker(int rank) {
     int count = 0;
+    const char *at = getenv("FT_KILL_ITEM");
+    const int kill_at = at && *at ? atoi(at) : 1;
     for (;;) {
         long item = 0;
         MPI_Status st;
         FT_CHECK_MPI(MPI_Recv(&item, 1, MPI_LONG, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
         if (st.MPI_TAG == tag_stop) return;
-        if (++count == 3 && rank == ft_kill_rank()) {
+        if (++count == kill_at && rank == ft_kill_rank()) {
             printf("rank %d: killing myself holding item %ld\n", rank, item);
             ft_die();
         }

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,33 +46,6 @@ int me = -1;
 
 constexpr int tag = 77;
 
-// The replacement: MPI_Init up to (not including) the recovery's join.
-int run_replacement() {
-    bool restarted = false;
-    CHECK(ftmpi::runtime::init_before_join(MPI_THREAD_SINGLE, nullptr, &restarted) == MPI_SUCCESS && restarted,
-          "the replacement did not initialize as one");
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    struct {
-        int rank;
-    } job{me};
-    CHECK(p2p::peer_incarnation(job.rank) == 1, "own incarnation %d", p2p::peer_incarnation(job.rank));
-    CHECK(!p2p::is_failed(0) && !p2p::is_failed(1), "a live rank was taken for failed");
-    for (int from = 0; from < 2; ++from) {
-        int v = -1;
-        MPI_Status st;
-        int e = p2p::recv(&v, 1, MPI_INT, from, tag, MPI_COMM_WORLD, p2p::Channel::user, &st);
-        CHECK(e == MPI_SUCCESS, "recv from %d failed (%d; failed: %d)", from, e, p2p::is_failed(from));
-        CHECK(v == 100 + from, "got %d from %d", v, from);
-        int reply = 200 + from;
-        CHECK(p2p::send(&reply, 1, MPI_INT, from, tag, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS,
-              "send to %d failed", from);
-    }
-    MPI_Finalize();
-    std::printf("join_engine: replacement of rank 2 exchanged messages with ranks 0 and 1\n");
-    std::fflush(stdout);
-    return 0;
-}
-
 bool wait_for(const std::function<bool()> &cond, int deadline_ms) {
     auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(deadline_ms);
     while (!cond()) {
@@ -84,6 +58,48 @@ bool wait_for(const std::function<bool()> &cond, int deadline_ms) {
     return true;
 }
 
+// The replacement: MPI_Init up to (not including) the recovery's join.
+int run_replacement() {
+    bool restarted = false;
+    CHECK(ftmpi::runtime::init_before_join(MPI_THREAD_SINGLE, nullptr, &restarted) == MPI_SUCCESS && restarted,
+          "the replacement did not initialize as one");
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    struct {
+        int rank;
+    } job{me};
+    CHECK(p2p::peer_incarnation(job.rank) == 1, "own incarnation %d", p2p::peer_incarnation(job.rank));
+    CHECK(!p2p::is_failed(0) && !p2p::is_failed(1), "a live rank was taken for failed");
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int from = 0; from < 2; ++from) {
+        int v = -1;
+        MPI_Status st;
+        int e = p2p::recv(&v, 1, MPI_INT, from, tag, MPI_COMM_WORLD, p2p::Channel::user, &st);
+        CHECK(e == MPI_SUCCESS, "recv from %d failed (%d; failed: %d)", from, e, p2p::is_failed(from));
+        CHECK(v == 100 + from, "got %d from %d", v, from);
+        int reply = 200 + from;
+        CHECK(p2p::send(&reply, 1, MPI_INT, from, tag, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS,
+              "send to %d failed", from);
+    }
+    // Fellow replacements of the same round (ranks 2..size-1) find each other.
+    for (int peer = 2; peer < size; ++peer) {
+        if (peer == me) continue;
+        CHECK(wait_for([peer] { return !p2p::is_failed(peer) && p2p::peer_incarnation(peer) == 1; }, 20000),
+              "fellow replacement %d never connected", peer);
+        int v = 300 + me, got = -1;
+        MPI_Status st;
+        CHECK(p2p::send(&v, 1, MPI_INT, peer, tag + 1, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS,
+              "send to fellow %d failed", peer);
+        CHECK(p2p::recv(&got, 1, MPI_INT, peer, tag + 1, MPI_COMM_WORLD, p2p::Channel::user, &st) == MPI_SUCCESS &&
+                  got == 300 + peer,
+              "exchange with fellow %d failed (got %d)", peer, got);
+    }
+    MPI_Finalize();
+    std::printf("join_engine: replacement of rank %d exchanged messages with the survivors and its fellows\n", me);
+    std::fflush(stdout);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -92,66 +108,87 @@ int main(int argc, char **argv) {
     int size = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size == 3, "run with 3 ranks");
+    CHECK(size >= 3, "run with 3 or more ranks");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     CHECK(std::getenv("FTMPI_WIREUP") && std::strncmp(std::getenv("FTMPI_WIREUP"), "dir:", 4) == 0,
           "needs the dir: wire-up");
     MPI_Barrier(MPI_COMM_WORLD);
-    if (me == 2) raise(SIGKILL);
+    if (me >= 2) raise(SIGKILL);  // ranks 2.. die; 0 and 1 survive
+    std::vector<int> dead, ones;
+    for (int r = 2; r < size; ++r) {
+        dead.push_back(r);
+        ones.push_back(1);
+    }
 
-    CHECK(wait_for([] { return p2p::is_failed(2); }, 20000), "rank 2's death was not noticed");
+    CHECK(wait_for([&] {
+              for (int r : dead)
+                  if (!p2p::is_failed(r)) return false;
+              return true;
+          }, 20000),
+          "the deaths were not noticed");
     CHECK(p2p::peer_incarnation(2) == 0, "incarnation of rank 2 before the join: %d", p2p::peer_incarnation(2));
 
     // No replacement yet: wait_joined ends at its deadline with an error.
     auto t0 = std::chrono::steady_clock::now();
-    int e = p2p::wait_joined({2}, {1}, 300);
+    int e = p2p::wait_joined(dead, ones, 300);
     double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK(e == MPIX_ERR_PROC_FAILED, "wait_joined without a replacement returned %d", e);
     CHECK(waited >= 0.29 && waited < 5.0, "wait_joined's 300 ms deadline took %.3f s", waited);
 
-    pid_t child = -1;
+    // Rank 0 starts the replacements, highest rank first: a lower one then
+    // sees the higher one's new record, the higher one may have read the
+    // lower one's old record (the slow path of the same-round rule).
+    std::vector<pid_t> children;
     if (me == 0) {
-        child = fork();
-        CHECK(child >= 0, "fork failed");
-        if (child == 0) {
-            setenv("FTMPI_RANK", "2", 1);
-            setenv("FTMPI_RESTARTED", "1", 1);
-            setenv("FTMPI_INCARNATION", "1", 1);
-            setenv("FTMPI_ROUND", "1", 1);
-            execv("/proc/self/exe", argv);
-            _exit(127);
+        for (int k = size - 1; k >= 2; --k) {
+            pid_t child = fork();
+            CHECK(child >= 0, "fork failed");
+            if (child == 0) {
+                setenv("FTMPI_RANK", std::to_string(k).c_str(), 1);
+                setenv("FTMPI_RESTARTED", "1", 1);
+                setenv("FTMPI_INCARNATION", "1", 1);
+                setenv("FTMPI_ROUND", "1", 1);
+                execv("/proc/self/exe", argv);
+                _exit(127);
+            }
+            children.push_back(child);
         }
     }
     t0 = std::chrono::steady_clock::now();
-    e = p2p::wait_joined({2}, {1}, 20000);
-    CHECK(e == MPI_SUCCESS, "the replacement did not connect (%d)", e);
-    CHECK(p2p::is_failed(2), "rank 2 is not failed any more before admit");
-    CHECK(p2p::peer_incarnation(2) == 0, "incarnation %d before admit", p2p::peer_incarnation(2));
-    p2p::admit(2, 1);
+    e = p2p::wait_joined(dead, ones, 20000);
+    CHECK(e == MPI_SUCCESS, "the replacements did not connect (%d)", e);
+    for (int r : dead) {
+        CHECK(p2p::is_failed(r), "rank %d is not failed any more before admit", r);
+        CHECK(p2p::peer_incarnation(r) == 0, "incarnation %d of rank %d before admit", p2p::peer_incarnation(r), r);
+        p2p::admit(r, 1);
+        CHECK(!p2p::is_failed(r), "rank %d is still failed after admit", r);
+        CHECK(p2p::peer_incarnation(r) == 1, "incarnation %d of rank %d after admit", p2p::peer_incarnation(r), r);
+    }
     double join_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    CHECK(!p2p::is_failed(2), "rank 2 is still failed after admit");
-    CHECK(p2p::peer_incarnation(2) == 1, "incarnation %d after admit", p2p::peer_incarnation(2));
 
-    int v = 100 + me, back = -1;
-    CHECK(p2p::send(&v, 1, MPI_INT, 2, tag, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS, "send to 2 failed");
-    MPI_Status st;
-    CHECK(p2p::recv(&back, 1, MPI_INT, 2, tag, MPI_COMM_WORLD, p2p::Channel::user, &st) == MPI_SUCCESS,
-          "recv from 2 failed");
-    CHECK(back == 200 + me, "got %d back from the replacement", back);
+    int v = 100 + me;
+    for (int r : dead) {
+        int back = -1;
+        CHECK(p2p::send(&v, 1, MPI_INT, r, tag, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS, "send to %d failed", r);
+        MPI_Status st;
+        CHECK(p2p::recv(&back, 1, MPI_INT, r, tag, MPI_COMM_WORLD, p2p::Channel::user, &st) == MPI_SUCCESS,
+              "recv from %d failed", r);
+        CHECK(back == 200 + me, "got %d back from the replacement of %d", back, r);
+    }
     // The survivors still talk to each other.
     int other = 1 - me, got = -1;
     CHECK(MPI_Sendrecv(&v, 1, MPI_INT, other, 5, &got, 1, MPI_INT, other, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
               MPI_SUCCESS,
           "sendrecv between survivors failed");
     CHECK(got == 100 + other, "survivor exchange got %d", got);
-    std::printf("join_engine: rank %d admitted the replacement of rank 2 (incarnation 1) %.1f ms after it was started\n",
-                me, join_ms);
+    std::printf("join_engine: rank %d admitted %zu replacement(s) (incarnation 1) %.1f ms after they were started\n",
+                me, dead.size(), join_ms);
     std::fflush(stdout);
     MPI_Finalize();  // before waiting for the child: its MPI_Finalize waits for our bye
-    if (me == 0) {
+    for (pid_t child : children) {
         int status = 0;
         CHECK(waitpid(child, &status, 0) == child, "waitpid failed");
-        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the replacement ended with status %d", status);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a replacement ended with status %d", status);
     }
     return 0;
 }

@@ -78,6 +78,10 @@ function(ftmpi_add_ft_test NAME)
                      $<TARGET_FILE:ftmpirun> --root ${CMAKE_CURRENT_BINARY_DIR}/no-vm
                      -np ${np} --timeout ${launcher_timeout} ${opts} --oversubscribe
                      $<TARGET_FILE:${exe}>)
-    set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;ft;${T_LABELS}")
+    # Besides the status: ftmpirun keeps a job whose rank was killed by any
+    # signal, so a crash (SIGSEGV, SIGABRT) or a failed check must be caught
+    # in the output too.
+    set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;ft;${T_LABELS}"
+      FAIL_REGULAR_EXPRESSION "FAILED: ;killed by SIG(SEGV|ABRT|BUS|FPE|ILL|TERM)|exited with status [1-9]|aborting job")
   endforeach()
 endfunction()

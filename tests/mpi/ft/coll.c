@@ -90,6 +90,9 @@ int main(int argc, char **argv) {
     double t0 = 0;
     for (it = 0; it < ITERS; ++it) {
         if (it == KILL_ITER) {
+            /* Everyone has finished the calls before the kill (a root may
+             * otherwise run ahead and die while others are still in them). */
+            FT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
             t0 = ft_now();
             ft_kill_self_at(name);
         }

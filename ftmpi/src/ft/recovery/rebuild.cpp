@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 namespace ftmpi::ft::recovery {
@@ -20,6 +21,11 @@ int env_ms(const char *name, int fallback) {
     const char *v = std::getenv(name);
     const int ms = v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
     return ms > 0 ? ms : fallback;
+}
+
+bool verbose() {
+    const char *v = std::getenv("FTMPI_VERBOSE");
+    return v != nullptr && *v != '\0' && *v != '0';
 }
 
 int ms_left(Clock::time_point deadline) {
@@ -87,18 +93,28 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
 
     // Their connections (each replacement connects to every live rank).
     const auto join_deadline = Clock::now() + std::chrono::milliseconds(env_ms("FTMPI_JOIN_MS", 10000));
-    Agreement missing;  // comm ranks whose replacement did not join here
-    for (size_t i = 0; i < failed_worlds.size(); ++i) {
-        bool joined = incarnations[i] > 0 &&
-                      p2p::wait_joined({failed_worlds[i]}, {incarnations[i]}, ms_left(join_deadline)) == MPI_SUCCESS;
-        if (!joined) missing.failed.push_back(failed_ranks[i]);
-    }
+    // Bit i of the flag: the i-th replacement joined here. (The agreed
+    // failed set cannot say it: the agreement adds every member it knows
+    // failed, and the replacements are still failed in p2p until admitted.)
+    // More than 32 replacements in one round: the rest stay gaps.
+    Agreement joins;
+    joins.flag = 0;
+    for (size_t i = 0; i < failed_worlds.size() && i < 32; ++i)
+        if (incarnations[i] > 0 &&
+            p2p::wait_joined({failed_worlds[i]}, {incarnations[i]}, ms_left(join_deadline)) == MPI_SUCCESS)
+            joins.flag |= 1u << i;
     // The survivors may have seen different things (a deadline here, a
-    // connection there): they agree, and a replacement joins only if it
-    // joined everywhere. The replacements are still failed in p2p, so they
-    // are not asked.
-    int err = agree(agreement_comm(world), missing);
+    // connection there): they agree (AND), and a replacement joins only if
+    // it joined everywhere. The replacements are not asked.
+    int err = agree(agreement_comm(world), joins);
     if (err != MPI_SUCCESS) return err;
+    auto joined_everywhere = [&](size_t i) { return i < 32 && (joins.flag >> i & 1u) != 0; };
+    if (verbose())
+        for (size_t i = 0; i < failed_worlds.size(); ++i)
+            std::fprintf(stderr, "FT-MPI rank %d: REBUILD round %d: world rank %d incarnation %d %s\n",
+                         world->group->rank, round, failed_worlds[i], incarnations[i],
+                         joined_everywhere(i) ? "joined"
+                             : "did not join: stays a gap");
 
     out->round = round;
     out->world.clear();
@@ -108,7 +124,7 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
         out->world = old;
     for (size_t i = 0; i < failed_worlds.size(); ++i) {
         const int w = failed_worlds[i];
-        const bool joined = std::find(missing.failed.begin(), missing.failed.end(), failed_ranks[i]) == missing.failed.end();
+        const bool joined = joined_everywhere(i);
         if (joined) {
             p2p::admit(w, incarnations[i]);
             set_incarnation(w, incarnations[i], round);

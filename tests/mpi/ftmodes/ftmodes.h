@@ -28,13 +28,34 @@ static inline int ftm_run_until_failure(MPI_Comm comm, int mine, int max_iters) 
     return i;
 }
 
-/* MPI_Comm_dup as the recovery point; a failure during the recovery shows
- * as an error, and the next dup recovers that one too. */
+/* A communicator constructor as the recovery point: MPI_Comm_dup, or the
+ * one FT_RECOVER_WITH names (split, create); a failure during the recovery
+ * shows as an error, and the next call recovers that one too. */
+static inline int ftm_construct(MPI_Comm comm, MPI_Comm *out) {
+    const char *with = getenv("FT_RECOVER_WITH");
+    if (with && strcmp(with, "split") == 0) {
+        int rank;
+        MPI_Comm_rank(comm, &rank);
+        return MPI_Comm_split(comm, 0, rank, out);
+    }
+    if (with && strcmp(with, "create") == 0) {
+        /* The group is read before the call: the recovery inside it may
+         * change comm's group, and a gap or a dead member is simply left
+         * out of the new communicator. */
+        MPI_Group g;
+        MPI_Comm_group(comm, &g);
+        int rc = MPI_Comm_create(comm, g, out);
+        MPI_Group_free(&g);
+        return rc;
+    }
+    return MPI_Comm_dup(comm, out);
+}
+
 static inline MPI_Comm ftm_recover(MPI_Comm comm) {
     MPI_Comm out = MPI_COMM_NULL;
     int attempt;
     for (attempt = 0; attempt < 8; ++attempt) {
-        int rc = MPI_Comm_dup(comm, &out);
+        int rc = ftm_construct(comm, &out);
         if (rc == MPI_SUCCESS) return out;
         FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "MPI_Comm_dup gave %s", ft_class_name(rc));
     }

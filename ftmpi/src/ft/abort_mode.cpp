@@ -13,6 +13,7 @@ namespace ftmpi::ft {
 void abort_if_required(MPI_Comm comm, int code, const char *function) {
     if (code != MPIX_ERR_PROC_FAILED || comm == nullptr) return;
     if (comm->ft.comm_mode.load() != FTMPI_COMM_MODE_ABORT) return;
+    sync_with_p2p();
     const CommFailures f = comm_failures(comm, comm->ft.recovered_at);
     const std::string what = f.whys.empty() ? std::string("a process it needs failed") : f.whys.back();
     std::fprintf(stderr, "FT-MPI rank %d: %s: %s; comm mode ABORT: ending the job\n", runtime::world_rank(),

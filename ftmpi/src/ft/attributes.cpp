@@ -32,6 +32,7 @@ void *attribute_value(MPI_Comm comm, int keyval) {
         return &incarnation_value;
     default: break;
     }
+    sync_with_p2p();
     const CommFailures f = comm_failures(comm, ft.recovered_at);
     switch (keyval) {
     case FT_MPI_LIST_NUM_FAILED:

@@ -8,6 +8,8 @@
 #include "ft/failure_list.hpp"
 
 #include "internal/comm.hpp"
+#include "internal/p2p.hpp"
+#include "internal/runtime.hpp"
 
 #include <algorithm>
 #include <map>
@@ -178,6 +180,18 @@ CommFailures comm_failures(MPI_Comm comm, uint64_t from) {
         out.whys.push_back("rank " + std::to_string(r) + " (world " + std::to_string(f.world) + ") " + f.why);
     }
     return out;
+}
+
+void sync_with_p2p() {
+    static std::atomic<uint64_t> synced_epoch{0};
+    const uint64_t epoch = p2p::failure_epoch();
+    if (epoch == synced_epoch.load(std::memory_order_acquire)) return;
+    const int me = runtime::world_rank();
+    for (int w = 0; w < runtime::world_size(); ++w)
+        if (w != me && failure_index(w) < 0 && p2p::is_failed(w))
+            record_failure(w, confirm() ? "reported failed by the VM" : "its connection broke without MPI_Finalize",
+                           nullptr);
+    synced_epoch.store(epoch, std::memory_order_release);
 }
 
 bool has_failure_since(MPI_Comm comm, uint64_t from) {

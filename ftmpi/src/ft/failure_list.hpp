@@ -40,4 +40,12 @@ namespace ftmpi::ft {
 // Appends the failure of `world`'s current incarnation unless it is already
 // in the list (true when appended; *recorded gets the entry as stored).
 bool record_failure(int world, const std::string &why, Failure *recorded);
+
+// p2p completes the operations that need a failed process before it
+// reports the failure (ft::on_failure, from whichever thread runs its
+// report loop), so a program can see MPIX_ERR_PROC_FAILED a moment before
+// the list has the failure. The user-facing queries (attributes, states,
+// the ABORT hook) call this first: it records every process p2p already
+// declared failed. Takes p2p's lock: never call it from a p2p path.
+void sync_with_p2p();
 }  // namespace ftmpi::ft

@@ -2,6 +2,7 @@
 // and message modes, its state, its members' process states, and strict
 // collectives. Local calls; errors go through the communicator's handler.
 #include "ft/comm_state.hpp"
+#include "ft/failure_list.hpp"
 #include "ft/notifier.hpp"
 
 #include "internal/comm.hpp"
@@ -20,6 +21,7 @@ bool known_comm_mode(int m) { return m >= FTMPI_COMM_MODE_ULFM && m <= FTMPI_COM
 bool known_msg_mode(int m) { return m == FTMPI_MSG_MODE_NOP || m == FTMPI_MSG_MODE_CONT; }
 
 int proc_state(MPI_Comm comm, int world) {
+    ftmpi::ft::sync_with_p2p();
     if (world < 0) return FTMPI_PROC_FAILED;  // a BLANK gap
     if (ftmpi::ft::member_failed(comm, world)) return FTMPI_PROC_FAILED;
     if (ftmpi::ft::is_suspected(world)) return FTMPI_PROC_UNAVAILABLE;
@@ -51,6 +53,7 @@ extern "C" int FTMPI_Comm_get_state(MPI_Comm comm, int *state) {
     constexpr const char *fn = "FTMPI_Comm_get_state";
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, fn);
     if (state == nullptr) return raise(comm, MPI_ERR_ARG, fn);
+    ftmpi::ft::sync_with_p2p();
     *state = ftmpi::ft::comm_state(comm);
     return MPI_SUCCESS;
 }

@@ -29,8 +29,12 @@ void mark_detected(MPI_Comm comm) {
 }  // namespace
 
 void on_failure(int world, const std::string &why) {
-    Failure f;
-    if (!record_failure(world, why, &f)) return;
+    // The entry may be there already (sync_with_p2p got there first); the
+    // reactions below happen here, once per report from p2p.
+    record_failure(world, why, nullptr);
+    const int64_t index = failure_index(world);
+    if (index < 0) return;  // replaced meanwhile: nothing failed now
+    const Failure f = failures()[static_cast<size_t>(index)];
     forget_suspicion(world);
     if (settings().verbose)
         std::fprintf(stderr, "FT-MPI rank %d: world rank %d (incarnation %d) failed: %s\n", runtime::world_rank(),
@@ -41,7 +45,7 @@ void on_failure(int world, const std::string &why) {
                      runtime::world_rank(), f.world, f.why.c_str());
         runtime::abort_job(MPIX_ERR_PROC_FAILED);
     }
-    if (!runtime::initialized() || runtime::finalized()) return;
+    if (!runtime::initialized() || runtime::finalized() || !comm::valid(MPI_COMM_WORLD)) return;
     // The predefined communicators are visited explicitly: whether the
     // registry lists them is the comm part's business.
     mark_detected(MPI_COMM_WORLD);

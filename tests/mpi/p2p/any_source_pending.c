@@ -80,6 +80,17 @@ int main(int argc, char **argv) {
     MPI_Group_size(acked, &nacked);
     CHECK(nacked == 1, "%d acknowledged failures, expected 1", nacked);
     MPI_Group_free(&acked);
+    /* Nobody sends tag 7 before every survivor saw its receive stopped:
+     * rank 0 gathers "checked" and answers "go" (named sources). */
+    int token = 0;
+    if (rank == 0) {
+        for (int r = 1; r < survivors; ++r)
+            CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, r, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int r = 1; r < survivors; ++r) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, r, 21, MPI_COMM_WORLD));
+    } else {
+        CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 0, 20, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    }
     const int next = (rank + 1) % survivors, prev = (rank + survivors - 1) % survivors;
     CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, next, 7, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Wait(&req, &st));

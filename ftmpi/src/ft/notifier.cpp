@@ -18,6 +18,7 @@
 #include <harness/pack.hpp>
 
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -78,6 +79,7 @@ private:
     void loop();
     void check_deadlines();
     [[noreturn]] void leave_job(const std::string &why);
+    [[noreturn]] void fenced(const std::string &why);
     milliseconds next_wait();
 
     std::string topic_;
@@ -141,7 +143,8 @@ void Notifier::act_on(const Event &e) {
     const int known = incarnation(f->rank);
     if (f->incarnation < known) return;  // an older incarnation: already handled
     if (f->rank == me) {
-        if (e.kind == "rank_lost" || e.kind == "fence") leave_job(f->why);
+        if (e.kind == "rank_lost") leave_job(f->why);
+        if (e.kind == "fence") fenced(f->why);
         return;
     }
     if (f->normal_exit) {
@@ -172,6 +175,17 @@ void Notifier::declare(int world, const std::string &why) {
 void Notifier::leave_job(const std::string &why) {
     std::fprintf(stderr, "FT-MPI rank %d: %s; leaving the job (exit status 1)\n", runtime::world_rank(), why.c_str());
     std::fflush(nullptr);
+    std::_Exit(1);
+}
+
+// Fenced: the job has declared this process failed and ftmpirun is
+// killing it. It ends the way ftmpirun expects a fenced rank to end (by
+// SIGKILL), not with a status of its own, which ftmpirun's policy would
+// take for a rank failing by itself and abort the job.
+void Notifier::fenced(const std::string &why) {
+    std::fprintf(stderr, "FT-MPI rank %d: fenced by the job (%s); ending now\n", runtime::world_rank(), why.c_str());
+    std::fflush(nullptr);
+    std::raise(SIGKILL);
     std::_Exit(1);
 }
 

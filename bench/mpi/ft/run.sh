@@ -9,7 +9,7 @@
 #   recovery   recovery_latency.c: MPIX_Comm_agree, _shrink, _revoke on 2, 4,
 #              8, 16 ranks
 #   detect     detect.c: kill -> MPIX_ERR_PROC_FAILED at the survivors, and
-#              revoke+shrink after it; one kill per job, RUNS jobs
+#              MPIX_Comm_shrink after it; one kill per job, RUNS jobs
 #   host       a VM of three daemons on loopback (heartbeat 100 ms, failure
 #              timeout 600 ms), one rank on each; kill -9 of the third daemon
 #              -> MPIX_ERR_PROC_FAILED at the survivors (detect.c host); RUNS jobs

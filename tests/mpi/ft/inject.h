@@ -166,4 +166,21 @@ static inline double ft_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Waits (up to `seconds`) until this process knows `n` failed members of
+ * comm (MPIX_Comm_get_failed): a failure reaches each process on its own
+ * time, and acknowledging before it arrived acknowledges nothing. */
+static inline void ft_wait_known_failures(MPI_Comm comm, int n, double seconds) {
+    double deadline = ft_now() + seconds;
+    for (;;) {
+        MPI_Group g;
+        int k = 0, flag;
+        FT_CHECK_MPI(MPIX_Comm_get_failed(comm, &g));
+        MPI_Group_size(g, &k);
+        MPI_Group_free(&g);
+        if (k >= n) return;
+        FT_CHECK(ft_now() < deadline, "only %d of %d failures known after %.0f s", k, n, seconds);
+        MPI_Iprobe(MPI_ANY_SOURCE, 32767, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE); /* lets MPI progress */
+    }
+}
+
 #endif

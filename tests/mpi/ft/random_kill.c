@@ -38,21 +38,6 @@ static int op_at(int it, int rank, int size) {
     }
 }
 
-/* Waits (deadline 20 s) until this process knows `n` failed members of comm. */
-static void wait_known_failures(MPI_Comm comm, int n) {
-    double deadline = ft_now() + 20;
-    for (;;) {
-        MPI_Group g;
-        int k = 0, flag;
-        FT_CHECK_MPI(MPIX_Comm_get_failed(comm, &g));
-        MPI_Group_size(g, &k);
-        MPI_Group_free(&g);
-        if (k >= n) return;
-        FT_CHECK(ft_now() < deadline, "only %d of %d failures known after 20 s", k, n);
-        MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE); /* progress */
-    }
-}
-
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank, size;
@@ -111,7 +96,7 @@ int main(int argc, char **argv) {
     FT_CHECK(nsize == size - nvictims, "shrunk to %d ranks, expected %d", nsize, size - nvictims);
 
     /* The failure attributes: exactly the victims, each once. */
-    wait_known_failures(MPI_COMM_WORLD, nvictims);
+    ft_wait_known_failures(MPI_COMM_WORLD, nvictims, 20);
     int *num = NULL, *list = NULL, found;
     FT_CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, FT_MPI_LIST_NUM_FAILED, &num, &found));
     FT_CHECK(found && num && *num == nvictims, "FT_MPI_LIST_NUM_FAILED: found %d, value %d, expected %d", found,

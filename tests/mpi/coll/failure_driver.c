@@ -2,7 +2,7 @@
  * without a launcher or a VM (connection loss is a failure at once): forks
  * the ranks with FTMPI_JOB/RANK/SIZE and FTMPI_WIREUP=dir:<fresh directory>,
  * then waits up to 30 s. The victim is rank COLL_FAILURE_VICTIM (default:
- * the last rank), passed on to the ranks in the same variable. Passes when
+ * the last rank; -1: nobody), passed on to the ranks in the same variable. Passes when
  * the victim died of SIGKILL and every other rank exited 0, i.e. returned
  * from its collective as the program requires instead of hanging; on
  * timeout it kills the job and fails.
@@ -25,8 +25,8 @@ int main(int argc, char **argv) {
     const int n = atoi(argv[1]);
     const char *v = getenv("COLL_FAILURE_VICTIM");
     const int victim_rank = v ? atoi(v) : n - 1;
-    if (n < 2 || victim_rank < 0 || victim_rank >= n) {
-        fprintf(stderr, "coll_failure_driver: need N >= 2 and 0 <= victim < N\n");
+    if (n < 2 || victim_rank < -1 || victim_rank >= n) {
+        fprintf(stderr, "coll_failure_driver: need N >= 2 and -1 (nobody) <= victim < N\n");
         return 2;
     }
     char dir[] = "/tmp/coll-failure.XXXXXX";
@@ -84,6 +84,6 @@ int main(int argc, char **argv) {
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
     free(pids);
-    if (failures == 0) printf("failure: %d survivors returned as required, none hung\n", n - 1);
+    if (failures == 0) printf("failure: %d survivors returned as required, none hung\n", victim_rank < 0 ? n : n - 1);
     return failures ? 1 : 0;
 }

@@ -82,7 +82,8 @@ std::vector<int> Schedule::known_failed(MPI_Comm comm) {
     std::vector<int> failed;
     for (int c = 0; c < comm->size; ++c) {
         const int world = comm::world_rank_of(comm, c);
-        if (world >= 0 && p2p::is_failed(world)) failed.push_back(c);
+        // member_failed also counts a member replaced after comm was made (REBUILD).
+        if (world >= 0 && ft::member_failed(comm, world)) failed.push_back(c);
     }
     return failed;
 }

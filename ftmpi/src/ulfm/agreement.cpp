@@ -41,7 +41,7 @@ int start_agreement(MPI_Comm comm, const ft::Agreement &contribution, OnDecided 
         if (!outcome->ready.load(std::memory_order_acquire)) try_advance(board);
         if (!outcome->ready.load(std::memory_order_acquire)) return false;
         const ft::Agreement decided = from_wire(n, outcome->value);
-        st->MPI_ERROR = on_decided ? on_decided(MPI_SUCCESS, decided) : MPI_SUCCESS;
+        st->MPI_ERROR = on_decided ? on_decided(outcome->code, decided) : outcome->code;
         return true;
     });
     return MPI_SUCCESS;

@@ -170,7 +170,7 @@ void Board::work_locked() {
                 sent = true;
             }
             if (m.finished()) {
-                forgotten_[m.instance()] = m.decision();
+                if (m.decided()) forgotten_[m.instance()] = m.decision();
                 if (forgotten_.size() > remembered_decisions) forgotten_.erase(forgotten_.begin());
                 it = machines_.erase(it);
             } else {

@@ -1,6 +1,8 @@
 // Owner: ulfm. See agreement_machine.hpp and README.md "The agreement".
 #include "agreement_machine.hpp"
 
+#include "mpi-ext.h"
+
 #include <algorithm>
 
 namespace ftmpi::ulfm {
@@ -27,6 +29,16 @@ void Machine::new_epoch() {
         if (!wire::test(failed_, r)) live.push_back(r);
     const int count = static_cast<int>(live.size());
     const int pos = static_cast<int>(std::find(live.begin(), live.end(), me_) - live.begin());
+    if (pos == count) {
+        // The others count this process as failed (a fence it has not acted
+        // on yet): it is no participant, and must not wait for them forever.
+        finished_ = true;
+        if (!decided_) {
+            outcome_->code = MPIX_ERR_PROC_FAILED;
+            outcome_->ready.store(true, std::memory_order_release);
+        }
+        return;
+    }
     parent_ = pos == 0 ? -1 : live[static_cast<size_t>(pos & (pos - 1))];
     children_.clear();
     for (int bit = 1; bit < count; bit <<= 1) {
@@ -107,6 +119,7 @@ void Machine::receive(const Message &m) {
     if (!wire::subset(m.ballot, failed_)) {
         wire::unite(failed_, m.ballot);
         new_epoch();
+        if (finished_) return;
     }
     if (m.ballot != failed_) {
         // An older epoch's message. A decision is a decision in any epoch.

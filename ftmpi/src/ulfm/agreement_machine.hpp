@@ -20,6 +20,7 @@ namespace ftmpi::ulfm {
 // may be tested after the machine is gone).
 struct Outcome {
     std::atomic<bool> ready{false};  // set after value, read without the board's lock
+    int code = 0;                    // MPI_SUCCESS, or MPIX_ERR_PROC_FAILED when the others count this process failed
     wire::Value value;
 };
 

@@ -1,0 +1,144 @@
+// A fault-tolerant FT-MPI job across three "hosts" (network namespaces, one
+// daemon each with every VM service) loses one host mid-run: its link is cut.
+// The majority declares that daemon failed, ftmpirun publishes rank_lost for
+// the rank it hosted, the survivors recover (SHRINK at MPI_Comm_dup, strict
+// collectives) and finish with the correct answer; ftmpirun says what
+// happened and exits 0. The program is the demo's (scripts/demo/ft_sum.c: a
+// block-by-block sum that checks itself). Needs root: otherwise SKIPPED, 77.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include "netns.hpp"
+
+#include "it_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <future>
+#include <iostream>
+
+using namespace harness;
+using namespace harness::it;
+
+namespace {
+
+constexpr int kHosts = 3;
+const ComponentName kDrd{"vm", "drd"};
+
+hlib::Daemon client_of(const Daemon &d)
+{
+    auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), hlib::deadline_in(5s));
+    if (!conn) throw std::runtime_error("cannot reach " + d.id() + ": " + conn.error().describe());
+    return hlib::Daemon(std::move(conn.value()));
+}
+
+std::map<std::string, bool> states_seen_by(const Daemon &d)
+{
+    std::map<std::string, bool> out;
+    auto client = client_of(d);
+    auto members = client.members(hlib::deadline_in(3s));
+    if (members)
+        for (const auto &m : *members) out[m.id] = m.alive;
+    return out;
+}
+
+std::int64_t drd_voters(const Daemon &d)
+{
+    auto client = client_of(d);
+    auto reply = client.call(kDrd, "status", {}, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, hlib::deadline_in(5s));
+    if (!reply) return 0;
+    Unpacker u(*reply);
+    std::string leader;
+    std::int64_t n = 0;
+    return u.str(leader) && u.i64(n) && !leader.empty() ? n : 0;
+}
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other two")
+{
+    netns::Network net(kHosts);
+    test::TempDir work("hftnetns");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    std::vector<std::unique_ptr<Daemon>> d;
+    for (int i = 0; i < kHosts; ++i) {
+        test::DaemonOptions o;
+        o.vm = "ftnetns";
+        o.key_file = key;
+        o.netns = net.ns(i);
+        o.host = net.address(i);
+        o.port = 7001;
+        o.services = test::kAllServices;
+        o.ready_timeout = 30s;
+        o.extra_args = {"--heartbeat-ms", "100", "--heartbeat-timeout-ms", "800"};
+        if (i > 0) o.extra_args.insert(o.extra_args.end(), {"--join", net.address(0) + ":7001"});
+        d.push_back(Daemon::start(o));
+    }
+    auto all_alive = [&](const Daemon &who) {
+        auto s = states_seen_by(who);
+        if (s.size() != d.size()) return false;
+        for (const auto &x : d)
+            if (!s.count(x->id()) || !s[x->id()]) return false;
+        return true;
+    };
+    for (auto &x : d) REQUIRE_MESSAGE(test::wait_until([&] { return all_alive(*x); }, 10s), x->stderr_tail());
+    // Three DRD voters, so the two left after the cut are a majority.
+    REQUIRE_MESSAGE(test::wait_until([&] { return drd_voters(*d[0]) == 3; }, 30s), "the DRD never had three voters");
+
+    // Ranks 0-1 on host 0, rank 2 on host 1, rank 3 on host 2 (the victim).
+    // ftmpirun runs in host 0's namespace, talking to its daemon.
+    const int victim = 2;
+    const std::string victim_id = d[victim]->id();
+    std::string hosts = net.address(0) + ":7001:2," + net.address(1) + ":7001:1," + net.address(2) + ":7001:1";
+    // (run_program execs its argv[0] as given: ip by its path.)
+    std::string ip = std::filesystem::exists("/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip";
+    std::vector<std::string> argv{ip,          "netns", "exec", net.ns(0), FTMPIRUN_PATH, "--hcore",
+                                  net.address(0) + ":7001", "--key", key.string(), "--host", hosts,
+                                  "--comm-mode", "shrink", "--strict-collectives", "--tag-output",
+                                  "--timeout", "100", "-np", "4", FT_SUM_PATH, work.path().string(), "40", "100"};
+    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 120s); });
+
+    // Mid-run: every rank has started (its pid file), the sum takes ≥ 4 s.
+    CHECK(test::wait_until(
+        [&] {
+            for (int r = 0; r < 4; ++r)
+                if (!std::filesystem::exists(work.path() / ("rank" + std::to_string(r) + ".pid"))) return false;
+            return true;
+        },
+        30s));
+    MESSAGE("cutting host " << victim << " (daemon " << victim_id << ", rank 3)");
+    net.cut(victim);
+
+    auto r = job.get();
+    INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE_FALSE(r.timed_out);
+    MESSAGE("ftmpirun said:\n" << r.err);
+    CHECK(r.exit_code() == 0);
+    CHECK(contains(r.out, "3 of 4 ranks go on"));
+    CHECK(contains(r.out, "correct"));
+    CHECK_FALSE(contains(r.out, "WRONG"));
+    CHECK(contains(r.err, "rank 3 (daemon " + victim_id + ") was lost"));
+    CHECK(contains(r.err, "the job continued (comm mode shrink) and finished with 3 of 4 ranks"));
+    // The others saw it as the VM did.
+    for (int i = 0; i < kHosts; ++i) {
+        if (i == victim) continue;
+        CHECK(test::wait_until(
+            [&] {
+                auto s = states_seen_by(*d[static_cast<std::size_t>(i)]);
+                return s.count(victim_id) && !s[victim_id];
+            },
+            5s));
+    }
+    net.restore(victim); // the daemons stop (and kill what they run) as the test ends
+}
+
+int main(int argc, char **argv)
+{
+    std::string why;
+    if (!netns::available(&why)) {
+        std::cout << "SKIPPED: needs root and ip netns (" << why << ")" << std::endl;
+        return 77;
+    }
+    doctest::Context context(argc, argv);
+    return context.run();
+}

@@ -8,7 +8,8 @@
  * allgather alltoall barrier scan), FT_KILL_RANK the victim (it may be the
  * root, rank 0). Every rank runs the collective ITERS times; the victim
  * dies entering iteration KILL_ITER, while the others are inside it. A
- * survivor stops at its first error. */
+ * survivor stops at its first error. On a duplicate of MPI_COMM_WORLD
+ * (FT_ON_WORLD=1: on MPI_COMM_WORLD itself, see README.md). */
 #include "inject.h"
 
 enum { ITERS = 12, KILL_ITER = 5, COUNT = 4, MAXP = 64 };
@@ -18,12 +19,11 @@ static int value(int r, int it, int k) { return 1000 * it + 10 * r + k; }
 
 /* One iteration of collective `name` on comm; checks the result where this
  * rank has one and the call succeeded. Returns the call's error code. */
-static int run_one(const char *name, int it, int rank, int size) {
+static int run_one(MPI_Comm w, const char *name, int it, int rank, int size) {
     int send[MAXP * COUNT], recv[MAXP * COUNT];
     int rc = MPI_SUCCESS, root = 0;
     for (int i = 0; i < size * COUNT; ++i) send[i] = value(rank, it, i);
     for (int i = 0; i < size * COUNT; ++i) recv[i] = -1;
-    MPI_Comm w = MPI_COMM_WORLD;
     if (strcmp(name, "bcast") == 0) {
         if (rank == root) memcpy(recv, send, COUNT * sizeof(int));
         rc = MPI_Bcast(recv, COUNT, MPI_INT, root, w);
@@ -85,6 +85,7 @@ int main(int argc, char **argv) {
     int victim = ft_kill_rank();
     FT_CHECK(name && victim >= 0 && victim < size, "set FT_KILL_AT=<collective> and FT_KILL_RANK");
     FT_CHECK(size <= MAXP, "at most %d ranks", MAXP);
+    MPI_Comm comm = ft_work_comm();
 
     int it, rc = MPI_SUCCESS;
     double t0 = 0;
@@ -92,11 +93,11 @@ int main(int argc, char **argv) {
         if (it == KILL_ITER) {
             /* Everyone has finished the calls before the kill (a root may
              * otherwise run ahead and die while others are still in them). */
-            FT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+            FT_CHECK_MPI(MPI_Barrier(comm));
             t0 = ft_now();
             ft_kill_self_at(name);
         }
-        rc = run_one(name, it, rank, size);
+        rc = run_one(comm, name, it, rank, size);
         if (it < KILL_ITER) FT_CHECK(rc == MPI_SUCCESS, "%s it %d before the kill gave %s", name, it, ft_class_name(rc));
         if (rc != MPI_SUCCESS) break;
     }
@@ -111,15 +112,15 @@ int main(int argc, char **argv) {
      * revokes, so ranks still inside a later collective (waiting for one
      * that stopped) leave it with MPIX_ERR_REVOKED; then everyone agrees on
      * whether all succeeded, and shrinks. */
-    if (ft_class(rc) == MPIX_ERR_PROC_FAILED) FT_CHECK_MPI(MPIX_Comm_revoke(MPI_COMM_WORLD));
+    if (ft_class(rc) == MPIX_ERR_PROC_FAILED) FT_CHECK_MPI(MPIX_Comm_revoke(comm));
     int flag = (rc == MPI_SUCCESS);
-    int arc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
+    int arc = MPIX_Comm_agree(comm, &flag);
     FT_CHECK(ft_class(arc) == MPI_SUCCESS || ft_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
              ft_class_name(arc));
     FT_CHECK(flag == 0, "agree said every survivor succeeded, but rank %d never contributed", victim);
-    FT_CHECK_MPI(MPIX_Comm_revoke(MPI_COMM_WORLD));
+    FT_CHECK_MPI(MPIX_Comm_revoke(comm));
     MPI_Comm shrunk;
-    FT_CHECK_MPI(MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk));
+    FT_CHECK_MPI(MPIX_Comm_shrink(comm, &shrunk));
     int nsize, nrank;
     MPI_Comm_size(shrunk, &nsize);
     MPI_Comm_rank(shrunk, &nrank);
@@ -130,6 +131,7 @@ int main(int argc, char **argv) {
     FT_CHECK_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, shrunk));
     FT_CHECK(sum == size - 1, "allreduce on the shrunk communicator gave %d", sum);
     MPI_Comm_free(&shrunk);
+    if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }

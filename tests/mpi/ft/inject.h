@@ -89,6 +89,17 @@ static inline int ft_ok_or_failed(int code) {
     return c == MPI_SUCCESS || c == MPIX_ERR_PROC_FAILED || c == MPIX_ERR_REVOKED;
 }
 
+/* The communicator a test works on: a duplicate of MPI_COMM_WORLD, as
+ * ULFM programs usually do, or MPI_COMM_WORLD itself with FT_ON_WORLD=1
+ * (errors return either way). */
+static inline MPI_Comm ft_work_comm(void) {
+    const char *w = getenv("FT_ON_WORLD");
+    MPI_Comm c = MPI_COMM_WORLD;
+    if (!(w && strcmp(w, "1") == 0)) FT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    return c;
+}
+
 /* Dies now, for real: no handler, no MPI_Finalize, no bye to the peers. */
 static inline void ft_die(void) {
     fflush(stdout);

@@ -4,8 +4,9 @@
  * one random rank kills itself (FT_VICTIMS=1) or a random rank kills
  * FT_VICTIMS others back to back with kill(pid, SIGKILL). The survivors
  * leave the loop with an error (revoking so nobody waits on them), agree,
- * shrink to exactly the living, and check the failure attributes of
- * MPI_COMM_WORLD: FT_MPI_LIST_NUM_FAILED / FT_MPI_LIST_FAILED name exactly
+ * shrink to exactly the living, and check the failure attributes of the
+ * communicator (a duplicate of MPI_COMM_WORLD; FT_ON_WORLD=1: MPI_COMM_WORLD
+ * itself): FT_MPI_LIST_NUM_FAILED / FT_MPI_LIST_FAILED name exactly
  * the victims. With the ordered notifier (FTMPI_NOTIFIER=ordered,
  * ftmpirun --ordered-notifier) every survivor must list them in the same
  * order: the lists are compared with an allgather on the shrunk
@@ -14,27 +15,27 @@
 
 enum { ITERS = 40, MAXP = 64 };
 
-static int op_at(int it, int rank, int size) {
+static int op_at(MPI_Comm comm, int it, int rank, int size) {
     int x = 0, sum = 0, rc;
     switch (it % 4) {
     case 0: {
         int next = (rank + 1) % size, prev = (rank + size - 1) % size, mine = rank * 100 + it;
-        rc = MPI_Sendrecv(&mine, 1, MPI_INT, next, it, &x, 1, MPI_INT, prev, it, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        rc = MPI_Sendrecv(&mine, 1, MPI_INT, next, it, &x, 1, MPI_INT, prev, it, comm, MPI_STATUS_IGNORE);
         FT_CHECK(rc != MPI_SUCCESS || x == prev * 100 + it, "ring it %d got %d", it, x);
         return rc;
     }
     case 1:
         x = (rank == it % size) ? it * 7 : -1;
-        rc = MPI_Bcast(&x, 1, MPI_INT, it % size, MPI_COMM_WORLD);
+        rc = MPI_Bcast(&x, 1, MPI_INT, it % size, comm);
         FT_CHECK(rc != MPI_SUCCESS || x == it * 7, "bcast it %d got %d", it, x);
         return rc;
     case 2:
         x = rank + it;
-        rc = MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        rc = MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, comm);
         FT_CHECK(rc != MPI_SUCCESS || sum == size * (size - 1) / 2 + size * it, "allreduce it %d got %d", it, sum);
         return rc;
     default:
-        return MPI_Barrier(MPI_COMM_WORLD);
+        return MPI_Barrier(comm);
     }
 }
 
@@ -50,6 +51,7 @@ int main(int argc, char **argv) {
     FT_CHECK(size <= MAXP && nvictims >= 1 && nvictims < size - 1, "FT_VICTIMS=%d with %d ranks", nvictims, size);
     int pids[MAXP];
     ft_exchange_pids(MPI_COMM_WORLD, pids);
+    MPI_Comm comm = ft_work_comm();
     ft_seed();
 
     /* The draw, the same on every rank: victims, killer, iteration. */
@@ -78,30 +80,30 @@ int main(int argc, char **argv) {
             if (rank == killer)
                 for (int i = 0; i < nvictims; ++i) ft_kill_pid(pids[order[i]]);
         }
-        rc = op_at(it, rank, size);
+        rc = op_at(comm, it, rank, size);
         FT_CHECK(it < kill_it || ft_ok_or_failed(rc), "it %d gave %s", it, ft_class_name(rc));
         FT_CHECK(it >= kill_it || rc == MPI_SUCCESS, "it %d before any kill gave %s", it, ft_class_name(rc));
     }
-    if (ft_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(MPI_COMM_WORLD);
+    if (ft_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(comm);
     int flag = (rc == MPI_SUCCESS);
-    int arc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
+    int arc = MPIX_Comm_agree(comm, &flag);
     FT_CHECK(ft_class(arc) == MPI_SUCCESS || ft_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s", ft_class_name(arc));
     FT_CHECK(!flag, "every survivor finished all iterations although ranks died at iteration %d", kill_it);
-    FT_CHECK_MPI(MPIX_Comm_revoke(MPI_COMM_WORLD));
+    FT_CHECK_MPI(MPIX_Comm_revoke(comm));
     MPI_Comm shrunk;
-    FT_CHECK_MPI(MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk));
+    FT_CHECK_MPI(MPIX_Comm_shrink(comm, &shrunk));
     MPI_Comm_set_errhandler(shrunk, MPI_ERRORS_RETURN);
     int nsize;
     MPI_Comm_size(shrunk, &nsize);
     FT_CHECK(nsize == size - nvictims, "shrunk to %d ranks, expected %d", nsize, size - nvictims);
 
     /* The failure attributes: exactly the victims, each once. */
-    ft_wait_known_failures(MPI_COMM_WORLD, nvictims, 20);
+    ft_wait_known_failures(comm, nvictims, 20);
     int *num = NULL, *list = NULL, found;
-    FT_CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, FT_MPI_LIST_NUM_FAILED, &num, &found));
+    FT_CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_NUM_FAILED, &num, &found));
     FT_CHECK(found && num && *num == nvictims, "FT_MPI_LIST_NUM_FAILED: found %d, value %d, expected %d", found,
              num ? *num : -1, nvictims);
-    FT_CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, FT_MPI_LIST_FAILED, &list, &found));
+    FT_CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_FAILED, &list, &found));
     FT_CHECK(found && list, "FT_MPI_LIST_FAILED not found");
     int mine[MAXP], all[MAXP * MAXP];
     for (int i = 0; i < nvictims; ++i) {
@@ -121,6 +123,7 @@ int main(int argc, char **argv) {
     }
     if (ordered) FT_CHECK(same, "with the ordered notifier the survivors listed the failures in different orders");
     MPI_Comm_free(&shrunk);
+    if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }

@@ -9,7 +9,8 @@
  * FT_KILL_AT = shrink: rank 1 dies first (found by a failed receive,
  *   the comm revoked), then rank FT_KILL_RANK dies as the others enter
  *   MPIX_Comm_shrink; the shrink succeeds at every survivor with the same
- *   size (one or two fewer), and a second shrink leaves exactly the living. */
+ *   size (one or two fewer), and a second shrink leaves exactly the living.
+ * On a duplicate of MPI_COMM_WORLD (FT_ON_WORLD=1: MPI_COMM_WORLD itself). */
 #include "inject.h"
 
 /* Every member of comm passed the same value v (agreements on v and ~v:
@@ -26,39 +27,39 @@ static void check_uniform(MPI_Comm comm, int v, const char *what, int failed) {
              ~and_not);
 }
 
-static void during_agree(int rank, int size, int victim) {
+static void during_agree(MPI_Comm comm, int rank, int size, int victim) {
     /* Contributions: bit r cleared by rank r; the victim's bit is cleared
      * only if it contributed, which it does not. */
     int flag = ~0 & ~(1 << rank);
     ft_kill_self_at("agree");
-    int rc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
+    int rc = MPIX_Comm_agree(comm, &flag);
     printf("rank %d: agree returned %s, flag 0x%x\n", rank, ft_class_name(rc), (unsigned)flag);
     FT_CHECK(ft_class(rc) == MPI_SUCCESS || ft_class(rc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
              ft_class_name(rc));
     for (int r = 0; r < size; ++r)
         if (r != victim) FT_CHECK(!(flag & (1 << r)), "agree lost rank %d's contribution: 0x%x", r, (unsigned)flag);
-    check_uniform(MPI_COMM_WORLD, flag, "agree's flag", 1);
-    check_uniform(MPI_COMM_WORLD, ft_class(rc), "agree's return class", 1);
+    check_uniform(comm, flag, "agree's flag", 1);
+    check_uniform(comm, ft_class(rc), "agree's return class", 1);
     int again = 1;
-    FT_CHECK_MPI(MPIX_Comm_agree(MPI_COMM_WORLD, &again));
+    FT_CHECK_MPI(MPIX_Comm_agree(comm, &again));
     FT_CHECK(again == 1, "a second agreement gave %d", again);
 }
 
-static void during_shrink(int rank, int size, int victim) {
+static void during_shrink(MPI_Comm comm, int rank, int size, int victim) {
     FT_CHECK(victim != 1 && victim != 0, "FT_KILL_RANK must not be 0 or 1 for shrink");
     int x;
     if (rank == 1) ft_die();
     if (rank == 0) {
-        FT_CHECK_CLASS(MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
-        FT_CHECK_MPI(MPIX_Comm_revoke(MPI_COMM_WORLD));
+        FT_CHECK_CLASS(MPI_Recv(&x, 1, MPI_INT, 1, 0, comm, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+        FT_CHECK_MPI(MPIX_Comm_revoke(comm));
     } else {
         /* Wait for rank 0's revoke (nothing is sent with this tag). */
-        FT_CHECK_CLASS(MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPIX_ERR_REVOKED);
+        FT_CHECK_CLASS(MPI_Recv(&x, 1, MPI_INT, 0, 0, comm, MPI_STATUS_IGNORE), MPIX_ERR_REVOKED);
     }
     ft_kill_self_at("shrink");
     MPI_Comm s1, s2;
     double t0 = ft_now();
-    FT_CHECK_MPI(MPIX_Comm_shrink(MPI_COMM_WORLD, &s1));
+    FT_CHECK_MPI(MPIX_Comm_shrink(comm, &s1));
     int n1, n2;
     MPI_Comm_size(s1, &n1);
     printf("rank %d: shrink during a failure took %.1f ms, size %d\n", rank, (ft_now() - t0) * 1e3, n1);
@@ -86,13 +87,15 @@ int main(int argc, char **argv) {
     const char *at = getenv("FT_KILL_AT");
     int victim = ft_kill_rank();
     FT_CHECK(at && victim >= 0 && victim < size && size <= 30, "set FT_KILL_AT=agree|shrink and FT_KILL_RANK");
-    FT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_Comm comm = ft_work_comm();
+    FT_CHECK_MPI(MPI_Barrier(comm));
     if (strcmp(at, "agree") == 0)
-        during_agree(rank, size, victim);
+        during_agree(comm, rank, size, victim);
     else if (strcmp(at, "shrink") == 0)
-        during_shrink(rank, size, victim);
+        during_shrink(comm, rank, size, victim);
     else
         FT_CHECK(0, "unknown FT_KILL_AT=%s", at);
+    if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }

@@ -29,10 +29,17 @@ int main(int argc, char **argv) {
         MPI_Comm_size(work, &n);
         MPI_Comm_size(MPI_COMM_WORLD, &wn);
         FT_CHECK(n == alive - 1 && wn == alive - 1, "after a failure with %d alive: sizes %d and %d", alive, n, wn);
-        /* The survivors are the original ranks 0 .. alive-2. */
+        /* The survivors are the original ranks 0 .. alive-2. The next
+         * victim dies as soon as this allreduce returns at its end, and a
+         * survivor may then lose its last message (p2p applies a failure
+         * ahead of frames not yet processed): PROC_FAILED here means the
+         * next round has begun, which the next loop sees again. */
         const int expect = (alive - 1) * (alive - 2) / 2;
-        FT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
-        FT_CHECK(sum == expect, "allreduce with %d left gave %d, expected %d", alive - 1, sum, expect);
+        rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work);
+        FT_CHECK(rc == MPI_SUCCESS || (alive - 1 > 1 && ft_class(rc) == MPIX_ERR_PROC_FAILED),
+                 "allreduce with %d left gave %s", alive - 1, ft_class_name(rc));
+        FT_CHECK(rc != MPI_SUCCESS || sum == expect, "allreduce with %d left gave %d, expected %d", alive - 1, sum,
+                 expect);
     }
     FT_CHECK(rank == 0, "rank %d is the last one", rank);
     printf("rank %d: alone at the end, as expected\n", rank);

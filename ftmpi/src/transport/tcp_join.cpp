@@ -32,6 +32,7 @@ using namespace sockets;
 
 namespace {
 constexpr size_t max_pending = 64;  // connections still owing their hello
+constexpr std::chrono::seconds answer_grace{10};  // for a hello-ack, after the connect deadline
 }  // namespace
 
 Contact Contact::parse(const std::string &record) {
@@ -185,8 +186,13 @@ int Tcp::handshake(int peer, const Contact &contact, std::chrono::steady_clock::
     while (true) {
         int fd = connect_before(sa, deadline);
         if (fd >= 0) {
+            // Something accepted: a live process (a dead one's port refuses).
+            // Its engine answers when it next polls, which on a loaded host
+            // may take a while: a longer wait than for the connect.
+            const auto answer_deadline = deadline + answer_grace;
             Frame hello = make_hello(peer, contact.incarnation), ack{};
-            if (io_all(fd, &hello, sizeof hello, true, deadline) && io_all(fd, &ack, sizeof ack, false, deadline) &&
+            if (io_all(fd, &hello, sizeof hello, true, answer_deadline) &&
+                io_all(fd, &ack, sizeof ack, false, answer_deadline) &&
                 ack.kind == FrameKind::hello && (ack.flags & frame_hello_ack) && ack.sender_id == hello_magic &&
                 ack.source == peer && ack.length == static_cast<uint64_t>(my_rank_)) {
                 *incarnation = ack.tag;

@@ -26,6 +26,8 @@
 #include <optional>
 #include <thread>
 
+#include <sys/socket.h>
+
 namespace ftmpi::ft {
 namespace {
 
@@ -80,12 +82,20 @@ private:
     void check_deadlines();
     [[noreturn]] void leave_job(const std::string &why);
     [[noreturn]] void fenced(const std::string &why);
-    milliseconds next_wait();
+    void timer_loop();
 
     std::string topic_;
     std::optional<hl::VirtualMachine> vm_;  // the thread's connection
+    // stop() shuts the thread's connection down so a long poll in progress
+    // ends at once (MPI_Finalize does not wait for it); vm_ is replaced
+    // only under this mutex once the thread runs.
+    std::mutex connection_mu_;
+    void set_connection(std::optional<hl::VirtualMachine> vm) {
+        std::lock_guard lock(connection_mu_);
+        vm_ = std::move(vm);
+    }
     int64_t after_ = 0;                     // last sequence number fetched
-    std::thread thread_;
+    std::thread thread_, timer_;
     std::atomic<bool> running_{false}, stop_{false};
 
     std::mutex mu_;  // events_, suspects_, fenced_
@@ -189,16 +199,20 @@ void Notifier::fenced(const std::string &why) {
     std::_Exit(1);
 }
 
-milliseconds Notifier::next_wait() {
-    std::lock_guard lock(mu_);
-    auto wait = milliseconds(poll_wait_ms);
-    const auto now = Clock::now();
-    for (const auto &[world, deadline] : suspects_) {
-        if (fenced_.count(world)) continue;  // ordered: waiting for the event only
-        auto left = std::chrono::duration_cast<milliseconds>(deadline - now);
-        if (left < wait) wait = std::max(left, milliseconds(0));
+// The suspicion deadlines run on a thread of their own, so a slow daemon
+// answer on the fetch thread never delays a declaration.
+void Notifier::timer_loop() {
+    std::unique_lock lock(mu_);
+    while (!stop_.load()) {
+        auto next = Clock::now() + std::chrono::hours(1);
+        for (const auto &[world, deadline] : suspects_)
+            if (!fenced_.count(world) && deadline < next) next = deadline;
+        changed_.wait_until(lock, next);
+        if (stop_.load()) break;
+        lock.unlock();
+        check_deadlines();
+        lock.lock();
     }
-    return wait;
 }
 
 void Notifier::check_deadlines() {
@@ -230,10 +244,9 @@ void Notifier::loop() {
     const auto lost_after = milliseconds(settings().daemon_lost_ms);
     bool reported_error = false;
     while (!stop_.load()) {
-        check_deadlines();
         if (!vm_) {
             std::string error;
-            vm_ = connect_daemon(milliseconds(1000), &error);
+            set_connection(connect_daemon(milliseconds(1000), &error));
             if (!vm_) {
                 if (Clock::now() - last_answer > lost_after)
                     leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) +
@@ -243,12 +256,13 @@ void Notifier::loop() {
                 continue;
             }
         }
-        const auto wait = next_wait();
+        const auto wait = milliseconds(poll_wait_ms);
         // The call may take the long poll plus a slow daemon's answer, but
         // never past the point where the daemon counts as lost.
         auto deadline = Clock::now() + wait + milliseconds(2000);
         deadline = std::min(deadline, std::max(last_answer + lost_after, Clock::now() + wait + milliseconds(100)));
         auto reply = fetch(wait.count(), deadline);
+        if (stop_.load()) break;
         if (reply) {
             last_answer = Clock::now();
             reported_error = false;
@@ -264,7 +278,7 @@ void Notifier::loop() {
                 last_answer = Clock::now();
                 continue;
             }
-            vm_.reset();
+            set_connection(std::nullopt);
             if (Clock::now() - last_answer > lost_after)
                 leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) + " ms (" +
                           reply.error().describe() + ")");
@@ -312,6 +326,7 @@ bool Notifier::start() {
     stop_ = false;
     running_ = true;
     thread_ = std::thread([this] { loop(); });
+    timer_ = std::thread([this] { timer_loop(); });
     if (s.verbose)
         std::fprintf(stderr, "FT-MPI rank %d: failure notifier on %s (confirm %d ms, %s)\n", runtime::world_rank(),
                      topic_.c_str(), s.confirm_ms, s.ordered ? "ordered" : "unordered");
@@ -320,9 +335,17 @@ bool Notifier::start() {
 
 void Notifier::stop() {
     if (!running_.load()) return;
-    stop_ = true;
+    {
+        std::lock_guard lock(mu_);  // the timer checks stop_ under it: no lost wake-up
+        stop_ = true;
+    }
     changed_.notify_all();
+    {
+        std::lock_guard lock(connection_mu_);
+        if (vm_) ::shutdown(vm_->local().connection().fd(), SHUT_RDWR);
+    }
     if (thread_.joinable()) thread_.join();
+    if (timer_.joinable()) timer_.join();
     running_ = false;
     changed_.notify_all();
     vm_.reset();

@@ -10,8 +10,9 @@
 #
 # builds mpi_ft_NAME and registers mpi.ft.NAME<SUFFIX>.np<N> for each N,
 # labelled `ft`. A second call with the same NAME and a SUFFIX runs the same
-# program again with other modes or ENV (SOURCES is then ignored). ENV entries go to every rank (ftmpirun -x K=V), e.g.
-# FT_KILL_RANK=1 FT_KILL_AT=bcast for tests/mpi/ft/inject.h. The launcher's
+# program again with other modes or ENV (SOURCES is then ignored). ENV
+# entries go to every rank (ftmpirun -x K=V), e.g. FT_KILL_RANK=1
+# FT_KILL_AT=bcast for tests/mpi/ft/inject.h. The launcher's
 # --timeout fires 3 s before CTest's TIMEOUT (90 s unless told), so a hung
 # rank never outlives its test. Included by tests/mpi/CMakeLists.txt before
 # the test folders, so tests/mpi/ftmodes can use it too.

@@ -87,6 +87,31 @@ std::optional<FailureEvent> decode_failure(const std::vector<uint8_t> &payload) 
     return std::nullopt;
 }
 
+bool decode_respawn(const std::vector<uint8_t> &payload, int *round, std::vector<int> *ranks) {
+    harness::Unpacker in(payload);
+    std::string kind;
+    int32_t r = 0, n = 0;
+    if (!in.str(kind) || kind != "respawn" || !in.i32(r) || !in.i32(n) || n < 0) return false;
+    ranks->clear();
+    for (int32_t i = 0; i < n; ++i) {
+        int32_t rank = 0;
+        if (!in.i32(rank)) return false;
+        ranks->push_back(rank);
+    }
+    *round = r;
+    return true;
+}
+
+bool decode_respawn_failed(const std::vector<uint8_t> &payload, int *round, int *rank) {
+    harness::Unpacker in(payload);
+    std::string kind;
+    int32_t r = 0, k = 0;
+    if (!in.str(kind) || kind != "respawn_failed" || !in.i32(r) || !in.i32(k)) return false;
+    *round = r;
+    *rank = k;
+    return true;
+}
+
 std::vector<uint8_t> encode_fence(int rank, int incarnation, int by_rank, const std::string &why) {
     harness::Packer out;
     out.str("fence").i32(rank).i32(incarnation).i32(by_rank).str(why);

@@ -36,6 +36,10 @@ std::optional<FailureEvent> decode_failure(const std::vector<uint8_t> &payload);
 bool parse_tag(const std::string &tag, int *rank, int *incarnation);
 // "SIGKILL" for 9; "signal N" for one without a name here.
 std::string signal_name(int sig);
+// `respawn` (round, ranks) and `respawn_failed` (round, rank): REBUILD's
+// requests for replacements, for the JOINING process state.
+bool decode_respawn(const std::vector<uint8_t> &payload, int *round, std::vector<int> *ranks);
+bool decode_respawn_failed(const std::vector<uint8_t> &payload, int *round, int *rank);
 std::vector<uint8_t> encode_fence(int rank, int incarnation, int by_rank, const std::string &why);
 
 }  // namespace ftmpi::ft

@@ -23,7 +23,8 @@ bool known_msg_mode(int m) { return m == FTMPI_MSG_MODE_NOP || m == FTMPI_MSG_MO
 int proc_state(MPI_Comm comm, int world) {
     ftmpi::ft::sync_with_p2p();
     if (world < 0) return FTMPI_PROC_FAILED;  // a BLANK gap
-    if (ftmpi::ft::member_failed(comm, world)) return FTMPI_PROC_FAILED;
+    if (ftmpi::ft::member_failed(comm, world))
+        return ftmpi::ft::is_joining(world) ? FTMPI_PROC_JOINING : FTMPI_PROC_FAILED;
     if (ftmpi::ft::is_suspected(world)) return FTMPI_PROC_UNAVAILABLE;
     return FTMPI_PROC_OK;
 }

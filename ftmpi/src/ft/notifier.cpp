@@ -17,6 +17,7 @@
 #include <harness/hlib.hpp>
 #include <harness/pack.hpp>
 
+#include <algorithm>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
@@ -64,6 +65,7 @@ public:
     bool running() const { return running_.load(std::memory_order_acquire); }
     void suspect(int world);
     void forget(int world);
+    bool joining(int world);
     bool suspected(int world) {
         std::lock_guard lock(mu_);
         return suspects_.count(world) != 0;
@@ -381,6 +383,23 @@ void Notifier::suspect(int world) {
     changed_.notify_all();
 }
 
+bool Notifier::joining(int world) {
+    const int known_round = round();
+    std::lock_guard lock(mu_);
+    bool requested = false;
+    for (const Event &e : events_) {
+        int r = 0, rank = -1;
+        std::vector<int> ranks;
+        if (e.kind == "respawn" && decode_respawn(e.payload, &r, &ranks) && r > known_round &&
+            std::find(ranks.begin(), ranks.end(), world) != ranks.end())
+            requested = true;
+        else if (e.kind == "respawn_failed" && decode_respawn_failed(e.payload, &r, &rank) && r > known_round &&
+                 rank == world)
+            requested = false;
+    }
+    return requested;
+}
+
 void Notifier::forget(int world) {
     std::lock_guard lock(mu_);
     suspects_.erase(world);
@@ -426,6 +445,7 @@ bool start_notifier() { return notifier().start(); }
 void stop_notifier() { notifier().stop(); }
 void forget_suspicion(int world) { notifier().forget(world); }
 bool is_suspected(int world) { return notifier().suspected(world); }
+bool is_joining(int world) { return notifier().joining(world); }
 
 bool confirm() { return notifier().running() && !abort_mode(); }
 

@@ -25,4 +25,8 @@ namespace ftmpi::ft {
 // A broken connection to `world` waits for the VM's confirmation (process
 // state UNAVAILABLE).
 bool is_suspected(int world);
+// A replacement for `world` was requested (`respawn` for a round later than
+// this process's) and has neither been admitted (recovery moves the round
+// on when it admits it) nor failed to start: process state JOINING.
+bool is_joining(int world);
 }  // namespace ftmpi::ft

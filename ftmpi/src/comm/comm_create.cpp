@@ -1,6 +1,7 @@
 // Owner: comm. MPI_Comm_create (collective over the parent) and
 // MPI_Comm_create_group (collective over the group's members only).
 #include "../internal/errors.hpp"
+#include "../ft/recovery/recovery.hpp"
 #include "../internal/ft.hpp"
 #include "../internal/pmpi.hpp"
 #include "agree.hpp"
@@ -52,7 +53,8 @@ extern "C" int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MP
     if (comm->inter) return raise(comm, MPI_ERR_COMM, "MPI_Comm_create_group");
     if (!valid(group)) return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create_group");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_create_group");
-    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_create_group");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recovery::recover_if_failed_here(comm, &err))
+        return raise(comm, err, "MPI_Comm_create_group");
     // The tag keeps concurrent creations over overlapping groups apart.
     if (tag < 0 || tag > INT_MAX - create_group_tag_base - 3) return raise(comm, MPI_ERR_TAG, "MPI_Comm_create_group");
     Scope s;

@@ -55,6 +55,12 @@ void next_shadow(MPI_Comm comm, uint32_t epoch);
 // comm (this context) is freed: its shadow goes too.
 void forget_shadow(uint32_t context);
 
+// MPI_Comm_create_group's recovery point: it is collective over the group
+// only, so an agreement over comm in every call would wait for members that
+// never call. It recovers comm (collectively, with every live member) only
+// when this process knows a member failed.
+bool recover_if_failed_here(MPI_Comm comm, int *err);
+
 // Set by join_as_replacement: this replacement's first constructor on
 // MPI_COMM_WORLD meets the survivors right after their recovery, so it must
 // not start an agreement of its own.

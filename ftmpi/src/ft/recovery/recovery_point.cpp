@@ -105,4 +105,12 @@ bool recover_if_needed(MPI_Comm comm, MPI_Comm *newcomm, int *err) {
     return true;
 }
 
+namespace recovery {
+bool recover_if_failed_here(MPI_Comm comm, int *err) {
+    if (comm == MPI_COMM_NULL || comm->inter || !recovering_mode(comm->ft.comm_mode.load())) return false;
+    if (known_failed(comm).empty()) return false;
+    return recover_if_needed(comm, nullptr, err);
+}
+}  // namespace recovery
+
 }  // namespace ftmpi::ft

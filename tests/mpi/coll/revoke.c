@@ -70,6 +70,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("rank %d: pending collectives ended by the revocation\n", rank);
+    MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }

@@ -133,10 +133,11 @@ bool wait_event(const std::string &kind, const std::function<bool(const std::vec
 // ---------------------------------------------------------------- recovery
 // The collective recovery point: comm constructors (dup, dup_with_info,
 // create, create_group, split, split_type, idup) call this first. Returns
-// false when comm needs no recovery (then the constructor goes on as
-// usual). Otherwise it recovers comm per its mode and returns true with
-// *err set; on success *newcomm is the recovered communicator (and a
-// recovered MPI_COMM_WORLD is updated in place).
+// false when the constructor should go on as usual: comm needed no
+// recovery, or it was recovered in place (new group, same context; so the
+// constructor builds *newcomm from the recovered shape — a dup of a
+// recovered MPI_COMM_WORLD is "the recovered communicator"). Returns true
+// with *err set when the recovery failed. (newcomm is not used.)
 bool recover_if_needed(MPI_Comm comm, MPI_Comm *newcomm, int *err);
 // MPI_Init of a replacement process (FTMPI_RESTARTED=1), after the engine
 // connected: takes part in the survivors' recovery and installs the

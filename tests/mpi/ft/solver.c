@@ -78,6 +78,7 @@ static void maybe_die(int iteration) {
 }
 
 int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress lines survive a job killed by its timeout */
     MPI_Init(&argc, &argv);
     int wsize;
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);

@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
         if (it == KILL_ITER) {
             /* Everyone has finished the calls before the kill (a root may
              * otherwise run ahead and die while others are still in them). */
-            FT_CHECK_MPI(MPI_Barrier(comm));
+            ft_sync_before_kill(comm, victim);
             t0 = ft_now();
             ft_kill_self_at(name);
         }

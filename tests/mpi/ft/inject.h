@@ -100,6 +100,23 @@ static inline MPI_Comm ft_work_comm(void) {
     return c;
 }
 
+/* Before a kill at a chosen point: every rank of comm has finished what
+ * came before, and has left the synchronization itself, when `actor` (the
+ * rank about to kill or die) returns — each rank sends it a message after a
+ * barrier, and it waits for all of them. Collective over comm. */
+static inline void ft_sync_before_kill(MPI_Comm comm, int actor) {
+    int rank, size, x = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    FT_CHECK_MPI(MPI_Barrier(comm));
+    if (rank != actor) {
+        FT_CHECK_MPI(MPI_Send(&x, 1, MPI_INT, actor, 32766, comm));
+        return;
+    }
+    for (int r = 0; r < size - 1; ++r)
+        FT_CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 32766, comm, MPI_STATUS_IGNORE));
+}
+
 /* Dies now, for real: no handler, no MPI_Finalize, no bye to the peers. */
 static inline void ft_die(void) {
     fflush(stdout);

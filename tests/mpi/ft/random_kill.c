@@ -76,6 +76,10 @@ int main(int argc, char **argv) {
     int it, rc = MPI_SUCCESS;
     for (it = 0; it < ITERS && rc == MPI_SUCCESS; ++it) {
         if (it == kill_it) {
+            /* Everyone has finished the iterations before the kill (a rank
+             * may otherwise run ahead and kill while others still need the
+             * victims for an earlier operation). */
+            ft_sync_before_kill(comm, killer >= 0 ? killer : order[0]);
             if (killer < 0 && is_victim[rank]) ft_die();
             if (rank == killer)
                 for (int i = 0; i < nvictims; ++i) ft_kill_pid(pids[order[i]]);

@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     FT_CHECK(size >= 4, "needs at least 4 ranks");
-    FT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    ft_sync_before_kill(MPI_COMM_WORLD, 1);
     int go = 0, got = -1;
 
     if (rank == 1) ft_die(); /* first failure: rank 0 is already waiting on ANY_SOURCE (or about to) */

@@ -24,6 +24,7 @@ int main(int argc, char **argv) {
         FT_CHECK_MPI(MPI_Comm_free(&c));
     }
 
+    ft_sync_before_kill(MPI_COMM_WORLD, victim);
     ft_kill_self_at(at);
     MPI_Comm made = MPI_COMM_NULL;
     double t0 = ft_now();

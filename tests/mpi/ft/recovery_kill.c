@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
     int victim = ft_kill_rank();
     FT_CHECK(at && victim >= 0 && victim < size && size <= 30, "set FT_KILL_AT=agree|shrink and FT_KILL_RANK");
     MPI_Comm comm = ft_work_comm();
-    FT_CHECK_MPI(MPI_Barrier(comm));
+    ft_sync_before_kill(comm, strcmp(at, "shrink") == 0 ? 1 : victim); /* the first to die */
     if (strcmp(at, "agree") == 0)
         during_agree(comm, rank, size, victim);
     else if (strcmp(at, "shrink") == 0)

@@ -208,7 +208,7 @@ private:
     void fail_ops_if(const std::function<bool(const ftmpi_request_s &)> &pred, int code);
     void on_revoke_frame(uint32_t context);                 // lock held
     void on_flush_frame(int peer, uint32_t context);        // lock held
-    void resolve_revokes(Lock &lk);                         // finds comms of revoke frames, without the lock
+    void release_held(Lock &lk);                            // drops to_release_'s references without the lock
     void send_revoke(MPI_Comm comm);                        // lock held
 
     std::mutex inject_mu_;                    // guards injected_ (taken without mu_ or inside it, never the reverse)
@@ -225,7 +225,7 @@ private:
     std::vector<Report> reports_;
     bool reporting_ = false;                  // one thread reports at a time, in order
     std::set<uint32_t> revoked_contexts_;     // contexts revoked here or by a frame (forwarded once)
-    std::vector<uint32_t> revokes_to_resolve_;
+    std::vector<MPI_Comm> to_release_;       // comms a revoke frame found (retained)
     std::map<std::pair<int, uint32_t>, uint64_t> flush_arrived_, flush_waited_;  // (peer, context) markers
 };
 

@@ -101,9 +101,9 @@ void Engine::declare_failed_locked(int world, const std::string &why) {
 }
 
 void Engine::report(Lock &lk) {
-    if (reporting_ || (reports_.empty() && revokes_to_resolve_.empty())) return;
+    if (reporting_ || (reports_.empty() && to_release_.empty())) return;
     reporting_ = true;
-    while (!reports_.empty() || !revokes_to_resolve_.empty()) {
+    while (!reports_.empty() || !to_release_.empty()) {
         std::vector<Report> batch;
         batch.swap(reports_);
         lk.unlock();
@@ -116,7 +116,7 @@ void Engine::report(Lock &lk) {
             }
         }
         lk.lock();
-        resolve_revokes(lk);
+        release_held(lk);
     }
     reporting_ = false;
     // Waiters that ask ftstate (ANY_SOURCE receives) look again.

@@ -6,6 +6,9 @@
 // live member once. So the mark reaches every live member even when the
 // initiator dies half way through its sends.
 //
+// Known limit: a forwarded frame still in flight when the communicator is
+// freed here and its id reused would mark the new one (ids are reused).
+//
 // The revoked contexts are kept by id (revoked_contexts_): a frame can come
 // before this process made the communicator, and the comm part calls
 // forget_context when a communicator is freed (its id may be reused).
@@ -61,26 +64,25 @@ int Engine::revoke(MPI_Comm comm) {
 void Engine::on_revoke_frame(uint32_t context) {
     if (!revoked_contexts_.insert(context).second) return;  // seen: forwarded already
     fail_ops_if([context](const ftmpi_request_s &r) { return stopped_by_revoke(r, context); }, MPIX_ERR_REVOKED);
-    // Marking the communicator and forwarding need its handle; the comm
-    // registry is not searched under the engine's lock (report() does it).
-    revokes_to_resolve_.push_back(context);
+    // Forwarded now, under the lock, so the frame leaves ahead of anything
+    // this process sends later. The registry's lock nests inside the
+    // engine's (the comm part never calls p2p holding it); the reference
+    // find_by_context takes is dropped outside the lock (report()), since
+    // dropping the last one frees the comm, which calls forget_context.
+    MPI_Comm comm = comm::find_by_context(context);
+    if (comm == MPI_COMM_NULL) return;  // not made here yet: is_revoked finds the context
+    comm->ft.revoked.store(true, std::memory_order_release);
+    send_revoke(comm);
+    to_release_.push_back(comm);
 }
 
-void Engine::resolve_revokes(Lock &lk) {
-    while (!revokes_to_resolve_.empty()) {
-        std::vector<uint32_t> contexts;
-        contexts.swap(revokes_to_resolve_);
-        for (uint32_t context : contexts) {
-            lk.unlock();
-            MPI_Comm comm = comm::find_by_context(context);
-            lk.lock();
-            if (comm == MPI_COMM_NULL) continue;  // not made here yet: is_revoked finds the context
-            comm->ft.revoked.store(true, std::memory_order_release);
-            if (revoked_contexts_.count(context) && running_) send_revoke(comm);
-            lk.unlock();
-            comm::release(comm);  // may free it, which calls forget_context (takes the lock)
-            lk.lock();
-        }
+void Engine::release_held(Lock &lk) {
+    while (!to_release_.empty()) {
+        std::vector<MPI_Comm> held;
+        held.swap(to_release_);
+        lk.unlock();
+        for (MPI_Comm c : held) comm::release(c);
+        lk.lock();
     }
 }
 

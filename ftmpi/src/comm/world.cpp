@@ -49,8 +49,10 @@ void teardown_predefined(ftmpi_comm_s &c) {
     delete_all_attributes(&c);
     unregister_object(&c);
     unregister_comm(&c);
-    release(c.group);
-    c.group = nullptr;
+    // The group stays: the progress thread may still translate the source
+    // of a late frame (a receive an agreement left posted) until the
+    // transport is down. It is reachable from the predefined comm, so it is
+    // neither freed under that reader nor a leak.
     release(c.errhandler);
     c.errhandler = nullptr;
     delete c.info;

@@ -78,10 +78,11 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
     auto outcome = std::make_shared<Outcome>();
     std::unique_lock lk(mu_);
     if (comm_ == MPI_COMM_NULL) activate_locked(comm);
-    Value mine = contribution;
-    Bits known = failed_now_locked();
-    wire::unite(known, mine.failed);
-    auto machine = std::make_unique<Machine>(instance, n_, comm->rank, gaps_, known, mine, outcome);
+    // The ballot starts from what p2p and ftstate declared failed; the
+    // caller's list only enters the value (a caller's mistake must not
+    // exclude a live process from the tree).
+    auto machine = std::make_unique<Machine>(instance, n_, comm->rank, gaps_, failed_now_locked(), contribution,
+                                             outcome);
     if (instance >= next_instance_) next_instance_ = instance + 1;
     machines_[instance] = std::move(machine);
     // Messages that came before this process started the instance.

@@ -216,7 +216,10 @@ int main(int argc, char **argv)
     app.add_option("-n,--np", o.np, "number of ranks (also -np)")->required();
     app.add_option("-H,--host", o.host_list, "daemons to use: ID|HOST:PORT|HOST[:SLOTS],… (also -host)");
     app.add_option("--hostfile", o.hostfile, "file with one daemon per line: NAME [slots=N] (also -hostfile)");
-    app.add_option("-x", o.exports, "export VAR (its value here) or VAR=value to every rank (repeatable)");
+    // One value per -x: a vector option would otherwise swallow the program
+    // that follows it as a second value.
+    app.add_option("-x", o.exports, "export VAR (its value here) or VAR=value to every rank (repeatable)")
+        ->allow_extra_args(false);
     app.add_flag("--tag-output", o.tag_output, "prefix each output line with [job,rank]<stdout|stderr>:");
     app.add_option("--timeout", o.timeout_s, "kill the job after S seconds (exit status 124)")->check(CLI::PositiveNumber);
     app.add_flag("--oversubscribe", o.oversubscribe, "allow more ranks than slots");

@@ -6,21 +6,8 @@
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
 
-#include <new>
-
 namespace ftmpi::p2p {
 
-template <typename Body>
-int guarded(MPI_Comm comm, const char *function, Body &&body) noexcept {
-    int code;
-    try {
-        code = body();
-    } catch (const std::bad_alloc &) {
-        code = MPI_ERR_NO_MEM;
-    } catch (...) {
-        code = MPI_ERR_INTERN;
-    }
-    return code == MPI_SUCCESS ? MPI_SUCCESS : comm::raise(comm, code, function);
-}
+using comm::guarded;  // internal/errors.hpp
 
 }  // namespace ftmpi::p2p

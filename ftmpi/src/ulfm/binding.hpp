@@ -9,22 +9,9 @@
 #include "mpi-ext.h"
 #include "pmpix.hpp"
 
-#include <new>
-
 namespace ftmpi::ulfm {
 
-template <class Body>
-int guarded(MPI_Comm comm, const char *function, Body &&body) {
-    int code;
-    try {
-        code = body();
-    } catch (const std::bad_alloc &) {
-        code = MPI_ERR_NO_MEM;
-    } catch (...) {
-        code = MPI_ERR_INTERN;
-    }
-    return comm::raise(comm, code, function);
-}
+using comm::guarded;  // internal/errors.hpp
 
 // MPI_ERR_COMM for MPI_COMM_NULL or a handle that is not a live communicator.
 inline bool usable(MPI_Comm comm) { return comm != MPI_COMM_NULL && comm::valid(comm); }

@@ -2,6 +2,7 @@
 
 #include "hosts.hpp"
 #include "job_io.hpp"
+#include "job_watchers.hpp"
 
 #include <harness/crypto.hpp>
 
@@ -27,11 +28,6 @@ using spawn_client::SpawnClient;
 constexpr std::chrono::milliseconds kConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
 constexpr std::chrono::milliseconds kStopGrace{5000};
-// How often the VM's member list is read; a daemon's failure reaches the job
-// this much after the VM declares it, at most.
-constexpr std::chrono::milliseconds kMemberPoll{300};
-// The job topic's long poll: also how long the reader takes to stop at the end.
-constexpr std::chrono::milliseconds kTopicPoll{1000};
 
 Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key)
 {
@@ -132,75 +128,6 @@ void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key
             auto taken = c->write_stdin(handle, rest, false, kLongPoll);
             if (!taken) return; // rank 0 ended or closed its stdin
             rest = rest.subspan(static_cast<std::size_t>(*taken));
-        }
-    }
-}
-
-// Background readers that end when told to: a wait that a stop cuts short.
-class StopFlag {
-public:
-    void set()
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-        cv_.notify_all();
-    }
-    bool wait_for(std::chrono::milliseconds d) // true once stopped
-    {
-        std::unique_lock lock(mutex_);
-        return cv_.wait_for(lock, d, [&] { return stop_; });
-    }
-    bool stopped()
-    {
-        std::lock_guard lock(mutex_);
-        return stop_;
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    bool stop_ = false;
-};
-
-// Reports each daemon the VM declares failed (once; the controller dedups).
-void watch_members(const JobSpec &spec, Inbox &inbox, StopFlag &stop)
-{
-    VmLink link(spec.vm, spec.key);
-    std::set<std::string> reported;
-    while (!stop.wait_for(kMemberPoll)) {
-        auto members = link.members();
-        if (!members) continue; // every daemon we know is silent: the followers see it too
-        for (const auto &m : *members)
-            if (!m.alive && reported.insert(m.id).second)
-                inbox.post({Event::Kind::member_failed, 0, {}, 0, m.id, {}, {}});
-    }
-}
-
-// Passes the ranks' fence and respawn requests on job/<J> to the controller.
-void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFlag &stop)
-{
-    VmLink link(spec.vm, spec.key);
-    const std::string topic = "job/" + std::to_string(spec.job_id);
-    std::int64_t after = 0;
-    while (!stop.stopped()) {
-        auto got = link.fetch(topic, after, kTopicPoll);
-        if (!got) {
-            if (got.error().status == HARNESS_ERR_NOT_FOUND) {
-                printer.note("vm/events is not running in this VM (" + got.error().describe() +
-                             "): ranks cannot ask for fences or replacements");
-                return;
-            }
-            if (stop.wait_for(200ms)) return;
-            continue;
-        }
-        for (auto &e : *got) {
-            after = std::max(after, e.seq);
-            auto request = parse_job_event(e.payload);
-            if (!request.malformed.empty())
-                printer.note("ignoring a malformed " + request.malformed + " event (seq " + std::to_string(e.seq) +
-                             ") on " + topic);
-            if (request.fence) inbox.post({Event::Kind::fence, 0, {}, 0, {}, *request.fence, {}});
-            if (request.respawn) inbox.post({Event::Kind::respawn, 0, {}, 0, {}, {}, *request.respawn});
         }
     }
 }

@@ -44,29 +44,30 @@ Engine &Engine::get() {
     return *engine;
 }
 
-std::string Engine::start(int rank, int size, const Exchange &exchange, const std::string &listen_host) {
+std::string Engine::start(const transport::RouterOptions &options, const Exchange &exchange) {
     Lock lk(mu_);
     settings_ = Settings::from_environment();
-    rank_ = rank;
-    size_ = size;
-    failed_.assign(size, 0);
-    suspected_.assign(size, 0);
-    arriving_.assign(size, nullptr);
-    arriving_unexpected_.assign(size, nullptr);
+    rank_ = options.rank;
+    size_ = options.size;
+    failed_.assign(size_, 0);
+    suspected_.assign(size_, 0);
+    arriving_.assign(size_, nullptr);
+    arriving_unexpected_.assign(size_, nullptr);
     stopping_ = false;
-    tcp_ = std::make_unique<transport::Tcp>(*this);
-    tcp_->set_identity(my_incarnation_, my_round_);
-    if (size > 1) {
+    net_ = std::make_unique<transport::Router>(*this);
+    if (size_ > 1) {
         try {
-            std::string contact = tcp_->listen(listen_host);
-            std::vector<std::string> contacts = exchange(contact);
-            if (static_cast<int>(contacts.size()) != size) return "wire-up returned the wrong number of contacts";
+            transport::RouterOptions o = options;
+            o.incarnation = my_incarnation_;
+            o.round = my_round_;
+            std::vector<std::string> cards = exchange(net_->open(o));
+            if (static_cast<int>(cards.size()) != size_) return "wire-up returned the wrong number of contacts";
             long timeout_ms = env_long("FTMPI_WIREUP_TIMEOUT_MS", 60000);
             if (my_incarnation_ > 0) {
-                for (int lost : tcp_->join_mesh(rank, contacts, join_connect_timeout()))  // a replacement (joins.cpp)
+                for (int lost : net_->join(cards, join_connect_timeout()))  // a replacement (joins.cpp)
                     failed_[lost] = 1;
             } else {
-                tcp_->connect_mesh(rank, contacts, std::chrono::milliseconds(timeout_ms));
+                net_->connect(cards, std::chrono::milliseconds(timeout_ms));
             }
         } catch (const std::exception &e) {
             return e.what();
@@ -74,8 +75,13 @@ std::string Engine::start(int rank, int size, const Exchange &exchange, const st
     }
     running_ = true;
     last_user_exit_ = std::chrono::steady_clock::now();
-    if (size > 1) progress_thread_ = std::thread([this] { progress_thread_main(); });
+    if (size_ > 1) progress_thread_ = std::thread([this] { progress_thread_main(); });
     return {};
+}
+
+std::string Engine::transport_summary() {
+    Lock lk(mu_);
+    return net_ && size_ > 1 ? net_->summary() : "none";
 }
 
 bool Engine::failed(int world) const { return world >= 0 && world < size_ && failed_[world]; }
@@ -89,26 +95,26 @@ void Engine::finalize() {
             bye.kind = transport::FrameKind::bye;
             bye.source = rank_;
             for (int p = 0; p < size_; ++p)
-                if (p != rank_) tcp_->send(p, bye, nullptr, 0, true, 0);
+                if (p != rank_) net_->send(p, bye, nullptr, 0, true, 0);
         }
         // Every peer has said bye (so everything it sent us has arrived) or
         // failed, and everything we queued is written.
         wait_until([this] {
             for (int p = 0; p < size_; ++p)
-                if (p != rank_ && tcp_->connected(p)) return false;
-            return tcp_->flushed();
+                if (p != rank_ && net_->connected(p)) return false;
+            return net_->flushed();
         });
         {
             Lock lk(mu_);
             stopping_ = true;
-            tcp_->wake();
+            net_->wake();
             progress_cv_.notify_all();
         }
         progress_thread_.join();
     }
     Lock lk(mu_);
     running_ = false;
-    tcp_.reset();
+    net_.reset();
 }
 
 void Engine::abort(int code) {
@@ -121,7 +127,7 @@ void Engine::abort(int code) {
             f.source = rank_;
             f.length = static_cast<uint64_t>(code);
             for (int p = 0; p < size_; ++p)
-                if (p != rank_) tcp_->send(p, f, nullptr, 0, true, 0);
+                if (p != rank_) net_->send(p, f, nullptr, 0, true, 0);
         }
     }
     std::fflush(stdout);
@@ -139,11 +145,11 @@ void Engine::poll_step(Lock &lk, bool block) {
     // step); never sleep long while one is active.
     int timeout = block ? (generalized_.empty() ? -1 : 1) : 0;
     lk.unlock();
-    int n = tcp_->wait_events(timeout);
+    int n = net_->wait_events(timeout);
     lk.lock();
     poller_blocked_ = false;
     apply_injected();  // a failure the notifier injected goes ahead of the frames read now
-    tcp_->process_events(n);
+    net_->process_events(n);
     polling_ = false;
     poller_ = {};
     run_advances(lk);
@@ -219,7 +225,7 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
             continue;
         }
         if (progress_polling_ && !kicked) {
-            tcp_->wake();  // the progress thread hands polling over to us
+            net_->wake();  // the progress thread hands polling over to us
             kicked = true;
         }
         if (spinning) {

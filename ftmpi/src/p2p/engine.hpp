@@ -16,7 +16,7 @@
 #pragma once
 
 #include "p2p/request.hpp"
-#include "transport/tcp.hpp"
+#include "transport/router.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -53,7 +53,7 @@ struct Unexpected {
 };
 
 struct Settings {
-    size_t eager_limit = 64 * 1024;          // FTMPI_EAGER_LIMIT: larger messages use rendezvous
+    size_t eager_limit = 0;                  // FTMPI_EAGER_LIMIT: larger messages use rendezvous (0: each driver's own)
     std::chrono::microseconds spin{50};      // FTMPI_SPIN_US: poll this long before blocking
     std::chrono::microseconds idle{1000};    // FTMPI_PROGRESS_IDLE_US: quiet time before the progress thread polls
     static Settings from_environment();
@@ -63,11 +63,13 @@ class Engine final : public transport::Sink {
 public:
     static Engine &get();
 
-    // MPI_Init: connects to the job's other ranks (size > 1). Returns an
-    // empty string or the reason it failed.
-    // `exchange` publishes this rank's contact and returns every rank's.
-    using Exchange = std::function<std::vector<std::string>(const std::string &contact)>;
-    std::string start(int rank, int size, const Exchange &exchange, const std::string &listen_host);
+    // MPI_Init: opens the comm drivers and connects to the job's other
+    // ranks (size > 1). Returns an empty string or the reason it failed.
+    // `exchange` publishes this rank's card and returns every rank's.
+    using Exchange = std::function<std::vector<std::string>(const std::string &card)>;
+    std::string start(const transport::RouterOptions &options, const Exchange &exchange);
+    // Which driver carries frames to each peer, in one line ("shm 3, tcp 4").
+    std::string transport_summary();
     // MPI_Finalize: bye to every peer, wait for theirs (or their failure),
     // stop progress, close.
     void finalize();
@@ -129,7 +131,7 @@ public:
     // ---- REBUILD joining (ftjoin, issue 6; p2p/joins.cpp) ----
     // This process's incarnation and recovery round (a replacement's
     // FTMPI_INCARNATION / FTMPI_ROUND); set before start(). A replacement's
-    // start() connects to every rank it has a record of (Tcp::join_mesh).
+    // start() connects to every rank it has a record of (Router::join).
     void set_identity(int incarnation, int round);
     int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms);
     void admit(int world, int incarnation);
@@ -173,7 +175,7 @@ private:
     Settings settings_;
     int rank_ = 0, size_ = 1;
     bool running_ = false;
-    std::unique_ptr<transport::Tcp> tcp_;
+    std::unique_ptr<transport::Router> net_;
     std::thread progress_thread_;
     bool stopping_ = false;
 

@@ -27,8 +27,8 @@ void Engine::inject_failure(int world) {
         injected_pending_.store(true, std::memory_order_release);
     }
     Lock lk(mu_);
-    if (!running_ || !tcp_) return;
-    tcp_->wake();  // a poller blocked in epoll applies it too, before its next frame
+    if (!running_ || !net_) return;
+    net_->wake();  // a poller blocked in epoll applies it too, before its next frame
     apply_injected();
     report(lk);
 }
@@ -60,7 +60,7 @@ void Engine::on_peer_lost(int peer) {
 
 void Engine::declare_failed_locked(int world, const std::string &why) {
     if (!running_ || world < 0 || world >= size_ || world == rank_ || failed_[world]) return;
-    tcp_->drop(world);  // nothing more is read from or written to it
+    net_->drop(world);  // nothing more is read from or written to it
     failed_[world] = 1;
     suspected_[world] = 0;
     failure_epoch_.fetch_add(1, std::memory_order_acq_rel);
@@ -121,7 +121,7 @@ void Engine::report(Lock &lk) {
     reporting_ = false;
     // Waiters that ask ftstate (ANY_SOURCE receives) look again.
     if (followers_ > 0) followers_cv_.notify_all();
-    if (poller_blocked_ && poller_ != std::this_thread::get_id()) tcp_->wake();
+    if (poller_blocked_ && poller_ != std::this_thread::get_id()) net_->wake();
 }
 
 void Engine::fail_ops_if(const std::function<bool(const ftmpi_request_s &)> &pred, int code) {
@@ -163,7 +163,7 @@ void Engine::fail_pending(MPI_Comm comm, int code) {
 
 bool Engine::said_bye(int world) {
     Lock lk(mu_);
-    return running_ && tcp_ && world >= 0 && world < size_ && world != rank_ && tcp_->bye_received(world);
+    return running_ && net_ && world >= 0 && world < size_ && world != rank_ && net_->bye_received(world);
 }
 
 bool Engine::withdraw(MPI_Request r) {

@@ -35,13 +35,13 @@ int Engine::flush(const std::vector<int> &worlds, uint32_t context) {
     std::vector<int> peers;
     for (int w : worlds) {
         if (w < 0 || w >= size_ || w == rank_ || failed_[w]) continue;
-        if (tcp_->connected(w)) send_control(w, f);
+        if (net_->connected(w)) send_control(w, f);
         peers.push_back(w);
     }
     // A marker that arrived, or the peer's failure (a suspect is waited for
     // until the VM decides), or its bye (it finalized: it sent everything).
     auto settled = [&](int p) {
-        return failed_[p] || tcp_->bye_received(p) || flush_arrived_[{p, context}] > flush_waited_[{p, context}];
+        return failed_[p] || net_->bye_received(p) || flush_arrived_[{p, context}] > flush_waited_[{p, context}];
     };
     wait_locked(lk, [&] {
         for (int p : peers)

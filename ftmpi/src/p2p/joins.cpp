@@ -28,8 +28,8 @@ void Engine::set_identity(int incarnation, int round) {
 
 int Engine::peer_incarnation(int world) {
     Lock lk(mu_);
-    if (world == rank_ || !tcp_) return world == rank_ ? my_incarnation_ : 0;
-    return tcp_->incarnation(world);
+    if (world == rank_ || !net_) return world == rank_ ? my_incarnation_ : 0;
+    return net_->incarnation(world);
 }
 
 void Engine::renew_peer(int peer) {
@@ -47,19 +47,19 @@ void Engine::on_joined(int peer) { renew_peer(peer); }
 void Engine::admit(int world, int incarnation) {
     Lock lk(mu_);
     if (!running_ || world < 0 || world >= size_ || world == rank_) return;
-    if (tcp_->joining_incarnation(world) != incarnation) return;
+    if (net_->joining_incarnation(world) != incarnation) return;
     if (!failed_[world]) {
         // Admitted while the old incarnation was not declared failed here:
         // its operations end now, as for any failure.
-        tcp_->drop(world);
+        net_->drop(world);
         declare_failed_locked(world, "replaced by a new incarnation");  // (ftcore: on_peer_lost may only suspect)
     }
-    if (tcp_->admit(world, incarnation)) renew_peer(world);
+    if (net_->admit(world, incarnation)) renew_peer(world);
 }
 
 void Engine::wake_all() {
     Lock lk(mu_);
-    if (tcp_) tcp_->wake();
+    if (net_) net_->wake();
     followers_cv_.notify_all();
 }
 
@@ -70,7 +70,7 @@ int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &
         for (size_t i = 0; i < worlds.size(); ++i) {
             int w = worlds[i];
             if (w < 0 || w >= size_ || w == rank_) continue;
-            if (tcp_->joining_incarnation(w) < incarnations[i] && tcp_->incarnation(w) < incarnations[i]) return false;
+            if (net_->joining_incarnation(w) < incarnations[i] && net_->incarnation(w) < incarnations[i]) return false;
         }
         return true;
     };

@@ -45,7 +45,7 @@ uint64_t Engine::register_id(MPI_Request r) {
 
 void Engine::send_control(int peer, Frame f) {
     f.source = rank_;
-    tcp_->send(peer, f, nullptr, 0, true, 0);  // a lost peer is reported by the next poll
+    net_->send(peer, f, nullptr, 0, true, 0);  // a lost peer is reported by the next poll
 }
 
 void Engine::finish(MPI_Request r, int error) {
@@ -63,7 +63,7 @@ void Engine::finish(MPI_Request r, int error) {
     if (r->kind != RequestKind::generalized && r->type != MPI_DATATYPE_NULL) dt::release(r->type);
     if (r->user_freed) delete r;
     if (followers_ > 0) followers_cv_.notify_all();
-    if (poller_blocked_ && poller_ != std::this_thread::get_id()) tcp_->wake();
+    if (poller_blocked_ && poller_ != std::this_thread::get_id()) net_->wake();
 }
 
 void Engine::deliver(MPI_Request r, const char *data, size_t len) {
@@ -161,7 +161,7 @@ int Engine::post_send(MPI_Request r) {
         stalled_.push_back(r);  // its peer's fate is not decided yet: the failure verdict completes it
         return MPI_SUCCESS;
     }
-    if (failed(r->peer) || !tcp_->connected(r->peer)) {
+    if (failed(r->peer) || !net_->connected(r->peer)) {
         finish(r, MPIX_ERR_PROC_FAILED);
         return MPI_SUCCESS;
     }
@@ -171,21 +171,21 @@ int Engine::post_send(MPI_Request r) {
     f.source = rank_;
     f.length = bytes;
     const bool sync = r->mode == SendMode::synchronous;
-    transport::Tcp::SendResult sent;
-    if (bytes <= settings_.eager_limit) {
+    transport::SendResult sent;
+    if (bytes <= (settings_.eager_limit ? settings_.eager_limit : net_->eager_limit(r->peer))) {
         f.kind = FrameKind::eager;
         if (sync) {
             f.flags = transport::frame_sync;
             f.sender_id = register_id(r);
         }
-        sent = tcp_->send(r->peer, f, r->data, bytes, true, 0);
-        if (sent == transport::Tcp::SendResult::done && !sync) finish(r, MPI_SUCCESS);
+        sent = net_->send(r->peer, f, r->data, bytes, true, 0);
+        if (sent == transport::SendResult::done && !sync) finish(r, MPI_SUCCESS);
     } else {
         f.kind = FrameKind::rts;
         f.sender_id = register_id(r);
-        sent = tcp_->send(r->peer, f, nullptr, 0, true, 0);
+        sent = net_->send(r->peer, f, nullptr, 0, true, 0);
     }
-    if (sent == transport::Tcp::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
+    if (sent == transport::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
     return MPI_SUCCESS;
 }
 
@@ -384,10 +384,10 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
         d.source = rank_;
         d.length = r->bytes;
         d.receiver_id = f.receiver_id;
-        auto sent = tcp_->send(peer, d, r->data, r->bytes, false, r->id);
-        r->streaming = sent == transport::Tcp::SendResult::pending;
-        if (sent == transport::Tcp::SendResult::done) finish(r, MPI_SUCCESS);
-        else if (sent == transport::Tcp::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
+        auto sent = net_->send(peer, d, r->data, r->bytes, false, r->id);
+        r->streaming = sent == transport::SendResult::pending;
+        if (sent == transport::SendResult::done) finish(r, MPI_SUCCESS);
+        else if (sent == transport::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
         break;
     }
     case FrameKind::sync_ack: {
@@ -491,7 +491,7 @@ MPI_Request Engine::make_generalized(std::function<bool(MPI_Status *)> advance) 
     reset_status(r->status);
     Lock lk(mu_);
     generalized_.push_back(r);
-    if (poller_blocked_) tcp_->wake();  // its poll should not sleep unboundedly now
+    if (poller_blocked_) net_->wake();  // its poll should not sleep unboundedly now
     return r;
 }
 

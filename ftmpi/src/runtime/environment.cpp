@@ -17,7 +17,7 @@
 #include "p2p/engine.hpp"
 #include "runtime/init.hpp"
 #include "runtime/wireup.hpp"
-#include "transport/tcp.hpp"
+#include "runtime/comm_drivers.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -77,13 +77,23 @@ int init_before_join(int required, int *provided, bool *restarted) {
     provided_level = std::min(std::max(required, MPI_THREAD_SINGLE), MPI_THREAD_MULTIPLE);
 
     const auto timeout = std::chrono::milliseconds(env_int("FTMPI_WIREUP_TIMEOUT_MS", 60000));
+    transport::RouterOptions options;
+    options.job = job.job;
+    options.rank = job.rank;
+    options.size = job.size;
+    if (job.size > 1) {
+        options.listen_host = listen_host(job);
+        options.ranks_per_node = env_int("FTMPI_RANKS_PER_NODE", 0);
+        try {
+            CommDrivers drivers = load_comm_drivers(job.rank);
+            options.preference = std::move(drivers.preference);
+            options.plugins = std::move(drivers.plugins);
+        } catch (const std::exception &e) {
+            init_failed(e.what());
+        }
+    }
     std::string error = p2p::Engine::get().start(
-        job.rank, job.size,
-        [&](const std::string &address) {
-            transport::Contact mine{address, job.incarnation, job.round};
-            return exchange_contacts(job, mine.record(), timeout);
-        },
-        job.size > 1 ? listen_host(job) : std::string());
+        options, [&](const std::string &card) { return exchange_contacts(job, card, timeout); });
     if (!error.empty()) init_failed(error);
     state.store(State::running);
     comm::init_world(job.rank, job.size);

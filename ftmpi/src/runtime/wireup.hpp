@@ -6,11 +6,8 @@
 //   drd:        contacts are records ftmpi/<job>/contact/<rank> in the VM's
 //               replicated database, through the daemon at HARNESS_HCORE.
 //
-// A rank connects to the lower ranks and accepts the higher ones, so it only
-// needs the lower ranks' contacts; the others stay empty.
-//
-// A record is "host:port" (incarnation 0) or "host:port incarnation round"
-// (transport::Contact). A REBUILD replacement (FTMPI_RESTARTED=1) overwrites
+// Every rank reads every other rank's record: a record is the rank's card
+// (transport/card.hpp), which says which comm driver reaches it. A REBUILD replacement (FTMPI_RESTARTED=1) overwrites
 // its rank's record with its own and reads every other rank's record as it
 // is now (dead ranks' records included: the transport finds out).
 #pragma once
@@ -33,9 +30,9 @@ struct JobInfo {
     int round = 0;
 };
 
-// Publishes `contact` and returns the contacts of ranks 0..rank-1 (entries
-// for the others are empty); for a replacement, every other rank's record
-// present now. Throws std::runtime_error with the reason.
+// Publishes `contact` and returns every rank's (its own entry empty); for a
+// replacement, every other rank's record present now. Throws
+// std::runtime_error with the reason.
 std::vector<std::string> exchange_contacts(const JobInfo &, const std::string &contact,
                                            std::chrono::milliseconds timeout);
 

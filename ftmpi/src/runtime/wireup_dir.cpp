@@ -57,8 +57,12 @@ std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &jo
         return contacts;
     }
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    int next = 0;  // lower ranks are read in order
-    while (next < job.rank) {
+    int next = 0;  // every other rank, in order: its card says which driver reaches it
+    while (next < job.size) {
+        if (next == job.rank) {
+            ++next;
+            continue;
+        }
         if (read_contact(path + "/" + std::to_string(next), &contacts[next])) {
             ++next;
             continue;

@@ -62,13 +62,13 @@ std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &con
         }
         return contacts;
     }
-    int missing = job.rank;  // only the lower ranks are needed
+    int missing = job.size - 1;  // every other rank's card: it says which driver reaches that rank
     std::int64_t after = 0;
     while (missing > 0) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - hl::Clock::now());
         if (left.count() <= 0)
             throw std::runtime_error("drd: wire-up timed out with " + std::to_string(missing) +
-                                     " lower rank contact(s) missing under " + prefix);
+                                     " contact(s) missing under " + prefix);
         harness::Packer watch;
         watch.str(prefix).i64(after).i64(std::min<std::int64_t>(left.count(), 2000));
         auto reply = daemon.call(drd, "watch", watch.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
@@ -86,7 +86,7 @@ std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &con
                 throw std::runtime_error("drd: wire-up: malformed watch record");
             if (deleted || key.rfind(prefix, 0) != 0) continue;
             int r = std::atoi(key.c_str() + prefix.size());
-            if (r < 0 || r >= job.rank || !contacts[r].empty()) continue;
+            if (r < 0 || r >= job.size || r == job.rank || !contacts[r].empty()) continue;
             contacts[r].assign(value.begin(), value.end());
             --missing;
         }

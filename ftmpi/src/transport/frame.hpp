@@ -17,6 +17,9 @@
 // replacement joining) is answered with a hello carrying frame_hello_ack.
 #pragma once
 
+#include "ftmpi/transport.h"
+
+#include <cstddef>
 #include <cstdint>
 
 namespace ftmpi::transport {
@@ -43,5 +46,12 @@ struct Frame {
     uint64_t pad = 0;
 };
 static_assert(sizeof(Frame) == 48, "the header is part of the wire format");
+// The C drivers see the same header as ftmpi_frame.
+static_assert(sizeof(Frame) == sizeof(ftmpi_frame) && offsetof(Frame, length) == offsetof(ftmpi_frame, length) &&
+              offsetof(Frame, pad) == offsetof(ftmpi_frame, pad));
+static_assert(static_cast<int>(FrameKind::flush) == FTMPI_FRAME_FLUSH && static_cast<int>(FrameKind::data) == FTMPI_FRAME_DATA);
+
+inline const ftmpi_frame *as_c(const Frame *f) { return reinterpret_cast<const ftmpi_frame *>(f); }
+inline const Frame *as_cpp(const ftmpi_frame *f) { return reinterpret_cast<const Frame *>(f); }
 
 }  // namespace ftmpi::transport

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "transport/frame.hpp"
+#include "transport/sink.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -45,30 +46,6 @@ constexpr std::chrono::seconds hello_timeout{5};
 // Room for one epoll_wait's events (epoll_event stays out of this header).
 struct epoll_event_buffer {
     alignas(8) unsigned char bytes[32 * 12];
-};
-
-// Where an arriving payload goes: its first `keep` bytes to `dst`, the rest
-// is read and dropped (a truncated receive).
-struct Landing {
-    char *dst = nullptr;
-    size_t keep = 0;
-    void *cookie = nullptr;  // the sink's, handed back in on_frame
-};
-
-class Sink {
-public:
-    virtual ~Sink() = default;
-    // An eager or data frame's header arrived; say where its payload goes.
-    virtual Landing on_header(int peer, const Frame &) = 0;
-    // A whole frame arrived (payload landed, if it had one).
-    virtual void on_frame(int peer, const Frame &, const Landing &) = 0;
-    // A send that returned `pending` is now fully written.
-    virtual void on_sent(uint64_t token) = 0;
-    // The connection to `peer` broke before its bye: the peer failed.
-    virtual void on_peer_lost(int peer) = 0;
-    // A replacement of the same recovery round connected (auto-admitted):
-    // `peer` is alive again with a new incarnation.
-    virtual void on_joined(int /*peer*/) {}
 };
 
 // One rank's contact record: "host:port incarnation round" (part 1 records
@@ -116,7 +93,7 @@ public:
     // (closing the old one without a report). False when none is held.
     bool admit(int peer, int incarnation);
 
-    enum class SendResult { done, pending, peer_lost };
+    using SendResult = transport::SendResult;
     // Sends a frame and its payload. `done`: written, or the unwritten rest
     // copied (only when `copy`); `pending`: the payload is still referenced
     // and on_sent(token) follows; `peer_lost`: the peer is gone.
@@ -139,6 +116,9 @@ public:
     bool bye_received(int peer) const;
     bool flushed() const;                  // nothing queued for any peer
     int size() const { return static_cast<int>(conns_.size()); }
+    int epoll_fd() const { return epoll_fd_; }  // readable when wait_events would return events
+    int my_incarnation() const { return my_incarnation_; }
+    int my_round() const { return my_round_; }
 
 private:
     struct Outgoing {

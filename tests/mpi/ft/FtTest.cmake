@@ -42,7 +42,7 @@ function(ftmpi_add_ft_test NAME)
     target_link_libraries(${exe} PRIVATE ftmpi)
     # The services the private daemon loads (ftmpirun itself pulls in only
     # hcored and spawn_notify).
-    foreach(service plugin_vm_drd plugin_vm_events plugin_vm_spawn_notify)
+    foreach(service plugin_vm_drd plugin_vm_events plugin_vm_spawn_notify plugin_comm_shm)
       if(TARGET ${service})
         add_dependencies(${exe} ${service})
       endif()
@@ -70,19 +70,26 @@ function(ftmpi_add_ft_test NAME)
   math(EXPR launcher_timeout "${T_TIMEOUT} - 3")
 
   foreach(np ${T_NP})
-    set(test mpi.ft.${NAME}${T_SUFFIX}.np${np})
-    # No HARNESS_HCORE and a root without a daemon: ftmpirun starts a private
-    # hcored for this job alone, so parallel tests never share a VM.
-    add_test(NAME ${test}
-             COMMAND ${CMAKE_COMMAND} -E env --unset=HARNESS_HCORE
-                     HARNESS_SERVICES=vm/drd,vm/naming,vm/events,vm/spawn_notify
-                     $<TARGET_FILE:ftmpirun> --root ${CMAKE_CURRENT_BINARY_DIR}/no-vm
-                     -np ${np} --timeout ${launcher_timeout} ${opts} --oversubscribe
-                     $<TARGET_FILE:${exe}>)
-    # Besides the status: ftmpirun keeps a job whose rank was killed by any
-    # signal, so a crash (SIGSEGV, SIGABRT) or a failed check must be caught
-    # in the output too.
-    set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;ft;${T_LABELS}"
-      FAIL_REGULAR_EXPRESSION "FAILED: ;killed by SIG(SEGV|ABRT|BUS|FPE|ILL|TERM)|exited with status [1-9]|aborting job")
+    foreach(variant default ${FTMPI_TEST_TRANSPORTS})
+      ftmpi_transport_variant(${variant} ${np} suffix env)
+      if(suffix STREQUAL "skip")
+        continue()
+      endif()
+      set(test mpi.ft.${NAME}${T_SUFFIX}${suffix}.np${np})
+      # No HARNESS_HCORE and a root without a daemon: ftmpirun starts a private
+      # hcored for this job alone, so parallel tests never share a VM.
+      add_test(NAME ${test}
+               COMMAND ${CMAKE_COMMAND} -E env --unset=HARNESS_HCORE
+                       HARNESS_SERVICES=vm/drd,vm/naming,vm/events,vm/spawn_notify
+                       $<TARGET_FILE:ftmpirun> --root ${CMAKE_CURRENT_BINARY_DIR}/no-vm
+                       -np ${np} --timeout ${launcher_timeout} ${env} ${opts} --oversubscribe
+                       $<TARGET_FILE:${exe}>)
+      # Besides the status: ftmpirun keeps a job whose rank was killed by any
+      # signal, so a crash (SIGSEGV, SIGABRT) or a failed check must be caught
+      # in the output too; and a comm driver that could not be used would
+      # make the test run over another one.
+      set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;ft;${T_LABELS};transport-${variant}"
+        FAIL_REGULAR_EXPRESSION "FAILED: ;killed by SIG(SEGV|ABRT|BUS|FPE|ILL|TERM)|exited with status [1-9]|aborting job|comm driver [a-z0-9_]+ not used")
+    endforeach()
   endforeach()
 endfunction()

@@ -1,0 +1,81 @@
+// See comm_drivers.hpp.
+#include "runtime/comm_drivers.hpp"
+
+#include <harness/hlib.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+
+namespace ftmpi::runtime {
+
+namespace {
+
+std::vector<std::string> parse_list(const std::string &text) {
+    std::vector<std::string> names;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find(',', start);
+        if (end == std::string::npos) end = text.size();
+        std::string name = text.substr(start, end - start);
+        if (name.empty())
+            throw std::runtime_error("FTMPI_TRANSPORTS='" + text + "': an empty name (expected e.g. shm,tcp)");
+        for (char c : name)
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+                throw std::runtime_error("FTMPI_TRANSPORTS='" + text + "': '" + name + "' is not a driver name");
+        names.push_back(name);
+        start = end + 1;
+    }
+    return names;
+}
+
+// The ops table of plugin driver comm/<name>, or nullptr with *why set.
+// The plugin stays loaded for the life of the process: the engine's
+// progress thread may call into it until the very end.
+const ftmpi_transport_ops *load_plugin(const std::string &name, std::string *why) {
+    namespace hl = harness::hlib;
+    static auto *loaded = new std::vector<std::unique_ptr<hl::DirectPlugin>>();
+    const char *root = std::getenv("HARNESS_ROOT");
+    const char *home = std::getenv("HOME");
+    std::filesystem::path dir = root && *root ? root : std::string(home ? home : "/") + "/.harness";
+    auto plugin = hl::DirectPlugin::load(dir, harness::ComponentName{"comm", name});
+    if (!plugin) {
+        *why = plugin.error().describe();
+        return nullptr;
+    }
+#if HARNESS_PLUGIN_ABI_MINOR < 2
+    *why = "plugin ABI without typed interfaces";
+    return nullptr;
+#else
+    auto ops = (*plugin)->interface_as<ftmpi_transport_ops>(FTMPI_TRANSPORT_INTERFACE, FTMPI_TRANSPORT_VERSION);
+    if (!ops) {
+        *why = ops.error().describe();
+        return nullptr;
+    }
+    loaded->push_back(std::move(*plugin));
+    return *ops;
+#endif
+}
+
+}  // namespace
+
+CommDrivers load_comm_drivers(int rank) {
+    CommDrivers d;
+    const char *env = std::getenv("FTMPI_TRANSPORTS");
+    d.preference = parse_list(env && *env ? env : "shm,tcp");
+    for (const std::string &name : d.preference) {
+        if (name == "tcp") continue;
+        std::string why;
+        if (const ftmpi_transport_ops *ops = load_plugin(name, &why)) {
+            d.plugins.push_back(ops);
+        } else if (rank == 0) {
+            std::fprintf(stderr, "FT-MPI: comm driver %s not used (peers it would reach go over TCP): %s\n",
+                         name.c_str(), why.c_str());
+            std::fflush(stderr);
+        }
+    }
+    return d;
+}
+
+}  // namespace ftmpi::runtime

@@ -1,0 +1,112 @@
+// The transport router: every comm driver of this process behind one
+// interface for the point-to-point engine.
+//
+// Each rank publishes a card (card.hpp) with an address per driver it
+// opened. Per peer, the router picks the first driver of the preference
+// list (FTMPI_TRANSPORTS, default "shm,tcp") that both have and that says
+// the peer is reachable; every frame to that peer goes through it, so the
+// per-pair order the protocol relies on holds. Receiving, it takes frames
+// from every driver.
+//
+// TCP is always open and connected to every peer, whatever carries the
+// frames: the end of file of a peer's connection is how its death is seen
+// when the frames go through a medium without one (shared memory). Before
+// such a loss is reported, the other drivers are drained, and a peer that
+// said bye through any driver ended normally.
+//
+// Progress: one epoll set holds each driver's wait_fd and the router's own
+// wake eventfd. A non-blocking step makes no system call for drivers that
+// are polled in memory (shared memory); TCP is looked at on each step while
+// it carries some peer's frames, otherwise every few steps (for the end of
+// file that means a failure). Not thread-safe, like a driver: the engine
+// serializes every call with its lock, except wake().
+#pragma once
+
+#include "transport/driver.hpp"
+#include "transport/sink.hpp"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ftmpi::transport {
+
+struct RouterOptions {
+    std::string job;
+    int rank = 0, size = 1;
+    int incarnation = 0, round = 0;
+    std::string listen_host;
+    // Driver names in order of preference; "tcp" is opened in any case.
+    std::vector<std::string> preference{"shm", "tcp"};
+    // Ops tables of the plugin drivers that could be loaded (by name).
+    std::vector<const ftmpi_transport_ops *> plugins;
+    // FTMPI_RANKS_PER_NODE: when > 0, ranks in different blocks of this many
+    // consecutive ranks are treated as on different nodes (only TCP between
+    // them), so one host can run a job whose peers use different drivers.
+    int ranks_per_node = 0;
+};
+
+class Router {
+public:
+    explicit Router(Sink &sink);
+    ~Router();
+    Router(const Router &) = delete;
+    Router &operator=(const Router &) = delete;
+
+    // Opens the drivers and returns this process's card text. A plugin
+    // driver that fails to open is left out with a line on stderr; TCP
+    // failing throws std::runtime_error.
+    std::string open(const RouterOptions &);
+    // Chooses a driver per peer from the cards (cards[r] is rank r's) and
+    // connects: every peer over TCP, then each other driver its peers.
+    // Throws std::runtime_error with the reason.
+    void connect(const std::vector<std::string> &cards, std::chrono::milliseconds timeout);
+    // A replacement's wire-up (REBUILD): returns the ranks found dead.
+    std::vector<int> join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer);
+
+    SendResult send(int peer, const Frame &, const void *payload, size_t len, bool copy, uint64_t token);
+    size_t eager_limit(int peer) const;
+
+    // As Tcp's: wait_events without the engine's lock, process_events with it.
+    int wait_events(int timeout_ms);
+    void process_events(int n);
+    void wake();
+
+    void drop(int peer);
+    bool connected(int peer) const;
+    bool bye_received(int peer) const;
+    bool flushed() const;
+    int incarnation(int peer) const;
+    int joining_incarnation(int peer) const;
+    bool admit(int peer, int incarnation);
+
+    // "shm" or "tcp": the driver carrying frames to `peer`.
+    const std::string &route_name(int peer) const;
+    // One line: which drivers carry how many peers ("shm 3, tcp 4").
+    std::string summary() const;
+
+private:
+    struct Port;  // a driver's C sink context
+    Driver &route(int peer) { return drivers_[static_cast<size_t>(route_[peer])]; }
+    const Driver &route(int peer) const { return drivers_[static_cast<size_t>(route_[peer])]; }
+    void choose_routes(const std::vector<std::string> &cards);
+    std::vector<const char *> addresses_for(const std::vector<std::string> &cards, const Driver &,
+                                            std::vector<std::string> &keep) const;
+    void lost_from(size_t driver, int peer);  // a driver's on_peer_lost
+
+    Sink &sink_;
+    int rank_ = 0, size_ = 1;
+    int ranks_per_node_ = 0;
+    std::vector<Driver> drivers_;         // [0] is TCP
+    std::vector<std::unique_ptr<Port>> ports_;
+    std::vector<int> route_;              // per peer: index into drivers_
+    int epoll_fd_ = -1, wake_fd_ = -1;
+    std::vector<size_t> order_;           // drivers_ indices by preference
+    unsigned steps_ = 0;                  // steps, for the occasional look at an idle TCP
+    bool tcp_carries_ = false;
+    bool blocked_ = false;                // the last wait_events blocked in epoll
+    bool woken_ = false;                  // and the wake eventfd was among its events
+};
+
+}  // namespace ftmpi::transport

@@ -12,6 +12,7 @@
 #ifndef EXAMPLES_ADDER_H
 #define EXAMPLES_ADDER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define EXAMPLES_ADDER_INTERFACE "examples.adder"

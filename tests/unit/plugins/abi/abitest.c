@@ -203,7 +203,7 @@ static const struct {
     const void *poison_table;
 } image = {
     {HARNESS_PLUGIN_ABI_MAJOR, 1, sizeof(descriptor_1_1), "abitest", "old", "1.1.0", HARNESS_LEVEL_APPLICATION,
-     HARNESS_PER_DAEMON, old_init, NULL, 1, functions},
+     HARNESS_PER_DAEMON, old_init, NULL, FUNCTION_COUNT, functions},
     7,
     (const void *)16,
 };

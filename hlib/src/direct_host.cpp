@@ -127,13 +127,13 @@ Result<Initialised> open_and_init(const std::filesystem::path &root, const Compo
     if (!where) return where.error();
     auto library = LoadedLibrary::open(*where, HARNESS_LEVEL_APPLICATION);
     if (!library) return library.error();
-    const auto &found = library.value()->descriptor();
-    if (name.package != found.package || name.component != found.component)
-        return make_error(HARNESS_ERR_LOAD_FAILED, "asked for " + name.to_string() + " but " +
-                                                       where->shared_object.string() + " is " + found.package + "/" +
-                                                       found.component);
     Initialised out{std::move(*library), nullptr};
     const auto &d = out.library->descriptor();
+    // A file the daemon named, or one renamed in lib/, must be what was asked for.
+    if (name.package != d.package || name.component != d.component)
+        return make_error(HARNESS_ERR_LOAD_FAILED, "asked for " + name.to_string() + " but " +
+                                                       where->shared_object.string() + " is " + d.package + "/" +
+                                                       d.component);
     if (d.init) {
         char err[1024] = {};
         int rc = d.init(host, &out.state, err, sizeof err);

@@ -56,13 +56,17 @@ rm -rf "$demo"
 mkdir -p "$demo"
 chmod 711 "$demo"
 
-step "Publish examples/math and examples/dependent, signed, to a web repository"
+# The shared-memory comm driver (application level, loaded into each rank)
+# is published with them when it was built.
+published=("$bin/plugins-root/lib/examples/math.json" "$bin/plugins-root/lib/examples/dependent.json")
+[ -f "$bin/plugins-root/lib/comm/shm.so" ] && published+=("$bin/plugins-root/lib/comm/shm.json")
+step "Publish examples/math, examples/dependent (and comm/shm when built), signed, to a web repository"
 mkdir -m 700 "$demo/publisher"
 fpr=$("$hpublish" keygen --gnupghome "$demo/publisher" --name "HARNESS demo publisher <demo@example.org>")
 "$hpublish" export-key --gnupghome "$demo/publisher" --signer "$fpr" --out "$demo/publisher.asc"
 echo "publisher key $fpr"
 "$hpublish" --repo "$demo/www" --gnupghome "$demo/publisher" --signer "$fpr" --ttl 600 --expires 7 \
-  "$bin/plugins-root/lib/examples/math.json" "$bin/plugins-root/lib/examples/dependent.json"
+  "${published[@]}"
 chmod -R a+rX "$demo/www"
 ls -R "$demo/www"
 

@@ -2,18 +2,79 @@
 
 #include <dlfcn.h>
 
+#include <cstddef>
+#include <set>
+#include <utility>
+
 namespace harness {
 
 namespace {
 
 // The sizes of the 1.0 structs: a plugin's struct may be larger (a newer minor
-// added fields at the end) but never smaller.
-constexpr std::size_t kDescriptorSize10 = sizeof(harness_plugin_descriptor);
+// added fields at the end) but never smaller. The 1.0 and 1.1 descriptors end
+// where 1.2 added the interface table.
+constexpr std::size_t kDescriptorSize10 = offsetof(harness_plugin_descriptor, interface_count);
+constexpr std::size_t kDescriptorSize12 = sizeof(harness_plugin_descriptor);
 constexpr std::size_t kFunctionSize10 = sizeof(harness_function);
+constexpr std::size_t kInterfaceSize12 = sizeof(harness_interface);
+// More entries than any real plugin exports: a garbage count is refused
+// instead of walked.
+constexpr std::size_t kMaxInterfaces = 1024;
 
 Error abi_error(const std::string &why) { return make_error(HARNESS_ERR_ABI_MISMATCH, why); }
 
+const char *level_name(std::uint32_t level) { return level == HARNESS_LEVEL_APPLICATION ? "application" : "daemon"; }
+
+// The interface table, when the descriptor is large enough to hold one.
+Result<void> validate_interfaces(const harness_plugin_descriptor &d)
+{
+    std::size_t count = interface_count(d);
+    if (count == 0) return {};
+    if (count > kMaxInterfaces)
+        return abi_error("descriptor lists " + std::to_string(count) + " interfaces (at most " +
+                         std::to_string(kMaxInterfaces) + ")");
+    if (!d.interfaces) return abi_error("descriptor lists " + std::to_string(count) + " interfaces but has no table");
+    if (d.interfaces[0].struct_size < kInterfaceSize12)
+        return abi_error("interface entries of " + std::to_string(d.interfaces[0].struct_size) +
+                         " bytes are smaller than ABI 1.2's " + std::to_string(kInterfaceSize12));
+    std::set<std::pair<std::string, std::uint32_t>> seen;
+    for (std::size_t i = 0; i < count; ++i) {
+        const harness_interface &e = interface_at(d, i);
+        std::string where = "interface #" + std::to_string(i);
+        if (e.struct_size < kInterfaceSize12) return abi_error(where + " entry is smaller than ABI 1.2's");
+        if (!e.name || !*e.name) return abi_error(where + " has no name");
+        where = "interface " + std::string(e.name) + " v" + std::to_string(e.version);
+        if (!e.ops) return abi_error(where + " has no ops table");
+        if (!seen.emplace(e.name, e.version).second) return abi_error(where + " is exported twice");
+    }
+    return {};
+}
+
+// The manifest lists exactly the (name, version) pairs the descriptor exports,
+// so what a repository index or console shows is what a process will get.
+Result<void> check_manifest_interfaces(const Manifest &m, const harness_plugin_descriptor &d)
+{
+    std::set<std::pair<std::string, std::uint32_t>> listed, exported;
+    for (const auto &i : m.interfaces) listed.emplace(i.name, i.version);
+    for (std::size_t i = 0; i < interface_count(d); ++i)
+        exported.emplace(interface_at(d, i).name, interface_at(d, i).version);
+    for (const auto &[name, version] : exported)
+        if (!listed.count({name, version}))
+            return make_error(HARNESS_ERR_LOAD_FAILED, "the plugin exports interface " + name + " v" +
+                                                           std::to_string(version) + " that its manifest does not list");
+    for (const auto &[name, version] : listed)
+        if (!exported.count({name, version}))
+            return make_error(HARNESS_ERR_LOAD_FAILED, "the manifest lists interface " + name + " v" +
+                                                           std::to_string(version) + " that the plugin does not export");
+    return {};
+}
+
 } // namespace
+
+std::size_t interface_count(const harness_plugin_descriptor &d)
+{
+    return d.struct_size >= kDescriptorSize12 ? d.interface_count : 0;
+}
 
 Result<void> validate_descriptor(const harness_plugin_descriptor *d)
 {
@@ -56,13 +117,31 @@ Result<void> validate_descriptor(const harness_plugin_descriptor *d)
         default: return abi_error(where + " has an unknown calling convention");
         }
     }
-    return {};
+    return validate_interfaces(*d);
 }
 
-Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::open(const ResolvedPlugin &where)
+static Error wrong_level(const ComponentName &name, std::uint32_t plugin_level, harness_level host_level)
+{
+    std::string what = name.to_string() + (plugin_level == HARNESS_LEVEL_APPLICATION ? " is an application" : " is a daemon") +
+                       "-level plugin";
+    if (host_level == HARNESS_LEVEL_DAEMON)
+        return make_error(HARNESS_ERR_NOT_SUPPORTED,
+                          what + ": it is loaded into application processes through Hlib (DirectPlugin), never "
+                                 "into a daemon");
+    return make_error(HARNESS_ERR_NOT_SUPPORTED,
+                      what + ": it runs inside a daemon and is called through the VM (load, then call), never "
+                             "loaded into an application process");
+}
+
+Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::open(const ResolvedPlugin &where,
+                                                           std::optional<harness_level> host_level)
 {
     auto manifest = read_manifest(where.manifest);
     if (!manifest) return manifest.error();
+    // The manifest's level is checked before dlopen, so a plugin of the other
+    // level never runs even its constructors in this host.
+    if (host_level && manifest->level != *host_level)
+        return wrong_level({manifest->package, manifest->component}, manifest->level, *host_level);
     std::unique_ptr<LoadedLibrary> lib(new LoadedLibrary());
     lib->where_ = where;
     lib->manifest_ = std::move(manifest.value());
@@ -85,6 +164,10 @@ Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::open(const ResolvedPlugin 
     if (m.abi_major != d->abi_major)
         return abi_error("manifest says ABI major " + std::to_string(m.abi_major) + ", descriptor " +
                          std::to_string(d->abi_major));
+    if (m.level != d->level)
+        return make_error(HARNESS_ERR_LOAD_FAILED, "manifest says level " + std::string(level_name(m.level)) +
+                                                       " but the descriptor says " + level_name(d->level));
+    if (auto ok = check_manifest_interfaces(m, *d); !ok) return ok.error();
     lib->descriptor_ = d;
     return lib;
 }
@@ -92,6 +175,17 @@ Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::open(const ResolvedPlugin 
 LoadedLibrary::~LoadedLibrary()
 {
     if (handle_) ::dlclose(handle_);
+}
+
+const harness_interface *LoadedLibrary::find_interface(std::string_view name, std::uint32_t min_version) const
+{
+    if (!descriptor_) return nullptr;
+    const harness_interface *best = nullptr;
+    for (std::size_t i = 0; i < interface_count(*descriptor_); ++i) {
+        const harness_interface &e = interface_at(*descriptor_, i);
+        if (name == e.name && e.version >= min_version && (!best || e.version > best->version)) best = &e;
+    }
+    return best;
 }
 
 const harness_function *LoadedLibrary::find_function(std::string_view name) const

@@ -100,6 +100,16 @@ Result<Manifest> parse_manifest(std::string_view json_text)
             fn.signature = f.value("signature", std::string());
             m.functions.push_back(std::move(fn));
         }
+        for (const auto &i : j.value("interfaces", json::array())) {
+            Manifest::Interface in;
+            in.name = i.at("name").get<std::string>();
+            auto version = i.at("version").get<std::int64_t>();
+            if (in.name.empty()) return manifest_error("an interface has an empty name");
+            if (version < 0 || version > std::int64_t{UINT32_MAX})
+                return manifest_error("interface " + in.name + ": version must be 0 … 4294967295");
+            in.version = static_cast<std::uint32_t>(version);
+            m.interfaces.push_back(std::move(in));
+        }
     } catch (const json::exception &e) {
         return manifest_error(std::string("wrong field type: ") + e.what());
     }

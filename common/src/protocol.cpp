@@ -13,6 +13,7 @@ const char *type_name(std::uint8_t type)
     case Type::ping: return "ping";
     case Type::load: return "load";
     case Type::call: return "call";
+    case Type::resolve: return "resolve";
     case Type::members: return "members";
     case Type::loaded: return "loaded";
     case Type::locate: return "locate";

@@ -91,6 +91,7 @@ private:
 
     void handle_load(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_call(std::span<const std::uint8_t> body, RawChannel *raw, ReplyFn done);
+    void handle_resolve(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_add(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_invite(std::span<const std::uint8_t> body, ReplyFn done);
     void handle_halt(std::span<const std::uint8_t> body, ReplyFn done);

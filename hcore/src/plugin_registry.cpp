@@ -24,7 +24,7 @@ Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &na
 
     auto where = resolver_.resolve(name);
     if (!where) return where.error();
-    auto library = LoadedLibrary::open(*where);
+    auto library = LoadedLibrary::open(*where, HARNESS_LEVEL_DAEMON);
     if (!library) {
         log_.warning("refused " + name.to_string() + " from " + where->shared_object.string() + ": " +
                      library.error().describe());
@@ -79,6 +79,25 @@ Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &na
     plugins_.emplace(name, std::move(plugin));
     order_.push_back(raw);
     return static_cast<const LoadedPlugin *>(raw);
+}
+
+Result<PluginRegistry::ForProcess> PluginRegistry::resolve_for_process(const ComponentName &name) const
+{
+    auto where = resolver_.resolve(name);
+    if (!where) return where.error();
+    auto manifest = read_manifest(where->manifest);
+    if (!manifest) return manifest.error();
+    if (manifest->package != name.package || manifest->component != name.component)
+        return make_error(HARNESS_ERR_LOAD_FAILED, "asked for " + name.to_string() + " but the manifest at " +
+                                                       where->manifest.string() + " names " + manifest->package +
+                                                       "/" + manifest->component);
+    if (manifest->level != HARNESS_LEVEL_APPLICATION)
+        return make_error(HARNESS_ERR_NOT_SUPPORTED,
+                          name.to_string() + " is a daemon-level plugin: it runs inside a daemon and is called "
+                                             "through the VM, never loaded into an application process");
+    log_.info("resolved " + name.to_string() + " " + manifest->version + " for a process from " +
+              origin_name(where->origin) + " (" + where->shared_object.string() + ")");
+    return ForProcess{*where, manifest->version};
 }
 
 const LoadedPlugin *PluginRegistry::find(const ComponentName &name) const

@@ -43,7 +43,17 @@ public:
 
     void set_one_per_vm_check(OnePerVmCheck check) { one_per_vm_check_ = std::move(check); }
 
+    // Refuses application-level plugins: those run inside processes.
     Result<const LoadedPlugin *> load(const ComponentName &name);
+    // Finds an application-level component for a process (RESOLVE): the same
+    // resolution and trust checks as load(), a fetched package written to the
+    // cache, but nothing opened in this daemon; a daemon-level component is
+    // refused by its manifest.
+    struct ForProcess {
+        ResolvedPlugin where;
+        std::string version;
+    };
+    Result<ForProcess> resolve_for_process(const ComponentName &name) const;
     const LoadedPlugin *find(const ComponentName &name) const;
     std::vector<const LoadedPlugin *> all() const; // in load order
     // Runs every fini, newest first. Further loads are refused.

@@ -55,6 +55,7 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     case Type::ping: return done(ok());
     case Type::load: return handle_load(body, std::move(done));
     case Type::call: return handle_call(body, raw, std::move(done));
+    case Type::resolve: return handle_resolve(body, std::move(done));
     case Type::members: return done(ok(membership_->encode_members()));
     case Type::loaded: return done(ok(encode_loaded()));
     case Type::locate: {
@@ -99,6 +100,28 @@ void Daemon::handle_load(std::span<const std::uint8_t> body, ReplyFn done)
             if (!loaded) return fail(loaded.error());
             Packer out;
             out.str((*loaded)->descriptor().version);
+            return ok(out.take());
+        },
+        std::move(done));
+}
+
+void Daemon::handle_resolve(std::span<const std::uint8_t> body, ReplyFn done)
+{
+    Unpacker u(body);
+    auto name = read_component(u);
+    if (!name) return done(fail(name.error()));
+    if (!u.done()) return done(malformed(Type::resolve));
+    // A fetch may take seconds: never on the I/O thread.
+    in_background(
+        [this, n = *name] {
+            auto found = registry_->resolve_for_process(n);
+            if (!found) {
+                log_.warning("resolve " + n.to_string() + " for a process refused: " + found.error().describe());
+                return fail(found.error());
+            }
+            Packer out;
+            out.str(found->where.shared_object.string()).str(found->where.manifest.string());
+            out.str(found->version).str(origin_name(found->where.origin));
             return ok(out.take());
         },
         std::move(done));

@@ -22,6 +22,13 @@ Result<std::string> Daemon::load(const ComponentName &name, Deadline deadline)
     return decode_single_str(*r, "LOAD");
 }
 
+Result<ResolvedComponent> Daemon::resolve(const ComponentName &name, Deadline deadline)
+{
+    auto r = conn_.request(Type::resolve, encode_component(name), deadline);
+    if (!r) return r.error();
+    return decode_resolve(*r);
+}
+
 Result<Bytes> Daemon::call(const ComponentName &name, std::string_view function, std::span<const std::uint8_t> packed_args,
                            harness_convention convention, harness_mode mode, Deadline deadline)
 {

@@ -121,15 +121,19 @@ const harness_host_api *direct_host(const std::filesystem::path &root)
 }
 
 Result<Initialised> open_and_init(const std::filesystem::path &root, const ComponentName &name,
-                                  const harness_host_api *host)
+                                  const harness_host_api *host, const DirectLoadOptions &options)
 {
-    Resolver resolver(root); // no fetcher: lib/ and cache/ only
-    auto where = resolver.resolve(name);
+    auto where = resolve_in_process(root, name, options);
     if (!where) return where.error();
-    auto library = LoadedLibrary::open(*where);
+    auto library = LoadedLibrary::open(*where, HARNESS_LEVEL_APPLICATION);
     if (!library) return library.error();
     Initialised out{std::move(*library), nullptr};
     const auto &d = out.library->descriptor();
+    // A file the daemon named, or one renamed in lib/, must be what was asked for.
+    if (name.package != d.package || name.component != d.component)
+        return make_error(HARNESS_ERR_LOAD_FAILED, "asked for " + name.to_string() + " but " +
+                                                       where->shared_object.string() + " is " + d.package + "/" +
+                                                       d.component);
     if (d.init) {
         char err[1024] = {};
         int rc = d.init(host, &out.state, err, sizeof err);

@@ -6,6 +6,7 @@
 // loaded and initialised once, then kept until the process exits.
 #pragma once
 
+#include <harness/hlib.hpp>
 #include <harness/loader.hpp>
 
 #include <filesystem>
@@ -15,12 +16,18 @@ namespace harness::hlib::detail {
 // The host API for plugins of this root; valid until the process exits.
 const harness_host_api *direct_host(const std::filesystem::path &root);
 
-// Resolves and opens a component and runs its init with host.
+// <root>/lib → <root>/cache → the local daemon's RESOLVE (direct_resolve.cpp).
+Result<ResolvedPlugin> resolve_in_process(const std::filesystem::path &root, const ComponentName &name,
+                                          const DirectLoadOptions &options);
+
+// Resolves and opens an application-level component and runs its init with
+// host. Dependencies an init loads through the host resolve the same way,
+// with default options.
 struct Initialised {
     std::unique_ptr<LoadedLibrary> library;
     void *state = nullptr;
 };
 Result<Initialised> open_and_init(const std::filesystem::path &root, const ComponentName &name,
-                                  const harness_host_api *host);
+                                  const harness_host_api *host, const DirectLoadOptions &options = {});
 
 } // namespace harness::hlib::detail

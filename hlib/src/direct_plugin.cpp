@@ -9,8 +9,14 @@ namespace harness::hlib {
 
 Result<std::unique_ptr<DirectPlugin>> DirectPlugin::load(const std::filesystem::path &root, const ComponentName &name)
 {
+    return load(root, name, DirectLoadOptions{});
+}
+
+Result<std::unique_ptr<DirectPlugin>> DirectPlugin::load(const std::filesystem::path &root, const ComponentName &name,
+                                                         const DirectLoadOptions &options)
+{
     const harness_host_api *host = detail::direct_host(root);
-    auto plugin = detail::open_and_init(root, name, host);
+    auto plugin = detail::open_and_init(root, name, host, options);
     if (!plugin) return plugin.error();
     std::unique_ptr<DirectPlugin> p(new DirectPlugin());
     p->library_ = std::move(plugin->library);
@@ -22,6 +28,20 @@ Result<std::unique_ptr<DirectPlugin>> DirectPlugin::load(const std::filesystem::
 DirectPlugin::~DirectPlugin()
 {
     if (library_ && library_->descriptor().fini) library_->descriptor().fini(state_);
+}
+
+Result<const void *> DirectPlugin::interface(std::string_view name, std::uint32_t min_version) const
+{
+    if (const harness_interface *found = library_->find_interface(name, min_version)) return found->ops;
+    const auto &d = library_->descriptor();
+    std::string exported;
+    for (std::size_t i = 0; i < interface_count(d); ++i)
+        exported += std::string(exported.empty() ? "" : ", ") + interface_at(d, i).name + " v" +
+                    std::to_string(interface_at(d, i).version);
+    std::string plugin = std::string(d.package) + "/" + d.component + " " + d.version;
+    return make_error(HARNESS_ERR_NOT_FOUND, plugin + " has no interface " + std::string(name) + " v" +
+                                                 std::to_string(min_version) + " or newer (it exports " +
+                                                 (exported.empty() ? std::string("none") : exported) + ")");
 }
 
 Result<void (*)(void)> DirectPlugin::native(std::string_view function, std::string_view signature) const

@@ -35,6 +35,23 @@ Result<std::string> decode_single_str(std::span<const std::uint8_t> body, const 
     return s;
 }
 
+Result<ResolvedComponent> decode_resolve(std::span<const std::uint8_t> body)
+{
+    Unpacker u(body);
+    std::string so, manifest, version, origin;
+    if (!u.str(so) || !u.str(manifest) || !u.str(version) || !u.str(origin) || !u.done() || so.empty() ||
+        manifest.empty())
+        return malformed("RESOLVE");
+    ResolvedComponent r;
+    r.where.shared_object = so;
+    r.where.manifest = manifest;
+    r.version = version;
+    r.where.origin = PluginOrigin::fetched;
+    for (auto o : {PluginOrigin::lib, PluginOrigin::cache, PluginOrigin::fetched, PluginOrigin::plugin_path})
+        if (origin == origin_name(o)) r.where.origin = o;
+    return r;
+}
+
 Result<Bytes> decode_call_reply(std::span<const std::uint8_t> body)
 {
     Unpacker u(body);

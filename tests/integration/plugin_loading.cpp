@@ -224,13 +224,46 @@ TEST_CASE("a component that is not in lib/ is NOT_FOUND with a message naming it
 TEST_CASE("direct loading into this process applies the same checks")
 {
     const auto &root = shared_vm()[0].root();
+    // Both are daemon-level plugins, refused by level before dlopen: had
+    // badabi's init run, this process would have aborted. (The ABI and init
+    // checks of in-process loading: tests/unit/hlib/direct_plugin.cpp.)
     auto abi = hlib::DirectPlugin::load(root, kBadAbi);
-    REQUIRE_FALSE(abi.ok()); // had init run, this process would have aborted
-    CHECK(abi.error().status == HARNESS_ERR_ABI_MISMATCH);
-    auto init = hlib::DirectPlugin::load(root, kFailInit);
-    REQUIRE_FALSE(init.ok());
-    CHECK(init.error().message.find("failinit refuses to start") != std::string::npos);
+    REQUIRE_FALSE(abi.ok());
+    CHECK(abi.error().status == HARNESS_ERR_NOT_SUPPORTED);
+    auto level = hlib::DirectPlugin::load(root, kFailInit);
+    REQUIRE_FALSE(level.ok());
+    CHECK(level.error().status == HARNESS_ERR_NOT_SUPPORTED);
+    CHECK(level.error().message.find("is a daemon-level plugin") != std::string::npos);
     auto missing = hlib::DirectPlugin::load(root, {"examples", "nosuch"});
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().status == HARNESS_ERR_NOT_FOUND);
+}
+
+TEST_CASE("levels: a daemon refuses to load an application-level plugin, and RESOLVEs it for a process instead")
+{
+    auto &d = shared_vm()[0];
+    const ComponentName direct{"examples", "direct"};
+    auto loaded = load(d, direct);
+    REQUIRE_FALSE(loaded.ok());
+    CHECK(loaded.error().status == HARNESS_ERR_NOT_SUPPORTED);
+    CHECK(loaded.error().message ==
+          "examples/direct is an application-level plugin: it is loaded into application processes through Hlib "
+          "(DirectPlugin), never into a daemon");
+    CHECK_FALSE(has(loaded_names(d), "examples/direct"));
+
+    auto client = daemon_client(d);
+    auto resolved = client.resolve(direct, hlib::deadline_in(10s));
+    REQUIRE_MESSAGE(resolved.ok(), (resolved ? "" : describe(resolved.error())));
+    CHECK(resolved->version == "1.0.0");
+    CHECK(resolved->where.shared_object == d.root() / "lib" / "examples" / "direct.so");
+    CHECK_FALSE(has(loaded_names(d), "examples/direct")); // found, not loaded
+
+    auto daemon_level = client.resolve({"examples", "math"}, hlib::deadline_in(10s));
+    REQUIRE_FALSE(daemon_level.ok());
+    CHECK(daemon_level.error().status == HARNESS_ERR_NOT_SUPPORTED);
+    CHECK(daemon_level.error().message.find("examples/math is a daemon-level plugin") != std::string::npos);
+    auto missing = client.resolve({"examples", "nosuch"}, hlib::deadline_in(10s));
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().status == HARNESS_ERR_NOT_FOUND);
+    check_alive(d);
 }

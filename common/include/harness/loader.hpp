@@ -7,7 +7,10 @@
 //   a Fetcher (HTTP from signed repositories)        writes into the cache
 // The manifest <COMP>.json sits beside each .so. Loading uses dlopen with
 // RTLD_NOW | RTLD_LOCAL and checks the descriptor's ABI major, minor and size
-// before calling anything in the plugin.
+// before calling anything in the plugin. A host says its level (a daemon, or
+// an application process through Hlib) and is refused a plugin of the other
+// level before dlopen. The typed interfaces of ABI 1.2 are found with
+// LoadedLibrary::find_interface.
 #pragma once
 
 #include <harness/plugin.h>
@@ -17,6 +20,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +59,13 @@ struct Manifest {
         std::string signature;
     };
     std::vector<Function> functions;
+    // ABI 1.2: the typed interfaces the plugin exports ("interfaces":
+    // [{"name": "…", "version": N}]); checked against the descriptor at load.
+    struct Interface {
+        std::string name;
+        std::uint32_t version = 0;
+    };
+    std::vector<Interface> interfaces;
 };
 
 Result<Manifest> parse_manifest(std::string_view json_text);
@@ -111,7 +122,11 @@ Result<void> write_cache_stamp(const std::filesystem::path &cache_lib_dir, const
 // (fini is run by the owner, not here, so that it runs exactly once).
 class LoadedLibrary {
 public:
-    static Result<std::unique_ptr<LoadedLibrary>> open(const ResolvedPlugin &where);
+    // host_level: the level of the host loading it; a plugin of the other
+    // level is refused (HARNESS_ERR_NOT_SUPPORTED) before dlopen. Without it
+    // any level opens (tools and tests that only inspect a plugin).
+    static Result<std::unique_ptr<LoadedLibrary>> open(const ResolvedPlugin &where,
+                                                       std::optional<harness_level> host_level = std::nullopt);
     ~LoadedLibrary();
     LoadedLibrary(const LoadedLibrary &) = delete;
     LoadedLibrary &operator=(const LoadedLibrary &) = delete;
@@ -121,6 +136,9 @@ public:
     const ResolvedPlugin &location() const { return where_; }
     // The function table entry, or null. Checks struct sizes.
     const harness_function *find_function(std::string_view name) const;
+    // The exported interface of that name with the highest version at least
+    // min_version, or null (also for plugins built before ABI 1.2).
+    const harness_interface *find_interface(std::string_view name, std::uint32_t min_version) const;
 
 private:
     LoadedLibrary() = default;
@@ -139,9 +157,24 @@ inline const harness_function &function_at(const harness_plugin_descriptor &d, s
     return *reinterpret_cast<const harness_function *>(base + i * d.functions[0].struct_size);
 }
 
+// How many interfaces a descriptor exports: 0 for a descriptor built before
+// ABI 1.2 (its struct_size ends before the field).
+std::size_t interface_count(const harness_plugin_descriptor &d);
+
+// The i-th interface entry, laid out with the plugin's own stride like
+// function_at. Only for i < interface_count(d) of a validated descriptor.
+inline const harness_interface &interface_at(const harness_plugin_descriptor &d, std::size_t i)
+{
+    auto base = reinterpret_cast<const unsigned char *>(d.interfaces);
+    return *reinterpret_cast<const harness_interface *>(base + i * d.interfaces[0].struct_size);
+}
+
 // Checks a descriptor before anything in the plugin is called: ABI major equal,
 // ABI minor not newer than ours, struct sizes at least the 1.0 sizes, names
-// present, every function entry well-formed (AUTO signatures parse).
+// present, every function entry well-formed (AUTO signatures parse), and —
+// when struct_size covers it — the 1.2 interface table: a table present when
+// the count is not zero, entries at least the 1.2 size, each with a name and
+// an ops pointer, no (name, version) twice.
 Result<void> validate_descriptor(const harness_plugin_descriptor *d);
 
 } // namespace harness

@@ -22,6 +22,14 @@
  * Unpacking checks every bound and every tag, and fails instead of reading
  * past the end.
  *
+ * Besides named functions, a plugin may export typed interfaces (ABI 1.2):
+ * each is a name, a version and a pointer to an ops table whose layout the
+ * interface's own public header defines (a comm driver's table, say). A
+ * process that loads the plugin in-process (Hlib's DirectPlugin) asks for an
+ * interface by name and minimum version and calls through the table; the
+ * daemon only lists them. An ops table should, like every table here, start
+ * with its own struct_size so that it too can grow at the end.
+ *
  * Nothing in this header throws; C++ plugins must catch everything before
  * returning (harness/plugin.hpp does it for them).
  */
@@ -38,7 +46,10 @@ extern "C" {
 #endif
 
 #define HARNESS_PLUGIN_ABI_MAJOR 1
-#define HARNESS_PLUGIN_ABI_MINOR 1
+/* Minor history: 1.0 the descriptor and host API; 1.1 list_members, root_dir,
+ * key_file and call_local in the host API; 1.2 typed interfaces at the end of
+ * the descriptor. A host loads every older minor of its major. */
+#define HARNESS_PLUGIN_ABI_MINOR 2
 #define HARNESS_PLUGIN_ENTRY "harness_plugin_entry"
 
 /* Status codes shared by plugins, the daemon and Hlib. */
@@ -373,6 +384,20 @@ typedef struct harness_function {
     void (*native)(void);
 } harness_function;
 
+/* ABI 1.2: one typed interface a plugin exports. name is a dotted word such
+ * as "ftmpi.transport"; version is the interface's own version (not the
+ * plugin's), raised whenever the ops table's meaning changes; ops points to a
+ * const table that lives as long as the plugin is loaded. A plugin may export
+ * several versions of one interface as separate entries (never the same name
+ * and version twice). The loader refuses the plugin before calling anything
+ * when an entry is smaller than this struct or lacks its name or ops. */
+typedef struct harness_interface {
+    uint32_t struct_size;
+    const char *name;
+    uint32_t version;
+    const void *ops;
+} harness_interface;
+
 typedef struct harness_plugin_descriptor {
     uint16_t abi_major;
     uint16_t abi_minor;
@@ -387,6 +412,13 @@ typedef struct harness_plugin_descriptor {
     void (*fini)(void *state);
     size_t function_count;
     const harness_function *functions;
+
+    /* ---- ABI 1.2: typed interfaces (read only when struct_size covers
+     * them; a 1.0/1.1 plugin's descriptor ends before them and exports none).
+     * interfaces may be NULL only when interface_count is 0. The manifest
+     * lists the same (name, version) pairs under "interfaces". */
+    size_t interface_count;
+    const harness_interface *interfaces;
 } harness_plugin_descriptor;
 
 typedef const harness_plugin_descriptor *(*harness_plugin_entry_fn)(void);

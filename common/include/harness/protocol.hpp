@@ -24,6 +24,13 @@
 //             between request and reply: the daemon first sends a bare CALL
 //             header with kFlagRawStart, then the plugin speaks, then the
 //             final reply frame follows.
+//   RESOLVE   { str pkg, str comp }
+//             [{ str so_path, str manifest_path, str version, str origin }] —
+//             finds an application-level component for a process on this
+//             host (lib → plugin path → cache → signed repositories, the
+//             same resolver and trust policy as LOAD) without loading it into
+//             the daemon; the paths are the daemon's local files. A
+//             daemon-level component is refused. TCP and Unix socket only.
 //   MEMBERS   {}            [{ u64 n, n × (str id, str tcp, str udp, i32 state, i64 silent_ms) }]
 //   LOADED    {}            [{ u64 n, n × component }] with
 //             component = str pkg, str comp, str version, i32 level, i32 policy,
@@ -69,6 +76,7 @@ enum class Type : std::uint8_t {
     ping = 10,
     load = 11,
     call = 13,
+    resolve = 14,
     members = 20,
     loaded = 21,
     locate = 22,

@@ -131,6 +131,13 @@ struct ComponentInfo {
     std::vector<FunctionInfo> functions;
 };
 
+// What RESOLVE answers: an application-level component's files on the
+// daemon's host (in its lib/, plugin path or cache), and its version.
+struct ResolvedComponent {
+    ResolvedPlugin where;
+    std::string version;
+};
+
 // The result of one daemon's part of a multi-daemon operation.
 template <class T>
 struct PerDaemon {
@@ -145,6 +152,9 @@ public:
 
     Result<void> ping(Deadline deadline);
     Result<std::string> load(const ComponentName &name, Deadline deadline); // → version
+    // Has the daemon find (and if need be fetch and verify) an
+    // application-level component for this process, without loading it.
+    Result<ResolvedComponent> resolve(const ComponentName &name, Deadline deadline);
     Result<Bytes> call(const ComponentName &name, std::string_view function, std::span<const std::uint8_t> packed_args,
                        harness_convention convention, harness_mode mode, Deadline deadline);
     // RAW convention: after the request is sent, talk(fd) speaks the plugin's
@@ -260,12 +270,44 @@ private:
     Clock::time_point members_refreshed_at_{};
 };
 
-// Direct invocation: a component loaded into this process (application level).
+// How DirectPlugin finds a component that is neither in <root>/lib nor in a
+// valid <root>/cache entry: it asks the local daemon (RESOLVE), reached as
+// Hlib connects — $HARNESS_HCORE, else <root>/var/hcored.sock, with
+// $HARNESS_KEY or <root>/vm.key — which fetches it from its repositories and
+// checks its signature under the daemon's own trust policy (--trust,
+// --allow-unsigned), then loads it from the file the daemon names.
+struct DirectLoadOptions {
+    bool ask_daemon = true;
+    std::chrono::milliseconds daemon_timeout{30000}; // connect + fetch + verify
+};
+
+// Direct invocation: an application-level component loaded into this process.
 class DirectPlugin {
 public:
-    // Resolves through <root>/lib and <root>/cache (see loader.hpp) and runs init.
+    // Resolves <root>/lib → <root>/cache → the local daemon (see
+    // DirectLoadOptions), refuses a daemon-level plugin (NOT_SUPPORTED) before
+    // dlopen, checks the descriptor (ABI, function and interface tables) and
+    // runs init. Errors name the component and say which step refused it;
+    // nothing found anywhere is NOT_FOUND.
     static Result<std::unique_ptr<DirectPlugin>> load(const std::filesystem::path &root, const ComponentName &name);
+    static Result<std::unique_ptr<DirectPlugin>> load(const std::filesystem::path &root, const ComponentName &name,
+                                                      const DirectLoadOptions &options);
     ~DirectPlugin(); // runs fini
+
+    // ABI 1.2: the ops table of the typed interface `name`, the highest
+    // version the plugin exports that is at least min_version. NOT_FOUND when
+    // the plugin exports no such interface or only older versions (the
+    // message says which plugin, what it exports and what was asked for).
+    // The table lives as long as this DirectPlugin.
+    Result<const void *> interface(std::string_view name, std::uint32_t min_version) const;
+    // The same, cast to the interface's ops struct (from its public header).
+    template <class Ops>
+    Result<const Ops *> interface_as(std::string_view name, std::uint32_t min_version) const
+    {
+        auto ops = interface(name, min_version);
+        if (!ops) return ops.error();
+        return static_cast<const Ops *>(*ops);
+    }
 
     // A native pointer of exactly type Fn (e.g. std::int64_t(std::int64_t, std::int64_t)),
     // refused unless the plugin's signature says the same.
@@ -274,6 +316,9 @@ public:
     Result<Bytes> call_packed(std::string_view function, std::span<const std::uint8_t> args) const;
 
     const LoadedLibrary &library() const { return *library_; }
+    // Where it was loaded from (origin lib, cache, or fetched/cache through
+    // the daemon).
+    const ResolvedPlugin &location() const { return library_->location(); }
 
 private:
     DirectPlugin() = default;

@@ -38,6 +38,17 @@ TEST_CASE("a full manifest parses")
     CHECK(m->functions[2].default_mode == HARNESS_MODE_THREAD);
 }
 
+TEST_CASE("ABI 1.2: the interfaces a plugin exports are listed by name and version")
+{
+    auto m = parse_manifest(R"J({"package": "comm", "component": "shm", "version": "1", "level": "application",
+      "interfaces": [{"name": "ftmpi.transport", "version": 1}, {"name": "ftmpi.transport", "version": 2}]})J");
+    REQUIRE(m.ok());
+    REQUIRE(m->interfaces.size() == 2);
+    CHECK(m->interfaces[0].name == "ftmpi.transport");
+    CHECK(m->interfaces[0].version == 1);
+    CHECK(m->interfaces[1].version == 2);
+}
+
 TEST_CASE("defaults")
 {
     auto m = parse_manifest(R"J({"package": "p", "component": "c", "version": "1"})J");
@@ -47,6 +58,7 @@ TEST_CASE("defaults")
     CHECK(m->dependencies.empty());
     CHECK(m->cache_ttl == std::chrono::seconds(3600));
     CHECK(m->functions.empty());
+    CHECK(m->interfaces.empty());
 }
 
 TEST_CASE("bad manifests are refused")
@@ -67,6 +79,11 @@ TEST_CASE("bad manifests are refused")
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"convention": "auto"}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "convention": "x"}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "default_mode": "y"}]})J",
+             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"version": 1}]})J",
+             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i"}]})J",
+             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "", "version": 1}]})J",
+             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": -1}]})J",
+             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": "1"}]})J",
          }) {
         CAPTURE(text);
         auto m = parse_manifest(text);

@@ -187,7 +187,7 @@ bool Driver::push_dones(Peer &p) {
 // we store want_space then read tail: one of the two sees the other).
 void Driver::want_room(Peer &p, size_t need) {
     p.need_room = std::max(p.need_room, need);
-    store_seq(p.out->want_space, 1u);
+    if (load_relaxed(p.out->want_space) == 0) store_seq(p.out->want_space, 1u);  // set: the kick is still due
     p.out_tail = load_seq(p.out->tail);
     if (room(p, p.need_room) >= p.need_room) more_ = true;
 }
@@ -229,6 +229,7 @@ void Driver::on_cma_done(int peer, uint64_t cookie, uint32_t status) {
         p.cma_send = false;
         o.cma = o.posted = false;
         o.header_sent = true;
+        for (Outgoing &later : p.queue) later.cma = false;  // not posted yet: they go as frames
         more_ = true;
         return;
     }

@@ -7,10 +7,15 @@
 
 namespace {
 
-// INTERFACE SLOT: once the plugin ABI carries typed interfaces, the
-// descriptor lists {FTMPI_TRANSPORT_INTERFACE, FTMPI_TRANSPORT_VERSION,
-// ftmpi_comm_shm_ops()} here. Until then a loader finds the table through
-// the exported symbol ftmpi_comm_shm_ops.
+#if HARNESS_PLUGIN_ABI_MINOR >= 2
+// The typed interface slot (plugin ABI 1.2): libftmpi asks the loaded plugin
+// for FTMPI_TRANSPORT_INTERFACE and calls through the table. The table is
+// also exported as the symbol ftmpi_comm_shm_ops, for hosts of ABI 1.1.
+const harness_interface kInterfaces[] = {
+    {sizeof(harness_interface), FTMPI_TRANSPORT_INTERFACE, FTMPI_TRANSPORT_VERSION, ftmpi_comm_shm_ops()},
+};
+#endif
+
 const harness_plugin_descriptor kDescriptor = {
     HARNESS_PLUGIN_ABI_MAJOR,
     HARNESS_PLUGIN_ABI_MINOR,
@@ -24,6 +29,10 @@ const harness_plugin_descriptor kDescriptor = {
     nullptr,
     0,
     nullptr,
+#if HARNESS_PLUGIN_ABI_MINOR >= 2
+    sizeof kInterfaces / sizeof kInterfaces[0],
+    kInterfaces,
+#endif
 };
 
 }  // namespace

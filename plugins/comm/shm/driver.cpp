@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -17,18 +18,6 @@
 namespace ftmpi::shm {
 
 namespace {
-
-constexpr uint64_t fifo_tag = ~uint64_t{0};
-
-int open_pidfd(pid_t pid) {
-#ifdef SYS_pidfd_open
-    return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-    (void)pid;
-    errno = ENOSYS;
-    return -1;
-#endif
-}
 
 size_t next_power_of_two(size_t n) {
     size_t p = 1;
@@ -52,8 +41,12 @@ Settings Settings::from_environment() {
 }
 
 Driver::Driver(const ftmpi_transport_open_args &args, const ftmpi_transport_sink &sink, const Settings &settings)
-    : settings_(settings), sink_(sink), job_(args.job ? args.job : ""), rank_(args.rank), size_(args.size),
-      incarnation_(args.incarnation), host_key_(host_key()) {
+    : settings_(settings), job_(args.job ? args.job : ""), rank_(args.rank), size_(args.size),
+      incarnation_(args.incarnation), round_(args.round), host_key_(host_key()) {
+    // The caller's sink may be an older, shorter struct.
+    std::memcpy(&sink_, &sink, std::min<size_t>(sink.struct_size, sizeof sink_));
+    has_on_joined_ = sink.struct_size >= offsetof(ftmpi_transport_sink, on_joined) + sizeof sink_.on_joined &&
+                     sink_.on_joined != nullptr;
     if (job_.empty()) throw std::runtime_error("no job id");
     if (size_ <= 0 || rank_ < 0 || rank_ >= size_ || incarnation_ < 0)
         throw std::runtime_error("rank " + std::to_string(rank_) + " of " + std::to_string(size_) + " is not valid");
@@ -89,11 +82,23 @@ Driver::~Driver() {
     if (epoll_fd_ >= 0) ::close(epoll_fd_);
 }
 
-std::string Driver::address() const { return host_key_ + ":" + std::to_string(incarnation_); }
+std::string Driver::address() const {
+    return host_key_ + ":" + std::to_string(incarnation_) + ":" + std::to_string(round_);
+}
 
 bool Driver::reachable(const std::string &address) const {
-    size_t colon = address.rfind(':');
-    return colon != std::string::npos && address.compare(0, colon, host_key_) == 0;
+    int incarnation = 0, round = 0;
+    return parse_address(address.c_str(), &incarnation, &round);
+}
+
+// "<host key>:<incarnation>:<round>" of this host.
+bool Driver::parse_address(const char *address, int *incarnation, int *round) const {
+    if (!address) return false;
+    const char *colon = std::strchr(address, ':');
+    if (!colon || static_cast<size_t>(colon - address) != host_key_.size() ||
+        host_key_.compare(0, host_key_.size(), address, host_key_.size()) != 0)
+        return false;
+    return std::sscanf(colon + 1, "%d:%d", incarnation, round) == 2 && *incarnation >= 0;
 }
 
 void Driver::connect(const char *const *addresses, const unsigned char *mine, int timeout_ms) {
@@ -101,55 +106,18 @@ void Driver::connect(const char *const *addresses, const unsigned char *mine, in
     for (int p = 0; p < size_; ++p) {
         if (p == rank_ || !mine || !mine[p]) continue;
         const char *a = addresses ? addresses[p] : nullptr;
-        if (!a || !*a || !reachable(a))
+        Peer &peer = peers_[static_cast<size_t>(p)];
+        if (!parse_address(a, &peer.incarnation, &peer.round))
             throw std::runtime_error("rank " + std::to_string(p) + " is not on this host (address '" +
                                      std::string(a ? a : "") + "')");
-        Peer &peer = peers_[static_cast<size_t>(p)];
         if (peer.attached) continue;
         peer.carried = true;
-        peer.incarnation = std::atoi(std::strrchr(a, ':') + 1);
+        peer.in_incarnation = peer.incarnation;
         waiting.push_back(p);
     }
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
     while (!waiting.empty()) {
-        for (auto it = waiting.begin(); it != waiting.end();) {
-            Peer &peer = peers_[static_cast<size_t>(*it)];
-            std::string why;
-            AttachResult r = attach_inbox({job_, *it, size_, peer.incarnation, host_key_}, &peer.seg, &why);
-            if (r == AttachResult::refused) throw std::runtime_error("cannot attach to rank " + std::to_string(*it) + ": " + why);
-            if (r == AttachResult::not_yet) {
-                ++it;
-                continue;
-            }
-            SlotControl *slot = peer.seg.slot(rank_);
-            if (load_acquire(slot->state) != slot_free) {
-                unmap(peer.seg);
-                throw std::runtime_error("rank " + std::to_string(*it) + "'s slot for this rank is taken (duplicate rank?)");
-            }
-            const std::string fifo = wake_path(job_, *it, peer.incarnation);
-            peer.wake_fd = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);  // RDWR: a write never raises SIGPIPE
-            if (peer.wake_fd < 0) {
-                unmap(peer.seg);
-                throw std::runtime_error("open " + fifo + ": " + std::strerror(errno));
-            }
-            slot->sender_pid = static_cast<int32_t>(::getpid());
-            slot->sender_incarnation = incarnation_;
-            store_release(slot->state, slot_attached);
-            peer.out = slot;
-            peer.out_ring = Ring{peer.seg.ring(rank_), static_cast<size_t>(peer.seg.header->ring_bytes)};
-            peer.out_head = load_relaxed(slot->head);
-            peer.out_tail = load_acquire(slot->tail);
-            peer.pid = peer.seg.header->owner_pid;
-            peer.pidfd = open_pidfd(peer.pid);
-            if (peer.pidfd >= 0) {
-                epoll_event ev{};
-                ev.events = EPOLLIN;
-                ev.data.u64 = static_cast<uint64_t>(*it);
-                ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, peer.pidfd, &ev);
-            }
-            peer.attached = peer.alive = true;
-            it = waiting.erase(it);
-        }
+        std::erase_if(waiting, [this](int p) { return attach_peer(p, slot_attached) == Attach::attached; });
         if (waiting.empty()) break;
         if (Clock::now() >= deadline)
             throw std::runtime_error("wire-up timed out waiting for the shared-memory inbox of rank " +

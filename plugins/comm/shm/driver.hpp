@@ -25,6 +25,9 @@ namespace ftmpi::shm {
 
 using Clock = std::chrono::steady_clock;
 
+// epoll tag of the FIFO in wait_fd (the pidfds carry their peer's rank).
+constexpr uint64_t fifo_tag = ~uint64_t{0};
+
 // Settings read once per open() from the environment.
 struct Settings {
     size_t ring_bytes = 256 * 1024;  // FTMPI_SHM_RING_BYTES, rounded up to a power of two
@@ -64,7 +67,8 @@ struct Peer {
     bool exited = false;         // its process ended (pidfd or kill(pid, 0))
     bool cma_send = true;
     bool cma_recv = true;
-    int incarnation = 0;
+    int incarnation = 0;         // of its inbox we write to
+    int round = 0;               // its recovery round, from its address
     // Outbound: its inbox, our slot in it.
     Mapping seg;
     SlotControl *out = nullptr;
@@ -82,6 +86,7 @@ struct Peer {
     SlotControl *in = nullptr;
     Ring in_ring;
     uint64_t in_tail = 0;
+    int in_incarnation = 0;      // the sender whose records we read there
     Inbound cur;
     bool kick_due = false;       // we consumed from its ring: kick it if it waits for room
 };
@@ -111,8 +116,19 @@ public:
     bool bye_received(int peer) const;
     bool flushed() const;
     int incarnation(int peer) const;
+    // REBUILD joining (driver_join.cpp). Throws std::runtime_error with the reason.
+    void join(const char *const *addresses, const unsigned char *mine, int per_peer_ms, unsigned char *lost);
+    int joining_incarnation(int peer) const;
+    bool admit(int peer, int incarnation);
 
 private:
+    // driver_join.cpp
+    enum class Attach { attached, not_yet, dead };
+    Attach attach_peer(int peer, uint32_t claim);
+    void release_outbound(Peer &);
+    bool adopt(int peer, int incarnation, uint32_t claim);
+    void check_joiners();
+    bool parse_address(const char *address, int *incarnation, int *round) const;
     // driver_send.cpp
     bool try_write(Peer &, Outgoing &);
     bool write_cma(Peer &, Outgoing &);
@@ -140,13 +156,14 @@ private:
     Settings settings_;
     ftmpi_transport_sink sink_{};
     std::string job_;
-    int rank_ = 0, size_ = 0, incarnation_ = 0;
+    int rank_ = 0, size_ = 0, incarnation_ = 0, round_ = 0;
     std::string host_key_;
     Mapping inbox_;
     int wake_fd_ = -1;       // our FIFO, O_RDWR
     int epoll_fd_ = -1;      // the FIFO and every peer's pidfd
     std::vector<Peer> peers_;
     uint64_t seen_posted_ = 0;
+    bool has_on_joined_ = false;  // the sink is new enough to have on_joined
     bool armed_ = false;     // prepare_wait ran: check the FIFO and pidfds on the next progress
     bool more_ = false;      // a drain stopped at its budget, or an exit awaits handling
     int busy_peers_ = 0;     // peers with queued sends or owed completions

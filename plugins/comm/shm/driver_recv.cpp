@@ -72,6 +72,7 @@ int Driver::progress() {
     }
     more_ = false;
     seen_posted_ = posted;
+    check_joiners();
     int handled = 0;
     for (int peer = 0; peer < size_; ++peer) handled += drain(peer);
     kick_senders();
@@ -105,7 +106,9 @@ void Driver::kick_senders() {
 int Driver::drain(int peer) {
     Peer &p = peers_[static_cast<size_t>(peer)];
     if (!p.alive) return 0;
-    const uint64_t head = load_acquire(p.in->head);
+    uint64_t head = load_acquire(p.in->head);
+    if (load_relaxed(p.in->sender_incarnation) != p.in_incarnation)
+        head = std::min(head, load_relaxed(p.in->join_base));  // replaced: only what the old one wrote
     int n = 0;
     while (p.alive && p.in_tail != head) {
         if (n == drain_budget) {

@@ -109,15 +109,29 @@ int shm_connected(ftmpi_transport *t, int peer) noexcept { return t->driver.conn
 int shm_bye_received(ftmpi_transport *t, int peer) noexcept { return t->driver.bye_received(peer) ? 1 : 0; }
 int shm_flushed(ftmpi_transport *t) noexcept { return t->driver.flushed() ? 1 : 0; }
 
-// REBUILD joining is not provided yet: the engine keeps a replacement on TCP.
-int shm_join(ftmpi_transport *, const char *const *, const unsigned char *, int, unsigned char *, char *err,
-             size_t errlen) noexcept {
-    put_error(err, errlen, "joining a REBUILD replacement is not supported");
-    return FTMPI_TRANSPORT_UNSUPPORTED;
+int shm_join(ftmpi_transport *t, const char *const *addresses, const unsigned char *mine, int per_peer_ms,
+             unsigned char *lost, char *err, size_t errlen) noexcept {
+    try {
+        t->driver.join(addresses, mine, per_peer_ms, lost);
+        return FTMPI_TRANSPORT_OK;
+    } catch (const std::exception &e) {
+        put_error(err, errlen, e.what());
+    } catch (...) {
+        put_error(err, errlen, "join failed");
+    }
+    return FTMPI_TRANSPORT_ERROR;
 }
+
 int shm_incarnation(ftmpi_transport *t, int peer) noexcept { return t->driver.incarnation(peer); }
-int shm_joining_incarnation(ftmpi_transport *, int) noexcept { return -1; }
-int shm_admit(ftmpi_transport *, int, int) noexcept { return FTMPI_TRANSPORT_UNSUPPORTED; }
+int shm_joining_incarnation(ftmpi_transport *t, int peer) noexcept { return t->driver.joining_incarnation(peer); }
+
+int shm_admit(ftmpi_transport *t, int peer, int incarnation) noexcept {
+    try {
+        return t->driver.admit(peer, incarnation) ? FTMPI_TRANSPORT_OK : FTMPI_TRANSPORT_ERROR;
+    } catch (...) {
+        return FTMPI_TRANSPORT_ERROR;
+    }
+}
 
 const ftmpi_transport_ops kOps = {
     sizeof(ftmpi_transport_ops),

@@ -26,6 +26,7 @@ constexpr size_t host_key_max = 128;
 // Slot states (SlotControl::state).
 constexpr uint32_t slot_free = 0;
 constexpr uint32_t slot_attached = 1;
+constexpr uint32_t slot_joining = 2;  // claimed by a REBUILD replacement: not read before it is admitted
 
 struct alignas(cache_line) SegmentHeader {
     uint64_t magic;
@@ -51,8 +52,9 @@ struct alignas(cache_line) SlotControl {
     uint64_t head;                 // bytes published (monotonic)
     int32_t sender_pid;
     int32_t sender_incarnation;
-    uint32_t state;                // slot_free, slot_attached
-    uint32_t reserved;
+    uint32_t state;                // slot_free, slot_attached, slot_joining
+    int32_t sender_round;          // a replacement's recovery round
+    uint64_t join_base;            // head when the current sender claimed the slot
     alignas(cache_line) uint64_t tail;        // bytes consumed, written by the owner
     alignas(cache_line) uint32_t want_space;  // the sender waits for room: the owner kicks it
 };
@@ -62,6 +64,7 @@ static_assert(std::atomic_ref<uint64_t>::is_always_lock_free && std::atomic_ref<
 
 template <class T> inline T load_acquire(T &x) { return std::atomic_ref<T>(x).load(std::memory_order_acquire); }
 template <class T> inline T load_relaxed(T &x) { return std::atomic_ref<T>(x).load(std::memory_order_relaxed); }
+template <class T> inline void store_relaxed(T &x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_relaxed); }
 template <class T> inline void store_release(T &x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_release); }
 template <class T> inline T load_seq(T &x) { return std::atomic_ref<T>(x).load(std::memory_order_seq_cst); }
 template <class T> inline void store_seq(T &x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_seq_cst); }

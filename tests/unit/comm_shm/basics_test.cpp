@@ -1,5 +1,5 @@
 // The shm driver in one process: its ops table, address and reachability,
-// the slots it does not provide, the privacy of what it creates, refusing
+// admit without a joining peer, the privacy of what it creates, refusing
 // another job's segment, and cleaning up at close.
 #include "rank_harness.hpp"
 
@@ -55,7 +55,7 @@ TEST_CASE("open refuses bad arguments with a reason") {
     r.close();
 }
 
-TEST_CASE("address, reachability, unsupported joining, files private and removed at close") {
+TEST_CASE("address, reachability, nothing to admit, files private and removed at close") {
     const std::string job = job_name("addr");
     Rank r(0, 2, {}, {});
     r.open(job);
@@ -71,11 +71,9 @@ TEST_CASE("address, reachability, unsupported joining, files private and removed
     CHECK(r.ops->eager_limit(r.t) > 0);
 
     CHECK(r.ops->incarnation(r.t, 0) == 0);
+    CHECK(r.ops->incarnation(r.t, 1) == -1);  // not attached
     CHECK(r.ops->joining_incarnation(r.t, 1) == -1);
-    CHECK(r.ops->admit(r.t, 1, 1) == FTMPI_TRANSPORT_UNSUPPORTED);
-    char err[128] = "";
-    unsigned char lost[2] = {0, 0};
-    CHECK(r.ops->join(r.t, nullptr, nullptr, 10, lost, err, sizeof err) == FTMPI_TRANSPORT_UNSUPPORTED);
+    CHECK(r.ops->admit(r.t, 1, 1) == FTMPI_TRANSPORT_ERROR);  // nothing joining
 
     // The segment and its FIFO: this user's only.
     struct stat seg{}, fifo{};

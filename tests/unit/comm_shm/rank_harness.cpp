@@ -66,12 +66,14 @@ Rank::Rank(int rank, int size, std::vector<int> note_fds_read, std::vector<int> 
 
 Rank::~Rank() { close(); }
 
-void Rank::open(const std::string &job) {
+void Rank::open(const std::string &job, int incarnation, int round) {
     ftmpi_transport_open_args args{};
     args.struct_size = sizeof args;
     args.job = job.c_str();
     args.rank = rank_;
     args.size = size_;
+    args.incarnation = incarnation;
+    args.round = round;
     char err[256] = "";
     expect(ops->open(&args, &sink_, &t, err, sizeof err) == FTMPI_TRANSPORT_OK, std::string("open: ") + err);
 }
@@ -86,6 +88,13 @@ void Rank::connect_all(int timeout_ms) {
     char err[256] = "";
     expect(ops->connect(t, addresses.data(), mine.data(), timeout_ms, err, sizeof err) == FTMPI_TRANSPORT_OK,
            std::string("connect: ") + err);
+}
+
+std::string Rank::address_of(int incarnation, int round) {
+    char mine_address[256];
+    expect(ops->address(t, mine_address, sizeof mine_address) == FTMPI_TRANSPORT_OK, "address");
+    std::string a = mine_address;
+    return a.substr(0, a.find(':')) + ":" + std::to_string(incarnation) + ":" + std::to_string(round);
 }
 
 void Rank::close() {
@@ -192,6 +201,10 @@ void Parent::kill_rank(int rank) {
     }
 }
 
+void Parent::spawn(int rank, int incarnation, int round, std::function<void(Rank &)> body) {
+    spawned.push_back(spawner(rank, incarnation, round, std::move(body)));
+}
+
 void Parent::note_rank(int rank) {
     char c = 1;
     if (::write(write_fds[static_cast<size_t>(rank)], &c, 1) != 1) throw std::runtime_error("note");
@@ -248,6 +261,27 @@ Outcome run_job(const JobSpec &spec) {
         }
         parent.pids.push_back(pid);
     }
+    parent.spawner = [&](int r, int incarnation, int round, std::function<void(Rank &)> body) -> pid_t {
+        std::fflush(nullptr);
+        pid_t pid = ::fork();
+        if (pid < 0) throw std::runtime_error("fork");
+        if (pid > 0) return pid;
+        int code = 0;
+        {
+            std::vector<int> writes = wr;
+            writes[static_cast<size_t>(n)] = pwr[static_cast<size_t>(r)];
+            Rank rank(r, n, rd, writes);
+            try {
+                rank.open(out.job, incarnation, round);
+                body(rank);
+            } catch (const std::exception &e) {
+                std::fprintf(stderr, "rank %d (incarnation %d): %s\n", r, incarnation, e.what());
+                code = 1;
+            }
+        }
+        std::fflush(nullptr);
+        std::_Exit(code);
+    };
     std::string parent_error;
     if (spec.parent) {
         try {
@@ -258,18 +292,22 @@ Outcome run_job(const JobSpec &spec) {
     }
     const auto deadline = Clock::now() + std::chrono::milliseconds(spec.timeout_ms);
     out.status.assign(static_cast<size_t>(n), -1);
-    int left = n;
+    out.spawned_status.assign(parent.spawned.size(), -1);
+    int left = n + static_cast<int>(parent.spawned.size());
     while (left > 0) {
         int status = 0;
         pid_t pid = ::waitpid(-1, &status, WNOHANG);
         if (pid > 0) {
             for (int r = 0; r < n; ++r)
                 if (parent.pids[static_cast<size_t>(r)] == pid) out.status[static_cast<size_t>(r)] = status;
+            for (size_t i = 0; i < parent.spawned.size(); ++i)
+                if (parent.spawned[i] == pid) out.spawned_status[i] = status;
             --left;
             continue;
         }
         if (Clock::now() >= deadline) {
             for (pid_t p : parent.pids) ::kill(p, SIGKILL);
+            for (pid_t p : parent.spawned) ::kill(p, SIGKILL);
             while (::waitpid(-1, &status, 0) > 0) {
             }
             parent_error += " (ranks still running at the deadline were killed)";

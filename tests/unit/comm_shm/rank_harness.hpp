@@ -38,8 +38,10 @@ public:
     const ftmpi_transport_ops *ops = nullptr;
     ftmpi_transport *t = nullptr;
 
-    void open(const std::string &job);
+    void open(const std::string &job, int incarnation = 0, int round = 0);
     void connect_all(int timeout_ms = 10000);
+    // This host's address for a rank of that incarnation and round.
+    std::string address_of(int incarnation, int round);
     void close();
 
     // How long wait_until spins on progress() before it blocks on wait_fd.
@@ -95,13 +97,19 @@ public:
     // SIGKILL, and returns once the rank has ended (not yet reaped).
     void kill_rank(int rank);
     void note_rank(int rank);
+    // Starts a replacement of `rank` (a REBUILD incarnation): it opens the
+    // driver with that incarnation and round and runs body (which joins).
+    void spawn(int rank, int incarnation, int round, std::function<void(Rank &)> body);
+    std::function<pid_t(int, int, int, std::function<void(Rank &)>)> spawner;
+    std::vector<int> spawned;  // their pids
     std::vector<int> read_fds;   // per rank: notes to the parent
     std::vector<int> write_fds;  // per rank: notes to the rank
 };
 
 struct Outcome {
     std::string job;
-    std::vector<int> status;  // waitpid status per rank
+    std::vector<int> status;          // waitpid status per rank
+    std::vector<int> spawned_status;  // of Parent::spawn's processes, in order
 };
 
 // Forks and runs the job; returns each rank's status. Throws on timeout.

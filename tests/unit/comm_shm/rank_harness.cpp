@@ -62,6 +62,7 @@ Rank::Rank(int rank, int size, std::vector<int> note_fds_read, std::vector<int> 
     sink_.on_frame = &Rank::on_frame;
     sink_.on_sent = &Rank::on_sent;
     sink_.on_peer_lost = &Rank::on_peer_lost;
+    sink_.on_joined = &Rank::on_joined;
 }
 
 Rank::~Rank() { close(); }
@@ -187,6 +188,7 @@ void Rank::on_sent(void *ctx, uint64_t token) {
 }
 
 void Rank::on_peer_lost(void *ctx, int peer) { static_cast<Rank *>(ctx)->lost.push_back(peer); }
+void Rank::on_joined(void *ctx, int peer) { static_cast<Rank *>(ctx)->joined.push_back(peer); }
 
 void Parent::await_note_from(int rank, int timeout_ms) {
     if (!wait_byte(read_fds[static_cast<size_t>(rank)], timeout_ms))

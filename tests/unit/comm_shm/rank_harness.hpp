@@ -59,6 +59,7 @@ public:
     std::set<uint64_t> pending_tokens;    // sends that answered PENDING
     std::vector<uint64_t> sent_tokens;    // on_sent, in order
     std::vector<int> lost;                // on_peer_lost
+    std::vector<int> joined;              // on_joined
     std::function<void(int, const ftmpi_frame &, ftmpi_landing *)> header_hook;
     std::function<void(int, const ftmpi_frame &, const ftmpi_landing &)> frame_hook;
 
@@ -71,6 +72,7 @@ private:
     static void on_frame(void *ctx, int peer, const ftmpi_frame *f, const ftmpi_landing *landing);
     static void on_sent(void *ctx, uint64_t token);
     static void on_peer_lost(void *ctx, int peer);
+    static void on_joined(void *ctx, int peer);
 
     int rank_, size_;
     std::vector<int> read_fds_, write_fds_;

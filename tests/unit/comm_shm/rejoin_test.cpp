@@ -131,3 +131,76 @@ TEST_CASE("a REBUILD replacement joins over shared memory and is read only after
     remove_shm_files(o.job, replaced);
     remove_shm_files(o.job, dead);
 }
+
+namespace {
+
+// A replacement whose view of the other replacement's address is
+// `other_address` (its new one, or the dead predecessor's).
+void fellow(Rank &r, int other, const std::string &other_address) {
+    std::vector<std::string> text = {r.address_of(0, 0), "", ""};
+    text[static_cast<size_t>(other)] = other_address;
+    std::vector<const char *> addresses;
+    for (auto &a : text) addresses.push_back(a.c_str());
+    unsigned char mine[3] = {1, 1, 1};
+    mine[r.rank()] = 0;
+    unsigned char lost[3] = {0, 0, 0};
+    char err[256] = "";
+    expect(r.ops->join(r.t, addresses.data(), mine, 2000, lost, err, sizeof err) == FTMPI_TRANSPORT_OK,
+           std::string("join: ") + err);
+    expect(lost[0] == 0, "rank 0 lost");
+    if (lost[other]) {
+        // It read our new address: its claim reaches us and is adopted at once.
+        r.wait_until([&] { return !r.joined.empty(); }, 20000, "on_joined of the fellow replacement");
+        expect(r.joined[0] == other && r.ops->incarnation(r.t, other) == 1, "joined the wrong peer");
+    }
+    expect(r.ops->connected(r.t, other) != 0, "not connected to the fellow replacement");
+    for (int p : {0, other}) expect(r.send(p, eager(60 + r.rank()), "hi", 2, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
+    r.wait_until([&] { return !r.received[0].empty() && !r.received[static_cast<size_t>(other)].empty(); }, 20000,
+                 "frames from rank 0 and the fellow replacement");
+    expect(r.received[static_cast<size_t>(other)].front().frame.tag == 60 + other, "wrong frame from the fellow");
+    goodbye_live(r, {0, 1, 2});
+}
+
+}  // namespace
+
+TEST_CASE("two replacements of one round find each other, also when one read the other's old address") {
+    for (bool stale : {false, true}) {
+        INFO((stale ? "rank 1 reads rank 2's old address" : "both read the new addresses"));
+        JobSpec spec;
+        spec.ranks = 3;
+        spec.victims = {1, 2};
+        spec.body = [](Rank &r) {
+            if (r.rank() > 0) {
+                r.note(3);
+                r.await_note(120000);  // never comes: killed
+                return;
+            }
+            r.wait_until([&] { return r.lost.size() == 2; }, 20000, "ranks 1 and 2 lost");
+            r.wait_until([&] { return r.ops->joining_incarnation(r.t, 1) == 1 && r.ops->joining_incarnation(r.t, 2) == 1; },
+                         20000, "both replacements joining");
+            for (int p : {1, 2}) expect(r.ops->admit(r.t, p, 1) == FTMPI_TRANSPORT_OK, "admit");
+            r.wait_until([&] { return !r.received[1].empty() && !r.received[2].empty(); }, 20000, "their frames");
+            for (int p : {1, 2}) expect(r.send(p, eager(60), "ok", 2, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
+            goodbye_live(r, {0, 1, 2});
+        };
+        spec.parent = [stale](Parent &p) {
+            p.await_note_from(1, 20000);
+            p.await_note_from(2, 20000);
+            p.kill_rank(1);
+            p.kill_rank(2);
+            p.spawn(1, 1, 1, [stale](Rank &r) { fellow(r, 2, r.address_of(stale ? 0 : 1, stale ? 0 : 1)); });
+            p.spawn(2, 1, 1, [](Rank &r) { fellow(r, 1, r.address_of(1, 1)); });
+        };
+        Outcome o = run_job(spec);
+        CHECK(WIFEXITED(o.status[0]));
+        CHECK(WEXITSTATUS(o.status[0]) == 0);
+        REQUIRE(o.spawned_status.size() == 2);
+        for (int status : o.spawned_status) CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+        CHECK(shm_files(o.job, 0).empty());
+        for (int r : {1, 2}) {
+            for (const std::string &name : shm_files(o.job, r))
+                CHECK_MESSAGE(name.find("." + std::to_string(r) + ".1") == std::string::npos, name);
+            remove_shm_files(o.job, r);
+        }
+    }
+}

@@ -59,6 +59,7 @@ struct alignas(cache_line) SlotControl {
     alignas(cache_line) uint32_t want_space;  // the sender waits for room: the owner kicks it
 };
 
+static_assert(sizeof(SlotControl) == 3 * cache_line, "sender words, tail and want_space on lines of their own");
 static_assert(std::atomic_ref<uint64_t>::is_always_lock_free && std::atomic_ref<uint32_t>::is_always_lock_free,
               "shared words must be lock-free to work across processes");
 

@@ -165,7 +165,8 @@ private:
     uint64_t seen_posted_ = 0;
     bool has_on_joined_ = false;  // the sink is new enough to have on_joined
     bool armed_ = false;     // prepare_wait ran: check the FIFO and pidfds on the next progress
-    bool more_ = false;      // a drain stopped at its budget, or an exit awaits handling
+    bool more_ = false;
+    bool consumed_ = false;  // some ring's tail moved: kick_senders() has work      // a drain stopped at its budget, or an exit awaits handling
     int busy_peers_ = 0;     // peers with queued sends or owed completions
     int partial_in_ = 0;     // inbound frames waiting for pieces
     Clock::time_point last_liveness_{};

@@ -165,7 +165,7 @@ bool Driver::adopt(int q, int incarnation, uint32_t claim) {
         peer.in_incarnation = incarnation;
     }
     store_release(s.state, slot_attached);
-    peer.kick_due = true;
+    peer.kick_due = consumed_ = true;
     more_ = true;
     return true;
 }

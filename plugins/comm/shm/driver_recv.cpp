@@ -94,6 +94,8 @@ int Driver::progress() {
 
 // Senders that asked for room get a kick once we consumed from their ring.
 void Driver::kick_senders() {
+    if (!consumed_) return;
+    consumed_ = false;
     std::atomic_thread_fence(std::memory_order_seq_cst);
     for (Peer &p : peers_) {
         if (!p.kick_due) continue;
@@ -116,7 +118,7 @@ int Driver::drain(int peer) {
             break;
         }
         ++n;
-        p.kick_due = true;
+        p.kick_due = consumed_ = true;
         RecordHeader rh;
         p.in_ring.get(p.in_tail, &rh, sizeof rh);
         const uint64_t at = p.in_tail;

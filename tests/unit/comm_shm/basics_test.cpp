@@ -6,8 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <sched.h>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace shmtest;
@@ -124,4 +126,46 @@ TEST_CASE("connect times out with the missing rank named") {
     CHECK(std::string(err).find("rank 1") != std::string::npos);
     r.close();
     CHECK(shm_files(job).empty());
+}
+
+TEST_CASE("a process in another network namespace is not reachable (hosts are modelled so)") {
+    const std::string job = job_name("netns");
+    Rank r(0, 2, {}, {});
+    r.open(job);
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        // Its own network namespace, then the address of a driver there.
+        std::string text = ::unshare(CLONE_NEWNET) == 0 ? "" : "skip";
+        if (text.empty()) {
+            Rank other(1, 2, {}, {});
+            other.open(job + "-ns");
+            char address[256] = "";
+            other.ops->address(other.t, address, sizeof address);
+            text = address;
+        }
+        [[maybe_unused]] ssize_t n = ::write(fds[1], text.data(), text.size());
+        std::_Exit(0);
+    }
+    ::close(fds[1]);
+    char buf[256] = "";
+    ssize_t n = ::read(fds[0], buf, sizeof buf - 1);
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    REQUIRE(n > 0);
+    const std::string address(buf, static_cast<size_t>(n));
+    if (address == "skip") {
+        MESSAGE("unshare(CLONE_NEWNET) not permitted here: not checked");
+    } else {
+        CHECK(r.ops->reachable(r.t, address.c_str()) == 0);
+        char mine[256];
+        REQUIRE(r.ops->address(r.t, mine, sizeof mine) == FTMPI_TRANSPORT_OK);
+        CHECK(address != mine);
+    }
+    r.close();
+    CHECK(shm_files(job).empty());
+    CHECK(shm_files(job + "-ns").empty());
 }

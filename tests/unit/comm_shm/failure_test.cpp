@@ -149,3 +149,73 @@ TEST_CASE("drop() ends waits on a peer without on_peer_lost or on_sent") {
     CHECK(shm_files(o.job, 0).empty());
     remove_shm_files(o.job, 1);
 }
+
+TEST_CASE("kill -9 of one rank in the middle of a 4-rank stream: the others lose it and finish among themselves") {
+    constexpr int ranks = 4, victim = 3, count = 3000;
+    JobSpec spec;
+    spec.ranks = ranks;
+    spec.victims = {victim};
+    for (int r = 0; r < ranks; ++r) spec.env[r]["FTMPI_SHM_RING_BYTES"] = "16384";
+    spec.body = [](Rank &r) {
+        std::vector<int> next(ranks, 0);
+        std::vector<char> landing(2048);
+        r.header_hook = [&](int, const ftmpi_frame &f, ftmpi_landing *out) {
+            out->dst = landing.data();
+            out->keep = f.length;
+        };
+        r.frame_hook = [&](int peer, const ftmpi_frame &f, const ftmpi_landing &l) {
+            if (f.kind != FTMPI_FRAME_EAGER) return;
+            const int k = next[static_cast<size_t>(peer)]++;
+            expect(f.tag == k && l.keep == static_cast<size_t>(k % 1500), "frame out of order or wrong size");
+            expect_pattern(l.dst, l.keep, static_cast<uint64_t>(peer) * 100000 + static_cast<uint64_t>(k), 0, "payload");
+        };
+        std::vector<char> buf;
+        ftmpi_frame f{};
+        f.kind = FTMPI_FRAME_EAGER;
+        for (int k = 0; k < count; ++k) {
+            if (r.rank() == victim && k == count / 3) {
+                r.note(ranks);  // to the parent: kill me now
+                r.await_note(120000);
+            }
+            buf.resize(static_cast<size_t>(k % 1500));
+            fill(buf, static_cast<uint64_t>(r.rank()) * 100000 + static_cast<uint64_t>(k));
+            f.tag = k;
+            for (int p = 0; p < ranks; ++p) {
+                if (p == r.rank()) continue;
+                int s = r.send(p, f, buf.data(), buf.size(), FTMPI_SEND_COPY);
+                expect(s == FTMPI_TRANSPORT_OK || (p == victim && s == FTMPI_TRANSPORT_PEER_LOST), "send");
+            }
+            r.ops->progress(r.t);
+        }
+        r.wait_until(
+            [&] {
+                for (int p = 0; p < victim; ++p)
+                    if (p != r.rank() && next[static_cast<size_t>(p)] != count) return false;
+                return r.lost.size() == 1;
+            },
+            50000, "every live rank's frames and the victim lost");
+        expect(r.lost[0] == victim && next[victim] <= count / 3, "lost the wrong rank, or too much from it");
+        for (int p = 0; p < victim; ++p)
+            if (p != r.rank()) expect(r.send_control(p, FTMPI_FRAME_BYE) == FTMPI_TRANSPORT_OK, "bye");
+        r.wait_until(
+            [&] {
+                for (int p = 0; p < victim; ++p)
+                    if (p != r.rank() && !r.ops->bye_received(r.t, p)) return false;
+                return r.ops->flushed(r.t) != 0;
+            },
+            20000, "byes of the live ranks");
+    };
+    spec.parent = [](Parent &p) {
+        p.await_note_from(victim, 30000);
+        p.kill_rank(victim);
+    };
+    Outcome o = run_job(spec);
+    for (int r = 0; r < victim; ++r) {
+        INFO("rank " << r);
+        CHECK(WIFEXITED(o.status[static_cast<size_t>(r)]));
+        CHECK(WEXITSTATUS(o.status[static_cast<size_t>(r)]) == 0);
+        CHECK(shm_files(o.job, r).empty());
+    }
+    CHECK(WIFSIGNALED(o.status[victim]));
+    remove_shm_files(o.job, victim);
+}

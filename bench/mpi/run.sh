@@ -3,7 +3,9 @@
 # times (libftmpi, Debian's Open MPI, Debian's MPICH) and run side by side in
 # one run, in the configurations of ../shared/BENCHMARKS.md:
 #
-#   ours         libftmpi (ftmpirun if built, else the test launcher)
+#   ours         libftmpi (ftmpirun if built, else the test launcher), default
+#                comm drivers (shared memory between ranks of one host)
+#   ours-tcp     libftmpi with FTMPI_TRANSPORTS=tcp
 #   ompi-shm     mpirun.openmpi --oversubscribe (vader shared memory)
 #   ompi-tcp     ... --mca btl tcp,self --mca btl_tcp_if_include lo
 #   mpich-shm    mpiexec.mpich (UCX shared memory)
@@ -22,7 +24,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$root/build
 nps="2 4 8"
-configs="ours ompi-shm ompi-tcp mpich-shm mpich-tcp"
+configs="ours ours-tcp ompi-shm ompi-tcp mpich-shm mpich-tcp"
 benches=$(cd "$here" && ls *.c | sed 's/\.c$//' | tr '\n' ' ')  # every program here
 out=""
 while (($#)); do
@@ -70,9 +72,11 @@ launcher=$build/tests/mpi/launcher/ftmpi_test_launcher
 launch() { # config np program args…
   local config=$1 np=$2; shift 2
   case $config in
-    ours)
-      if [[ -n $ftmpirun ]]; then "$ftmpirun" -np "$np" "$build/bench/mpi/bench_mpi_$1" "${@:2}"
-      else "$launcher" -np "$np" --timeout 600 "$build/bench/mpi/bench_mpi_$1" "${@:2}"; fi ;;
+    ours|ours-tcp)
+      local env=()
+      [[ $config == ours-tcp ]] && env=(-x FTMPI_TRANSPORTS=tcp)
+      if [[ -n $ftmpirun ]]; then "$ftmpirun" --oversubscribe -np "$np" "${env[@]}" "$build/bench/mpi/bench_mpi_$1" "${@:2}"
+      else FTMPI_TRANSPORTS=${env:+tcp} "$launcher" -np "$np" --timeout 600 "$build/bench/mpi/bench_mpi_$1" "${@:2}"; fi ;;
     ompi-shm) mpirun.openmpi --oversubscribe -np "$np" --mca btl vader,self "$work/openmpi/$1" "${@:2}" ;;
     ompi-tcp) mpirun.openmpi --oversubscribe -np "$np" --mca btl tcp,self --mca btl_tcp_if_include lo \
                 "$work/openmpi/$1" "${@:2}" ;;
@@ -126,7 +130,7 @@ awk -v configs="$configs" '
         m = med[key, cfg[c]]
         if (m == "") { printf " %24s", "-"; continue }
         printf " %24s", sprintf("%.3g [%.3g-%.3g]", m, lo[key, cfg[c]], hi[key, cfg[c]])
-        if (cfg[c] == "ours") continue
+        if (cfg[c] ~ /^ours/) continue
         if (best == "" || (higher ? m + 0 > best + 0 : m + 0 < best + 0)) best = m
         if (cfg[c] ~ /tcp/ && (best_tcp == "" || (higher ? m + 0 > best_tcp + 0 : m + 0 < best_tcp + 0))) best_tcp = m
       }

@@ -44,10 +44,6 @@ const ftmpi_transport_ops *load_plugin(const std::string &name, std::string *why
         *why = plugin.error().describe();
         return nullptr;
     }
-#if HARNESS_PLUGIN_ABI_MINOR < 2
-    *why = "plugin ABI without typed interfaces";
-    return nullptr;
-#else
     auto ops = (*plugin)->interface_as<ftmpi_transport_ops>(FTMPI_TRANSPORT_INTERFACE, FTMPI_TRANSPORT_VERSION);
     if (!ops) {
         *why = ops.error().describe();
@@ -55,7 +51,6 @@ const ftmpi_transport_ops *load_plugin(const std::string &name, std::string *why
     }
     loaded->push_back(std::move(*plugin));
     return *ops;
-#endif
 }
 
 }  // namespace

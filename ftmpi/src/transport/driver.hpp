@@ -1,8 +1,7 @@
 // One opened comm driver: its ops table (ftmpi/transport.h) and its state.
 //
-// The router calls drivers only through this, so a slot missing from an
-// older driver's table (struct_size too small) answers "unsupported" here
-// instead of being read past the table's end.
+// The router checks a table once (check_ops) before it opens the driver,
+// then calls its slots directly.
 #pragma once
 
 #include "ftmpi/transport.h"
@@ -12,11 +11,6 @@
 #include <string>
 
 namespace ftmpi::transport {
-
-// True when the table is long enough to hold `slot` and the slot is set.
-#define FTMPI_OPS_HAS(ops, slot)                                                                  \
-    ((ops) != nullptr && offsetof(ftmpi_transport_ops, slot) + sizeof((ops)->slot) <= (ops)->struct_size && \
-     (ops)->slot != nullptr)
 
 struct Driver {
     const ftmpi_transport_ops *ops = nullptr;

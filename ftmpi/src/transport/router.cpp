@@ -41,9 +41,12 @@ struct Router::Port {
     }
     static void on_sent(void *ctx, uint64_t token) { of(ctx).router->sink_.on_sent(token); }
     static void on_peer_lost(void *ctx, int peer) { of(ctx).router->lost_from(of(ctx).index, peer); }
+    // Replacements join over TCP only (Router::join), so only TCP reports one.
     static void on_joined(void *ctx, int peer) {
         Router &r = *of(ctx).router;
-        if (peer >= 0 && peer < r.size_) r.route_[peer] = static_cast<int>(of(ctx).index);
+        if (of(ctx).index != tcp || peer < 0 || peer >= r.size_) return;
+        r.route_[peer] = static_cast<int>(tcp);
+        r.drivers_[tcp].carries = r.tcp_carries_ = true;
         r.sink_.on_joined(peer);
     }
 };
@@ -204,28 +207,21 @@ void Router::connect(const std::vector<std::string> &cards, std::chrono::millise
 }
 
 std::vector<int> Router::join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer) {
-    choose_routes(cards);
-    std::vector<unsigned char> lost(size_, 0);
-    for (size_t i = 0; i < drivers_.size(); ++i) {
-        Driver &d = drivers_[i];
-        if (i != tcp && !d.carries) continue;
-        std::vector<std::string> keep;
-        std::vector<const char *> addresses = addresses_for(cards, d, keep);
-        std::vector<unsigned char> mine(size_, 0);
-        for (int p = 0; p < size_; ++p) mine[p] = p != rank_ && (i == tcp || route_[p] == static_cast<int>(i));
-        char err[512] = "";
-        int rc = FTMPI_OPS_HAS(d.ops, join)
-                     ? d.ops->join(d.state, addresses.data(), mine.data(), static_cast<int>(per_peer.count()),
-                                   lost.data(), err, sizeof err)
-                     : FTMPI_TRANSPORT_UNSUPPORTED;
-        if (rc == FTMPI_TRANSPORT_OK) continue;
-        if (i == tcp) throw std::runtime_error(std::string("tcp: ") + (err[0] ? err : "join failed"));
-        // A driver that cannot join: its peers go over TCP, which joined them.
-        for (int p = 0; p < size_; ++p)
-            if (route_[p] == static_cast<int>(i)) route_[p] = static_cast<int>(tcp);
-        d.carries = false;
-        drivers_[tcp].carries = tcp_carries_ = true;
-    }
+    // A replacement reaches every peer over TCP, and the survivors reach it
+    // over TCP once they admit it (admit below): the join protocol is TCP's,
+    // and one medium per pair keeps the frames of the new incarnation in order.
+    route_.assign(size_, static_cast<int>(tcp));
+    for (Driver &d : drivers_) d.carries = false;
+    drivers_[tcp].carries = tcp_carries_ = true;
+    Driver &t = drivers_[tcp];
+    std::vector<std::string> keep;
+    std::vector<const char *> addresses = addresses_for(cards, t, keep);
+    std::vector<unsigned char> mine(size_, 1), lost(size_, 0);
+    mine[rank_] = 0;
+    char err[512] = "";
+    if (t.ops->join(t.state, addresses.data(), mine.data(), static_cast<int>(per_peer.count()), lost.data(), err,
+                    sizeof err) != FTMPI_TRANSPORT_OK)
+        throw std::runtime_error(std::string("tcp: ") + (err[0] ? err : "join failed"));
     std::vector<int> dead;
     for (int p = 0; p < size_; ++p)
         if (lost[p]) dead.push_back(p);
@@ -330,11 +326,9 @@ bool Router::admit(int peer, int incarnation) {
     Driver &t = drivers_[tcp];
     if (t.ops->admit(t.state, peer, incarnation) != FTMPI_TRANSPORT_OK) return false;
     if (route_[peer] != static_cast<int>(tcp)) {
-        Driver &d = route(peer);
-        if (!FTMPI_OPS_HAS(d.ops, admit) || d.ops->admit(d.state, peer, incarnation) != FTMPI_TRANSPORT_OK) {
-            route_[peer] = static_cast<int>(tcp);  // the replacement is reached over TCP
-            t.carries = tcp_carries_ = true;
-        }
+        route(peer).ops->drop(route(peer).state, peer);  // the predecessor's medium
+        route_[peer] = static_cast<int>(tcp);          // the replacement joined over TCP
+        t.carries = tcp_carries_ = true;
     }
     return true;
 }

@@ -62,7 +62,8 @@ public:
     // connects: every peer over TCP, then each other driver its peers.
     // Throws std::runtime_error with the reason.
     void connect(const std::vector<std::string> &cards, std::chrono::milliseconds timeout);
-    // A replacement's wire-up (REBUILD): returns the ranks found dead.
+    // A replacement's wire-up (REBUILD), over TCP to every peer: returns the
+    // ranks found dead.
     std::vector<int> join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer);
 
     SendResult send(int peer, const Frame &, const void *payload, size_t len, bool copy, uint64_t token);

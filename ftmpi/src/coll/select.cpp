@@ -59,8 +59,8 @@ std::string parse_forced(Collective c, std::string_view value, Packed *out) {
     }
     const auto algorithm = algorithm_from_name(c, name);
     if (!algorithm)
-        return "'" + std::string(name) + "' is not a " + collective_name(c) +
-               " algorithm (valid: " + algorithm_names(c) + ")";
+        return "'" + std::string(name) + "' is not an algorithm of " + collective_name(c) +
+               " (valid: " + algorithm_names(c) + ")";
     int segment = 0;
     if (!segment_text.empty() || name.size() != value.size()) {
         if (!segmented(c, *algorithm))

@@ -87,6 +87,8 @@ std::string read_file(const char *path, std::string *text) {
 // FTMPI_COLL_<X> that names no collective: most likely a typo; said on one
 // line, not fatal (other FTMPI_COLL_ settings may come with other parts).
 void warn_unknown_settings() {
+    // Rank 0 speaks for the job (every rank has the same environment).
+    if (const char *rank = std::getenv("FTMPI_RANK"); rank && std::strcmp(rank, "0") != 0) return;
     static const char *const others[] = {"STRICT", "TABLE"};
     for (char **e = environ; e && *e; ++e) {
         if (std::strncmp(*e, "FTMPI_COLL_", 11) != 0) continue;

@@ -36,7 +36,8 @@ void allreduce_inter(Schedule &, const void *sendbuf, void *recvbuf, int count, 
 // Reduce_scatter (recvcounts per rank) and Reduce_scatter_block (recvcounts all equal)
 void reduce_scatter_ring(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype, MPI_Op);
 // Commutative ops, no gaps (like the ring).
-void reduce_scatter_recursive_halving(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype, MPI_Op);
+void reduce_scatter_recursive_halving(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                      MPI_Datatype, MPI_Op);
 void reduce_scatter_reduce_scatterv(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype, MPI_Op);
 
 // Scan and Exscan

@@ -26,7 +26,8 @@ void build_allreduce(Schedule &s, const void *sendbuf, void *recvbuf, int count,
     const bool ring_ok = commutative && count >= s.size();
     const size_t bytes = data_bytes(count, type);
     switch (choose<AllreduceAlgorithm>(Collective::allreduce, s.size(), bytes).algorithm) {
-    case AllreduceAlgorithm::recursive_doubling: return allreduce_recursive_doubling(s, sendbuf, recvbuf, count, type, op);
+    case AllreduceAlgorithm::recursive_doubling:
+        return allreduce_recursive_doubling(s, sendbuf, recvbuf, count, type, op);
     case AllreduceAlgorithm::reduce_bcast: return allreduce_reduce_bcast(s, sendbuf, recvbuf, count, type, op);
     case AllreduceAlgorithm::ring:
         if (ring_ok) return allreduce_ring(s, sendbuf, recvbuf, count, type, op);

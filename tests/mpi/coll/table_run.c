@@ -69,7 +69,8 @@ static void run(int n) {
         for (int i = 0; i < n; ++i) CHECK(out[r * n + i] == value(r, i), "Allgather n=%d block %d [%d]", n, r, i);
     CHECK_MPI(MPI_Alltoall(in, n, MPI_INT, out, n, MPI_INT, MPI_COMM_WORLD));
     for (int r = 0; r < size; ++r)
-        for (int i = 0; i < n; ++i) CHECK(out[r * n + i] == value(r, rank * n + i), "Alltoall n=%d from %d [%d]", n, r, i);
+        for (int i = 0; i < n; ++i)
+            CHECK(out[r * n + i] == value(r, rank * n + i), "Alltoall n=%d from %d [%d]", n, r, i);
     free(in);
     free(out);
 }

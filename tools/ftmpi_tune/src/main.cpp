@@ -177,7 +177,8 @@ int main(int argc, char **argv) {
     std::FILE *out = nullptr;
     if (rank == 0) {
         out = std::fopen(options.out.c_str(), "w");
-        if (out == nullptr) std::fprintf(stderr, "ftmpi_tune: cannot write %s: %s\n", options.out.c_str(), std::strerror(errno));
+        if (out == nullptr)
+            std::fprintf(stderr, "ftmpi_tune: cannot write %s: %s\n", options.out.c_str(), std::strerror(errno));
     }
     int ok = rank != 0 || out != nullptr;
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -1,5 +1,5 @@
 // See algorithm_names.hpp. The lists below must follow the enums of
-// select.hpp (value k is entry k-1); select.cpp checks the counts.
+// select.hpp (value k is entry k-1); tests/unit/ftmpi_coll checks them.
 #include "algorithm_names.hpp"
 
 #include <array>

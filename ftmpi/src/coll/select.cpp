@@ -21,10 +21,6 @@ extern const char default_table_text[];
 
 namespace {
 
-static_assert(static_cast<int>(BarrierAlgorithm::tree) == 2);
-static_assert(static_cast<int>(AllreduceAlgorithm::rabenseifner) == 4);
-static_assert(static_cast<int>(AlltoallAlgorithm::bruck) == 3);
-
 // A forced choice packed in one word (algorithm in the low byte, segment
 // above it), so FTMPI_Coll_force from one thread and a collective in another
 // see a whole choice; 0 = not forced.

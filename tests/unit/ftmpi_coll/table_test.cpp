@@ -1,5 +1,6 @@
 // The decision table's parser: what it accepts, what a lookup returns, and
 // that every kind of bad line is refused with file:line and what is wrong.
+#include "select.hpp"
 #include "table.hpp"
 
 #include <doctest/doctest.h>
@@ -122,4 +123,46 @@ TEST_CASE("the default table parses and covers every collective") {
             for (size_t bytes : {size_t{0}, size_t{8}, size_t{1} << 20})
                 CHECK_MESSAGE(table.find(static_cast<Collective>(c), ranks, bytes) != nullptr,
                               collective_name(static_cast<Collective>(c)), " ranks ", ranks, " bytes ", bytes);
+}
+
+// Each collective's enum (select.hpp) and its name list (algorithm_names.cpp)
+// must agree value by value: the table and the overrides store the index.
+TEST_CASE("the enums follow the name lists") {
+    auto name = [](Collective c, auto value) {
+        return std::string(algorithm_name(c, static_cast<uint8_t>(value)));
+    };
+    CHECK(name(Collective::barrier, BarrierAlgorithm::dissemination) == "dissemination");
+    CHECK(name(Collective::barrier, BarrierAlgorithm::tree) == "tree");
+    CHECK(algorithm_count(Collective::barrier) == 2);
+    CHECK(name(Collective::bcast, BcastAlgorithm::binomial) == "binomial");
+    CHECK(name(Collective::bcast, BcastAlgorithm::pipeline) == "pipeline");
+    CHECK(algorithm_count(Collective::bcast) == 2);
+    CHECK(name(Collective::reduce, ReduceAlgorithm::binomial) == "binomial");
+    CHECK(algorithm_count(Collective::reduce) == 1);
+    CHECK(name(Collective::allreduce, AllreduceAlgorithm::recursive_doubling) == "recursive_doubling");
+    CHECK(name(Collective::allreduce, AllreduceAlgorithm::ring) == "ring");
+    CHECK(name(Collective::allreduce, AllreduceAlgorithm::reduce_bcast) == "reduce_bcast");
+    CHECK(name(Collective::allreduce, AllreduceAlgorithm::rabenseifner) == "rabenseifner");
+    CHECK(algorithm_count(Collective::allreduce) == 4);
+    CHECK(name(Collective::reduce_scatter, ReduceScatterAlgorithm::ring) == "ring");
+    CHECK(name(Collective::reduce_scatter, ReduceScatterAlgorithm::reduce_scatterv) == "reduce_scatterv");
+    CHECK(name(Collective::reduce_scatter, ReduceScatterAlgorithm::recursive_halving) == "recursive_halving");
+    CHECK(algorithm_count(Collective::reduce_scatter) == 3);
+    for (Collective c : {Collective::scan, Collective::exscan}) {
+        CHECK(name(c, ScanAlgorithm::linear) == "linear");
+        CHECK(name(c, ScanAlgorithm::recursive_doubling) == "recursive_doubling");
+        CHECK(algorithm_count(c) == 2);
+    }
+    for (Collective c : {Collective::gather, Collective::scatter}) {
+        CHECK(name(c, RootedAlgorithm::linear) == "linear");
+        CHECK(name(c, RootedAlgorithm::binomial) == "binomial");
+        CHECK(algorithm_count(c) == 2);
+    }
+    CHECK(name(Collective::allgather, AllgatherAlgorithm::ring) == "ring");
+    CHECK(name(Collective::allgather, AllgatherAlgorithm::bruck) == "bruck");
+    CHECK(algorithm_count(Collective::allgather) == 2);
+    CHECK(name(Collective::alltoall, AlltoallAlgorithm::linear) == "linear");
+    CHECK(name(Collective::alltoall, AlltoallAlgorithm::pairwise) == "pairwise");
+    CHECK(name(Collective::alltoall, AlltoallAlgorithm::bruck) == "bruck");
+    CHECK(algorithm_count(Collective::alltoall) == 3);
 }

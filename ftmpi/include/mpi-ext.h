@@ -137,6 +137,19 @@ int PFTMPI_Comm_get_strict(MPI_Comm comm, int *strict);
 #define FTMPI_RESTARTED        14  /* int*: 1 in a replacement process (also MPI_Init's return), else 0 */
 #define FTMPI_INCARNATION      15  /* int*: this process's incarnation (0 = started by ftmpirun, k = k-th replacement) */
 
+/* ---- Collective algorithms (ftmpi/src/coll/README.md) ----
+ * Forces `algorithm` for `collective` in this process from the next call
+ * on, as FTMPI_COLL_<COLLECTIVE>=<algorithm> does from MPI_Init: e.g.
+ * ("allreduce", "rabenseifner"), ("bcast", "pipeline:16384") for a segment
+ * size. NULL or "" for algorithm returns to the decision tables. Every
+ * member of a communicator must force the same before calling a collective
+ * on it. Names are case-insensitive. MPI_ERR_ARG (and one line on stderr
+ * listing the valid names) for an unknown collective or algorithm. May be
+ * called before MPI_Init; FTMPI_COLL_<NAME> variables set then win. */
+#define FTMPI_HAVE_COLL_FORCE 1
+int FTMPI_Coll_force(const char *collective, const char *algorithm);
+int PFTMPI_Coll_force(const char *collective, const char *algorithm);
+
 #if defined(__cplusplus)
 }
 #endif

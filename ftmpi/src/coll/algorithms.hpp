@@ -29,10 +29,15 @@ void reduce_inter(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI
 void allreduce_recursive_doubling(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op);
 void allreduce_ring(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op);
 void allreduce_reduce_bcast(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op);
+// Reduce-scatter by recursive halving + allgather by recursive doubling; commutative ops.
+void allreduce_rabenseifner(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op);
 void allreduce_inter(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op);
 
 // Reduce_scatter (recvcounts per rank) and Reduce_scatter_block (recvcounts all equal)
 void reduce_scatter_ring(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype, MPI_Op);
+// Commutative ops, no gaps (like the ring).
+void reduce_scatter_recursive_halving(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                      MPI_Datatype, MPI_Op);
 void reduce_scatter_reduce_scatterv(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype, MPI_Op);
 
 // Scan and Exscan
@@ -53,6 +58,10 @@ void scatterv_linear(Schedule &, const void *sendbuf, const int scounts[], const
 void allgather_ring(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype);
 void allgather_bruck(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype);
 void allgatherv_ring(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[], const int displs[], MPI_Datatype);
+
+// Alltoall with its equal blocks (Bruck: ceil(log2 p) rounds; short messages).
+void alltoall_bruck(Schedule &, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                    MPI_Datatype rtype);
 
 // Alltoall(v,w), all in Alltoallw's form: displacements in bytes.
 void alltoallw_linear(Schedule &, const void *sendbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[],

@@ -21,10 +21,13 @@ void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
                      MPI_Datatype rtype) {
     if (sendbuf != MPI_IN_PLACE) s.hold(stype);
     s.hold(rtype);
-    const auto forced = forced_algorithm("ALLGATHER");
-    if (forced == "ring") return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
-    if (forced == "bruck") return allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
-    if (s.size() <= 2 || data_bytes(rcount, rtype) >= threshold::allgather_ring_bytes)
+    const size_t block = data_bytes(rcount, rtype);
+    switch (choose<AllgatherAlgorithm>(Collective::allgather, s.size(), block).algorithm) {
+    case AllgatherAlgorithm::ring: return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+    case AllgatherAlgorithm::bruck: return allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+    case AllgatherAlgorithm::automatic: break;
+    }
+    if (s.size() <= 2 || block >= threshold::allgather_ring_bytes)
         return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
     allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
 }

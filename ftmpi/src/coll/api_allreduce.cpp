@@ -20,12 +20,23 @@ void build_allreduce(Schedule &s, const void *sendbuf, void *recvbuf, int count,
     s.hold(op);
     if (comm->inter) return allreduce_inter(s, sendbuf, recvbuf, count, type, op);
     if (count == 0) return;
-    // The ring cuts the vector into p blocks and combines them in ring order.
-    const bool ring_ok = op::commutative(op) && count >= s.size();
-    const auto forced = forced_algorithm("ALLREDUCE");
-    if (forced == "recursive_doubling") return allreduce_recursive_doubling(s, sendbuf, recvbuf, count, type, op);
-    if (forced == "reduce_bcast") return allreduce_reduce_bcast(s, sendbuf, recvbuf, count, type, op);
-    if (forced == "ring" && ring_ok) return allreduce_ring(s, sendbuf, recvbuf, count, type, op);
+    // The ring cuts the vector into p blocks and combines them in ring order;
+    // Rabenseifner's halving combines blocks in partner order.
+    const bool commutative = op::commutative(op);
+    const bool ring_ok = commutative && count >= s.size();
+    const size_t bytes = data_bytes(count, type);
+    switch (choose<AllreduceAlgorithm>(Collective::allreduce, s.size(), bytes).algorithm) {
+    case AllreduceAlgorithm::recursive_doubling:
+        return allreduce_recursive_doubling(s, sendbuf, recvbuf, count, type, op);
+    case AllreduceAlgorithm::reduce_bcast: return allreduce_reduce_bcast(s, sendbuf, recvbuf, count, type, op);
+    case AllreduceAlgorithm::ring:
+        if (ring_ok) return allreduce_ring(s, sendbuf, recvbuf, count, type, op);
+        break;
+    case AllreduceAlgorithm::rabenseifner:
+        if (commutative) return allreduce_rabenseifner(s, sendbuf, recvbuf, count, type, op);
+        break;
+    case AllreduceAlgorithm::automatic: break;
+    }
     if (ring_ok && s.size() > 2 && data_bytes(count, type) >= threshold::allreduce_ring_bytes)
         return allreduce_ring(s, sendbuf, recvbuf, count, type, op);
     allreduce_recursive_doubling(s, sendbuf, recvbuf, count, type, op);

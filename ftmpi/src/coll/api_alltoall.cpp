@@ -6,6 +6,7 @@
 #include "buffers.hpp"
 #include "select.hpp"
 
+#include <climits>
 #include <vector>
 
 namespace ftmpi::coll {
@@ -34,6 +35,8 @@ int check_alltoallw(MPI_Comm comm, const void *sendbuf, const int scounts[], con
 }
 
 // Long messages go one peer at a time (pairwise), short ones all at once.
+// Bruck needs Alltoall's equal blocks (build_alltoall); the v and w forms
+// that are given it run the built-in rule instead.
 void build_alltoallw(Schedule &s, const void *sendbuf, const int scounts[], const int sdispls[],
                      const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
                      const MPI_Datatype rtypes[], size_t bytes_per_peer) {
@@ -42,9 +45,10 @@ void build_alltoallw(Schedule &s, const void *sendbuf, const int scounts[], cons
         if (sendbuf != MPI_IN_PLACE) s.hold(stypes[i]);
         s.hold(rtypes[i]);
     }
-    const auto forced = forced_algorithm("ALLTOALL");
-    const bool pairwise = forced == "pairwise" ||
-                          (forced != "linear" && bytes_per_peer >= threshold::alltoall_pairwise_bytes);
+    const auto algorithm = choose<AlltoallAlgorithm>(Collective::alltoall, s.size(), bytes_per_peer).algorithm;
+    const bool pairwise =
+        algorithm == AlltoallAlgorithm::pairwise ||
+        (algorithm != AlltoallAlgorithm::linear && bytes_per_peer >= threshold::alltoall_pairwise_bytes);
     if (pairwise) return alltoallw_pairwise(s, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
     alltoallw_linear(s, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
 }
@@ -95,6 +99,20 @@ void build_layout(Schedule &s, const void *sendbuf, void *recvbuf, const Layout 
                     l.rdispls.data(), l.rtypes.data(), bytes_per_peer);
 }
 
+// Alltoall: Bruck when chosen (and its p blocks fit one message), else as
+// Alltoallw.
+void build_alltoall(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                    MPI_Datatype rtype, const Layout &l) {
+    const size_t block = data_bytes(rcount, rtype);
+    const auto algorithm = choose<AlltoallAlgorithm>(Collective::alltoall, s.size(), block).algorithm;
+    if (algorithm == AlltoallAlgorithm::bruck && block * static_cast<size_t>(s.size()) <= INT_MAX) {
+        if (sendbuf != MPI_IN_PLACE) s.hold(stype);
+        s.hold(rtype);
+        return alltoall_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+    }
+    build_layout(s, sendbuf, recvbuf, l, block);
+}
+
 size_t average_bytes(const int counts[], MPI_Datatype type, int p) {
     size_t total = 0;
     for (int i = 0; i < p; ++i) total += data_bytes(counts[i], type);
@@ -112,7 +130,7 @@ extern "C" int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
     return blocking(
         "MPI_Alltoall", comm,
         [&] { return check_alltoall(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, l); },
-        [&](Schedule &s) { build_layout(s, sendbuf, recvbuf, l, data_bytes(recvcount, recvtype)); });
+        [&](Schedule &s) { build_alltoall(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, l); });
 }
 FTMPI_PMPI(Alltoall)
 
@@ -122,7 +140,7 @@ extern "C" int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype se
     return nonblocking(
         "MPI_Ialltoall", comm, request,
         [&] { return check_alltoall(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, l); },
-        [&](Schedule &s) { build_layout(s, sendbuf, recvbuf, l, data_bytes(recvcount, recvtype)); });
+        [&](Schedule &s) { build_alltoall(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, l); });
 }
 FTMPI_PMPI(Ialltoall)
 

@@ -9,9 +9,11 @@ namespace {
 void build_barrier(Schedule &s) {
     MPI_Comm comm = s.comm();
     if (comm->inter) return barrier_inter(s);
-    const auto forced = forced_algorithm("BARRIER");
-    if (forced == "dissemination") return barrier_dissemination(s);
-    if (forced == "tree") return barrier_tree(s);
+    switch (choose<BarrierAlgorithm>(Collective::barrier, s.size(), 0).algorithm) {
+    case BarrierAlgorithm::dissemination: return barrier_dissemination(s);
+    case BarrierAlgorithm::tree: return barrier_tree(s);
+    case BarrierAlgorithm::automatic: break;
+    }
     if (s.size() > threshold::barrier_tree_ranks) return barrier_tree(s);
     barrier_dissemination(s);
 }

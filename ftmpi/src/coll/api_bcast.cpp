@@ -13,10 +13,16 @@ void build_bcast(Schedule &s, void *buf, int count, MPI_Datatype type, int root)
     if (comm->inter) return bcast_inter(s, buf, count, type, root);
     if (count == 0 || s.size() < 2) return;
     root = view_root(s, root);
-    const auto forced = forced_algorithm("BCAST");
-    if (forced == "binomial") return bcast_binomial(s, buf, count, type, root);
-    if (forced == "pipeline") return bcast_pipeline(s, buf, count, type, root, threshold::bcast_segment_bytes);
-    if (data_bytes(count, type) >= threshold::bcast_pipeline_bytes && s.size() > 2)
+    const size_t bytes = data_bytes(count, type);
+    const auto choice = choose<BcastAlgorithm>(Collective::bcast, s.size(), bytes);
+    switch (choice.algorithm) {
+    case BcastAlgorithm::binomial: return bcast_binomial(s, buf, count, type, root);
+    case BcastAlgorithm::pipeline:
+        return bcast_pipeline(s, buf, count, type, root,
+                              choice.segment > 0 ? choice.segment : threshold::bcast_segment_bytes);
+    case BcastAlgorithm::automatic: break;
+    }
+    if (bytes >= threshold::bcast_pipeline_bytes && s.size() > 2)
         return bcast_pipeline(s, buf, count, type, root, threshold::bcast_segment_bytes);
     bcast_binomial(s, buf, count, type, root);
 }

@@ -37,9 +37,11 @@ void build_gather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype sty
     if (comm->inter) return gather_inter(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     root = view_root(s, root);
     const size_t block = root_here ? data_bytes(rcount, rtype) : data_bytes(scount, stype);
-    const auto forced = forced_algorithm("GATHER");
-    if (forced == "linear") return gather_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
-    if (forced == "binomial") return gather_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    switch (choose<RootedAlgorithm>(Collective::gather, s.size(), block).algorithm) {
+    case RootedAlgorithm::linear: return gather_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    case RootedAlgorithm::binomial: return gather_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    case RootedAlgorithm::automatic: break;
+    }
     if (block >= threshold::gather_linear_bytes || s.size() <= 2)
         return gather_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     gather_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);

@@ -1,6 +1,7 @@
 // Owner: coll (mpicoll). MPI_Reduce and MPI_Ireduce.
 #include "algorithms.hpp"
 #include "api_common.hpp"
+#include "buffers.hpp"
 #include "select.hpp"
 
 namespace ftmpi::coll {
@@ -22,7 +23,10 @@ void build_reduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MP
     s.hold(op);
     if (s.comm()->inter) return reduce_inter(s, sendbuf, recvbuf, count, type, op, root);
     if (count == 0) return;
-    reduce_binomial(s, sendbuf, recvbuf, count, type, op, view_root(s, root));
+    root = view_root(s, root);
+    // One algorithm so far; the table may still name it.
+    (void)choose<ReduceAlgorithm>(Collective::reduce, s.size(), data_bytes(count, type));
+    reduce_binomial(s, sendbuf, recvbuf, count, type, op, root);
 }
 
 }  // namespace

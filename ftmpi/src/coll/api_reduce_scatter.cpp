@@ -25,10 +25,21 @@ void build_reduce_scatter(Schedule &s, const void *sendbuf, void *recvbuf, const
     // The ring cuts the vector into one block per live rank: not on a comm
     // with gaps, whose vector also holds the gaps' blocks.
     const bool ring_ok = op::commutative(op) && s.size() > 1 && !s.has_gaps();
-    const auto forced = forced_algorithm("REDUCE_SCATTER");
-    if (forced == "reduce_scatterv") return reduce_scatter_reduce_scatterv(s, sendbuf, recvbuf, counts, type, op);
-    if (forced == "ring" && ring_ok) return reduce_scatter_ring(s, sendbuf, recvbuf, counts, type, op);
-    if (ring_ok && total * dt::size(type) >= threshold::reduce_scatter_ring_bytes)
+    const size_t bytes = total * dt::size(type);
+    switch (choose<ReduceScatterAlgorithm>(Collective::reduce_scatter, s.size(), bytes).algorithm) {
+    case ReduceScatterAlgorithm::reduce_scatterv:
+        return reduce_scatter_reduce_scatterv(s, sendbuf, recvbuf, counts, type, op);
+    case ReduceScatterAlgorithm::ring:
+        if (ring_ok) return reduce_scatter_ring(s, sendbuf, recvbuf, counts, type, op);
+        break;
+    case ReduceScatterAlgorithm::recursive_halving:
+        // The same conditions as the ring: blocks combined in partner order,
+        // one block per live rank.
+        if (ring_ok) return reduce_scatter_recursive_halving(s, sendbuf, recvbuf, counts, type, op);
+        break;
+    case ReduceScatterAlgorithm::automatic: break;
+    }
+    if (ring_ok && bytes >= threshold::reduce_scatter_ring_bytes)
         return reduce_scatter_ring(s, sendbuf, recvbuf, counts, type, op);
     reduce_scatter_reduce_scatterv(s, sendbuf, recvbuf, counts, type, op);
 }

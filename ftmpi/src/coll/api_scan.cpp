@@ -1,6 +1,7 @@
 // Owner: coll (mpicoll). MPI_Scan, MPI_Exscan and their I-forms.
 #include "algorithms.hpp"
 #include "api_common.hpp"
+#include "buffers.hpp"
 #include "select.hpp"
 
 namespace ftmpi::coll {
@@ -18,8 +19,10 @@ void build_scan(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_
     s.hold(type);
     s.hold(op);
     if (count == 0 || s.size() < 1) return;
-    const auto forced = forced_algorithm(exclusive ? "EXSCAN" : "SCAN");
-    if (forced == "linear" || (forced.empty() && s.size() <= 2))
+    const auto algorithm = choose<ScanAlgorithm>(exclusive ? Collective::exscan : Collective::scan, s.size(),
+                                                 data_bytes(count, type))
+                               .algorithm;
+    if (algorithm == ScanAlgorithm::linear || (algorithm == ScanAlgorithm::automatic && s.size() <= 2))
         return scan_linear(s, sendbuf, recvbuf, count, type, op, exclusive);
     scan_recursive_doubling(s, sendbuf, recvbuf, count, type, op, exclusive);
 }

@@ -35,9 +35,11 @@ void build_scatter(Schedule &s, const void *sendbuf, int scount, MPI_Datatype st
     if (comm->inter) return scatter_inter(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     root = view_root(s, root);
     const size_t block = root_here ? data_bytes(scount, stype) : data_bytes(rcount, rtype);
-    const auto forced = forced_algorithm("SCATTER");
-    if (forced == "linear") return scatter_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
-    if (forced == "binomial") return scatter_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    switch (choose<RootedAlgorithm>(Collective::scatter, s.size(), block).algorithm) {
+    case RootedAlgorithm::linear: return scatter_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    case RootedAlgorithm::binomial: return scatter_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    case RootedAlgorithm::automatic: break;
+    }
     if (block >= threshold::gather_linear_bytes || s.size() <= 2)
         return scatter_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     scatter_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);

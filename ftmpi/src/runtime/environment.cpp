@@ -5,10 +5,13 @@
 // FTMPI_SIZE, FTMPI_WIREUP); without it the program is a singleton job of
 // one rank. Init connects the ranks (wire-up + TCP mesh), then lets the comm
 // part build MPI_COMM_WORLD and MPI_COMM_SELF, then starts fault tolerance
-// (ft::init: the notifier). A REBUILD replacement (FTMPI_RESTARTED=1,
+// (ft::init: the notifier). The collectives' algorithm settings and
+// decision tables are read first (coll::init_selection), so a bad one ends
+// the job before it connects. A REBUILD replacement (FTMPI_RESTARTED=1,
 // FTMPI_INCARNATION=k, FTMPI_ROUND=r) publishes a record with its
 // incarnation, connects to every live rank, joins the survivors' recovery
 // (ft::join_as_replacement) and returns MPI_INIT_RESTARTED_NODE.
+#include "coll/select.hpp"
 #include "internal/comm.hpp"
 #include "internal/errors.hpp"
 #include "internal/ft.hpp"
@@ -73,6 +76,8 @@ int init_before_join(int required, int *provided, bool *restarted) {
     }
     my_rank = job.rank;
     my_size = job.size;
+    // Bad collective settings stop the job here, before it connects.
+    if (std::string error = coll::init_selection(); !error.empty()) init_failed(error);
     main_thread = std::this_thread::get_id();
     provided_level = std::min(std::max(required, MPI_THREAD_SINGLE), MPI_THREAD_MULTIPLE);
 

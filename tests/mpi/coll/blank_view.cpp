@@ -12,6 +12,7 @@
  * positions in receive buffers untouched, and refuse the gap as a root
  * (MPI_ERR_ROOT). Exit 0 = all right; 1 = one line says what was wrong. */
 #include "internal/comm.hpp"
+#include "mpi-ext.h"
 #include "mpi.h"
 
 #include <csignal>
@@ -194,11 +195,8 @@ void run_all(int root) {
 }
 
 void force(const char *collective, const char *algorithm) {
-    const std::string var = std::string("FTMPI_COLL_") + collective;
-    if (algorithm)
-        setenv(var.c_str(), algorithm, 1);
-    else
-        unsetenv(var.c_str());
+    if (FTMPI_Coll_force(collective, algorithm) != MPI_SUCCESS)
+        fail(std::string("FTMPI_Coll_force refused ") + collective + "=" + (algorithm ? algorithm : "(null)"));
 }
 
 }  // namespace
@@ -242,6 +240,8 @@ int main(int argc, char **argv) {
           {"SCATTER", "linear"}, {"ALLGATHER", "ring"}, {"ALLTOALL", "pairwise"}, {"SCAN", "linear"},
           {"EXSCAN", "linear"}, {"REDUCE_SCATTER", "reduce_scatterv"}}},
         {"reduce_bcast", {{"ALLREDUCE", "reduce_bcast"}}},
+        {"rabenseifner/bruck/recursive_halving",
+         {{"ALLREDUCE", "rabenseifner"}, {"ALLTOALL", "bruck"}, {"REDUCE_SCATTER", "recursive_halving"}}},
     };
     for (const Config &config : configs) {
         for (const auto &[collective, algorithm] : config.algorithms) force(collective, algorithm);

@@ -26,15 +26,22 @@
         CHECK(check_rc_ == MPI_SUCCESS, "%s returned %d", #call, check_rc_); \
     } while (0)
 
-/* Switches a collective's algorithm (FTMPI_COLL_<NAME>, read at each call by
- * libftmpi; other MPIs ignore it). NULL or "" restores the automatic choice. */
+/* Switches a collective's algorithm: FTMPI_Coll_force in libftmpi (the
+ * names of FTMPI_COLL_<NAME>, e.g. "ALLREDUCE", "ring"); other MPIs have no
+ * such switch and run their own choice. NULL or "" restores the automatic
+ * choice. An unknown name fails the test. */
+#if defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+#endif
 static inline void force_algorithm(const char *collective, const char *algorithm) {
-    char name[64];
-    snprintf(name, sizeof name, "FTMPI_COLL_%s", collective);
-    if (algorithm && *algorithm)
-        setenv(name, algorithm, 1);
-    else
-        unsetenv(name);
+#ifdef FTMPI_HAVE_COLL_FORCE
+    CHECK_MPI(FTMPI_Coll_force(collective, algorithm));
+#else
+    (void)collective;
+    (void)algorithm;
+#endif
 }
 
 #endif

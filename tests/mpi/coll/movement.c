@@ -2,7 +2,7 @@
  *
  * The data-movement collectives — Bcast, Gather(v), Scatter(v),
  * Allgather(v), Alltoall(v,w) — with every algorithm forced in turn
- * (FTMPI_COLL_<NAME>, and the automatic choice), every root, sizes from zero
+ * (force_algorithm, check.h; and the automatic choice), every root, sizes from zero
  * to past the algorithms' switch points, MPI_IN_PLACE, and a strided derived
  * type on one side against a contiguous type on the other. Every element is
  * checked: the value encodes (source rank, index), so a misplaced block is
@@ -162,6 +162,16 @@ static void test_alltoall(int n) {
     CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, n, MPI_INT, MPI_COMM_WORLD));
     for (int s = 0; s < size; ++s)
         for (int i = 0; i < n; ++i) CHECK(out[s * n + i] == value3(s, rank, i), "Alltoall(IN_PLACE) n=%d from %d [%d]", n, s, i);
+    /* A strided send type against contiguous receives: the same stream. */
+    int *wide = ints((size_t)n * size * 2);
+    for (int d = 0; d < size; ++d)
+        for (int i = 0; i < n; ++i) wide[2 * (d * n + i)] = value3(rank, d, i);
+    for (int i = 0; i < n * size; ++i) in[i] = -1;
+    CHECK_MPI(MPI_Alltoall(wide, n, strided, in, n, MPI_INT, MPI_COMM_WORLD));
+    for (int s = 0; s < size; ++s)
+        for (int i = 0; i < n; ++i)
+            CHECK(in[s * n + i] == value3(s, rank, i), "Alltoall(strided) n=%d from %d [%d]=%d", n, s, i, in[s * n + i]);
+    free(wide);
 
     /* Alltoallv: rank s sends (s + d) % 3 + n elements to d, blocks reversed. */
     int *sc = ints((size_t)size), *sd = ints((size_t)size), *rc = ints((size_t)size), *rd = ints((size_t)size);
@@ -224,13 +234,13 @@ static void test_gathers(int n) {
 static const struct {
     const char *collective;
     void (*test)(int n);
-    const char *algorithms[3];
+    const char *algorithms[4];
 } choices[] = {
-    {"BCAST", test_bcast, {"binomial", "pipeline", NULL}},
+    {"BCAST", test_bcast, {"binomial", "pipeline", "pipeline:4096", NULL}},
     {"GATHER", test_gathers, {"binomial", "linear", NULL}},
     {"SCATTER", test_gathers, {"binomial", "linear", NULL}},
     {"ALLGATHER", test_allgather, {"ring", "bruck", NULL}},
-    {"ALLTOALL", test_alltoall, {"linear", "pairwise", NULL}},
+    {"ALLTOALL", test_alltoall, {"linear", "pairwise", "bruck", NULL}},
 };
 #define NCHOICES ((int)(sizeof choices / sizeof choices[0]))
 

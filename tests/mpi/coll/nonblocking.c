@@ -181,6 +181,14 @@ int main(int argc, char **argv) {
     static const int sizes[] = {0, 1, 100, 20000};
     for (int round = 0; round < 8; ++round) overlapped(sizes[round % 4], round);
     for (int s = 0; s < 4; ++s) rooted_and_vector(sizes[s]);
+    /* The same overlap with the log-round algorithms forced. */
+    force_algorithm("ALLREDUCE", "rabenseifner");
+    force_algorithm("ALLTOALL", "bruck");
+    force_algorithm("BCAST", "pipeline:1024");
+    for (int round = 8; round < 16; ++round) overlapped(sizes[round % 4], round);
+    force_algorithm("ALLREDUCE", NULL);
+    force_algorithm("ALLTOALL", NULL);
+    force_algorithm("BCAST", NULL);
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) printf("nonblocking: %d ranks OK\n", size);

@@ -1,6 +1,6 @@
 /* Owner: coll (mpicoll).
  *
- * Each reduction algorithm forced in turn (FTMPI_COLL_<NAME>=<algorithm>,
+ * Each reduction algorithm forced in turn (force_algorithm, check.h,
  * plus the automatic choice), with a predefined op, a commutative user op and
  * a NON-commutative user op, which must combine in rank order: the op
  * composes affine maps x -> a*x + b (mod a prime), so any reordering changes
@@ -150,10 +150,10 @@ static void run(enum which w, int n, const char *label, int mask) {
 static const struct {
     const char *collective;
     int mask;
-    const char *algorithms[4];
+    const char *algorithms[5];
 } choices[] = {
-    {"ALLREDUCE", ALLREDUCE, {"recursive_doubling", "ring", "reduce_bcast", NULL}},
-    {"REDUCE_SCATTER", REDUCE_SCATTER, {"ring", "reduce_scatterv", NULL}},
+    {"ALLREDUCE", ALLREDUCE, {"recursive_doubling", "ring", "reduce_bcast", "rabenseifner", NULL}},
+    {"REDUCE_SCATTER", REDUCE_SCATTER, {"ring", "reduce_scatterv", "recursive_halving", NULL}},
     {"SCAN", SCAN, {"linear", "recursive_doubling", NULL}},
     {"EXSCAN", SCAN, {"linear", "recursive_doubling", NULL}},
 };

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). The last round of a strict collective
+// The last round of a strict collective
 // (Schedule::agree_at_end, FT_CONTRACTS.md "Collectives under failures"):
 // every live member contributes "the collective succeeded here" and the
 // failed members it knows of to the fault-tolerant agreement of the ulfm

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See select.hpp.
+// Which algorithm a collective runs, and the FTMPI_COLL_<NAME> overrides (select.hpp).
 #include "select.hpp"
 
 #include <cstdio>

@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // Which algorithm a collective runs. The bindings choose by message size,
 // process count and op (see each api_<name>.cpp); the environment variable
 // FTMPI_COLL_<NAME> (e.g. FTMPI_COLL_ALLREDUCE=ring) forces one, for tests

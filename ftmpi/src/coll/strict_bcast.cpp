@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See strict.hpp.
+// Strict Bcast: every survivor returns the same data or the same error (strict.hpp).
 #include "strict.hpp"
 
 #include "internal/comm.hpp"

@@ -1,4 +1,4 @@
-// Owner: ulfm. See agreement_machine.hpp and README.md "The agreement".
+// One agreement instance at one process: its state machine (agreement_machine.hpp, README.md "The agreement").
 #include "agreement_machine.hpp"
 
 #include "mpi-ext.h"

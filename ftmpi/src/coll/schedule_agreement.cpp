@@ -24,8 +24,6 @@ int outcome(int agreed_code, uint32_t flag, int local_error) {
 }
 }  // namespace
 
-#if FTMPI_COLL_HAVE_AGREEMENT
-
 int Schedule::agree_blocking() {
     ft::Agreement value;
     value.flag = error_ == MPI_SUCCESS ? 1u : 0u;
@@ -52,14 +50,5 @@ bool Schedule::agree_advance() {
     error_ = outcome(rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc, agreement_->value.flag, error_);
     return true;
 }
-
-#else
-
-// Built without the ulfm part's agreement (ftmpi/src/ulfm absent): a strict
-// collective is only as uniform as the failure markers make it.
-int Schedule::agree_blocking() { return outcome(MPI_SUCCESS, error_ == MPI_SUCCESS, error_); }
-bool Schedule::agree_advance() { return true; }
-
-#endif
 
 }  // namespace ftmpi::coll

@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). Collective latency: Barrier, Bcast, Allreduce
+/* Collective latency: Barrier, Bcast, Allreduce
  * (double SUM) and Alltoall at 8 B … 1 MiB (Alltoall: bytes per peer, as
  * the OSU benchmarks count), for whatever number of ranks it runs with.
  * Plain MPI: the same source builds with libftmpi, Open MPI and MPICH.

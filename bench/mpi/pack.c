@@ -1,4 +1,4 @@
-/* Owner: datatype (mpidt). MPI_Pack / MPI_Unpack throughput of a 93-element
+/* MPI_Pack / MPI_Unpack throughput of a 93-element
  * mixed struct (ints, doubles, chars and floats with padding holes; 604 B
  * of data in a 616 B C struct), against a hand-written memcpy pack of the
  * same fields in the same run. Plain MPI: builds with libftmpi, Open MPI and

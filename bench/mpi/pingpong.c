@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). Point-to-point between ranks 0 and 1 (others idle):
+/* Point-to-point between ranks 0 and 1 (others idle):
  *   pingpong  — one-way latency (half the round trip) at 0 B … 4 MiB;
  *   bandwidth — streaming: a window of BENCH_WINDOW (16) non-blocking sends,
  *               one zero-byte acknowledgement per window, in MB/s (10^6 B/s).

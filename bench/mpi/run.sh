@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/mpi/run.sh — the plain-MPI benchmarks of this folder, built three
 # times (libftmpi, Debian's Open MPI, Debian's MPICH) and run side by side in
-# one run, in the configurations of ../shared/BENCHMARKS.md:
+# one run, in these configurations:
 #
 #   ours         libftmpi (ftmpirun if built, else the test launcher), default
 #                comm drivers (shared memory between ranks of one host)

@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). Benchmark statistics shared by the plain-MPI
+/* Benchmark statistics shared by the plain-MPI
  * benchmarks: every measurement is a set of samples, reported as the median
  * and the 10th/90th percentiles (the spread), one line per measurement:
  *

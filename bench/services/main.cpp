@@ -1,5 +1,5 @@
 // services_bench — vm/events and vm/naming on three real daemons with the
-// real DRD (issue 4's benchmarks):
+// real DRD:
 //   * event delivery latency, publish → every subscriber has it, with 1, 4
 //     and 16 subscribers long-polling through the three daemons in turn;
 //   * failover time after kill -9 of the host of the active events/naming

@@ -1,6 +1,6 @@
 // Where the VM's published plugins can be fetched, and how they are called:
 // what hpublish pushes when it publishes ("information is pushed to the
-// database when plug-ins are published", seed 001 §5.2).
+// database when plug-ins are published", as HARNESS's g_hcore does).
 //
 // Until the replicated database (DRD) exists this is each daemon's own table,
 // filled by PUBLISH requests that the receiving daemon forwards to every live

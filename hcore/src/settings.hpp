@@ -35,7 +35,7 @@ struct Settings {
     std::vector<std::string> services{"vm/drd", "vm/naming", "vm/events", "vm/spawn_notify"};
     // Searched after <root>/lib and before the cache (Resolver::set_search_path).
     std::vector<std::filesystem::path> plugin_path;
-    // The signed-repository fetch path (issue 3).
+    // Signed plugin repositories, tried after lib/, the plugin path and the cache.
     std::vector<std::string> repositories;
     std::vector<std::string> trusted_fingerprints;
     std::vector<std::filesystem::path> import_keys;

@@ -1,4 +1,4 @@
-// ConnectOptions defaults (DESIGN.md §10): --root, else $HARNESS_ROOT, else
+// ConnectOptions defaults (docs/tools.md, "Common options"): --root, else $HARNESS_ROOT, else
 // ~/.harness; --hcore, else $HARNESS_HCORE, else the Unix socket of the root;
 // --key, else $HARNESS_KEY, else <root>/vm.key.
 #include <harness/hlib.hpp>

@@ -3,7 +3,7 @@
 // A write that goes through consensus becomes one raft log entry holding one
 // Command. c-raft 0.15 does not check it, but every entry payload must be a
 // multiple of 8 bytes long or the on-disk log is silently corrupted
-// (DESIGN.md §7), so an entry is: u64 length (LE) | pack-buffer body | zero
+// (README.md, "8-byte padding"), so an entry is: u64 length (LE) | pack-buffer body | zero
 // padding up to the next multiple of 8. decode_entry() trusts only the length
 // prefix and rejects anything inconsistent instead of crashing.
 #pragma once

@@ -3,7 +3,7 @@
 // One thread runs a libuv loop that owns the raft instance; every raft call
 // happens on it (c-raft is not thread-safe). Callers on other threads post a
 // task (a queue plus uv_async_send) and wait on a condition with their
-// deadline. Pitfalls handled here (DESIGN.md §7): entries padded to 8 bytes
+// deadline. Pitfalls handled here (README.md, "Engine"): entries padded to 8 bytes
 // (command.hpp), buffers from raft_malloc, asynchronous snapshots (the store
 // is serialized on a libuv worker thread), tuned timeouts, and bootstrap only
 // of the very first node of a VM (others start empty and are added by the

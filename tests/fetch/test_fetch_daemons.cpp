@@ -1,4 +1,4 @@
-// The daemon path of issue 3: three hcored with empty lib/ fetch a published
+// The daemon's fetch path end to end: three hcored with empty lib/ fetch a published
 // plugin on first load and run it; a restarted daemon loads it from its cache
 // until the TTL passes; a refused package reaches the caller with its reason.
 // Real hcored (tests/support), real nginx and GnuPG (support/fetch_fixture).

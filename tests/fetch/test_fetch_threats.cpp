@@ -1,4 +1,4 @@
-// One test per threat of The Update Framework's list that issue 3 names. Each
+// One test per threat of The Update Framework's list that applies here. Each
 // refusal must say why (the message starts with the reason) and leave nothing
 // in the cache.
 #include "support/fetch_fixture.hpp"

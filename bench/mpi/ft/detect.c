@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. Detection latency of a process failure, and the
+/* Detection latency of a process failure, and the
  * recovery that follows, in one job (a job measures one kill; run.sh runs
  * it several times for the median and spread):
  *

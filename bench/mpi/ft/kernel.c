@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. An application kernel for the failure-free overhead of
+/* An application kernel for the failure-free overhead of
  * fault tolerance: 1-D-decomposed Jacobi relaxation of Laplace's equation
  * on an N x N grid (rows in blocks over the ranks), each iteration a halo
  * exchange of one row with each neighbour (Sendrecv) and an Allreduce of

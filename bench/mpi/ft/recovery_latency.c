@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. Latency of the ULFM recovery calls on a communicator
+/* Latency of the ULFM recovery calls on a communicator
  * without failures (the cost a program pays at each check):
  *   agree   MPIX_Comm_agree, back to back (per call, slowest rank)
  *   shrink  MPIX_Comm_shrink of a duplicate of MPI_COMM_WORLD (per call)

@@ -1,7 +1,7 @@
 // harness/loader.hpp — finding and loading plugin shared objects.
 //
 // Shared by hcored (daemon-level plugins) and Hlib (application-level plugins
-// loaded straight into an MPI process). Resolution order (DESIGN.md §5):
+// loaded straight into an MPI process). Resolution order (docs/hcore.md):
 //   <root>/lib/<PKG>/<COMP>.so                      installed by hand
 //   <root>/cache/lib/<PKG>/<COMP>.so                valid while its TTL lasts
 //   a Fetcher (HTTP from signed repositories)        writes into the cache

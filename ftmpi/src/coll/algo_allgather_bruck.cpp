@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Bruck allgather: in step k each rank sends the
+// Bruck allgather: in step k each rank sends the
 // blocks it has (its own and the next 2^k - 1 ranks') to rank - 2^k and
 // receives as many from rank + 2^k, so ceil(log2 p) steps for any p; a final
 // local rotation puts the blocks in rank order. The short-message choice.

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Ring allgather: in p-1 steps each rank passes on the
+// Ring allgather: in p-1 steps each rank passes on the
 // block it received last; every link carries one block per step, so it is
 // bandwidth-optimal for long messages.
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Ring allgatherv: the ring allgather with each
+// Ring allgatherv: the ring allgather with each
 // rank's own count and displacement (in receive-type extents).
 #include "algorithms.hpp"
 #include "internal/comm.hpp"

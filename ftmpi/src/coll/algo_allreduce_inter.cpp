@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Intercommunicator allreduce: each group receives
+// Intercommunicator allreduce: each group receives
 // the reduction of the other group's data. Every rank sends its contribution
 // to every remote rank and combines what it receives in rank order; p*q
 // messages, meant for small groups.

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Recursive-doubling allreduce: in step k each rank
+// Recursive-doubling allreduce: in step k each rank
 // exchanges its whole partial result with rank XOR 2^k and combines; log2 p
 // steps of the full message, so best for short messages.
 //

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Allreduce as a binomial reduce to rank 0 followed by
+// Allreduce as a binomial reduce to rank 0 followed by
 // a binomial broadcast: 2 log2 p steps, but only 2(p-1) messages in all,
 // which suits oversubscribed hosts where each message costs a wake-up.
 #include "algorithms.hpp"

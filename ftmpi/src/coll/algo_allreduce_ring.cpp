@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Ring allreduce: a ring reduce-scatter leaves each
+// Ring allreduce: a ring reduce-scatter leaves each
 // rank one reduced block, a ring allgather passes the blocks round. Each rank
 // sends and receives 2(p-1)/p of the message in 2(p-1) steps: the
 // bandwidth-optimal choice for long messages and commutative ops.

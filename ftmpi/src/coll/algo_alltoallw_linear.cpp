@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Linear alltoallw: every send and receive posted at
+// Linear alltoallw: every send and receive posted at
 // once, own block copied locally. One step; the transport overlaps all
 // transfers. Alltoall and Alltoallv reach it with their displacements turned
 // into bytes.

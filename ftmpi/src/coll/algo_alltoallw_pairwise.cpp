@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Pairwise-exchange alltoallw: in step k rank r sends
+// Pairwise-exchange alltoallw: in step k rank r sends
 // to r+k and receives from r-k, one peer at a time, so no rank is flooded by
 // p-1 senders at once: the long-message choice.
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Dissemination barrier (Hensgen, Finkel, Manber):
+// Dissemination barrier (Hensgen, Finkel, Manber):
 // in round k every rank signals rank + 2^k and waits for rank - 2^k, so after
 // ceil(log2 p) rounds each rank has heard, transitively, from all others.
 // Fewest rounds of any barrier; p messages per round.

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Intercommunicator barrier: every rank signals every
+// Intercommunicator barrier: every rank signals every
 // rank of the remote group and waits for all of them, so nobody leaves before
 // the whole other group entered. p*q messages: meant for small groups.
 #include "algorithms.hpp"

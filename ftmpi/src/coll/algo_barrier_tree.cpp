@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Binomial fan-in to rank 0, then fan-out: 2 log2 p
+// Binomial fan-in to rank 0, then fan-out: 2 log2 p
 // rounds but only 2(p-1) messages, so fewer wake-ups than dissemination when
 // ranks outnumber cores.
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Binomial-tree broadcast: log2 p steps, each rank
+// Binomial-tree broadcast: log2 p steps, each rank
 // receives once from its parent and then sends to its children, the largest
 // subtree first (it has the longest way to go). Best for short messages.
 #include "algorithms.hpp"

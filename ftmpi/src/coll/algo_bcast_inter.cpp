@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Intercommunicator broadcast: the root (MPI_ROOT)
+// Intercommunicator broadcast: the root (MPI_ROOT)
 // sends to every rank of the remote group; the rest of the root's group
 // (MPI_PROC_NULL) does nothing; receivers take it from the root.
 #include "algorithms.hpp"

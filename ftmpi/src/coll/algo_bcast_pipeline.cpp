@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Segmented pipeline broadcast along a chain
+// Segmented pipeline broadcast along a chain
 // root -> root+1 -> ...: the message is cut into segments and in step i a
 // rank receives segment i while forwarding segment i-1, so every link carries
 // data at once. Time ~ (p - 2 + segments) * segment time: for large messages

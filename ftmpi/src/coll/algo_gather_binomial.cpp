@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Binomial gather: each rank collects its subtree's
+// Binomial gather: each rank collects its subtree's
 // blocks (a contiguous range of vranks) in packed form and sends them to its
 // parent in one message; the root unpacks them into place. log2 p steps
 // instead of p-1 receives at the root: the short-message choice.

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Intercommunicator gather and scatter: the root
+// Intercommunicator gather and scatter: the root
 // (MPI_ROOT) receives from / sends to every remote rank directly; MPI_PROC_NULL
 // ranks do nothing; the other group's ranks send to / receive from the root.
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Linear gather: the root posts a receive per rank at
+// Linear gather: the root posts a receive per rank at
 // once and copies its own block; every other rank sends once. One step; the
 // root's link is the bottleneck, so best for large blocks or few ranks.
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Linear gatherv: as the linear gather, with each
+// Linear gatherv: as the linear gather, with each
 // rank's count and displacement (in receive-type extents) at the root.
 #include "algorithms.hpp"
 #include "internal/comm.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Binomial-tree reduction: each rank folds in its
+// Binomial-tree reduction: each rank folds in its
 // children's partial results (children are higher vranks) and passes the
 // result to its parent; log2 p steps.
 //

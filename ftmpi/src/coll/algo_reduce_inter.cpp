@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Intercommunicator reduction: the root (MPI_ROOT)
+// Intercommunicator reduction: the root (MPI_ROOT)
 // receives every remote rank's contribution and combines them in rank order;
 // the remote group's ranks send theirs; MPI_PROC_NULL ranks do nothing.
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Reduce-scatter as a binomial reduce of the whole
+// Reduce-scatter as a binomial reduce of the whole
 // vector to rank 0 and a linear scatterv of the blocks. Works for every op
 // (the reduce keeps rank order), and is the short-message choice.
 #include "algorithms.hpp"

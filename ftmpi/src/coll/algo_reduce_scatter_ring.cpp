@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Ring reduce-scatter: the ring's p-1 steps leave rank
+// Ring reduce-scatter: the ring's p-1 steps leave rank
 // r with block r reduced; each rank moves only (p-1)/p of the vector.
 // Commutative ops only (blocks are combined in ring order).
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Linear (chain) scan: rank r waits for the prefix of
+// Linear (chain) scan: rank r waits for the prefix of
 // ranks 0..r-1 from r-1, folds in its own data and passes the new prefix on.
 // p-1 steps but one message per rank: few wake-ups when ranks outnumber cores.
 #include "algorithms.hpp"

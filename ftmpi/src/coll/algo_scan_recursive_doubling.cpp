@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Recursive-doubling (inclusive or exclusive) scan:
+// Recursive-doubling (inclusive or exclusive) scan:
 // in step k rank r exchanges with r XOR 2^k the reduction of its current
 // block of ranks ("partial"). Data from a lower partner is folded into both
 // the partial and the result; data from a higher partner only into the

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Binomial scatter: the root packs the blocks in vrank
+// Binomial scatter: the root packs the blocks in vrank
 // order; each rank receives its subtree's blocks in one message from its
 // parent, forwards each child its subtree's part and unpacks its own.
 // log2 p steps: the short-message choice.

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Linear scatter: the root posts a send per rank at
+// Linear scatter: the root posts a send per rank at
 // once and copies its own block; every other rank receives once.
 #include "algorithms.hpp"
 #include "internal/comm.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). Linear scatterv: as the linear scatter, with each
+// Linear scatterv: as the linear scatter, with each
 // rank's count and displacement (in send-type extents) at the root.
 #include "algorithms.hpp"
 #include "internal/comm.hpp"

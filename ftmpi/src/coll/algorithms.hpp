@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // The collective algorithms, one per file (algo_<collective>_<name>.cpp).
 // Each appends its rounds to a Schedule; it may assume the arguments were
 // checked by the binding, count > 0 where that matters, and an

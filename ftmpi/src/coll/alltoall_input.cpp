@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See alltoall_input.hpp.
+// MPI_IN_PLACE for Alltoall(v,w): copies recvbuf aside so the algorithms run as with a sendbuf (alltoall_input.hpp).
 #include "alltoall_input.hpp"
 
 #include "internal/datatype.hpp"

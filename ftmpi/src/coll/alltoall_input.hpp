@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // MPI_IN_PLACE for Alltoall(v,w): the data to send is in recvbuf, laid out
 // like the receive side. The algorithms copy it to schedule-owned memory first
 // (a plain byte copy of the span the receive layout covers) and then run as if

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). MPI_Allgather(v) and their I-forms.
+// MPI_Allgather(v) and their I-forms.
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"

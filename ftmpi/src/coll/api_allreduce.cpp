@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). MPI_Allreduce and MPI_Iallreduce.
+// MPI_Allreduce and MPI_Iallreduce.
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). MPI_Alltoall(v,w) and their I-forms. All three run
+// MPI_Alltoall(v,w) and their I-forms. All three run
 // the Alltoallw algorithms; Alltoall and Alltoallv turn their element
 // displacements into bytes first.
 #include "algorithms.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). MPI_Barrier and MPI_Ibarrier.
+// MPI_Barrier and MPI_Ibarrier.
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "select.hpp"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). MPI_Bcast and MPI_Ibcast.
+// MPI_Bcast and MPI_Ibcast.
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"

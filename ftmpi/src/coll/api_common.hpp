@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // What every collective binding does around its algorithm: check the
 // arguments (errors go through the communicator's error handler via
 // comm::raise, in this one place), build the schedule, then run it (blocking)

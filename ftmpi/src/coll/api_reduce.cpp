@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). MPI_Reduce and MPI_Ireduce.
+// MPI_Reduce and MPI_Ireduce.
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"

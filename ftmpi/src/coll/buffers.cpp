@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See buffers.hpp.
+// Typed-buffer arithmetic shared by the algorithms: block addresses and copies (buffers.hpp).
 #include "buffers.hpp"
 
 #include <algorithm>

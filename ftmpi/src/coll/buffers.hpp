@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // Typed-buffer arithmetic shared by the algorithms: the address of block i of
 // a buffer, and copies between two (buffer, count, type) descriptions, which
 // the collectives need for their own contribution (root's block in Gather,

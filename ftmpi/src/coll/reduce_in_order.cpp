@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See reduce_in_order.hpp.
+// Combines n gathered contributions in rank order (reduce_in_order.hpp).
 #include "reduce_in_order.hpp"
 
 #include "buffers.hpp"

@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // Schedules the combination of n contributions lying one after another in
 // `blocks` (block i is contribution of rank i) into `result`, in rank order:
 // result = b0 op b1 op ... op b(n-1). Used where a rank gathered every

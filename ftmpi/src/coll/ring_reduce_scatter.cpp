@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See ring_reduce_scatter.hpp.
+// The reduce-scatter half of the ring algorithms (ring_reduce_scatter.hpp).
 #include "ring_reduce_scatter.hpp"
 
 #include "buffers.hpp"

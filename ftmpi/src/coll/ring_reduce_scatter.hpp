@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // The reduce-scatter half of the ring algorithms: `acc` holds this rank's
 // full vector, cut into p blocks (displs/counts in elements). In p-1 steps
 // each rank passes a block to rank+1 and folds the block from rank-1 into its

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See schedule.hpp.
+// Runs a collective Schedule, blocking or as a generalized request (schedule.hpp).
 #include "schedule.hpp"
 
 #include "buffers.hpp"

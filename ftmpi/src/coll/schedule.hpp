@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // Every collective algorithm is written once, as a Schedule: a list of rounds,
 // each round a set of sends and receives that are posted together, followed by
 // local steps (reductions, copies) that run once all of the round's messages

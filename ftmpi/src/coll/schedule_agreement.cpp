@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). The last round of a strict collective
+// The last round of a strict collective
 // (Schedule::agree_at_end, FT_CONTRACTS.md "Collectives under failures"):
 // every live member contributes "the collective succeeded here" and the
 // failed members it knows of to the fault-tolerant agreement of the ulfm
@@ -23,8 +23,6 @@ int outcome(int agreed_code, uint32_t flag, int local_error) {
     return local_error != MPI_SUCCESS ? local_error : MPIX_ERR_PROC_FAILED;
 }
 }  // namespace
-
-#if FTMPI_COLL_HAVE_AGREEMENT
 
 int Schedule::agree_blocking() {
     ft::Agreement value;
@@ -52,14 +50,5 @@ bool Schedule::agree_advance() {
     error_ = outcome(rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc, agreement_->value.flag, error_);
     return true;
 }
-
-#else
-
-// Built without the ulfm part's agreement (ftmpi/src/ulfm absent): a strict
-// collective is only as uniform as the failure markers make it.
-int Schedule::agree_blocking() { return outcome(MPI_SUCCESS, error_ == MPI_SUCCESS, error_); }
-bool Schedule::agree_advance() { return true; }
-
-#endif
 
 }  // namespace ftmpi::coll

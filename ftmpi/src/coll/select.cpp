@@ -1,4 +1,4 @@
-// See select.hpp.
+// Which algorithm a collective runs (select.hpp): forced, table, or the built-in rules.
 #include "select.hpp"
 
 #include "table.hpp"

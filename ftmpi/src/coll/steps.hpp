@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // Local steps the algorithms schedule between rounds: a reduction
 // (inout = in op inout, MPI's argument order) and a typed copy.
 #pragma once

@@ -1,5 +1,6 @@
-// Owner: coll (mpicoll). Strict Bcast (FT_CONTRACTS.md "Collectives under
-// failures", seed 000 §3.3): every survivor returns the same data.
+// Strict Bcast (FT_CONTRACTS.md "Collectives under
+// failures", FT-MPI's strict collective correctness): every survivor
+// returns the same data.
 #pragma once
 
 #include "mpi.h"

@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See strict.hpp.
+// Strict Bcast: every survivor returns the same data or the same error (strict.hpp).
 #include "strict.hpp"
 
 #include "internal/comm.hpp"
@@ -21,8 +21,6 @@ std::vector<int> live_members(MPI_Comm comm) {
 }
 
 }  // namespace
-
-#if FTMPI_COLL_HAVE_AGREEMENT
 
 int strict_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     std::vector<int> live = live_members(comm);
@@ -50,16 +48,5 @@ int strict_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm com
         if (live.size() == before) return err != MPI_SUCCESS ? err : MPIX_ERR_PROC_FAILED;
     }
 }
-
-#else
-
-// Without the ulfm part's agreement: a plain broadcast.
-int strict_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    Schedule s(comm, live_members(comm));
-    build_bcast(s, buf, count, type, root);
-    return s.run();
-}
-
-#endif
 
 }  // namespace ftmpi::coll

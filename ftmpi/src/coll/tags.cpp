@@ -1,4 +1,4 @@
-// Owner: coll (mpicoll). See tags.hpp.
+// The per-communicator collective sequence numbers used as tags (tags.hpp).
 #include "tags.hpp"
 
 #include "internal/comm.hpp"

@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // One tag per collective call: the communicator's collective sequence number.
 // Members call collectives in the same order (MPI-3.1 §5.12), so they draw the
 // same number; overlapping non-blocking collectives get different tags and so

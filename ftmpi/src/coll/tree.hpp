@@ -1,5 +1,3 @@
-// Owner: coll (mpicoll).
-//
 // Binomial tree arithmetic on ranks relative to a root (vrank = rank - root
 // mod size): the parent of v clears v's lowest set bit, the children of v are
 // v + 2^k for every 2^k below that bit. Subtrees are contiguous vrank ranges,

@@ -1,4 +1,4 @@
-// Owner: comm. Linear gather + answer over p2p's collective channel; see
+// Linear gather + answer over p2p's collective channel; see
 // agree.hpp for the failure rule.
 #include "agree.hpp"
 

@@ -1,4 +1,4 @@
-// Owner: comm. The small collectives the communicator constructors need
+// The small collectives the communicator constructors need
 // (allgather of fixed-size records, max-agreement), written directly on
 // ftmpi::p2p's collective channel so that the comm part depends on no
 // collective algorithm.

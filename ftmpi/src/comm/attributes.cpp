@@ -1,4 +1,4 @@
-// Owner: comm. Communicator attributes (MPI-3.1 §6.7): keyvals with copy
+// Communicator attributes (MPI-3.1 §6.7): keyvals with copy
 // and delete callbacks, the MPI-1 names, and the predefined attributes of
 // MPI_COMM_WORLD.
 #include "../internal/errors.hpp"
@@ -69,7 +69,7 @@ int set_attr(MPI_Comm comm, int keyval, void *value, const char *fn) {
 int get_attr(MPI_Comm comm, int keyval, void *value, int *flag, const char *fn) {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, fn);
     if (value == nullptr || flag == nullptr) return raise(comm, MPI_ERR_ARG, fn);
-    if (ftmpi::ft::is_attribute_key(keyval)) {  // fault-tolerance details (ftstate), on every comm
+    if (ftmpi::ft::is_attribute_key(keyval)) {  // fault-tolerance details (src/ft), on every comm
         *static_cast<void **>(value) = ftmpi::ft::attribute_value(comm, keyval);
         *flag = 1;
         return MPI_SUCCESS;

@@ -1,4 +1,4 @@
-// Owner: comm. Cartesian topologies (MPI-3.1 §7.5.1–7.5.5): row-major rank
+// Cartesian topologies (MPI-3.1 §7.5.1–7.5.5): row-major rank
 // order; `reorder` is accepted and ignored (identity mapping), which the
 // standard allows.
 #include "../internal/errors.hpp"

@@ -1,4 +1,4 @@
-// Owner: comm. MPI_Comm_create (collective over the parent) and
+// MPI_Comm_create (collective over the parent) and
 // MPI_Comm_create_group (collective over the group's members only).
 #include "../internal/errors.hpp"
 #include "../ft/recovery/recovery.hpp"

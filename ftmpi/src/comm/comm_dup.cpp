@@ -1,4 +1,4 @@
-// Owner: comm. MPI_Comm_dup (+ _with_info, idup) and MPI_Comm_free.
+// MPI_Comm_dup (+ _with_info, idup) and MPI_Comm_free.
 #include "../internal/errors.hpp"
 #include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"

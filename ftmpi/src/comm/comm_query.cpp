@@ -1,4 +1,4 @@
-// Owner: comm. Local communicator queries: size, rank, compare, names,
+// Local communicator queries: size, rank, compare, names,
 // inter-ness, and the info hints kept on a communicator.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"

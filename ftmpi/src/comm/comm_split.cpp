@@ -1,4 +1,4 @@
-// Owner: comm. MPI_Comm_split and MPI_Comm_split_type: one allgather of
+// MPI_Comm_split and MPI_Comm_split_type: one allgather of
 // (color, key) records, one context id for all the new communicators (they
 // are disjoint, so each process holds only one of them).
 #include "../internal/errors.hpp"

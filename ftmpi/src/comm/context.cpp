@@ -1,4 +1,4 @@
-// Owner: comm. Context ids and rank translation.
+// Context ids and rank translation.
 //
 // A new context id is agreed by the members of the new communicator(s): each
 // proposes a fresh id above every id it has seen (reserving it, so a

@@ -1,4 +1,4 @@
-// Owner: comm. MPI_Dims_create: a balanced grid of nnodes processes.
+// MPI_Dims_create: a balanced grid of nnodes processes.
 // Prime factors, largest first, go to the currently smallest free dimension;
 // the free dimensions are then listed in non-increasing order.
 #include "../internal/errors.hpp"

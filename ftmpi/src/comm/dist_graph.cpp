@@ -1,4 +1,4 @@
-// Owner: comm. Distributed graph topologies (MPI-3.1 §7.5.4): each process
+// Distributed graph topologies (MPI-3.1 §7.5.4): each process
 // knows only its own in- and out-neighbours. `reorder` is accepted and
 // ignored; the new communicator has all of comm_old's processes in order.
 #include "../internal/errors.hpp"

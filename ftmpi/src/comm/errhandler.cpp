@@ -1,4 +1,4 @@
-// Owner: comm. Error handlers on communicators and ftmpi::comm::raise, the
+// Error handlers on communicators and ftmpi::comm::raise, the
 // one place where an internal error code meets the user's chosen handler.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"

@@ -1,4 +1,4 @@
-// Owner: ulfm (comm in part 1). Error classes and strings: MPI_Error_class, MPI_Error_string
+// Error classes and strings: MPI_Error_class, MPI_Error_string
 // and the run-time additions MPI_Add_error_class/code/string.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"

@@ -1,4 +1,4 @@
-// Owner: comm. Graph topologies (MPI-3.1 §7.5.3, 7.5.5) and MPI_Topo_test.
+// Graph topologies (MPI-3.1 §7.5.3, 7.5.5) and MPI_Topo_test.
 // `reorder` is accepted and ignored (identity mapping).
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"

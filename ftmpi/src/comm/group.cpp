@@ -1,4 +1,4 @@
-// Owner: comm. Group queries and the group algebra (MPI-3.1 §6.3). Groups
+// Group queries and the group algebra (MPI-3.1 §6.3). Groups
 // are ordered lists of world ranks; every constructor keeps the order the
 // standard prescribes.
 #include "../internal/errors.hpp"

@@ -1,4 +1,4 @@
-// Owner: comm. MPI_Info objects: ordered key/value pairs (MPI-3.1 §9).
+// MPI_Info objects: ordered key/value pairs (MPI-3.1 §9).
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 #include "objects.hpp"

@@ -1,4 +1,4 @@
-// Owner: comm. Intercommunicators: MPI_Intercomm_create and
+// Intercommunicators: MPI_Intercomm_create and
 // MPI_Intercomm_merge. Each intercommunicator carries a private
 // intracommunicator over its local group (ftmpi_comm_s::local) through which
 // its members agree on context ids; the two leaders bridge the sides.

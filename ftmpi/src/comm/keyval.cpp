@@ -1,4 +1,4 @@
-// Owner: comm. The keyval table (see keyval.hpp).
+// The keyval table (see keyval.hpp).
 #include "keyval.hpp"
 
 #include <map>
@@ -20,7 +20,7 @@ std::recursive_mutex &attribute_mutex() {
     return *m;
 }
 
-// Keys 8..15 are the fault-tolerance attributes of mpi-ext.h (ftstate).
+// Keys 8..15 are the fault-tolerance attributes of mpi-ext.h (src/ft/attributes.cpp).
 bool is_predefined_key(int keyval) { return keyval >= MPI_TAG_UB && keyval <= FTMPI_INCARNATION; }
 
 int create_keyval(const Keyval &k, int *keyval) {

@@ -1,4 +1,4 @@
-// Owner: comm. Attribute keys (keyvals) for communicators and datatypes:
+// Attribute keys (keyvals) for communicators and datatypes:
 // their callbacks and their lifetime (a freed keyval lives on while an
 // object still carries an attribute under it, MPI-3.1 §6.7.2).
 #pragma once

@@ -1,4 +1,4 @@
-// Owner: comm. Construction, reference counting and the live-handle
+// Construction, reference counting and the live-handle
 // registry of groups, communicators and error handlers.
 #include "objects.hpp"
 #include "agree.hpp"

@@ -1,4 +1,4 @@
-// Owner: comm. The comm part's own objects and the helpers its files share:
+// The comm part's own objects and the helpers its files share:
 // error handler and info structs, group/communicator construction and
 // reference counting, and the registry of live handles that lets every
 // binding reject a freed or made-up handle with an error instead of a crash.

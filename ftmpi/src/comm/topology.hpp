@@ -1,4 +1,4 @@
-// Owner: comm. The virtual topology cached on a communicator by
+// The virtual topology cached on a communicator by
 // MPI_Cart_create / MPI_Graph_create (and kept by MPI_Comm_dup).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Owner: comm. Datatype attributes, kept minimal: keyvals with callbacks and
+// Datatype attributes, kept minimal: keyvals with callbacks and
 // set/get/delete on any datatype handle, stored beside the datatype in a
 // table of this part (the datatype part need not know). Delete callbacks run
 // on MPI_Type_delete_attr and on replacement; MPI_Type_dup and

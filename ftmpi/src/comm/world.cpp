@@ -1,4 +1,4 @@
-// Owner: comm. The predefined objects (MPI_COMM_WORLD, MPI_COMM_SELF,
+// The predefined objects (MPI_COMM_WORLD, MPI_COMM_SELF,
 // MPI_GROUP_EMPTY, the predefined error handlers, MPI_INFO_ENV) and the
 // runtime's init/finalize hooks that give them their members.
 #include "objects.hpp"

@@ -1,4 +1,4 @@
-// Owner: ftstate. ABORT comm mode at the error handler: a communicator in
+// ABORT comm mode at the error handler: a communicator in
 // ABORT mode that meets MPIX_ERR_PROC_FAILED ends the job gracefully, even
 // when its handler is MPI_ERRORS_RETURN or a user function (FT-MPI: "cannot
 // be trapped").

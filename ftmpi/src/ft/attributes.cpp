@@ -1,4 +1,4 @@
-// Owner: ftstate. The failure-detail attributes of mpi-ext.h (keys 8..15),
+// The failure-detail attributes of mpi-ext.h (keys 8..15),
 // answered by MPI_Comm_get_attr on every communicator (comm/attributes.cpp
 // asks is_attribute_key first). Values are computed at the call from the
 // failure list since comm->ft.recovered_at and handed out by pointer into

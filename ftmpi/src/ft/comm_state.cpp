@@ -1,4 +1,4 @@
-// Owner: ftstate. The per-communicator questions p2p asks on its paths
+// The per-communicator questions p2p asks on its paths
 // (blocks_user_ops, any_source_blocked) and the communicator state.
 #include "ft/comm_state.hpp"
 

@@ -1,4 +1,4 @@
-// Owner: ftstate. Communicator states as FTMPI_Comm_get_state reports them.
+// Communicator states as FTMPI_Comm_get_state reports them.
 #pragma once
 
 #include "mpi.h"

@@ -1,4 +1,4 @@
-// Owner: ftstate. Decoding of the job topic's failure events (events.hpp).
+// Decoding of the job topic's failure events (events.hpp).
 #include "ft/events.hpp"
 
 #include <harness/pack.hpp>

@@ -1,4 +1,4 @@
-// Owner: ftstate. The events of the job topic job/<FTMPI_JOB> as the
+// The events of the job topic job/<FTMPI_JOB> as the
 // notifier reads them (FT_CONTRACTS.md "Events"): decoding of the
 // failure-related kinds, the readable reasons recorded in the failure
 // list, and the encoding of the `fence` event this process publishes.

@@ -1,4 +1,4 @@
-// Owner: ftstate. The failure list (every process failure this process
+// The failure list (every process failure this process
 // learned, in local order), the incarnations of the world ranks, and the
 // questions p2p, the comm part and the attributes ask about them.
 //

@@ -1,4 +1,4 @@
-// Owner: ftstate. What the ft files share about the failure list (the
+// What the ft files share about the failure list (the
 // public side is in internal/ft.hpp): which failures concern a given
 // communicator, and the readable reason a failure will be recorded with.
 #pragma once

@@ -1,4 +1,4 @@
-// Owner: ftstate. ft::init / ft::finalize: the launch settings into the
+// ft::init / ft::finalize: the launch settings into the
 // predefined communicators, the failure list, and the notifier's lifetime.
 #include "ft/failure_list.hpp"
 #include "ft/notifier.hpp"

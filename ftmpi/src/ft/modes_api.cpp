@@ -1,4 +1,4 @@
-// Owner: ftstate. The FTMPI_ interface of mpi-ext.h: a communicator's comm
+// The FTMPI_ interface of mpi-ext.h: a communicator's comm
 // and message modes, its state, its members' process states, and strict
 // collectives. Local calls; errors go through the communicator's handler.
 #include "ft/comm_state.hpp"

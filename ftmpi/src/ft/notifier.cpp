@@ -1,4 +1,4 @@
-// Owner: ftstate. The notifier (notifier.hpp): fetch loop, failure events,
+// The notifier (notifier.hpp): fetch loop, failure events,
 // suspicions and their deadline, own-daemon watch, publish and wait_event.
 //
 // Threads: the notifier thread owns its daemon connection; publish() uses a

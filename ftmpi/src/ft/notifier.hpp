@@ -1,4 +1,4 @@
-// Owner: ftstate. The notifier: a thread per process that long-polls the
+// The notifier: a thread per process that long-polls the
 // job topic job/<FTMPI_JOB> through the local daemon's vm/events and turns
 // failure events into p2p::notify_failed, so every process learns every
 // failure from the VM (FT_CONTRACTS.md "One mechanism"). It also keeps the

@@ -1,4 +1,4 @@
-// Owner: ftstate. What a declared failure does to this process (called by
+// What a declared failure does to this process (called by
 // p2p once per world rank + incarnation, without its lock): the failure
 // goes into the list, ABORT mode ends the job, communicators containing the
 // failed process become DETECTED, and NOP communicators fail their pending

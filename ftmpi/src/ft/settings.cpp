@@ -1,4 +1,4 @@
-// Owner: ftstate. Environment -> Settings (see settings.hpp).
+// Environment -> Settings (see settings.hpp).
 #include "ft/settings.hpp"
 
 #include "internal/ft.hpp"

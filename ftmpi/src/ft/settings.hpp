@@ -1,4 +1,4 @@
-// Owner: ftstate. The fault-tolerance settings of this process, read from
+// The fault-tolerance settings of this process, read from
 // the environment once at MPI_Init (ft::init): the launch modes ftmpirun
 // passes (FT_CONTRACTS.md "Launch options and environment") and the
 // notifier's timings. A bad value is reported on stderr in one line and the

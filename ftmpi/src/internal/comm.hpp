@@ -1,11 +1,11 @@
-// Owner: comm (mpicomm). Groups and communicators as the other parts of
+// Groups and communicators as the other parts of
 // libftmpi see them.
 //
 // A communicator is a context id plus a group (and a remote group for an
 // intercommunicator). p2p sends name the destination by its rank in the
 // communicator and translate it with world_rank_of(); receives report the
 // source with comm_rank_of_world(). The structs are plain so that the
-// fault-tolerance part (issue 6) can append its state at the end of
+// fault-tolerance state (ft.hpp) can sit at the end of
 // ftmpi_comm_s without touching the fields above it.
 #pragma once
 
@@ -46,7 +46,7 @@ struct ftmpi_comm_s {
     // through which the comm part agrees on context ids (dup, merge).
     MPI_Comm local = nullptr;
     MPI_Info info = nullptr;           // hints from Comm_set_info / dup_with_info
-    // Fault tolerance (issue 6): modes, revocation, acknowledgements (ft.hpp).
+    // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };
 
@@ -84,7 +84,7 @@ void release(MPI_Comm);
 // True for a non-null group handle that has not been freed.
 bool valid(MPI_Group);
 
-// Fault tolerance (issue 6; implemented by the recovery part in comm/):
+// For fault tolerance (implemented in comm/, used by revoke and recovery):
 // the live communicator with this point-to-point context id, retained (the
 // caller releases it), or null; and a visit of every live communicator
 // (the registry's lock is not held during `visit`: it gets retained handles).

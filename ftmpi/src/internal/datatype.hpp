@@ -1,5 +1,3 @@
-// Owner: datatype (mpidt).
-//
 // The datatype engine as the rest of libftmpi sees it. A committed type is
 // kept in FT-MPI's compacted form (a flat list of maximal contiguous runs with
 // a repeat/stride form, see src/datatype/layout.hpp), so the transport can

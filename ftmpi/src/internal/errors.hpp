@@ -1,4 +1,4 @@
-// Owner: comm (mpicomm). The one place where an internal error code turns
+// The one place where an internal error code turns
 // into the communicator's error handler: bindings return
 // `ftmpi::comm::raise(comm, code, "MPI_Send")` and internals never call
 // handlers themselves (they return codes).

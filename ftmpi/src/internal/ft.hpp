@@ -1,8 +1,8 @@
-// Fault tolerance as the parts of libftmpi see each other (issue 6).
-// Design, protocol and ownership: ftmpi/FT_CONTRACTS.md. Each declaration
-// says which part implements it:
-//   core     — ftmpi/src/p2p, transport, runtime    (engine, revoke, flush, joins)
-//   ftstate  — ftmpi/src/ft/ state, notifier, modes, attributes
+// Fault tolerance as the parts of libftmpi see each other.
+// Design and protocol: ftmpi/FT_CONTRACTS.md. Each declaration says which
+// part implements it:
+//   engine   — ftmpi/src/p2p, transport, runtime    (revoke, flush, joins)
+//   ft state — ftmpi/src/ft/ state, notifier, modes, attributes
 //   recovery — ftmpi/src/ft/recovery*, comm constructors' recovery point
 //   ulfm     — ftmpi/src/ulfm/ agreement and MPIX_ bindings
 #pragma once
@@ -25,26 +25,26 @@ struct CommFt {
     std::atomic<int> comm_mode{FTMPI_COMM_MODE_ULFM};
     std::atomic<int> msg_mode{FTMPI_MSG_MODE_CONT};
     std::atomic<bool> strict{false};
-    std::atomic<bool> revoked{false};       // set by core (p2p::revoke / a revoke frame)
-    std::atomic<int> state{FTMPI_COMM_OK};  // kept by ftstate and recovery
+    std::atomic<bool> revoked{false};       // set by the engine (p2p::revoke / a revoke frame)
+    std::atomic<int> state{FTMPI_COMM_OK};  // kept by src/ft and src/ft/recovery
     // The world recovery round when the communicator was made: a member
     // whose world rank was replaced in a later round is failed for it.
     int round = 0;
     // ULFM acknowledgement: failures of this comm's members with a
-    // failure-list index below `acked_upto` are acknowledged (ftstate's list).
+    // failure-list index below `acked_upto` are acknowledged (the failure list below).
     std::atomic<uint64_t> acked_upto{0};
     // Failure-list index at the last recovery (attributes count from here).
     uint64_t recovered_at = 0;
-    // Sequence of agreements started on this comm (ulfm): every member runs
+    // Sequence of agreements started on this comm (src/ulfm): every member runs
     // them in the same order, so the n-th agreement has the same id everywhere.
     std::atomic<uint32_t> agreements{0};
-    // Storage for attribute values handed out by pointer (ftstate).
+    // Storage for attribute values handed out by pointer (attribute_value).
     int attr_ints[4] = {0, 0, 0, 0};
     std::vector<int> attr_list, attr_counts;
     std::string attr_text;
 };
 
-// ---------------------------------------------------------------- ftstate
+// ------------------------------------------------------- ft state (src/ft)
 // One failure as this process learned it, in local order (index = position).
 struct Failure {
     int world = -1;          // world rank
@@ -52,7 +52,7 @@ struct Failure {
     std::string why;         // "killed by signal 9 on member 3f2a…", "lost with its host …"
 };
 
-// Called by core once per (world rank, incarnation) when a process is
+// Called by the engine once per (world rank, incarnation) when a process is
 // declared failed (connection loss without confirmation, notify_failed, a
 // VM event), after p2p has failed the operations that need it, without the
 // engine lock held. Appends to the failure list, updates communicator
@@ -65,10 +65,10 @@ uint64_t failure_count();
 // incarnation, or -1 if that process is not failed.
 int64_t failure_index(int world);
 
-// Suspicion (core → ftstate): the connection to `world` broke without a
+// Suspicion (engine → src/ft): the connection to `world` broke without a
 // bye. When confirm() is false (no VM notifier: dir: wire-up without a
-// daemon, or ABORT mode) core declares the failure at once; otherwise core
-// calls suspect() and keeps the peer's operations pending; ftstate calls
+// daemon, or ABORT mode) the engine declares the failure at once; otherwise
+// it calls suspect() and keeps the peer's operations pending; src/ft calls
 // p2p::notify_failed when the VM confirms (an event) or the deadline
 // FTMPI_CONFIRM_MS passes (then it also publishes a `fence` event).
 bool confirm();
@@ -86,13 +86,13 @@ bool any_source_blocked(MPI_Comm comm);
 // a round after comm->ft.round).
 bool member_failed(MPI_Comm comm, int world);
 // ABORT mode: true when any failure must end the job (FTMPI_COMM_MODE at
-// launch is ABORT); then ftstate aborts the job in on_failure.
+// launch is ABORT); then on_failure aborts the job.
 bool abort_mode();
 
-// Launch settings (ftstate reads the environment at MPI_Init):
+// Launch settings (read from the environment at MPI_Init):
 // FTMPI_COMM_MODE, FTMPI_MSG_MODE (names as ftmpirun's options),
 // FTMPI_COLL_STRICT, FTMPI_NOTIFIER (ordered|unordered), FTMPI_CONFIRM_MS.
-// init() is called by core's MPI_Init after the engine is up and the world
+// init() is called by the runtime's MPI_Init after the engine is up and the world
 // communicator exists; it starts the notifier thread. finalize() stops it
 // (before the engine stops).
 void init();
@@ -101,7 +101,7 @@ int default_comm_mode();
 int default_msg_mode();
 bool default_strict();
 
-// Hooks in the comm part (ftstate implements them). MPI_Comm_get_attr on
+// Hooks the comm part calls (implemented in src/ft). MPI_Comm_get_attr on
 // any communicator for the keys FT_MPI_LIST_NUM_FAILED … FTMPI_INCARNATION
 // of mpi-ext.h (8..15): the value is computed at the call into comm->ft's
 // attr_* storage (or process-wide storage for MPIX_FT, FTMPI_RESTARTED and

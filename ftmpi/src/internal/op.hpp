@@ -1,5 +1,3 @@
-// Owner: datatype (mpidt).
-//
 // Reduction operations for the collectives: the predefined MPI_Ops on the
 // type classes the standard allows them on, and user functions from
 // MPI_Op_create, called with the user's datatype.

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). Point-to-point as the collectives and the
+// Point-to-point as the collectives and the
 // communicator part use it: the same engine as MPI_Isend/MPI_Irecv, on the
 // user or the collective channel of a communicator, returning MPI error codes
 // and never calling an error handler (the public binding does that).
@@ -38,7 +38,7 @@ int test_all(int n, MPI_Request *, int *flag, MPI_Status *);
 MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
 
 // Failure knowledge (world ranks). notify_failed() is how a failure learned
-// elsewhere (a daemon's event, issue 6) enters p2p: the peer's connection is
+// elsewhere (a daemon's event) enters p2p: the peer's connection is
 // dropped and every operation that needs it completes with
 // MPIX_ERR_PROC_FAILED, exactly as when the connection breaks by itself.
 // notify_failed may be called from any thread holding no lock of libftmpi:
@@ -48,7 +48,7 @@ bool is_failed(int world_rank);
 // The process said bye (it called MPI_Finalize): its end is not a failure.
 bool said_bye(int world_rank);
 
-// ---- Fault tolerance (issue 6; ftmpi/FT_CONTRACTS.md) ----
+// ---- Fault tolerance (ftmpi/FT_CONTRACTS.md) ----
 
 // Tags at or above ft_tag_base on the collective channel belong to the
 // fault-tolerance machinery (agreement, shrink, recovery). Operations with
@@ -74,10 +74,10 @@ bool is_revoked(MPI_Comm);
 void forget_context(uint32_t context);
 
 // NOP message mode: completes every pending user-channel operation on comm
-// with `code` (ftstate calls it when a member of a NOP comm fails).
+// with `code` (src/ft calls it when a member of a NOP comm fails).
 void fail_pending(MPI_Comm comm, int code);
 
-// Recovery's flush (seed 000 section 4.2): sends a flush marker for
+// Recovery's flush (FT-MPI's flush protocol): sends a flush marker for
 // `context` to every process in `worlds` that is alive and waits until the
 // marker of each of them arrived or it failed. Because a connection is FIFO,
 // everything a survivor sent before its marker has then arrived. Returns

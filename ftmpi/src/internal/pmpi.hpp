@@ -1,4 +1,4 @@
-// Owner: core (mpicore). The PMPI_ twin of every MPI_ function.
+// The PMPI_ twin of every MPI_ function.
 //
 // Profiling tools (and MPI_T-less tracers) define MPI_X themselves and call
 // PMPI_X; so each part defines MPI_X and, in the same file after the

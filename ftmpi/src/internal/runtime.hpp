@@ -1,4 +1,4 @@
-// Owner: core (mpicore). The process's place in the job, as the other parts
+// The process's place in the job, as the other parts
 // of libftmpi see it: valid between MPI_Init and MPI_Finalize.
 #pragma once
 

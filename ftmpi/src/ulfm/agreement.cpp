@@ -1,4 +1,4 @@
-// Owner: ulfm. ft::agree / ft::iagree and the request the MPIX_ bindings
+// ft::agree / ft::iagree and the request the MPIX_ bindings
 // wait on. The protocol is in agreement_machine.cpp, the message handling in
 // agreement_board.cpp; README.md says why it is correct.
 #include "agreement.hpp"

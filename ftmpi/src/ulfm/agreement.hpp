@@ -1,4 +1,4 @@
-// Owner: ulfm. The agreement as the MPIX_ bindings use it: a request that
+// The agreement as the MPIX_ bindings use it: a request that
 // completes when this process has decided, with a callback that turns the
 // decided value into the caller's output (MPIX_Comm_iagree writes *flag
 // there and chooses its error code).

@@ -1,4 +1,4 @@
-// Owner: ulfm. See agreement_board.hpp.
+// A communicator's agreement board: routes agreement messages to their instances (agreement_board.hpp).
 #include "agreement_board.hpp"
 
 #include "../internal/ft.hpp"
@@ -78,7 +78,7 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
     auto outcome = std::make_shared<Outcome>();
     std::unique_lock lk(mu_);
     if (comm_ == MPI_COMM_NULL) activate_locked(comm);
-    // The ballot starts from what p2p and ftstate declared failed; the
+    // The ballot starts from what p2p and src/ft declared failed; the
     // caller's list only enters the value (a caller's mistake must not
     // exclude a live process from the tree).
     auto machine = std::make_unique<Machine>(instance, n_, comm->rank, gaps_, failed_now_locked(), contribution,

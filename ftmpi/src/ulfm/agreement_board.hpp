@@ -1,4 +1,4 @@
-// Owner: ulfm. A communicator's agreement board: the one place where its
+// A communicator's agreement board: the one place where its
 // agreement messages arrive (one ANY_SOURCE receive on a fault-tolerance
 // tag, posted while some instance is active), are handed to the instance
 // they belong to (or kept for an instance not started here yet, or answered

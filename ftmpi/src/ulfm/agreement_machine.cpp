@@ -1,4 +1,4 @@
-// Owner: ulfm. See agreement_machine.hpp and README.md "The agreement".
+// One agreement instance at one process: its state machine (agreement_machine.hpp, README.md "The agreement").
 #include "agreement_machine.hpp"
 
 #include "mpi-ext.h"
@@ -108,11 +108,21 @@ void Machine::decide(const Value &v) {
 void Machine::receive(const Message &m) {
     if (finished_ || m.instance != instance_) return;
     if (m.kind == Kind::released) {
-        // The sender forgot the instance: everyone decided. Pass the release
-        // on to this epoch's subtree, which may be waiting for it too.
+        // The sender forgot the instance: everyone decided. From the parent
+        // it is a release: pass it on to this epoch's subtree and forget.
+        // From a child it means that child's subtree has nothing more to
+        // send (no up, ack or done will come): count it as all three, so
+        // this process still answers its own parent. From anyone else it is
+        // just the decision.
         decide(m.value);
-        send_children(Kind::release, m.value);
-        finished_ = true;
+        if (m.sender == parent_) {
+            on_release(m.value);
+        } else if (const int slot = child_slot(m.sender); slot >= 0) {
+            got_up_[static_cast<size_t>(slot)] = true;
+            got_ack_[static_cast<size_t>(slot)] = true;
+            got_done_[static_cast<size_t>(slot)] = true;
+            carry(Carried::decision, failed_, *decided_);
+        }
         return;
     }
     // A larger ballot names failures this process has not seen yet.
@@ -231,7 +241,12 @@ void Machine::step() {
     if (finished_) return;
     switch (phase_) {
     case Phase::gather:
-        if (!all_children(got_up_)) return;
+        // A decided process does not wait for its children's ups: the
+        // decision beats anything they could carry, and a child that already
+        // forgot the instance would never send one. The root commits at
+        // once; any other process sends its decision up.
+        if (decided_) carry(Carried::decision, failed_, *decided_);
+        if (!decided_ && !all_children(got_up_)) return;
         if (parent_ < 0) {
             root_gathered();
         } else {

@@ -1,4 +1,4 @@
-// Owner: ulfm. One agreement instance at one process: the state machine of
+// One agreement instance at one process: the state machine of
 // the tree agreement (README.md "The agreement"). It never waits: the board
 // (agreement_board.cpp) feeds it messages and failure news and sends what
 // it puts in its outbox. A machine lives past its decision (the program has

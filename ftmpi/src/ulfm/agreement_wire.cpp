@@ -1,4 +1,4 @@
-// Owner: ulfm. See agreement_wire.hpp.
+// Encoding and decoding of the agreement's messages (agreement_wire.hpp).
 #include "agreement_wire.hpp"
 
 #include <bit>

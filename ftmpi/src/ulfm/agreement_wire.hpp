@@ -1,4 +1,4 @@
-// Owner: ulfm. What the agreement's messages carry, and their encoding.
+// What the agreement's messages carry, and their encoding.
 //
 // Sets of communicator ranks are bitmaps (Bits). A *ballot* is the set of
 // members the sender knows failed: every participant of one epoch has the

@@ -1,4 +1,4 @@
-// Owner: ulfm. What every MPIX_ binding does first: check the communicator,
+// What every MPIX_ binding does first: check the communicator,
 // run the body without letting an exception out (mpi-ext.h's prototypes are
 // plain C, so the definitions cannot be noexcept; this catch stands in for
 // it), and hand an error to the communicator's handler in one place.

@@ -1,4 +1,4 @@
-// Owner: ulfm. See failed_members.hpp.
+// A communicator's failed and acknowledged members (failed_members.hpp).
 #include "failed_members.hpp"
 
 #include "../comm/objects.hpp"

@@ -1,5 +1,5 @@
-// Owner: ulfm. A communicator's failed members as this process knows them,
-// in the order the failures were learned (the failure list of ftstate), and
+// A communicator's failed members as this process knows them,
+// in the order the failures were learned (the failure list of src/ft), and
 // which of them the program acknowledged (MPIX_Comm_failure_ack).
 #pragma once
 

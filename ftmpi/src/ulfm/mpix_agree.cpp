@@ -1,4 +1,4 @@
-// Owner: ulfm. MPIX_Comm_agree and MPIX_Comm_iagree: the AND of the live
+// MPIX_Comm_agree and MPIX_Comm_iagree: the AND of the live
 // members' flags, and MPIX_ERR_PROC_FAILED at every member when some
 // participant knew a failed member it had not acknowledged (that knowledge
 // is part of the agreed value, so the code is the same everywhere). Works on

@@ -1,4 +1,4 @@
-// Owner: ulfm. Acknowledging failures (local calls): MPIX_Comm_failure_ack,
+// Acknowledging failures (local calls): MPIX_Comm_failure_ack,
 // MPIX_Comm_failure_get_acked, MPIX_Comm_get_failed, MPIX_Comm_ack_failed.
 //
 // comm->ft.acked_upto is a position in this process's failure list: a failed

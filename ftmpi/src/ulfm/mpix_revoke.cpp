@@ -1,4 +1,4 @@
-// Owner: ulfm. MPIX_Comm_revoke and MPIX_Comm_is_revoked over core's flood
+// MPIX_Comm_revoke and MPIX_Comm_is_revoked over core's flood
 // (p2p::revoke): intra- and intercommunicators alike.
 #include "binding.hpp"
 

@@ -1,4 +1,4 @@
-// Owner: ulfm. MPIX_Comm_shrink and MPIX_Comm_ishrink (shrink.cpp does the
+// MPIX_Comm_shrink and MPIX_Comm_ishrink (shrink.cpp does the
 // work). Intercommunicators: MPI_ERR_COMM.
 //
 // The non-blocking form runs the shrink on a helper thread and completes its

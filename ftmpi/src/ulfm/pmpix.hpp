@@ -1,4 +1,4 @@
-// Owner: ulfm. The PMPIX_ twin of every MPIX_ function (as FTMPI_PMPI in
+// The PMPIX_ twin of every MPIX_ function (as FTMPI_PMPI in
 // internal/pmpi.hpp does for MPI_): after a definition of MPIX_X write
 //
 //     FTMPI_PMPIX(X)

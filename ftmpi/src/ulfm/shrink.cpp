@@ -1,4 +1,4 @@
-// Owner: ulfm. See shrink.hpp.
+// MPIX_Comm_shrink's work, shared by the blocking and non-blocking bindings (shrink.hpp).
 //
 // 1. ft::agree on the failed set (the union of what every member knows:
 //    it contains every failure any survivor has reported to the program).

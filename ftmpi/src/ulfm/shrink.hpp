@@ -1,4 +1,4 @@
-// Owner: ulfm. MPIX_Comm_shrink's work, shared by the blocking and the
+// MPIX_Comm_shrink's work, shared by the blocking and the
 // non-blocking binding.
 #pragma once
 

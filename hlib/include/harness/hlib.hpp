@@ -43,7 +43,7 @@ inline Deadline deadline_in(std::chrono::milliseconds d) { return Clock::now() +
 
 enum class Transport { unix_socket, tcp, udp };
 
-// How a tool reaches its daemon (DESIGN.md §10): --hcore HOST:PORT, else the
+// How a tool reaches its daemon (docs/tools.md, "Common options"): --hcore HOST:PORT, else the
 // Unix socket of --root; the key is --key, else <root>/vm.key.
 struct ConnectOptions {
     std::filesystem::path root;          // default: $HARNESS_ROOT or ~/.harness

@@ -1,5 +1,4 @@
-/* Owner: coll (mpicoll).
- *
+/*
  * Back-to-back collectives where the root runs ahead: 300 Bcasts of 8 B to
  * 96 KiB from rank 0 with nothing in between, so the receivers find many
  * messages of consecutive collective tags already queued (the pattern of every

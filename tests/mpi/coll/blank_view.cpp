@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). Collectives over a communicator with a gap, as
+/* Collectives over a communicator with a gap, as
  * BLANK recovery leaves it (FT_CONTRACTS.md: group->world[i] == -1 marks a
  * failed rank; the extent stays, collectives run over the live ranks).
  *

@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). Shared by the collective tests: fail loudly with
+/* Shared by the collective tests: fail loudly with
  * one line saying what was wrong, and end the job. */
 #ifndef COLL_CHECK_H
 #define COLL_CHECK_H

@@ -1,5 +1,4 @@
-/* Owner: coll (mpicoll).
- *
+/*
  * Bad arguments to collectives return the right error class under
  * MPI_ERRORS_RETURN (root out of range, negative count, null type, null or
  * mismatched op, null communicator, misplaced MPI_IN_PLACE) and leave the

@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). Runs a failure test program as an N-rank job
+/* Runs a failure test program as an N-rank job
  * without a launcher or a VM (connection loss is a failure at once): forks
  * the ranks with FTMPI_JOB/RANK/SIZE and FTMPI_WIREUP=dir:<fresh directory>,
  * then waits up to 30 s. The victim is rank COLL_FAILURE_VICTIM (default:

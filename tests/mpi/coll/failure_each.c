@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). One rank of the per-collective failure test
+/* One rank of the per-collective failure test
  * (failure_driver.c starts the job and names the victim in
  * COLL_FAILURE_VICTIM). After a warm-up that connects every pair, the victim
  * dies with SIGKILL and the survivors call one collective:

@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). One rank of the failure test (failure_driver.c
+/* One rank of the failure test (failure_driver.c
  * starts the job). After a first round of collectives, which connects every
  * pair, the last rank kills itself with SIGKILL; the survivors keep calling
  * collectives (Barrier, Allreduce, Bcast, Alltoall, Iallreduce, in turn,

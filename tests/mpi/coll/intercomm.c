@@ -1,5 +1,4 @@
-/* Owner: coll (mpicoll).
- *
+/*
  * Collectives on an intercommunicator (world split into even and odd ranks):
  * Barrier, Bcast, Allreduce, Reduce, Gather and Scatter, each direction, with
  * MPI_ROOT / MPI_PROC_NULL in the root's group. Needs at least 2 ranks.

@@ -1,5 +1,4 @@
-/* Owner: coll (mpicoll).
- *
+/*
  * The data-movement collectives — Bcast, Gather(v), Scatter(v),
  * Allgather(v), Alltoall(v,w) — with every algorithm forced in turn
  * (force_algorithm, check.h; and the automatic choice), every root, sizes from zero

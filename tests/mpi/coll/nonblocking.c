@@ -1,5 +1,4 @@
-/* Owner: coll (mpicoll).
- *
+/*
  * Non-blocking collectives overlapped with other traffic: several in flight
  * at once on one communicator, a blocking collective issued while they are
  * pending, and user point-to-point messages (including an ANY_SOURCE/ANY_TAG

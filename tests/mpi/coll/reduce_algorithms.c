@@ -1,5 +1,4 @@
-/* Owner: coll (mpicoll).
- *
+/*
  * Each reduction algorithm forced in turn (force_algorithm, check.h,
  * plus the automatic choice), with a predefined op, a commutative user op and
  * a NON-commutative user op, which must combine in rank order: the op

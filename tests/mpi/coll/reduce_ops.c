@@ -1,5 +1,4 @@
-/* Owner: coll (mpicoll).
- *
+/*
  * Every reducing collective (Reduce, Allreduce, Reduce_scatter(_block),
  * Scan, Exscan, blocking and non-blocking) with every predefined op on every
  * C type it is defined for, at several sizes including zero, checked element

@@ -1,4 +1,4 @@
-/* Owner: coll (mpicoll). Revocation ends pending collectives
+/* Revocation ends pending collectives
  * (FT_CONTRACTS.md "Collectives under failures"): rank 0 revokes a dup of
  * MPI_COMM_WORLD instead of joining the collectives the others start on it.
  * The others' non-blocking Ibarrier and Iallreduce (waiting for rank 0, who

@@ -1,4 +1,4 @@
-/* Owner: comm (mpicomm). Shared by the communicator tests: fail loudly with
+/* Shared by the communicator tests: fail loudly with
  * one line saying what was wrong, and end the job. */
 #ifndef COMM_CHECK_H
 #define COMM_CHECK_H

@@ -1,4 +1,4 @@
-/* Owner: datatype (mpidt). Shared by the datatype tests: fail loudly with
+/* Shared by the datatype tests: fail loudly with
  * one line saying what was wrong, and end the job. */
 #ifndef DT_CHECK_H
 #define DT_CHECK_H

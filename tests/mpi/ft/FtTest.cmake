@@ -1,4 +1,4 @@
-# Owner: tests-ulfm (fttests). Failure-injection MPI tests: a job run through
+# Failure-injection MPI tests: a job run through
 # ftmpirun on a private daemon that loads the VM services the fault tolerance
 # needs (vm/drd, vm/events for the failure notifier, vm/spawn_notify for the
 # ranks' exits; vm/naming for the job id), with the job's fault-tolerance

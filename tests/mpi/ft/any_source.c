@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. MPI_ANY_SOURCE receives and failures (chapter 17.2.2):
+/* MPI_ANY_SOURCE receives and failures (chapter 17.2.2):
  * a pending non-blocking ANY_SOURCE receive on a communicator with an
  * unacknowledged failed member completes MPI_Wait with
  * MPIX_ERR_PROC_FAILED_PENDING and stays pending; after

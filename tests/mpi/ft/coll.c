@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. A rank killed (SIGKILL) during a collective: every
+/* A rank killed (SIGKILL) during a collective: every
  * survivor returns (success or a process-failure error, never a hang), a
  * collective that succeeds gives the right result, and afterwards the
  * survivors recover the ULFM way (agree, revoke, shrink) and compute on the

@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. A rank killed during communicator creation (ULFM
+/* A rank killed during communicator creation (ULFM
  * mode): MPI_Comm_dup / MPI_Comm_split return at every survivor — an error
  * of a process-failure class where the new communicator could not be made,
  * never a hang — and the survivors then agree on the outcome, revoke and

@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm (fttests). Failure injection for the fault-tolerance
+/* Failure injection for the fault-tolerance
  * tests: real SIGKILLs, at a named point chosen by the test's environment,
  * at a random point drawn from a printed seed, or sent to a peer whose pid
  * was exchanged over MPI; and a check that ends only this rank, with one

@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. A rank killed (SIGKILL) while its partner is in a
+/* A rank killed (SIGKILL) while its partner is in a
  * point-to-point operation with it: the partner gets MPIX_ERR_PROC_FAILED —
  * from a blocking call at once, from a non-blocking one only at completion
  * (initiation succeeds) — later operations with the dead rank fail without

@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. Kills at a random point drawn from a printed seed
+/* Kills at a random point drawn from a printed seed
  * (FT_SEED=s repeats a run): the ranks run a mix of operations (a ring
  * exchange, bcast, allreduce, barrier), and at a random iteration either
  * one random rank kills itself (FT_VICTIMS=1) or a random rank kills

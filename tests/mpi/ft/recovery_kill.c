@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. Failures during the recovery itself: MPIX_Comm_agree
+/* Failures during the recovery itself: MPIX_Comm_agree
  * and MPIX_Comm_shrink succeed despite a process dying during the call,
  * and every survivor gets the same answer.
  *

@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. The ULFM chapter's example 17.2, "fault-tolerant
+/* The ULFM chapter's example 17.2, "fault-tolerant
  * iterative refinement with shrink and agreement", on a real solver:
  * conjugate gradients for -u'' = 1 on (0,1), u(0) = u(1) = 0, N points in
  * blocks over the ranks of a 1-D domain. Every CHECKPOINT iterations the

@@ -1,4 +1,4 @@
-/* Owner: tests-ulfm. Failures one after another until one rank is left:
+/* Failures one after another until one rank is left:
  * each round, every rank of the current communicator adds its number with
  * an allreduce; one rank (chosen from a printed seed) kills itself during
  * the round; the survivors see the error, revoke, agree and shrink, check

@@ -1,4 +1,4 @@
-/* Owner: recovery. BLANK: rank 2 of 5 SIGKILLs itself; after
+/* BLANK: rank 2 of 5 SIGKILLs itself; after
  * MPI_Comm_dup(MPI_COMM_WORLD) recovers, the size stays 5 and rank 2 is a
  * gap: a send to it gives MPI_ERR_RANK, its group rank translates to
  * MPI_UNDEFINED, and collectives run over the live ranks. */

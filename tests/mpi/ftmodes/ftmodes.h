@@ -1,4 +1,4 @@
-/* Owner: recovery. Helpers shared by the FT-MPI mode tests (SHRINK, BLANK,
+/* Helpers shared by the FT-MPI mode tests (SHRINK, BLANK,
  * REBUILD): run until a failure shows, then recover through a constructor.
  * Kills come from tests/mpi/ft/inject.h (real SIGKILLs). */
 #ifndef FTMODES_H

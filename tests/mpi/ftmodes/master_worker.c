@@ -1,4 +1,4 @@
-/* Owner: recovery. BLANK + CONT: the master (rank 0) hands out work items
+/* BLANK + CONT: the master (rank 0) hands out work items
  * one at a time; worker FT_KILL_RANK SIGKILLs itself on its FT_KILL_ITEM-th
  * item (default 1: every worker surely gets one, on a loaded host the
  * others may do all the rest) without answering. The master sees the receive from it fail, hands the

@@ -1,4 +1,4 @@
-/* Owner: recovery. REBUILD_APPEND: rank FT_KILL_RANK of 4 SIGKILLs itself;
+/* REBUILD_APPEND: rank FT_KILL_RANK of 4 SIGKILLs itself;
  * MPI_Comm_dup(MPI_COMM_WORLD) shrinks the survivors and appends the
  * replacement at the end. The replacement's MPI_Init returns
  * MPI_INIT_RESTARTED_NODE and its rank is the last one; an allreduce of the

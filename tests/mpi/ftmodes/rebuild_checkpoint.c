@@ -1,4 +1,4 @@
-/* Owner: recovery. REBUILD with the flow of seed 000's Figure 1: an error
+/* REBUILD with FT-MPI's restart flow for applications: an error
  * handler that longjmps back to the recovery point, user checkpoints (in
  * memory and in a file per rank), MPI_Comm_dup(MPI_COMM_WORLD) as the
  * recovery. Rank FT_KILL_RANK SIGKILLs itself at iteration FT_KILL_ITER; its

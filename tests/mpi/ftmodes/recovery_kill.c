@@ -1,4 +1,4 @@
-/* Owner: recovery. A failure during the recovery itself (SHRINK): rank 2 of
+/* A failure during the recovery itself (SHRINK): rank 2 of
  * 5 SIGKILLs itself mid-loop; when the failure shows, rank 3 SIGKILLs itself
  * too, just as the others enter MPI_Comm_dup, so it dies while they
  * recover. The recovery restarts and ends with ranks 0, 1 and 4. */

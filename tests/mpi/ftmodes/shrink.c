@@ -1,4 +1,4 @@
-/* Owner: recovery. SHRINK: rank 2 of 5 SIGKILLs itself mid-loop; the
+/* SHRINK: rank 2 of 5 SIGKILLs itself mid-loop; the
  * survivors see the allreduce fail, MPI_Comm_dup(MPI_COMM_WORLD) recovers:
  * MPI_COMM_WORLD and the new comm have 4 ranks, renumbered in order, and an
  * allreduce over the new comm adds the survivors' original ranks. */

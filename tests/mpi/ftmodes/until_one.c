@@ -1,4 +1,4 @@
-/* Owner: recovery. SHRINK, failures one after another until one rank is
+/* SHRINK, failures one after another until one rank is
  * left: each round the last rank of the current world SIGKILLs itself, the
  * survivors see the allreduce fail, recover with MPI_Comm_dup and check the
  * new size and an allreduce of their original ranks. */

@@ -1,4 +1,4 @@
-/* Owner: ftstate. ABORT comm mode ends the job at the first failure, even
+/* ABORT comm mode ends the job at the first failure, even
  * for a program that asked for MPI_ERRORS_RETURN (FT-MPI's ABORT cannot be
  * trapped). The last rank SIGKILLs itself after a barrier; the others wait
  * for a message from it that never comes. They must never get past that

@@ -1,4 +1,4 @@
-/* Owner: ftstate. Checks for the ftstate tests: one line naming the rank,
+/* Checks for the ftstate tests: one line naming the rank,
  * the file, the line and what was wrong, then exit 1 (this rank only: with
  * failures around, a test must not depend on MPI to report its own). */
 #ifndef FTSTATE_CHECK_H

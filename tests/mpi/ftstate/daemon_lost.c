@@ -1,4 +1,4 @@
-/* Owner: ftstate. A rank whose own daemon stops answering leaves the job:
+/* A rank whose own daemon stops answering leaves the job:
  * rank 0 freezes the job's daemon (the ranks' parent) with SIGSTOP; every
  * rank's notifier then gets no answer for FTMPI_DAEMON_LOST_MS and the
  * process exits with status 1 and one line on stderr. A helper process

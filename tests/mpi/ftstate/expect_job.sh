@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Owner: ftstate. Runs a job and checks how it ended:
+# Runs a job and checks how it ended:
 #   expect_job.sh STATUSES MUST_MATCH MUST_NOT_MATCH -- command…
 # STATUSES is a |-separated list of accepted exit statuses; MUST_MATCH and
 # MUST_NOT_MATCH are extended regular expressions over the job's combined

@@ -1,4 +1,4 @@
-/* Owner: ftstate. A rank SIGKILLs itself; the survivors see the failure on
+/* A rank SIGKILLs itself; the survivors see the failure on
  * an operation that needs it (MPIX_ERR_PROC_FAILED), then read what
  * happened from the fault-tolerance attributes and states: one failure
  * event, the victim's rank, per-rank counts, a readable reason; the

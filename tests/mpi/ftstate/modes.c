@@ -1,4 +1,4 @@
-/* Owner: ftstate. The modes API of mpi-ext.h without failures: defaults
+/* The modes API of mpi-ext.h without failures: defaults
  * from the launch environment on MPI_COMM_WORLD and MPI_COMM_SELF,
  * set/get, bad values (MPI_ERR_ARG), inheritance by MPI_Comm_dup and
  * MPI_Comm_split, strict, states, and the fault-tolerance attributes of a

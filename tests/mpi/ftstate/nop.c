@@ -1,4 +1,4 @@
-/* Owner: ftstate. NOP message mode (--msg-mode nop): once a member of a
+/* NOP message mode (--msg-mode nop): once a member of a
  * communicator failed, every pending and every new user operation on it
  * returns MPIX_ERR_PROC_FAILED, even between survivors, until the
  * communicator is recovered. The last rank SIGKILLs itself while every

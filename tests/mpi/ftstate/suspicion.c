@@ -1,4 +1,4 @@
-/* Owner: ftstate. A suspicion that the VM never confirms: the last rank
+/* A suspicion that the VM never confirms: the last rank
  * shuts its TCP connections down (FIN without bye) and stops itself with
  * SIGSTOP — alive, so no proc_exit event comes. The survivors' notifiers
  * wait FTMPI_CONFIRM_MS for a confirmation, then declare it failed

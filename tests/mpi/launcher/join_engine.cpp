@@ -1,4 +1,4 @@
-// Owner: core (ftjoin). REBUILD joining at the engine level, without the
+// REBUILD joining at the engine level, without the
 // recovery part: a 3-rank job (no VM: a broken connection is a failure at
 // once) in which rank 2 SIGKILLs itself; rank 0 starts a replacement of
 // rank 2 (this program again, FTMPI_RESTARTED=1, FTMPI_INCARNATION=1,

@@ -1,4 +1,4 @@
-/* Owner: core (ftjoin). Strangers at a rank's door must not disturb the job.
+/* Strangers at a rank's door must not disturb the job.
  *
  * Rank 1 reads rank 0's contact record (dir: wire-up) and opens raw TCP
  * connections to rank 0's listening port, which stays open after the mesh

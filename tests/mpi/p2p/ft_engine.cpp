@@ -1,7 +1,7 @@
-// The engine's fault-tolerance hooks that recovery and ftstate call
+// The engine's fault-tolerance hooks that recovery and src/ft call
 // (internal/p2p.hpp, FT section), exercised on 3 ranks without a VM:
 //
-// 1. flush/purge (seed 000 section 4.2): rank 1 sends rank 0 a user message,
+// 1. flush/purge (FT-MPI's flush protocol): rank 1 sends rank 0 a user message,
 //    an eager and a rendezvous collective-channel "stray", then everyone
 //    flushes. After the flush the user message is there (Iprobe finds it
 //    without waiting); purge drops the strays — the next collective message

@@ -1,4 +1,4 @@
-/* Owner: ulfm. Helpers of the ULFM tests: a check that ends only this rank
+/* Helpers of the ULFM tests: a check that ends only this rank
  * with one line (with failures around, MPI_Abort is no way to report), and
  * the failure-detection step the tests start from. Plain C, header only. */
 #ifndef ULFM_TEST_H

@@ -2,7 +2,7 @@
 // status and summary ftmpirun ends with. The one place that decides
 // (ftmpi/FT_CONTRACTS.md, "Launch options and environment"):
 //
-// * comm mode abort (FT-MPI part 1): any rank failure (non-zero exit, killed by
+// * comm mode abort (no fault tolerance): any rank failure (non-zero exit, killed by
 //   a signal, lost with its daemon) aborts the whole job.
 // * every other mode: a rank killed by a signal or lost with its daemon is a
 //   failure the survivors handle (FT-MPI/ULFM), so the job goes on; a rank that

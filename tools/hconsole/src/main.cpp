@@ -1,4 +1,4 @@
-// hconsole — the HARNESS console (DESIGN.md §10).
+// hconsole — the HARNESS console: VM members, plugin loads and calls, halt.
 //
 //   hconsole members | add HOST:PORT | load PKG[/COMP] [--all|--on ID…] | loaded
 //            | call PKG/COMP FUNC [--all|--on ID…] [--udp] [--mode M] ARG… | halt

@@ -1,4 +1,4 @@
-// Owner: recovery. A replacement process's part in the recovery that
+// A replacement process's part in the recovery that
 // started it (REBUILD modes): MPI_Init calls ft::join_as_replacement once
 // the engine is connected. The survivors send the recovered state of
 // MPI_COMM_WORLD (rebuild.cpp send_state); this installs it.

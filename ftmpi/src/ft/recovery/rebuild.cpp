@@ -1,4 +1,4 @@
-// Owner: recovery. REBUILD and REBUILD_APPEND on MPI_COMM_WORLD (RECOVERY.md):
+// REBUILD and REBUILD_APPEND on MPI_COMM_WORLD (RECOVERY.md):
 // ask ftmpirun for replacements (`respawn`), learn which ones started
 // (`respawned` / `respawn_failed`), wait for their connections, agree among
 // the survivors on which joined, admit them, and hand them the state.

@@ -1,4 +1,4 @@
-// Owner: recovery. What the recovery files share (RECOVERY.md): the new
+// What the recovery files share (RECOVERY.md): the new
 // shape of a communicator per mode, the in-place install, the REBUILD steps
 // and the state a replacement receives.
 #pragma once

@@ -1,4 +1,4 @@
-// Owner: recovery. The collective recovery point of FT-MPI's communicator
+// The collective recovery point of FT-MPI's communicator
 // modes (ftmpi/FT_CONTRACTS.md "Recovery", RECOVERY.md): every
 // communicator constructor calls ft::recover_if_needed first.
 //

@@ -1,4 +1,4 @@
-// Owner: recovery. The private communicator the recovery agrees on.
+// The private communicator the recovery agrees on.
 //
 // Why not agree on comm itself: the agreement keeps per-context state that
 // outlives a decision (it still answers and releases), shaped by the group

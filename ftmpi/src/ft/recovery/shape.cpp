@@ -1,4 +1,4 @@
-// Owner: recovery. The new shape of a recovered communicator (BLANK keeps
+// The new shape of a recovered communicator (BLANK keeps
 // the extent with gaps, SHRINK renumbers the survivors) and its install in
 // place.
 #include "recovery.hpp"

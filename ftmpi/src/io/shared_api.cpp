@@ -13,10 +13,13 @@ extern "C" int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) 
     if (!io::valid(fh)) return io::raise(MPI_FILE_NULL, MPI_ERR_FILE, fn);
     return io::guarded(fh, fn, [&] {
         // Collective with the same arguments everywhere: rank 0 moves the
-        // pointer, the collective end keeps the others from using it earlier.
+        // pointer, the collective end keeps the others from using it before.
         int local = io::revoked(fh) ? MPIX_ERR_REVOKED : MPI_SUCCESS;
         if (local == MPI_SUCCESS && whence != MPI_SEEK_SET && whence != MPI_SEEK_CUR && whence != MPI_SEEK_END)
             local = MPI_ERR_ARG;
+        // Every member's earlier shared-pointer accesses are done before
+        // rank 0 moves the pointer (an allreduce is the barrier here).
+        local = io::agree_max(fh->comm, local);
         if (local == MPI_SUCCESS && fh->rank == 0) {
             MPI_Offset base = 0;
             if (whence == MPI_SEEK_CUR) {

@@ -29,13 +29,15 @@ int View::set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const 
     const MPI_Aint extent = dt::extent(filetype);
     if (esize == 0 || fsize == 0 || fsize % esize != 0 || extent <= 0) return MPI_ERR_TYPE;
 
-    // The filetype's runs in type-map order, offsets from the tile's origin
-    // (a null base makes for_each_block's pointers the offsets themselves).
+    // The filetype's runs in type-map order, offsets from the tile's origin:
+    // for_each_block walks a made-up buffer at `origin` (never dereferenced;
+    // not null, which for_each_block would take for "no run yet").
+    constexpr std::uintptr_t origin = std::uintptr_t{1} << 44;
     std::vector<Run> runs;
     bool ordered = true;
     size_t start = 0;
-    dt::for_each_block(nullptr, 1, filetype, [&](const void *p, size_t n) {
-        const auto off = static_cast<MPI_Aint>(reinterpret_cast<std::intptr_t>(p));
+    dt::for_each_block(reinterpret_cast<const void *>(origin), 1, filetype, [&](const void *p, size_t n) {
+        const auto off = static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(p) - origin);
         if (off < 0 || (!runs.empty() && off < runs.back().off + static_cast<MPI_Aint>(runs.back().len)))
             ordered = false;
         runs.push_back({off, n, start});

@@ -54,8 +54,10 @@ int set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype file
             fh->pointer = 0;
         }
     }
-    // Both pointers start again at 0; the collective end keeps any member
-    // from using the shared pointer before rank 0 has reset it.
+    // Both pointers start again at 0: rank 0 resets the shared one once every
+    // member is done with the old view (the allreduce), and the collective
+    // end keeps any member from using it before the reset.
+    local = agree_max(fh->comm, local);
     if (local == MPI_SUCCESS && fh->rank == 0 && fh->shared_fd >= 0) local = store_shared(fh, 0);
     return settle(fh, local);
 }

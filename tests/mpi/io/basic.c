@@ -4,6 +4,7 @@
 #include "io_test.h"
 
 #define N 1000
+#define ISZ ((MPI_Offset)sizeof(int))
 
 static int handler_calls = 0;
 static void count_errors(MPI_File *fh, int *code, ...) {
@@ -45,30 +46,31 @@ int main(int argc, char **argv) {
     for (int i = 0; i < N; ++i) buf[i] = rank * N + i;
     MPI_Status st;
     int count;
-    CHECK_MPI(MPI_File_write_at(fh, (MPI_Offset)rank * N * sizeof(int), buf, N, MPI_INT, &st));
+    CHECK_MPI(MPI_File_write_at(fh, (MPI_Offset)rank * N * ISZ, buf, N, MPI_INT, &st));
     CHECK_MPI(MPI_Get_count(&st, MPI_INT, &count));
     CHECK(count == N, "write_at count %d", count);
     CHECK_MPI(MPI_File_sync(fh));
     MPI_Barrier(MPI_COMM_WORLD);
     int peer = (rank + 1) % size;
-    CHECK_MPI(MPI_File_read_at(fh, (MPI_Offset)peer * N * sizeof(int), back, N, MPI_INT, &st));
+    CHECK_MPI(MPI_File_read_at(fh, (MPI_Offset)peer * N * ISZ, back, N, MPI_INT, &st));
     CHECK_MPI(MPI_Get_count(&st, MPI_INT, &count));
     CHECK(count == N, "read_at count %d", count);
     for (int i = 0; i < N; ++i) CHECK(back[i] == peer * N + i, "read_at[%d] = %d", i, back[i]);
+    MPI_Barrier(MPI_COMM_WORLD); /* the peer has read my block before I change it */
 
     MPI_Offset fsize;
     CHECK_MPI(MPI_File_get_size(fh, &fsize));
-    CHECK(fsize == (MPI_Offset)size * N * sizeof(int), "size %lld", (long long)fsize);
+    CHECK(fsize == (MPI_Offset)size * N * ISZ, "size %lld", (long long)fsize);
 
     /* Individual pointer: seek, write, position, read. */
     MPI_Offset pos;
-    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * sizeof(int), MPI_SEEK_SET));
+    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * ISZ, MPI_SEEK_SET));
     for (int i = 0; i < N; ++i) buf[i] = -(rank * N + i);
     CHECK_MPI(MPI_File_write(fh, buf, N / 2, MPI_INT, &st));
     CHECK_MPI(MPI_File_write(fh, buf + N / 2, N - N / 2, MPI_INT, &st));
     CHECK_MPI(MPI_File_get_position(fh, &pos));
-    CHECK(pos == (MPI_Offset)(rank + 1) * N * sizeof(int), "position %lld", (long long)pos);
-    CHECK_MPI(MPI_File_seek(fh, -(MPI_Offset)N * (MPI_Offset)sizeof(int), MPI_SEEK_CUR));
+    CHECK(pos == (MPI_Offset)(rank + 1) * N * ISZ, "position %lld", (long long)pos);
+    CHECK_MPI(MPI_File_seek(fh, -(MPI_Offset)N * (MPI_Offset)ISZ, MPI_SEEK_CUR));
     CHECK_MPI(MPI_File_read(fh, back, N, MPI_INT, &st));
     for (int i = 0; i < N; ++i) CHECK(back[i] == -(rank * N + i), "read[%d] = %d", i, back[i]);
     CHECK_MPI(MPI_File_seek(fh, 0, MPI_SEEK_END));
@@ -82,54 +84,57 @@ int main(int argc, char **argv) {
     /* Collective at explicit offsets and with the individual pointer. */
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; i < N; ++i) buf[i] = 7 * (rank * N + i);
-    CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)rank * N * sizeof(int), buf, N, MPI_INT, &st));
+    CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)rank * N * ISZ, buf, N, MPI_INT, &st));
     CHECK_MPI(MPI_Get_count(&st, MPI_INT, &count));
     CHECK(count == N, "write_at_all count %d", count);
-    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)peer * N * sizeof(int), MPI_SEEK_SET));
+    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)peer * N * ISZ, MPI_SEEK_SET));
     CHECK_MPI(MPI_File_read_all(fh, back, N, MPI_INT, &st));
     for (int i = 0; i < N; ++i) CHECK(back[i] == 7 * (peer * N + i), "read_all[%d] = %d", i, back[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
 
     /* Non-blocking forms complete through MPI_Wait / MPI_Waitall. */
     MPI_Request req[2];
     for (int i = 0; i < N; ++i) buf[i] = 11 * (rank * N + i);
-    CHECK_MPI(MPI_File_iwrite_at(fh, (MPI_Offset)rank * N * sizeof(int), buf, N, MPI_INT, &req[0]));
+    CHECK_MPI(MPI_File_iwrite_at(fh, (MPI_Offset)rank * N * ISZ, buf, N, MPI_INT, &req[0]));
     CHECK_MPI(MPI_Wait(&req[0], &st));
     CHECK_MPI(MPI_Get_count(&st, MPI_INT, &count));
     CHECK(count == N, "iwrite_at count %d", count);
-    CHECK_MPI(MPI_File_iwrite_at_all(fh, (MPI_Offset)rank * N * sizeof(int), buf, N, MPI_INT, &req[0]));
+    CHECK_MPI(MPI_File_iwrite_at_all(fh, (MPI_Offset)rank * N * ISZ, buf, N, MPI_INT, &req[0]));
     CHECK_MPI(MPI_Waitall(1, req, MPI_STATUSES_IGNORE));
-    CHECK_MPI(MPI_File_iread_at_all(fh, (MPI_Offset)peer * N * sizeof(int), back, N / 2, MPI_INT, &req[0]));
-    CHECK_MPI(MPI_File_iread_at(fh, (MPI_Offset)(peer * N + N / 2) * sizeof(int), back + N / 2, N - N / 2, MPI_INT,
+    CHECK_MPI(MPI_File_iread_at_all(fh, (MPI_Offset)peer * N * ISZ, back, N / 2, MPI_INT, &req[0]));
+    CHECK_MPI(MPI_File_iread_at(fh, (MPI_Offset)(peer * N + N / 2) * ISZ, back + N / 2, N - N / 2, MPI_INT,
                                 &req[1]));
     CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
     for (int i = 0; i < N; ++i) CHECK(back[i] == 11 * (peer * N + i), "iread[%d] = %d", i, back[i]);
-    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * sizeof(int), MPI_SEEK_SET));
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * ISZ, MPI_SEEK_SET));
     CHECK_MPI(MPI_File_iread(fh, back, N, MPI_INT, &req[0]));
     CHECK_MPI(MPI_Wait(&req[0], &st));
     for (int i = 0; i < N; ++i) CHECK(back[i] == 11 * (rank * N + i), "iread own[%d] = %d", i, back[i]);
-    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * sizeof(int), MPI_SEEK_SET));
+    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * ISZ, MPI_SEEK_SET));
     CHECK_MPI(MPI_File_iwrite_all(fh, buf, N, MPI_INT, &req[0]));
     CHECK_MPI(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
-    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * sizeof(int), MPI_SEEK_SET));
+    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * ISZ, MPI_SEEK_SET));
     CHECK_MPI(MPI_File_iread_all(fh, back, N, MPI_INT, &req[0]));
     CHECK_MPI(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
     CHECK(back[N - 1] == 11 * (rank * N + N - 1), "iread_all");
 
     /* Split collectives. */
     for (int i = 0; i < N; ++i) buf[i] = 13 * (rank * N + i);
-    CHECK_MPI(MPI_File_write_at_all_begin(fh, (MPI_Offset)rank * N * sizeof(int), buf, N, MPI_INT));
+    CHECK_MPI(MPI_File_write_at_all_begin(fh, (MPI_Offset)rank * N * ISZ, buf, N, MPI_INT));
     CHECK_CLASS(MPI_File_write_at_all_begin(fh, 0, buf, 1, MPI_INT), MPI_ERR_OTHER); /* one at a time */
     CHECK_MPI(MPI_File_write_at_all_end(fh, buf, &st));
     CHECK_MPI(MPI_Get_count(&st, MPI_INT, &count));
     CHECK(count == N, "split write count %d", count);
     CHECK_CLASS(MPI_File_read_all_end(fh, back, &st), MPI_ERR_OTHER); /* no begin */
-    CHECK_MPI(MPI_File_read_at_all_begin(fh, (MPI_Offset)peer * N * sizeof(int), back, N, MPI_INT));
+    CHECK_MPI(MPI_File_read_at_all_begin(fh, (MPI_Offset)peer * N * ISZ, back, N, MPI_INT));
     CHECK_MPI(MPI_File_read_at_all_end(fh, back, &st));
     for (int i = 0; i < N; ++i) CHECK(back[i] == 13 * (peer * N + i), "split read[%d] = %d", i, back[i]);
-    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * sizeof(int), MPI_SEEK_SET));
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * ISZ, MPI_SEEK_SET));
     CHECK_MPI(MPI_File_write_all_begin(fh, buf, N, MPI_INT));
     CHECK_MPI(MPI_File_write_all_end(fh, buf, MPI_STATUS_IGNORE));
-    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * sizeof(int), MPI_SEEK_SET));
+    CHECK_MPI(MPI_File_seek(fh, (MPI_Offset)rank * N * ISZ, MPI_SEEK_SET));
     CHECK_MPI(MPI_File_read_all_begin(fh, back, N, MPI_INT));
     CHECK_MPI(MPI_File_read_all_end(fh, back, MPI_STATUS_IGNORE));
     CHECK(back[0] == 13 * rank * N, "split read_all");
@@ -138,9 +143,11 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_File_set_size(fh, 100));
     CHECK_MPI(MPI_File_get_size(fh, &fsize));
     CHECK(fsize == 100, "after set_size: %lld", (long long)fsize);
+    MPI_Barrier(MPI_COMM_WORLD); /* everybody looked before the next change */
     CHECK_MPI(MPI_File_preallocate(fh, 4096));
     CHECK_MPI(MPI_File_get_size(fh, &fsize));
     CHECK(fsize == 4096, "after preallocate: %lld", (long long)fsize);
+    MPI_Barrier(MPI_COMM_WORLD);
     CHECK_MPI(MPI_File_preallocate(fh, 10));
     CHECK_MPI(MPI_File_get_size(fh, &fsize));
     CHECK(fsize == 4096, "preallocate shrank the file to %lld", (long long)fsize);
@@ -189,6 +196,7 @@ int main(int argc, char **argv) {
     /* MPI_MODE_DELETE_ON_CLOSE removes the file; MPI_File_delete a second one. */
     CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
     CHECK_MPI(MPI_File_close(&fh));
+    MPI_Barrier(MPI_COMM_WORLD); /* rank 0 removes it once every rank closed */
     CHECK(access(name, F_OK) != 0, "DELETE_ON_CLOSE left %s", name);
     CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
     CHECK_MPI(MPI_File_close(&fh));

@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
     MPI_Datatype et, ft;
     char rep[MPI_MAX_DATAREP_STRING];
     CHECK_MPI(MPI_File_get_view(fh, &disp, &et, &ft, rep));
-    CHECK(disp == header + (MPI_Offset)rank * BLOCK * sizeof(int) && et == MPI_INT && strcmp(rep, "native") == 0,
+    CHECK(disp == header + (MPI_Offset)rank * BLOCK * (MPI_Offset)sizeof(int) && et == MPI_INT && strcmp(rep, "native") == 0,
           "get_view");
     MPI_Aint lb, extent;
     MPI_Type_get_extent(ft, &lb, &extent);

@@ -5,10 +5,11 @@
 // that needed nothing from the failed process may finish). At the end of
 // each collective access every member therefore contributes "did my part
 // succeed" to MPIX_Comm_agree on the file's private communicator: the
-// agreement is fault tolerant and gives every live member the same AND and
-// the same failure knowledge, so all of them return success or all an error
-// (MPI_ERR_PROC_FAILED when a member failed, else the local error or
-// MPI_ERR_IO for "another member's part failed"). This is the chapter's
+// agreement (ft::agree, the one behind MPIX_Comm_agree) is fault tolerant
+// and gives every live member the same AND and the same set of failed
+// members, so all of them return success or all an error
+// (MPI_ERR_PROC_FAILED when a member failed — it did not do its part —
+// else the local error or MPI_ERR_IO for "another member's part failed"). This is the chapter's
 // advice done inside the library; programs may still agree on their own
 // communicator before committing a checkpoint (README.md).
 //
@@ -17,6 +18,7 @@
 // also watches the revoke mark.
 #include "internals.hpp"
 
+#include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
 #include "../ulfm/pmpix.hpp"
@@ -33,7 +35,7 @@ namespace {
 // it, and so must the communicator it runs on (it may still advance).
 struct Abandoned {
     MPI_Request request;
-    std::unique_ptr<int> flag;
+    std::unique_ptr<ft::Agreement> vote;
 };
 std::mutex abandoned_mutex;
 std::vector<Abandoned> abandoned;
@@ -42,9 +44,10 @@ std::vector<Abandoned> abandoned;
 
 int agree_outcome(MPI_File fh, int local) {
     if (!fh->hints.consistent) return local;
-    auto flag = std::make_unique<int>(local == MPI_SUCCESS ? 1 : 0);
+    auto vote = std::make_unique<ft::Agreement>();
+    vote->flag = local == MPI_SUCCESS ? 1u : 0u;
     MPI_Request request = MPI_REQUEST_NULL;
-    if (int err = PMPIX_Comm_iagree(fh->comm, flag.get(), &request)) return local != MPI_SUCCESS ? local : err;
+    if (int err = ft::iagree(fh->comm, *vote, &request)) return local != MPI_SUCCESS ? local : err;
     MPI_Status status{};
     int done = 0;
     useconds_t nap = 20;
@@ -53,7 +56,7 @@ int agree_outcome(MPI_File fh, int local) {
         if (done) break;
         if (revoked(fh)) {
             std::lock_guard lk(abandoned_mutex);
-            abandoned.push_back({request, std::move(flag)});
+            abandoned.push_back({request, std::move(vote)});
             fh->abandoned_agreement = true;
             return MPIX_ERR_REVOKED;
         }
@@ -61,8 +64,12 @@ int agree_outcome(MPI_File fh, int local) {
         nap = std::min<useconds_t>(nap * 2, 1000);
     }
     if (local != MPI_SUCCESS) return local;
-    if (status.MPI_ERROR != MPI_SUCCESS) return status.MPI_ERROR;  // a member failed: known to everybody
-    if (*flag == 0) return revoked(fh) ? MPIX_ERR_REVOKED : MPI_ERR_IO;
+    if (status.MPI_ERROR != MPI_SUCCESS) return status.MPI_ERROR;
+    // A member that failed did not do its part, even if every live member
+    // did theirs: the operation did not complete (the agreed failed set is
+    // the same at every member, so is this verdict).
+    if (!vote->failed.empty()) return MPIX_ERR_PROC_FAILED;
+    if (vote->flag == 0) return revoked(fh) ? MPIX_ERR_REVOKED : MPI_ERR_IO;
     return MPI_SUCCESS;
 }
 

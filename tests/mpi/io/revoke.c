@@ -22,6 +22,10 @@ int main(int argc, char **argv) {
     /* 1. Revoke, then everybody calls the same collective. */
     CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
     CHECK_MPI(MPI_File_write_at_all(fh, rank * (MPI_Offset)sizeof data, data, 16, MPI_INT, &st));
+    /* Everybody is out of the first write before the revoke: a revoke
+     * interrupts an operation still in progress anywhere (with
+     * MPIX_ERR_REVOKED there), as on a communicator. */
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (rank == 0) CHECK_MPI(MPI_File_revoke(fh));
     CHECK_CLASS(MPI_File_write_at_all(fh, rank * (MPI_Offset)sizeof data, data, 16, MPI_INT, &st), MPIX_ERR_REVOKED);
     CHECK_CLASS(MPI_File_write_at(fh, 0, data, 1, MPI_INT, &st), MPIX_ERR_REVOKED);

@@ -47,8 +47,9 @@ struct ftmpi_file_s {
     bool atomic = false;
     std::mutex mutex;                  // the individual file pointer and split-collective state
     MPI_Offset pointer = 0;            // individual file pointer, in etypes of the view
-    std::string shared_path;           // lock file holding the shared file pointer ("" if none)
-    int shared_fd = -1;
+    std::string shared_path;           // lock file holding the shared file pointer
+    int shared_fd = -1;                // open once the pointer is first used
+    MPI_Offset shared_start = 0;       // the pointer's value before anybody moved it
     // An agreement on comm was left pending by a revoke (outcome.cpp): comm
     // may still be used by it, so close leaves comm allocated.
     bool abandoned_agreement = false;

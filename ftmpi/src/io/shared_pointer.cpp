@@ -1,6 +1,7 @@
 // The shared file pointer (MPI-3.1 §13.4.4), kept as 8 bytes in a small
-// lock file next to the data file: rank 0 creates it at open (its name goes
-// to the others by broadcast) and removes it at close. A fetch-and-add holds
+// lock file next to the data file: rank 0 names it at open (the name goes
+// to the others by broadcast), the first member that uses the pointer
+// creates it, and rank 0 removes it at close. A fetch-and-add holds
 // a POSIX record lock on it, so every member's read_shared/write_shared
 // reserves a distinct range of the view without any message — the process
 // that owns the pointer need not be inside MPI, unlike a pointer kept by
@@ -36,14 +37,22 @@ std::string base_of(const std::string &path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Creates the lock file (rank 0): next to the data file, else in /tmp.
-std::string create_lock_file(const std::string &path, int *fd) {
+// The lock file's name (rank 0 chooses it): next to the data file, or in
+// /tmp when that directory is not writable.
+std::string lock_file_name(const std::string &path) {
     const std::string tag = ".ftmpi-shfp." + std::to_string(::getpid()) + "." + std::to_string(lock_files_made++);
-    for (const std::string &name : {directory_of(path) + "/." + base_of(path) + tag, std::string("/tmp/") + tag}) {
-        *fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (*fd >= 0) return name;
-    }
-    return "";
+    const std::string dir = directory_of(path);
+    if (::access(dir.c_str(), W_OK | X_OK) == 0) return dir + "/." + base_of(path) + tag;
+    return "/tmp/" + tag;
+}
+
+// The lock file is made by the first member that uses the shared pointer,
+// so programs that never do leave no file behind, even when killed.
+int ensure_open(MPI_File fh) {
+    if (fh->shared_fd >= 0) return MPI_SUCCESS;
+    if (fh->shared_path.empty()) return MPI_ERR_IO;
+    fh->shared_fd = ::open(fh->shared_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    return fh->shared_fd >= 0 ? MPI_SUCCESS : error_of_errno(errno);
 }
 
 class Locked {
@@ -78,18 +87,14 @@ int write_value(int fd, MPI_Offset value) {
 
 int open_shared_pointer(MPI_File fh) {
     std::string name;
-    if (fh->rank == 0) {
-        name = create_lock_file(fh->path, &fh->shared_fd);
-        if (fh->shared_fd >= 0) write_value(fh->shared_fd, fh->pointer);  // APPEND starts at the end
-    }
+    if (fh->rank == 0) name = lock_file_name(fh->path);
     int len = static_cast<int>(name.size());
     if (int err = PMPI_Bcast(&len, 1, MPI_INT, 0, fh->comm)) return err;
     name.resize(static_cast<size_t>(len));
-    if (len > 0)
-        if (int err = PMPI_Bcast(name.data(), len, MPI_CHAR, 0, fh->comm)) return err;
+    if (int err = PMPI_Bcast(name.data(), len, MPI_CHAR, 0, fh->comm)) return err;
     fh->shared_path = name;
-    if (fh->rank != 0 && !name.empty()) fh->shared_fd = ::open(name.c_str(), O_RDWR | O_CLOEXEC);
-    return MPI_SUCCESS;  // without a lock file only the shared-pointer calls fail (MPI_ERR_IO)
+    fh->shared_start = fh->pointer;  // MPI_MODE_APPEND starts both pointers at the end
+    return MPI_SUCCESS;
 }
 
 void close_shared_pointer(MPI_File fh, bool remove) {
@@ -99,18 +104,29 @@ void close_shared_pointer(MPI_File fh, bool remove) {
 }
 
 int fetch_add_shared(MPI_File fh, MPI_Offset advance, MPI_Offset *old) {
-    if (fh->shared_fd < 0) return MPI_ERR_IO;
+    if (int err = ensure_open(fh)) return err;
     Locked lock(fh->shared_fd);
     int64_t v = 0;
     const ssize_t n = ::pread(fh->shared_fd, &v, sizeof v, 0);
     if (n < 0) return error_of_errno(errno);
-    if (n != static_cast<ssize_t>(sizeof v)) v = 0;
+    if (n != static_cast<ssize_t>(sizeof v)) v = fh->shared_start;  // nobody wrote it yet
     *old = v;
     return advance == 0 ? MPI_SUCCESS : write_value(fh->shared_fd, v + advance);
 }
 
+int restart_shared(MPI_File fh) {
+    fh->shared_start = 0;
+    if (fh->rank != 0) return MPI_SUCCESS;
+    if (fh->shared_fd < 0) {
+        fh->shared_fd = ::open(fh->shared_path.c_str(), O_RDWR | O_CLOEXEC);
+        if (fh->shared_fd < 0) return errno == ENOENT ? MPI_SUCCESS : error_of_errno(errno);  // never used
+    }
+    Locked lock(fh->shared_fd);
+    return ::ftruncate(fh->shared_fd, 0) == 0 ? MPI_SUCCESS : error_of_errno(errno);
+}
+
 int store_shared(MPI_File fh, MPI_Offset value) {
-    if (fh->shared_fd < 0) return MPI_ERR_IO;
+    if (int err = ensure_open(fh)) return err;
     Locked lock(fh->shared_fd);
     return write_value(fh->shared_fd, value);
 }

@@ -58,7 +58,7 @@ int set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype file
     // member is done with the old view (the allreduce), and the collective
     // end keeps any member from using it before the reset.
     local = agree_max(fh->comm, local);
-    if (local == MPI_SUCCESS && fh->rank == 0 && fh->shared_fd >= 0) local = store_shared(fh, 0);
+    if (local == MPI_SUCCESS) local = restart_shared(fh);
     return settle(fh, local);
 }
 

@@ -44,6 +44,9 @@ std::vector<Abandoned> abandoned;
 
 int agree_outcome(MPI_File fh, int local) {
     if (!fh->hints.consistent) return local;
+    // Once the file is revoked nobody agrees any more: every member's call
+    // ends with MPIX_ERR_REVOKED (a member already waiting stops below).
+    if (revoked(fh)) return MPIX_ERR_REVOKED;
     auto vote = std::make_unique<ft::Agreement>();
     vote->flag = local == MPI_SUCCESS ? 1u : 0u;
     MPI_Request request = MPI_REQUEST_NULL;

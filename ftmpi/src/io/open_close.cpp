@@ -91,11 +91,13 @@ int open_file(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI
     if (out[1] != -out[2]) return fail(MPI_ERR_NOT_SAME);
 
     if (int err = open_descriptor(f.get())) return fail(err);
-    if (int err = find_host_leaders(f.get())) return fail(err);
+    // Before the next collective (an allgather): no member can write to the
+    // file through this handle until every member has read its size here.
     if (amode & MPI_MODE_APPEND) {
         struct stat st {};
         if (::fstat(f->fd, &st) == 0) f->pointer = st.st_size;  // default view: etypes are bytes
     }
+    if (int err = find_host_leaders(f.get())) return fail(err);
     if (int err = open_shared_pointer(f.get())) return fail(err);
 
     f->errhandler = default_errhandler();

@@ -193,6 +193,24 @@ int main(int argc, char **argv) {
     CHECK(fh == MPI_FILE_NULL, "close did not reset the handle");
     MPI_Barrier(MPI_COMM_WORLD);
 
+    /* MPI_MODE_APPEND: both pointers start at the end (4096 bytes now). */
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_APPEND, MPI_INFO_NULL, &fh));
+    CHECK_MPI(MPI_File_get_position(fh, &pos));
+    CHECK(pos == 4096, "APPEND: individual pointer at %lld", (long long)pos);
+    CHECK_MPI(MPI_File_get_position_shared(fh, &pos));
+    CHECK(pos == 4096, "APPEND: shared pointer at %lld", (long long)pos);
+    /* Atomic mode: set, read back, and accesses still work under its locks. */
+    int atomic = 0;
+    CHECK_MPI(MPI_File_set_atomicity(fh, 1));
+    CHECK_MPI(MPI_File_get_atomicity(fh, &atomic));
+    CHECK(atomic == 1, "atomicity %d", atomic);
+    for (int i = 0; i < N; ++i) buf[i] = 17 * (rank * N + i);
+    CHECK_MPI(MPI_File_write_at(fh, 4096 + (MPI_Offset)rank * N * ISZ, buf, N, MPI_INT, &st));
+    CHECK_MPI(MPI_File_read_at(fh, 4096 + (MPI_Offset)rank * N * ISZ, back, N, MPI_INT, &st));
+    for (int i = 0; i < N; ++i) CHECK(back[i] == buf[i], "atomic read back [%d]", i);
+    CHECK_MPI(MPI_File_close(&fh));
+    MPI_Barrier(MPI_COMM_WORLD);
+
     /* MPI_MODE_DELETE_ON_CLOSE removes the file; MPI_File_delete a second one. */
     CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
     CHECK_MPI(MPI_File_close(&fh));

@@ -79,6 +79,15 @@ int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
 
+/* ---- Files (the chapter's MPI_FILE_REVOKE; ftmpi/src/io/README.md) ----
+ * After a revoke every pending and later non-local operation on the file, at
+ * every process that opened it, completes with MPIX_ERR_REVOKED. */
+int MPIX_File_revoke(MPI_File fh);
+int PMPIX_File_revoke(MPI_File fh);
+#ifndef MPI_File_revoke
+#define MPI_File_revoke MPIX_File_revoke
+#endif
+
 /* ---- FT-MPI communicator and message modes ---- */
 #define FTMPI_COMM_MODE_ULFM           0  /* default: no automatic recovery (MPIX_ calls) */
 #define FTMPI_COMM_MODE_ABORT          1  /* any failure ends the job gracefully; cannot be trapped */

@@ -53,6 +53,12 @@ void swap_stream(const Signature &sig, size_t count, unsigned char *p) {
 
 }  // namespace
 
+int ftmpi::dt::external32_swap(MPI_Datatype datatype, size_t count, void *stream) {
+    if (!convertible(datatype->sig)) return MPI_ERR_CONVERSION;
+    if (count > 0 && datatype->size > 0) swap_stream(datatype->sig, count, static_cast<unsigned char *>(stream));
+    return MPI_SUCCESS;
+}
+
 extern "C" int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
                                  void *outbuf, MPI_Aint outsize, MPI_Aint *position) noexcept {
     constexpr const char *fn = "MPI_Pack_external";

@@ -42,4 +42,10 @@ MPI_Count elements(MPI_Datatype, size_t bytes); // MPI_Get_elements: basic eleme
 void retain(MPI_Datatype);
 void release(MPI_Datatype);
 
+// external32 (MPI-3.1 §13.5.2) of a packed stream of `count` elements, in
+// place: byte-reverses each basic element (the same operation both ways).
+// MPI_ERR_CONVERSION (stream untouched) for long double, else MPI_SUCCESS.
+// The file views of MPI-IO use it for the "external32" data representation.
+int external32_swap(MPI_Datatype, size_t count, void *stream);
+
 }  // namespace ftmpi::dt

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). How a p2p binding ends: exceptions never cross the
+// How a p2p binding ends: exceptions never cross the
 // C boundary, and a failing code goes through the communicator's error
 // handler exactly once (ftmpi::comm::raise).
 #pragma once

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). MPI_Buffer_attach/detach for buffered sends. The
+// MPI_Buffer_attach/detach for buffered sends. The
 // attached buffer bounds how much buffered data may be outstanding (each
 // message costs its packed size + MPI_BSEND_OVERHEAD); the copies themselves
 // live in the engine's internal send requests.

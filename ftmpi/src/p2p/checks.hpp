@@ -1,4 +1,4 @@
-// Owner: core (mpicore). Argument checks shared by the p2p bindings; each
+// Argument checks shared by the p2p bindings; each
 // returns MPI_SUCCESS or the error class the standard names for the mistake.
 #pragma once
 

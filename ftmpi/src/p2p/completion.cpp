@@ -1,4 +1,4 @@
-// Owner: core (mpicore). MPI_Wait/Test and their any/all/some forms,
+// MPI_Wait/Test and their any/all/some forms,
 // MPI_Request_get_status, MPI_Request_free, MPI_Cancel.
 #include "p2p/binding.hpp"
 #include "p2p/engine.hpp"

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). The engine's life cycle, waiting and progress; the
+// The engine's life cycle, waiting and progress; the
 // matching and protocols are in matching.cpp.
 #include "p2p/engine.hpp"
 

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). The point-to-point engine: matching, protocols,
+// The point-to-point engine: matching, protocols,
 // failures, and progress.
 //
 // One engine per process (MPI_COMM_WORLD's job), one lock for all of its
@@ -106,7 +106,7 @@ public:
     int attach_buffer(void *buffer, int size);
     int detach_buffer(void **buffer, int *size);
 
-    // ---- Fault tolerance (ftcore, issue 6; ftmpi/FT_CONTRACTS.md) ----
+    // ---- Fault tolerance (ftmpi/FT_CONTRACTS.md) ----
     // p2p::notify_failed: any thread. Queued and the poller woken, so the
     // failure is applied before any further frame is processed; then applied
     // (and reported to ftstate) by this thread too.
@@ -128,7 +128,7 @@ public:
     // r is a posted receive nothing matched yet (a failure may stop it).
     bool awaiting_match(MPI_Request r);
 
-    // ---- REBUILD joining (ftjoin, issue 6; p2p/joins.cpp) ----
+    // ---- REBUILD joining (p2p/joins.cpp) ----
     // This process's incarnation and recovery round (a replacement's
     // FTMPI_INCARNATION / FTMPI_ROUND); set before start(). A replacement's
     // start() connects to every rank it has a record of (Router::join).
@@ -201,7 +201,7 @@ private:
     char *bsend_buffer_ = nullptr;
     size_t bsend_capacity_ = 0, bsend_used_ = 0;
 
-    // ---- Fault tolerance state and helpers (ftcore; failures.cpp, revoke.cpp, flush.cpp) ----
+    // ---- Fault tolerance state and helpers (failures.cpp, revoke.cpp, flush.cpp) ----
     void apply_injected();                                  // lock held
     void declare_failed_locked(int world, const std::string &why);  // lock held
     void report(Lock &lk);                                  // calls ftstate without the lock

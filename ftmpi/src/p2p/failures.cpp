@@ -1,5 +1,5 @@
-// Owner: ftcore. How a failure enters the engine and what it completes
-// (issue 6; ftmpi/FT_CONTRACTS.md "One mechanism, two interfaces").
+// How a failure enters the engine and what it completes
+// (ftmpi/FT_CONTRACTS.md "One mechanism, two interfaces").
 //
 // Three ways in: the notifier thread injects a failure the VM reported
 // (p2p::notify_failed), or a connection breaks without bye — a failure at

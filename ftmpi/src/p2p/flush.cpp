@@ -1,5 +1,6 @@
-// Owner: ftcore. The flush and purge of an FT-MPI recovery (seed 000
-// section 4.2; FT_CONTRACTS.md "Recovery" step 2).
+// The flush and purge of an FT-MPI recovery: every message sent before the
+// recovery point is delivered or dropped before the new communicator is used
+// (FT_CONTRACTS.md "Recovery" step 2).
 //
 // flush: every survivor sends a `flush` marker for the context to every other
 // survivor and waits for theirs. A connection is FIFO, so once a peer's

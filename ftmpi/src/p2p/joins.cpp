@@ -1,5 +1,4 @@
-// Owner: core (ftjoin). REBUILD joining at the engine (issue 6,
-// ftmpi/FT_CONTRACTS.md "Recovery" step 3): a replacement's connection is
+// REBUILD joining at the engine (ftmpi/FT_CONTRACTS.md "Recovery" step 3): a replacement's connection is
 // held by the transport as "joining" until recovery admits it; admitting
 // makes it the peer's connection and clears the peer's failed mark, so the
 // rank is usable again with its new incarnation.
@@ -52,7 +51,7 @@ void Engine::admit(int world, int incarnation) {
         // Admitted while the old incarnation was not declared failed here:
         // its operations end now, as for any failure.
         net_->drop(world);
-        declare_failed_locked(world, "replaced by a new incarnation");  // (ftcore: on_peer_lost may only suspect)
+        declare_failed_locked(world, "replaced by a new incarnation");  // on_peer_lost may only suspect
     }
     if (net_->admit(world, incarnation)) renew_peer(world);
 }

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). Matching and the eager/rendezvous protocols: what
+// Matching and the eager/rendezvous protocols: what
 // the engine does when an operation is posted and when a frame arrives.
 #include "p2p/engine.hpp"
 

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). See operations.hpp.
+// The non-blocking core of every p2p call (operations.hpp).
 #include "p2p/operations.hpp"
 
 #include "p2p/checks.hpp"

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). The non-blocking core of every p2p call: build a
+// The non-blocking core of every p2p call: build a
 // request, post it to the engine, and retire completed requests the way
 // MPI_Wait/Test do. The public bindings and ftmpi::p2p:: both use these.
 #pragma once

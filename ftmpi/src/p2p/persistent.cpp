@@ -1,4 +1,4 @@
-// Owner: core (mpicore). Persistent requests: MPI_*_init, MPI_Start(all).
+// Persistent requests: MPI_*_init, MPI_Start(all).
 #include "p2p/binding.hpp"
 #include "p2p/operations.hpp"
 

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). MPI_Probe/Iprobe and the matched-probe family
+// MPI_Probe/Iprobe and the matched-probe family
 // MPI_Mprobe/Improbe/Mrecv/Imrecv.
 #include "p2p/binding.hpp"
 #include "p2p/checks.hpp"

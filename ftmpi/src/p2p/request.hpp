@@ -1,4 +1,4 @@
-// Owner: core (mpicore). What an MPI_Request is inside the p2p engine.
+// What an MPI_Request is inside the p2p engine.
 //
 // A request lives from its MPI_Isend/Irecv (or *_init) until the user's
 // Wait/Test/Request_free retires it; `complete` says the operation ended and

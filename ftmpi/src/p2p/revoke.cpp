@@ -1,4 +1,4 @@
-// Owner: ftcore. ULFM revocation (MPIX_Comm_revoke; FT_CONTRACTS.md "ULFM
+// ULFM revocation (MPIX_Comm_revoke; FT_CONTRACTS.md "ULFM
 // semantics"). A flood: the process that revokes, and every process that
 // learns of it from a `revoke` frame, marks the context, completes the
 // pending operations on it (both channels, except the fault-tolerance

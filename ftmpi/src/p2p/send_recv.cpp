@@ -1,4 +1,4 @@
-// Owner: core (mpicore). MPI_Send/Bsend/Ssend/Rsend, their I-forms, MPI_Recv,
+// MPI_Send/Bsend/Ssend/Rsend, their I-forms, MPI_Recv,
 // MPI_Irecv, MPI_Sendrecv and MPI_Sendrecv_replace.
 #include "p2p/binding.hpp"
 #include "p2p/checks.hpp"

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). What a status says: MPI_Get_count,
+// What a status says: MPI_Get_count,
 // MPI_Status_set_*, MPI_Test_cancelled. (MPI_Get_elements(_x) is the
 // datatype part's, src/datatype/mpi_type_query.cpp.)
 #include "p2p/binding.hpp"

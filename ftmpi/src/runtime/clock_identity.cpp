@@ -1,4 +1,4 @@
-// Owner: core (mpicore). MPI_Wtime/Wtick, processor name, versions, and
+// MPI_Wtime/Wtick, processor name, versions, and
 // MPI_Alloc_mem/Free_mem (plain heap memory: TCP needs no registration).
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"

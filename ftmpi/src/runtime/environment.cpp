@@ -1,4 +1,4 @@
-// Owner: core (mpicore). MPI_Init/Init_thread/Finalize/Abort and the
+// MPI_Init/Init_thread/Finalize/Abort and the
 // runtime state the other parts read (internal/runtime.hpp).
 //
 // The job comes from the launcher's environment (FTMPI_JOB, FTMPI_RANK,

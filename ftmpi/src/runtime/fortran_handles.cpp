@@ -1,4 +1,4 @@
-// Owner: core (mpicore). MPI_*_c2f/f2c: Fortran integers for C handles, as
+// MPI_*_c2f/f2c: Fortran integers for C handles, as
 // indexes into one table of every handle ever converted (0 is the null
 // handle). Enough for C libraries that store handles as MPI_Fint.
 #include "internal/pmpi.hpp"

@@ -1,4 +1,4 @@
-// Owner: core (ftjoin). MPI_Init in two steps, so that a test can bring up a
+// MPI_Init in two steps, so that a test can bring up a
 // REBUILD replacement's process without the recovery part's join.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). See wireup.hpp.
+// Wire-up: choosing the scheme (dir: or drd:) and the listen address (wireup.hpp).
 #include "runtime/wireup.hpp"
 
 #include <cstdlib>

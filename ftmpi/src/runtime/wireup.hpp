@@ -1,4 +1,4 @@
-// Owner: core (mpicore). Wire-up: how the ranks of a job learn each other's
+// Wire-up: how the ranks of a job learn each other's
 // contact address (FTMPI_WIREUP).
 //
 //   dir:<path>  each rank writes <path>/<rank> atomically (write + rename)

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). dir: wire-up — contact files in a directory the
+// dir: wire-up — contact files in a directory the
 // launcher created for the job (one host).
 #include "runtime/wireup.hpp"
 

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). drd: wire-up — each rank puts its contact as the
+// drd: wire-up — each rank puts its contact as the
 // DRD record ftmpi/<job>/contact/<rank> (through its local daemon:
 // HARNESS_HCORE / HARNESS_KEY, as every HARNESS tool) and watches the
 // prefix until the contacts of the lower ranks are there.

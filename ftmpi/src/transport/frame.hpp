@@ -1,4 +1,4 @@
-// Owner: core (mpicore). The frames ranks exchange over TCP.
+// The frames ranks exchange over TCP.
 //
 // Every message starts with one fixed 48-byte header in host byte order
 // (ranks of one job run on hosts of one architecture). A small message is
@@ -24,7 +24,7 @@
 
 namespace ftmpi::transport {
 
-enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort, revoke, flush };  // revoke/flush: context only (ftcore, issue 6)
+enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort, revoke, flush };  // revoke/flush: context only
 
 enum FrameFlags : uint8_t {
     frame_sync = 1,  // eager: the sender waits for sync_ack (MPI_Ssend)

@@ -1,4 +1,4 @@
-// Owner: core (ftjoin). See sockets.hpp.
+// Small socket helpers shared by the TCP transport (sockets.hpp).
 #include "transport/sockets.hpp"
 
 #include <cerrno>

@@ -1,4 +1,4 @@
-// Owner: core (ftjoin). Small socket helpers shared by the TCP transport's
+// Small socket helpers shared by the TCP transport's
 // files (tcp.cpp: the mesh and frames; tcp_join.cpp: joining connections).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). See tcp.hpp.
+// The TCP transport: mesh, framing, sending and reading (tcp.hpp).
 #include "transport/tcp.hpp"
 
 #include "transport/sockets.hpp"

@@ -1,4 +1,4 @@
-// Owner: core (mpicore). TCP transport: one connection per pair of ranks.
+// TCP transport: one connection per pair of ranks.
 //
 // The transport moves frames (frame.hpp) and knows nothing of matching: it
 // asks its Sink where an arriving payload should land (so a matched receive
@@ -10,7 +10,7 @@
 // Sockets are non-blocking after the mesh is built; a send writes what the
 // socket takes at once and queues the rest (EPOLLOUT finishes it in poll()).
 //
-// Fault tolerance (issue 6): the listening socket stays open after the mesh,
+// Fault tolerance: the listening socket stays open after the mesh,
 // so a REBUILD replacement (a newer incarnation of a failed rank) can connect
 // at any time. Its connection is held "joining" — not read — until admit()
 // makes it the peer's connection; two replacements of the same round admit
@@ -72,7 +72,7 @@ public:
     // clear reason when a peer cannot be reached before the timeout.
     void connect_mesh(int my_rank, const std::vector<std::string> &addresses, std::chrono::milliseconds timeout);
 
-    // ---- REBUILD joining (issue 6) ----
+    // ---- REBUILD joining ----
     // This process's incarnation and recovery round (0, 0 unless it is a
     // replacement); set before connecting.
     void set_identity(int incarnation, int round) {

@@ -1,4 +1,4 @@
-// Owner: core (ftjoin). The TCP transport's joining side (issue 6, REBUILD):
+// The TCP transport's joining side (REBUILD):
 // the listener kept open after the mesh, the hello check, joining
 // connections held until admit(), and a replacement's own wire-up.
 //

@@ -59,7 +59,9 @@ chmod 711 "$demo"
 # The shared-memory comm driver (application level, loaded into each rank)
 # is published with them when it was built.
 published=("$bin/plugins-root/lib/examples/math.json" "$bin/plugins-root/lib/examples/dependent.json")
-[ -f "$bin/plugins-root/lib/comm/shm.so" ] && published+=("$bin/plugins-root/lib/comm/shm.json")
+if [ -f "$bin/plugins-root/lib/comm/shm.so" ]; then
+  published+=("$bin/plugins-root/lib/comm/shm.json")
+fi
 step "Publish examples/math, examples/dependent (and comm/shm when built), signed, to a web repository"
 mkdir -m 700 "$demo/publisher"
 fpr=$("$hpublish" keygen --gnupghome "$demo/publisher" --name "HARNESS demo publisher <demo@example.org>")

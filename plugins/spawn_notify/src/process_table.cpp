@@ -1,5 +1,7 @@
 #include "process_table.hpp"
 
+#include "job_cleanup.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -15,7 +17,7 @@ namespace harness::vm::spawn {
 namespace {
 
 // epoll keys: handle << 3 | what the descriptor is.
-enum Kind : std::uint64_t { kWake = 0, kPidfd = 1, kStdout = 2, kStderr = 3, kStdin = 4 };
+enum Kind : std::uint64_t { kWake = 0, kPidfd = 1, kStdout = 2, kStderr = 3, kStdin = 4, kLifecycle = 5 };
 std::uint64_t key_of(std::int64_t handle, Kind kind) { return static_cast<std::uint64_t>(handle) << 3 | kind; }
 
 // Replies stay well under any message limit; callers loop.
@@ -36,7 +38,11 @@ struct ProcessTable::Process {
     pid_t pid = -1;
     std::string tag;
     std::string notify_topic;
+    std::string job; // FTMPI_JOB of its request; empty: not part of an MPI job
     int pidfd = -1;
+    int lifecycle_fd = -1;
+    std::string lifecycle_partial; // an unfinished line of the lifecycle pipe
+    std::string mpi_state;         // its last whole lifecycle word
     int stdin_fd = -1;
     int out_fd[2] = {-1, -1}; // stdout, stderr
     bool exited = false;
@@ -120,14 +126,17 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
     p->pid = launched->pid;
     p->tag = request.tag;
     p->notify_topic = request.notify_topic;
+    p->job = job_of(request.env);
     p->pidfd = launched->pidfd;
+    p->lifecycle_fd = launched->lifecycle_fd;
     p->stdin_fd = launched->stdin_fd;
     p->out_fd[0] = launched->stdout_fd;
     p->out_fd[1] = launched->stderr_fd;
 
     bool watched = !stopping_;
     std::string why;
-    const std::pair<int, Kind> watches[] = {{p->out_fd[0], kStdout}, {p->out_fd[1], kStderr}, {p->pidfd, kPidfd}};
+    const std::pair<int, Kind> watches[] = {
+        {p->out_fd[0], kStdout}, {p->out_fd[1], kStderr}, {p->lifecycle_fd, kLifecycle}, {p->pidfd, kPidfd}};
     for (std::size_t i = 0; watched && i < std::size(watches); ++i) {
         epoll_event ev{};
         ev.events = EPOLLIN;
@@ -143,7 +152,7 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
         for (const auto &w : watches) unwatch(w.first);
         ::kill(-p->pid, SIGKILL);
         ::waitpid(p->pid, nullptr, 0);
-        for (int fd : {p->pidfd, p->stdin_fd, p->out_fd[0], p->out_fd[1]}) ::close(fd);
+        for (int fd : {p->pidfd, p->stdin_fd, p->out_fd[0], p->out_fd[1], p->lifecycle_fd}) ::close(fd);
         --running_;
         return make_error(HARNESS_ERR_BUSY, why.empty() ? "spawn: the daemon is stopping" : why);
     }
@@ -200,6 +209,7 @@ void ProcessTable::dispatch(const Lock &lock, std::uint64_t key, std::uint32_t e
         if (events & (EPOLLERR | EPOLLHUP)) p->stdin_pending.clear();
         flush_stdin(lock, *p);
         break;
+    case kLifecycle: read_lifecycle(lock, *p); break;
     case kPidfd: reap(lock, *p, true); break;
     default: break;
     }
@@ -228,6 +238,47 @@ void ProcessTable::read_stream(const Lock &lock, Process &p, int stream, bool un
         p.log.close_stream(stream);
         maybe_finish(lock, p);
     }
+}
+
+void ProcessTable::read_lifecycle(const Lock &, Process &p)
+{
+    char buf[256];
+    while (p.lifecycle_fd >= 0) {
+        ssize_t n = ::read(p.lifecycle_fd, buf, sizeof buf);
+        if (n > 0) {
+            p.lifecycle_partial.append(buf, static_cast<std::size_t>(n));
+            for (auto nl = p.lifecycle_partial.find('\n'); nl != std::string::npos; nl = p.lifecycle_partial.find('\n')) {
+                std::string word = p.lifecycle_partial.substr(0, nl);
+                p.lifecycle_partial.erase(0, nl + 1);
+                if (!word.empty() && word.size() <= 32) p.mpi_state = word;
+            }
+            // Only short words are meaningful; a process writing garbage
+            // does not make the daemon hold it.
+            if (p.lifecycle_partial.size() > 64) p.lifecycle_partial.clear();
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        close_lifecycle(p); // EOF: nobody holds the write end any more
+    }
+}
+
+void ProcessTable::close_lifecycle(Process &p)
+{
+    if (p.lifecycle_fd < 0) return;
+    unwatch(p.lifecycle_fd);
+    ::close(p.lifecycle_fd);
+    p.lifecycle_fd = -1;
+}
+
+// A process of an MPI job was reaped (its group was killed in reap): the
+// last process of the job here takes the job's shared-memory files with it.
+void ProcessTable::end_job_process(const Lock &, Process &p)
+{
+    if (p.job.empty()) return;
+    for (const auto &[h, other] : processes_)
+        if (other.get() != &p && other->job == p.job && !other->exited) return;
+    remove_job_segments(p.job);
 }
 
 void ProcessTable::flush_stdin(const Lock &lock, Process &p)
@@ -274,6 +325,10 @@ void ProcessTable::reap(const Lock &lock, Process &p, bool block)
     // exit, so a reader that sees the exit and then reads output misses nothing.
     read_stream(lock, p, 1, true);
     read_stream(lock, p, 2, true);
+    read_lifecycle(lock, p);
+    // A process of an MPI job takes the helpers it started with it. It has
+    // exited (a zombie until reaped below), so its pid still names its group.
+    if (!p.job.empty() && block) ::kill(-p.pid, SIGKILL);
     int status = 0;
     pid_t r;
     do r = ::waitpid(p.pid, &status, block ? 0 : WNOHANG);
@@ -304,10 +359,13 @@ void ProcessTable::record_exit(const Lock &lock, Process &p, int wait_status, bo
     }
     close_stdin(lock, p);
     p.stdin_pending.clear();
+    // A descendant may hold the write end; the word that counts came before the exit.
+    close_lifecycle(p);
+    end_job_process(lock, p);
 
     exits_.push_back(ExitEvent{next_exit_seq_++, p.handle, p.tag, p.exit_code, p.signal});
     while (exits_.size() > limits_.max_exit_events) exits_.pop_front();
-    if (on_exit_) on_exit_(ExitReport{p.handle, p.pid, p.tag, p.notify_topic, p.exit_code, p.signal});
+    if (on_exit_) on_exit_(ExitReport{p.handle, p.pid, p.tag, p.notify_topic, p.exit_code, p.signal, p.mpi_state});
 
     if (p.out_fd[0] >= 0 || p.out_fd[1] >= 0) p.drain_deadline = Clock::now() + limits_.exit_drain;
     maybe_finish(lock, p);
@@ -378,8 +436,8 @@ Result<ProcessStatus> ProcessTable::status(std::int64_t handle) const
     std::lock_guard lock(mutex_);
     auto p = find(handle);
     if (!p) return not_found(handle);
-    if (!p->exited) return ProcessStatus{"running", 0, 0};
-    return ProcessStatus{p->signal ? "signaled" : "exited", p->exit_code, p->signal};
+    if (!p->exited) return ProcessStatus{"running", 0, 0, p->mpi_state};
+    return ProcessStatus{p->signal ? "signaled" : "exited", p->exit_code, p->signal, p->mpi_state};
 }
 
 ExitBatch ProcessTable::wait(std::int64_t after_event, std::chrono::milliseconds wait)

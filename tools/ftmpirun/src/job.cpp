@@ -100,6 +100,7 @@ void follow_process(std::size_t index, Process p, const VmKey &key, Printer &pri
     if (!st) return lost(st.error());
     exit.exit_code = st->exit_code;
     exit.signal = st->signal;
+    exit.mpi_state = st->mpi_state;
     inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
 }
 

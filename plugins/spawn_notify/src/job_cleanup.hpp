@@ -7,6 +7,12 @@
 // /dev/shm/ftmpi.<job>.*, where <job> has every character outside
 // [A-Za-z0-9_-] replaced by '_' (ranks create them with shm_open/mkfifo
 // under that name, so a rank killed with kill -9 leaves nothing behind).
+//
+// Job processes also carry HARNESS_SPAWN_OWNER=<the daemon's root>. Only one
+// daemon runs on a root, so when spawn_notify starts and finds processes
+// with its root's mark and an FTMPI_JOB, they are what a daemon that died
+// (kill -9) left: their process groups are killed and their jobs' files
+// removed (kill_leftovers).
 #pragma once
 
 #include <filesystem>
@@ -25,5 +31,20 @@ std::string job_shm_prefix(const std::string &job);
 // Removes every entry of dir whose name starts with the job's prefix;
 // returns how many were removed. Never throws.
 int remove_job_segments(const std::string &job, const std::filesystem::path &dir = "/dev/shm");
+
+// The variable that marks a job process with the root of the daemon that
+// started it.
+inline constexpr const char *kOwnerEnv = "HARNESS_SPAWN_OWNER";
+
+// What kill_leftovers did, for the log.
+struct Leftovers {
+    int processes = 0;
+    int files = 0;
+};
+
+// Kills (SIGKILL, with their process groups) every process of this user
+// whose environment has FTMPI_JOB and HARNESS_SPAWN_OWNER=owner, other than
+// this process, and removes the /dev/shm files of their jobs. Never throws.
+Leftovers kill_leftovers(const std::string &owner);
 
 } // namespace harness::vm::spawn

@@ -3,7 +3,8 @@
  * the test finds it by name) and files /dev/shm/ftmpi.<job>.* (a file and a
  * FIFO, as a shared-memory transport would create them), then ends as
  * FT_END says: "kill" (SIGKILL itself), "exit" (exit(0) without
- * MPI_Finalize) or "finalize" (a normal end). Every rank prints
+ * MPI_Finalize), "finalize" (a normal end) or "linger" (sleep FT_LINGER
+ * seconds, 300 unless told, then a normal end). Every rank prints
  * "shm-file <path>" for each file it made; expect.sh checks that neither the
  * helper nor any file is left after the job. */
 #include <mpi.h>
@@ -62,6 +63,10 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
     if (strcmp(end, "kill") == 0) raise(SIGKILL);
     if (strcmp(end, "exit") == 0) exit(0);
+    if (strcmp(end, "linger") == 0) {
+        const char *s = getenv("FT_LINGER");
+        sleep((unsigned)(s && *s ? atoi(s) : 300));
+    }
     MPI_Finalize();
     return 0;
 }

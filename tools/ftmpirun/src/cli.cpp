@@ -119,8 +119,8 @@ std::variant<Options, int> parse_command_line(int argc, char **argv)
     Options o;
     for (std::size_t k = 0; k < contexts.size(); ++k) {
         AppContext ctx;
-        CLI::App app{me + " — run an FT-MPI job through the HARNESS virtual machine (also mpirun, mpiexec)"};
-        app.usage(me + " [options] program [args] [: [-n N] [-x VAR] program2 [args]]…");
+        CLI::App app{me + " — run an FT-MPI job through the HARNESS virtual machine (also mpirun, mpiexec)\n  " + me +
+                     " [options] -n N program [args] [: -n N [-x VAR] program2 [args]]…"};
         app.footer("Exit status: 0 when every rank exits 0 (in a fault-tolerant comm mode: every rank that was not "
                    "killed or lost); otherwise the status of the rank that ended the job or exited non-zero, or "
                    "128+N when signal N killed it; 124 after --timeout; 127 when the program cannot be started; 1 "

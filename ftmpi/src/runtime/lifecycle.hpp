@@ -11,7 +11,7 @@
 #pragma once
 
 namespace ftmpi::runtime {
-// Writes `word` and a newline to the lifecycle pipe; never fails loudly (the
+// Writes `word` and a newline to the lifecycle socket; never fails loudly (the
 // daemon may be gone, the process must go on).
 void report_lifecycle(const char *word) noexcept;
 }  // namespace ftmpi::runtime

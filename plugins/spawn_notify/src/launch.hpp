@@ -41,7 +41,7 @@ struct Launched {
     int lifecycle_fd = -1; // the daemon's end of the lifecycle socket
 };
 
-// The child's descriptor for the lifecycle pipe, and the variable naming it.
+// The child's descriptor for the lifecycle socket, and the variable naming it.
 constexpr int kLifecycleFd = 3;
 constexpr const char *kLifecycleEnv = "HARNESS_LIFECYCLE_FD";
 

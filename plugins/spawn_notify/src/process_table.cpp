@@ -1,6 +1,5 @@
-#include "process_table.hpp"
-
 #include "job_cleanup.hpp"
+#include "process.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -32,29 +31,6 @@ Error not_found(std::int64_t handle)
 
 } // namespace
 
-struct ProcessTable::Process {
-    Process(std::size_t max_bytes, std::size_t max_line) : log(max_bytes, max_line) {}
-    std::int64_t handle = 0;
-    pid_t pid = -1;
-    std::string tag;
-    std::string notify_topic;
-    std::string job; // FTMPI_JOB of its request; empty: not part of an MPI job
-    int pidfd = -1;
-    int lifecycle_fd = -1;
-    std::string lifecycle_partial; // an unfinished line of the lifecycle pipe
-    std::string mpi_state;         // its last whole lifecycle word
-    int stdin_fd = -1;
-    int out_fd[2] = {-1, -1}; // stdout, stderr
-    bool exited = false;
-    bool finished = false; // exited and both pipes closed
-    std::int32_t exit_code = 0;
-    std::int32_t signal = 0;
-    OutputLog log;
-    std::string stdin_pending;
-    bool stdin_close_requested = false;
-    bool stdin_watched = false;
-    std::optional<std::chrono::steady_clock::time_point> drain_deadline;
-};
 
 ProcessTable::ProcessTable(Limits limits, ExitHook on_exit) : limits_(limits), on_exit_(std::move(on_exit))
 {
@@ -238,47 +214,6 @@ void ProcessTable::read_stream(const Lock &lock, Process &p, int stream, bool un
         p.log.close_stream(stream);
         maybe_finish(lock, p);
     }
-}
-
-void ProcessTable::read_lifecycle(const Lock &, Process &p)
-{
-    char buf[256];
-    while (p.lifecycle_fd >= 0) {
-        ssize_t n = ::read(p.lifecycle_fd, buf, sizeof buf);
-        if (n > 0) {
-            p.lifecycle_partial.append(buf, static_cast<std::size_t>(n));
-            for (auto nl = p.lifecycle_partial.find('\n'); nl != std::string::npos; nl = p.lifecycle_partial.find('\n')) {
-                std::string word = p.lifecycle_partial.substr(0, nl);
-                p.lifecycle_partial.erase(0, nl + 1);
-                if (!word.empty() && word.size() <= 32) p.mpi_state = word;
-            }
-            // Only short words are meaningful; a process writing garbage
-            // does not make the daemon hold it.
-            if (p.lifecycle_partial.size() > 64) p.lifecycle_partial.clear();
-            continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
-        close_lifecycle(p); // EOF: nobody holds the write end any more
-    }
-}
-
-void ProcessTable::close_lifecycle(Process &p)
-{
-    if (p.lifecycle_fd < 0) return;
-    unwatch(p.lifecycle_fd);
-    ::close(p.lifecycle_fd);
-    p.lifecycle_fd = -1;
-}
-
-// A process of an MPI job was reaped (its group was killed in reap): the
-// last process of the job here takes the job's shared-memory files with it.
-void ProcessTable::end_job_process(const Lock &, Process &p)
-{
-    if (p.job.empty()) return;
-    for (const auto &[h, other] : processes_)
-        if (other.get() != &p && other->job == p.job && !other->exited) return;
-    remove_job_segments(p.job);
 }
 
 void ProcessTable::flush_stdin(const Lock &lock, Process &p)

@@ -14,7 +14,7 @@
 //
 // A process of an MPI job (FTMPI_JOB in its environment, job_cleanup.hpp)
 // takes its process group with it when it ends, and the last one of a job
-// here removes the job's shared-memory files. Each process's lifecycle pipe
+// here removes the job's shared-memory files. Each process's lifecycle socket
 // (launch.hpp) is read like its output, so its last word ("initialized",
 // "finalized", "aborted") is known when its exit is reported.
 #pragma once

@@ -1,6 +1,8 @@
 // ftmpirun's host selection and placement (no VM needed): names by id,
-// address and host, slot counts, hostfiles, by-slot placement, oversubscribe.
+// address and host, slot counts, hostfiles, by-slot placement, oversubscribe,
+// --map-by node and ppr:N:node, rankfiles and CPU lists.
 #include "hosts.hpp"
+#include "mapping.hpp"
 
 #include <doctest/doctest.h>
 
@@ -87,4 +89,65 @@ TEST_CASE("placement by slot, and oversubscription only when allowed")
     REQUIRE(over.ok());
     CHECK(*over == std::vector<std::size_t>{0, 0, 1, 0, 1, 0});
     CHECK_FALSE(place_ranks(hosts, 0, true).ok());
+}
+
+TEST_CASE("--map-by: the spellings, and anything else refused with the list")
+{
+    CHECK(parse_map_by("slot")->kind == MapBy::Kind::slot);
+    CHECK(parse_map_by("node")->kind == MapBy::Kind::node);
+    auto ppr = parse_map_by("ppr:3:node");
+    REQUIRE(ppr.ok());
+    CHECK(ppr->kind == MapBy::Kind::ppr);
+    CHECK(ppr->per_node == 3);
+    for (const char *bad : {"socket", "ppr:0:node", "ppr:2:socket", "ppr::node", ""}) {
+        CAPTURE(bad);
+        auto r = parse_map_by(bad);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("(slot, node or ppr:N:node)") != std::string::npos);
+    }
+}
+
+TEST_CASE("--map-by node goes round robin over hosts with free slots; ppr:N:node puts N on each")
+{
+    std::vector<Host> hosts{{"a", {}, 3}, {"b", {}, 1}, {"c", {}, 2}};
+    auto node = place_ranks(hosts, 6, false, MapBy{MapBy::Kind::node, 0});
+    REQUIRE(node.ok());
+    CHECK(*node == std::vector<std::size_t>{0, 1, 2, 0, 2, 0});
+    CHECK_FALSE(place_ranks(hosts, 7, false, MapBy{MapBy::Kind::node, 0}).ok());
+    auto over = place_ranks(hosts, 8, true, MapBy{MapBy::Kind::node, 0});
+    REQUIRE(over.ok());
+    CHECK(*over == std::vector<std::size_t>{0, 1, 2, 0, 2, 0, 0, 1});
+
+    auto ppr = place_ranks(hosts, 5, false, MapBy{MapBy::Kind::ppr, 2});
+    REQUIRE(ppr.ok());
+    CHECK(*ppr == std::vector<std::size_t>{0, 0, 1, 1, 2});
+    auto full = place_ranks(hosts, 7, false, MapBy{MapBy::Kind::ppr, 2});
+    REQUIRE_FALSE(full.ok());
+    CHECK(full.error().message == "not enough room: 7 ranks for 6 (ppr:2:node on 3 host(s)); allow it with --oversubscribe");
+    // slot is the placement it always was.
+    CHECK(*place_ranks(hosts, 4, false, MapBy{}) == std::vector<std::size_t>{0, 0, 0, 1});
+}
+
+TEST_CASE("rankfiles and CPU lists")
+{
+    auto r = parse_rankfile("# comment\nrank 1=aaa slot=2\n\nrank 0=127.0.0.1:7002 slot=0-1,4  # two\n");
+    REQUIRE(r.ok());
+    REQUIRE(r->size() == 2);
+    CHECK((*r)[0].rank == 1);
+    CHECK((*r)[0].host == "aaa");
+    CHECK((*r)[0].cpus == std::vector<int>{2});
+    CHECK((*r)[1].host == "127.0.0.1:7002");
+    CHECK((*r)[1].cpus == std::vector<int>{0, 1, 4});
+    CHECK(cpu_list_string((*r)[1].cpus) == "0,1,4");
+
+    auto twice = parse_rankfile("rank 0=a slot=0\nrank 0=b slot=1\n");
+    REQUIRE_FALSE(twice.ok());
+    CHECK(twice.error().message == "rankfile line 2: rank 0 is placed twice");
+    auto no_slot = parse_rankfile("rank 0=a\n");
+    REQUIRE_FALSE(no_slot.ok());
+    CHECK(no_slot.error().message == "rankfile line 1: slot=CPUS is missing");
+    CHECK_FALSE(parse_rankfile("rank x=a slot=0\n").ok());
+    CHECK_FALSE(parse_rankfile("rank 0=a slot=1:0\n").ok()); // socket:core is not supported
+    CHECK_FALSE(parse_rankfile("").ok());
+    CHECK_FALSE(parse_cpu_list("3-1").ok());
 }

@@ -17,6 +17,11 @@ namespace {
 RankExit killed(int rank, int sig = 9, int incarnation = 0) { return {rank, incarnation, -1, sig, false, {}}; }
 RankExit exited(int rank, int status, int incarnation = 0) { return {rank, incarnation, status, 0, false, {}}; }
 RankExit lost(int rank) { return {rank, 0, 0, 0, true, "its daemon m2 stopped answering"}; }
+// An MPI rank's end as its daemon reports it (the lifecycle word).
+RankExit mpi_exited(int rank, int status, const char *mpi_state)
+{
+    return {rank, 0, status, 0, false, {}, mpi_state};
+}
 
 bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
@@ -68,6 +73,60 @@ TEST_CASE("abort mode: any failure aborts; other modes: only a rank's own non-ze
         CHECK(decide(lost(1), m) == OnRankExit::keep_running);
         CHECK(decide(exited(1, 3), m) == OnRankExit::abort_job); // MPI_Abort, fatal error handler
     }
+}
+
+TEST_CASE("an exit without MPI_Finalize is a process failure in the fault-tolerant modes, with any status")
+{
+    for (int status : {0, 1, 7}) {
+        CAPTURE(status);
+        RankExit x = mpi_exited(2, status, "initialized");
+        CHECK(x.failed());
+        CHECK(x.unfinalized());
+        CHECK(decide(x, CommMode::abort) == OnRankExit::abort_job);
+        for (auto m : {CommMode::ulfm, CommMode::blank, CommMode::shrink, CommMode::rebuild, CommMode::rebuild_append})
+            CHECK(decide(x, m) == OnRankExit::keep_running);
+        CHECK(x.describe() == "rank 2 exited with status " + std::to_string(status) + " before MPI_Finalize");
+        CHECK(x.shell_status() == (status ? status : 1));
+    }
+    // After MPI_Finalize an exit is a normal end whatever its status …
+    for (auto m : {CommMode::abort, CommMode::ulfm, CommMode::shrink}) {
+        CHECK(decide(mpi_exited(1, 0, "finalized"), m) == OnRankExit::keep_running);
+        CHECK(decide(mpi_exited(1, 3, "finalized"), m) == OnRankExit::keep_running);
+    }
+    CHECK_FALSE(mpi_exited(1, 3, "finalized").failed());
+    // … and MPI_Abort ends the job in every mode.
+    for (auto m : {CommMode::abort, CommMode::ulfm, CommMode::rebuild}) CHECK(decide(mpi_exited(1, 4, "aborted"), m) == OnRankExit::abort_job);
+    CHECK(mpi_exited(1, 4, "aborted").describe() == "rank 1 called MPI_Abort (status 4)");
+}
+
+TEST_CASE("status and summary: a rank exiting without MPI_Finalize, survived by the others")
+{
+    JobOutcome job(5, 4, CommMode::ulfm);
+    CHECK(job.record(mpi_exited(2, 1, "initialized")) == OnRankExit::keep_running);
+    for (int r : {0, 1, 3}) job.record(mpi_exited(r, 0, "finalized"));
+    CHECK(job.status() == 1); // scripts still see the rank's status
+    CHECK(job.finished_ranks() == 3);
+    CHECK(job.summary() == "job 5: rank 2 exited with status 1 before MPI_Finalize; the job continued (comm mode ulfm) "
+                           "and finished with 3 of 4 ranks");
+
+    // exit(0) without MPI_Finalize: a failure, but no status to report.
+    JobOutcome zero(6, 2, CommMode::shrink);
+    zero.record(mpi_exited(1, 0, "initialized"));
+    zero.record(mpi_exited(0, 0, "finalized"));
+    CHECK(zero.status() == 0);
+    CHECK(contains(zero.summary(), "rank 1 exited with status 0 before MPI_Finalize; the job continued"));
+
+    // A non-zero status after MPI_Finalize is not a failure, but it is the job's status.
+    JobOutcome late(7, 2, CommMode::ulfm);
+    late.record(mpi_exited(0, 0, "finalized"));
+    late.record(mpi_exited(1, 9, "finalized"));
+    CHECK(late.status() == 9);
+    CHECK(late.summary().empty());
+
+    // Abort mode: exit(0) without MPI_Finalize ends the job with status 1.
+    JobOutcome part1(8, 2, CommMode::abort);
+    CHECK(part1.record(mpi_exited(1, 0, "initialized")) == OnRankExit::abort_job);
+    CHECK(part1.status() == 1);
 }
 
 TEST_CASE("status and summary: a killed rank survived by the others")

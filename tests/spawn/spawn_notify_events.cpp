@@ -53,6 +53,10 @@ std::vector<ProcExit> fetch_exits(hlib::VirtualMachine &vm, const std::string &t
             REQUIRE(p.str(e.tag));
             REQUIRE(p.i32(e.exit_code));
             REQUIRE(p.i32(e.signal));
+            // The lifecycle word: empty, these processes never call MPI_Init.
+            std::string mpi_state = "?";
+            REQUIRE(p.str(mpi_state));
+            CHECK(mpi_state.empty());
             CHECK(p.done());
             got.push_back(e);
         }

@@ -189,8 +189,13 @@ private:
 TEST_CASE("spawn, output, status and the proc_exit handed to vm/events")
 {
     Loaded p;
-    auto [handle, pid] = p.spawn({"/bin/sh", "-c", "echo hi $HARNESS_MEMBER $HARNESS_HCORE; exit 3"}, "job/9", "rank0");
-    CHECK(p.output(handle) == std::vector<std::string>{"hi m-test 127.0.0.1:7999"});
+    // The lifecycle socket on descriptor 3: the last whole word written to it
+    // comes back with the exit (an MPI library writes these).
+    auto [handle, pid] = p.spawn({"/bin/sh", "-c",
+                                  "echo hi $HARNESS_MEMBER $HARNESS_HCORE; echo ${HARNESS_LIFECYCLE_FD%%:*}; "
+                                  "echo initialized >&3; echo finalized >&3; exit 3"},
+                                 "job/9", "rank0");
+    CHECK(p.output(handle) == std::vector<std::string>{"hi m-test 127.0.0.1:7999", "3"});
     Packer s;
     s.i64(handle);
     auto st = p.call("status", s.view());
@@ -201,9 +206,12 @@ TEST_CASE("spawn, output, status and the proc_exit handed to vm/events")
     REQUIRE(u.str(state));
     REQUIRE(u.i32(code));
     REQUIRE(u.i32(sig));
+    std::string status_mpi_state;
+    REQUIRE(u.str(status_mpi_state));
     CHECK(state == "exited");
     CHECK(code == 3);
     CHECK(sig == 0);
+    CHECK(status_mpi_state == "finalized");
 
     // Published from the plugin's own thread: wait for it with a deadline.
     REQUIRE(wait_until([&] {
@@ -214,11 +222,13 @@ TEST_CASE("spawn, output, status and the proc_exit handed to vm/events")
     REQUIRE(p.host_.published.size() == 1);
     CHECK(p.host_.published[0].first == "job/9");
     Unpacker e(p.host_.published[0].second);
-    std::string kind, member, tag;
+    std::string kind, member, tag, mpi_state = "?";
     std::int64_t h = 0, ppid = 0;
     std::int32_t ecode = 0, esig = 0;
-    REQUIRE((e.str(kind) && e.str(member) && e.i64(h) && e.i64(ppid) && e.str(tag) && e.i32(ecode) && e.i32(esig)));
+    REQUIRE((e.str(kind) && e.str(member) && e.i64(h) && e.i64(ppid) && e.str(tag) && e.i32(ecode) && e.i32(esig) &&
+             e.str(mpi_state)));
     CHECK(e.done());
+    CHECK(mpi_state == "finalized");
     CHECK(kind == "proc_exit");
     CHECK(member == "m-test");
     CHECK(h == handle);

@@ -3,6 +3,7 @@
 // runtime's init/finalize hooks that give them their members.
 #include "objects.hpp"
 
+#include <cstring>
 #include <unistd.h>
 
 #include <atomic>
@@ -23,6 +24,20 @@ int world_rank_ = 0;
 int world_size_ = 1;
 std::atomic<bool> comms_live{false};
 
+// MPI-4 §9.3: the error handler MPI_COMM_WORLD and MPI_COMM_SELF start with,
+// as the launcher was told (mpiexec --initial-errhandler, passed as
+// FTMPI_INITIAL_ERRHANDLER). mpi_errors_abort ends the job like
+// MPI_ERRORS_ARE_FATAL does here (there is one job to abort).
+const char *initial_errhandler_name() {
+    const char *v = std::getenv("FTMPI_INITIAL_ERRHANDLER");
+    if (v && (std::strcmp(v, "mpi_errors_return") == 0 || std::strcmp(v, "mpi_errors_abort") == 0)) return v;
+    return "mpi_errors_are_fatal";
+}
+
+MPI_Errhandler initial_errhandler() {
+    return std::strcmp(initial_errhandler_name(), "mpi_errors_return") == 0 ? MPI_ERRORS_RETURN : MPI_ERRORS_ARE_FATAL;
+}
+
 // A predefined communicator over `world` with its own group.
 void setup_predefined(ftmpi_comm_s &c, std::vector<int> world, uint32_t context, const char *name) {
     auto *g = new ftmpi_group_s;
@@ -37,7 +52,7 @@ void setup_predefined(ftmpi_comm_s &c, std::vector<int> world, uint32_t context,
     c.rank = g->rank;
     c.size = static_cast<int>(g->world.size());
     c.inter = false;
-    c.errhandler = MPI_ERRORS_ARE_FATAL;
+    c.errhandler = initial_errhandler();
     c.name = name;
     c.topology.reset();
     c.attributes.clear();
@@ -69,6 +84,7 @@ void set_info_env(int argc_hint) {
     char cwd[4096];
     if (getcwd(cwd, sizeof cwd) != nullptr) ftmpi_info_env.entries.emplace_back("wdir", cwd);
     ftmpi_info_env.entries.emplace_back("thread_level", "MPI_THREAD_MULTIPLE");
+    ftmpi_info_env.entries.emplace_back("mpi_initial_errhandler", initial_errhandler_name());
 }
 }  // namespace
 

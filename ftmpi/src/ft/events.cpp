@@ -60,10 +60,16 @@ std::optional<FailureEvent> decode_failure(const std::vector<uint8_t> &payload) 
         if (!in.str(member) || !in.i64(handle) || !in.i64(pid) || !in.str(tag) || !in.i32(code) || !in.i32(sig))
             return std::nullopt;
         if (!parse_tag(tag, &e.rank, &e.incarnation)) return std::nullopt;
+        // The process's last lifecycle word (spawn_notify, absent from older
+        // daemons): "initialized" means it ended without MPI_Finalize, a
+        // failure whatever its status; "finalized" is a normal end.
+        std::string mpi_state;
+        if (!in.done() && !in.str(mpi_state)) return std::nullopt;
         if (sig != 0) e.why = "killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ") on member " + member;
         else e.why = "exited with status " + std::to_string(code);
-        e.normal_exit = sig == 0 && code == 0;
-        if (e.normal_exit) e.why += " before MPI_Finalize";
+        if (sig == 0 && mpi_state == "finalized") e.normal_exit = true;
+        else if (sig == 0 && mpi_state.empty()) e.normal_exit = code == 0;
+        if (sig == 0 && mpi_state != "finalized") e.why += " before MPI_Finalize";
         return e;
     }
     if (kind == "rank_lost") {

@@ -19,8 +19,9 @@ struct Event {
 };
 
 // A failure an event reports: which process and why. `normal_exit` marks a
-// proc_exit with status 0 and no signal (a failure only if the process had
-// not finalized: see notifier.cpp).
+// proc_exit of a process that finalized, or — when the daemon did not say
+// (no lifecycle word) — one with status 0 and no signal (then a failure only
+// if its connection broke without bye: see notifier.cpp).
 struct FailureEvent {
     int rank = -1;
     int incarnation = 0;

@@ -19,6 +19,7 @@
 #include "internal/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "runtime/init.hpp"
+#include "runtime/lifecycle.hpp"
 #include "runtime/wireup.hpp"
 #include "runtime/comm_drivers.hpp"
 
@@ -103,6 +104,8 @@ int init_before_join(int required, int *provided, bool *restarted) {
     state.store(State::running);
     comm::init_world(job.rank, job.size);
     ft::init();
+    // From here an exit without MPI_Finalize is a process failure.
+    report_lifecycle("initialized");
     if (provided) *provided = provided_level;
     *restarted = job.restarted;
     return MPI_SUCCESS;
@@ -132,6 +135,8 @@ static void mark_finalized() { state.store(State::finalized); }
 static bool is_main_thread() { return std::this_thread::get_id() == main_thread; }
 
 void abort_job(int code) {
+    // Before anything else: the launcher must see an abort, not a failure.
+    report_lifecycle("aborted");
     std::fflush(stdout);
     if (state.load() == State::running) p2p::Engine::get().abort(code);
     _exit(code & 0xff ? code & 0xff : 1);
@@ -189,6 +194,7 @@ int MPI_Finalize(void) noexcept {
         return MPI_ERR_INTERN;
     }
     runtime::mark_finalized();
+    runtime::report_lifecycle("finalized");
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Finalize)

@@ -1,6 +1,7 @@
 // The vm/spawn_notify descriptor: the one exported symbol, init and fini.
 #include "functions.hpp"
 #include "instance.hpp"
+#include "job_cleanup.hpp"
 
 #include <harness/plugin.hpp>
 
@@ -30,6 +31,17 @@ int init(const harness_host_api *host, void **state, char *err, std::size_t errl
         auto self = std::make_unique<Instance>();
         self->host = host;
         if (HOST_HAS(host, member_id) && host->member_id) self->member_id = host->member_id(host->host);
+        if (HOST_HAS(host, root_dir) && host->root_dir)
+            if (const char *root = host->root_dir(host->host)) self->root = root;
+        // Only one daemon runs on a root: job processes marked with ours are
+        // what a predecessor that died (kill -9) left behind.
+        Leftovers left = kill_leftovers(self->root);
+        if ((left.processes || left.files) && host && host->log)
+            host->log(host->host, 1,
+                      ("spawn_notify: killed " + std::to_string(left.processes) + " process(es) and removed " +
+                       std::to_string(left.files) + " /dev/shm file(s) of jobs a previous daemon on " + self->root +
+                       " left behind")
+                          .c_str());
         self->publisher = std::make_unique<ExitPublisher>(host, self->member_id);
         ExitPublisher *publisher = self->publisher.get();
         self->table = std::make_unique<ProcessTable>(Limits::from_environment(),
@@ -108,6 +120,7 @@ std::vector<std::string> Instance::daemon_environment() const
         if (key && *key) env.push_back(std::string("HARNESS_KEY=") + key);
     }
     if (!member_id.empty()) env.push_back("HARNESS_MEMBER=" + member_id);
+    if (!root.empty()) env.push_back(std::string(kOwnerEnv) + "=" + root);
     return env;
 }
 

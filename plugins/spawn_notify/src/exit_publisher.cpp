@@ -60,7 +60,7 @@ void ExitPublisher::publish(const ExitReport &exit)
 {
     Packer payload;
     payload.str("proc_exit").str(member_id_).i64(exit.handle).i64(exit.pid).str(exit.tag).i32(exit.exit_code).i32(
-        exit.signal);
+        exit.signal).str(exit.mpi_state);
     Packer args;
     args.str(exit.notify_topic).bytes(payload.view());
     if (!host_ || host_->struct_size < offsetof(harness_host_api, call_local) + sizeof host_->call_local ||

@@ -171,6 +171,7 @@ int fn_status(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexce
         harness_pack_strn(out, s->state.data(), s->state.size());
         harness_pack_i32(out, s->exit_code);
         harness_pack_i32(out, s->signal);
+        harness_pack_strn(out, s->mpi_state.data(), s->mpi_state.size());
         return packed_reply(ctx, out);
     });
 }

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <map>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -149,15 +150,25 @@ Result<Launched> launch(const SpawnRequest &request, const std::vector<std::stri
     auto program = resolve_program(request.argv[0], request.cwd, env_value(env, "PATH"));
     if (!program) return program.error();
 
-    // [0]/[1] stdin, [2]/[3] stdout, [4]/[5] stderr (read end, write end).
-    int p[6];
+    // [0]/[1] stdin, [2]/[3] stdout, [4]/[5] stderr, [6]/[7] lifecycle
+    // (read end, write end). The lifecycle channel is a socket pair, so a
+    // writer whose daemon is gone gets EPIPE from send(MSG_NOSIGNAL), not a
+    // SIGPIPE that would kill it.
+    int p[8];
     Fds fds;
-    for (int i = 0; i < 3; ++i) {
-        if (::pipe2(p + 2 * i, O_CLOEXEC) != 0)
-            return make_error(HARNESS_ERR_BUSY, std::string("spawn: pipe: ") + std::strerror(errno));
+    for (int i = 0; i < 4; ++i) {
+        int rc = i < 3 ? ::pipe2(p + 2 * i, O_CLOEXEC) : ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p + 2 * i);
+        if (rc != 0) return make_error(HARNESS_ERR_BUSY, std::string("spawn: pipe: ") + std::strerror(errno));
         fds.fds.push_back(p[2 * i]);
         fds.fds.push_back(p[2 * i + 1]);
     }
+    // "3:<inode>": the inode lets the library check that its descriptor 3 is
+    // this socket and not something a parent left there under the same number.
+    struct stat lifecycle_st {};
+    ::fstat(p[7], &lifecycle_st);
+    const std::string lifecycle_name = std::string(kLifecycleEnv) + "=";
+    std::erase_if(env, [&](const std::string &e) { return e.compare(0, lifecycle_name.size(), lifecycle_name) == 0; });
+    env.push_back(lifecycle_name + std::to_string(kLifecycleFd) + ":" + std::to_string(lifecycle_st.st_ino));
 
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
@@ -166,9 +177,10 @@ Result<Launched> launch(const SpawnRequest &request, const std::vector<std::stri
     posix_spawn_file_actions_adddup2(&actions, p[0], 0);
     posix_spawn_file_actions_adddup2(&actions, p[3], 1);
     posix_spawn_file_actions_adddup2(&actions, p[5], 2);
+    posix_spawn_file_actions_adddup2(&actions, p[7], kLifecycleFd);
     if (!request.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, request.cwd.c_str());
     // The daemon's sockets and files are not the child's business.
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    posix_spawn_file_actions_addclosefrom_np(&actions, kLifecycleFd + 1);
     sigset_t empty, defaults;
     sigemptyset(&empty);
     sigemptyset(&defaults);
@@ -207,8 +219,10 @@ Result<Launched> launch(const SpawnRequest &request, const std::vector<std::stri
     out.stdin_fd = p[1];
     out.stdout_fd = p[2];
     out.stderr_fd = p[4];
-    for (int fd : {out.stdin_fd, out.stdout_fd, out.stderr_fd}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-    fds.fds = {p[0], p[3], p[5]}; // the child's ends: closed here, kept by the child
+    out.lifecycle_fd = p[6];
+    for (int fd : {out.stdin_fd, out.stdout_fd, out.stderr_fd, out.lifecycle_fd})
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    fds.fds = {p[0], p[3], p[5], p[7]}; // the child's ends: closed here, kept by the child
     return out;
 }
 

@@ -1,4 +1,5 @@
-#include "process_table.hpp"
+#include "job_cleanup.hpp"
+#include "process.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,7 +16,7 @@ namespace harness::vm::spawn {
 namespace {
 
 // epoll keys: handle << 3 | what the descriptor is.
-enum Kind : std::uint64_t { kWake = 0, kPidfd = 1, kStdout = 2, kStderr = 3, kStdin = 4 };
+enum Kind : std::uint64_t { kWake = 0, kPidfd = 1, kStdout = 2, kStderr = 3, kStdin = 4, kLifecycle = 5 };
 std::uint64_t key_of(std::int64_t handle, Kind kind) { return static_cast<std::uint64_t>(handle) << 3 | kind; }
 
 // Replies stay well under any message limit; callers loop.
@@ -30,25 +31,6 @@ Error not_found(std::int64_t handle)
 
 } // namespace
 
-struct ProcessTable::Process {
-    Process(std::size_t max_bytes, std::size_t max_line) : log(max_bytes, max_line) {}
-    std::int64_t handle = 0;
-    pid_t pid = -1;
-    std::string tag;
-    std::string notify_topic;
-    int pidfd = -1;
-    int stdin_fd = -1;
-    int out_fd[2] = {-1, -1}; // stdout, stderr
-    bool exited = false;
-    bool finished = false; // exited and both pipes closed
-    std::int32_t exit_code = 0;
-    std::int32_t signal = 0;
-    OutputLog log;
-    std::string stdin_pending;
-    bool stdin_close_requested = false;
-    bool stdin_watched = false;
-    std::optional<std::chrono::steady_clock::time_point> drain_deadline;
-};
 
 ProcessTable::ProcessTable(Limits limits, ExitHook on_exit) : limits_(limits), on_exit_(std::move(on_exit))
 {
@@ -120,14 +102,17 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
     p->pid = launched->pid;
     p->tag = request.tag;
     p->notify_topic = request.notify_topic;
+    p->job = job_of(request.env);
     p->pidfd = launched->pidfd;
+    p->lifecycle_fd = launched->lifecycle_fd;
     p->stdin_fd = launched->stdin_fd;
     p->out_fd[0] = launched->stdout_fd;
     p->out_fd[1] = launched->stderr_fd;
 
     bool watched = !stopping_;
     std::string why;
-    const std::pair<int, Kind> watches[] = {{p->out_fd[0], kStdout}, {p->out_fd[1], kStderr}, {p->pidfd, kPidfd}};
+    const std::pair<int, Kind> watches[] = {
+        {p->out_fd[0], kStdout}, {p->out_fd[1], kStderr}, {p->lifecycle_fd, kLifecycle}, {p->pidfd, kPidfd}};
     for (std::size_t i = 0; watched && i < std::size(watches); ++i) {
         epoll_event ev{};
         ev.events = EPOLLIN;
@@ -143,7 +128,7 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
         for (const auto &w : watches) unwatch(w.first);
         ::kill(-p->pid, SIGKILL);
         ::waitpid(p->pid, nullptr, 0);
-        for (int fd : {p->pidfd, p->stdin_fd, p->out_fd[0], p->out_fd[1]}) ::close(fd);
+        for (int fd : {p->pidfd, p->stdin_fd, p->out_fd[0], p->out_fd[1], p->lifecycle_fd}) ::close(fd);
         --running_;
         return make_error(HARNESS_ERR_BUSY, why.empty() ? "spawn: the daemon is stopping" : why);
     }
@@ -200,6 +185,7 @@ void ProcessTable::dispatch(const Lock &lock, std::uint64_t key, std::uint32_t e
         if (events & (EPOLLERR | EPOLLHUP)) p->stdin_pending.clear();
         flush_stdin(lock, *p);
         break;
+    case kLifecycle: read_lifecycle(lock, *p); break;
     case kPidfd: reap(lock, *p, true); break;
     default: break;
     }
@@ -274,6 +260,10 @@ void ProcessTable::reap(const Lock &lock, Process &p, bool block)
     // exit, so a reader that sees the exit and then reads output misses nothing.
     read_stream(lock, p, 1, true);
     read_stream(lock, p, 2, true);
+    read_lifecycle(lock, p);
+    // A process of an MPI job takes the helpers it started with it. It has
+    // exited (a zombie until reaped below), so its pid still names its group.
+    if (!p.job.empty() && block) ::kill(-p.pid, SIGKILL);
     int status = 0;
     pid_t r;
     do r = ::waitpid(p.pid, &status, block ? 0 : WNOHANG);
@@ -304,10 +294,13 @@ void ProcessTable::record_exit(const Lock &lock, Process &p, int wait_status, bo
     }
     close_stdin(lock, p);
     p.stdin_pending.clear();
+    // A descendant may hold the write end; the word that counts came before the exit.
+    close_lifecycle(p);
+    end_job_process(lock, p);
 
     exits_.push_back(ExitEvent{next_exit_seq_++, p.handle, p.tag, p.exit_code, p.signal});
     while (exits_.size() > limits_.max_exit_events) exits_.pop_front();
-    if (on_exit_) on_exit_(ExitReport{p.handle, p.pid, p.tag, p.notify_topic, p.exit_code, p.signal});
+    if (on_exit_) on_exit_(ExitReport{p.handle, p.pid, p.tag, p.notify_topic, p.exit_code, p.signal, p.mpi_state});
 
     if (p.out_fd[0] >= 0 || p.out_fd[1] >= 0) p.drain_deadline = Clock::now() + limits_.exit_drain;
     maybe_finish(lock, p);
@@ -378,8 +371,8 @@ Result<ProcessStatus> ProcessTable::status(std::int64_t handle) const
     std::lock_guard lock(mutex_);
     auto p = find(handle);
     if (!p) return not_found(handle);
-    if (!p->exited) return ProcessStatus{"running", 0, 0};
-    return ProcessStatus{p->signal ? "signaled" : "exited", p->exit_code, p->signal};
+    if (!p->exited) return ProcessStatus{"running", 0, 0, p->mpi_state};
+    return ProcessStatus{p->signal ? "signaled" : "exited", p->exit_code, p->signal, p->mpi_state};
 }
 
 ExitBatch ProcessTable::wait(std::int64_t after_event, std::chrono::milliseconds wait)

@@ -11,6 +11,12 @@
 // Callers (the PACKED functions, on daemon threads) block on one condition
 // variable for their long polls; every change notifies it. shutdown() ends
 // every long poll, kills every child's process group and reaps them.
+//
+// A process of an MPI job (FTMPI_JOB in its environment, job_cleanup.hpp)
+// takes its process group with it when it ends, and the last one of a job
+// here removes the job's shared-memory files. Each process's lifecycle socket
+// (launch.hpp) is read like its output, so its last word ("initialized",
+// "finalized", "aborted") is known when its exit is reported.
 #pragma once
 
 #include "launch.hpp"
@@ -44,6 +50,7 @@ struct ExitReport {
     std::string notify_topic;
     std::int32_t exit_code = 0;
     std::int32_t signal = 0;
+    std::string mpi_state; // the last lifecycle word, empty when none came
 };
 
 struct ExitEvent {
@@ -63,6 +70,7 @@ struct ProcessStatus {
     std::string state; // "running", "exited", "signaled"
     std::int32_t exit_code = 0;
     std::int32_t signal = 0;
+    std::string mpi_state; // "", "initialized", "finalized", "aborted"
 };
 
 struct OutputReply {
@@ -109,6 +117,9 @@ private:
     int next_timeout_ms(const Lock &) const;
     void dispatch(const Lock &, std::uint64_t key, std::uint32_t events);
     void read_stream(const Lock &, Process &p, int stream, bool until_empty);
+    void read_lifecycle(const Lock &, Process &p);
+    void close_lifecycle(Process &p);
+    void end_job_process(const Lock &, Process &p);
     void flush_stdin(const Lock &, Process &p);
     void close_stdin(const Lock &, Process &p);
     void reap(const Lock &, Process &p, bool block);

@@ -16,16 +16,21 @@ std::string RankExit::describe(const std::string &where) const
     if (!where.empty()) who += " (" + where + ")";
     if (lost) return who + " was lost: " + why;
     if (signal) return who + " was killed by " + signal_name(signal);
-    return who + " exited with status " + std::to_string(exit_code);
+    if (aborted()) return who + " called MPI_Abort (status " + std::to_string(exit_code) + ")";
+    std::string s = who + " exited with status " + std::to_string(exit_code);
+    if (unfinalized()) s += " before MPI_Finalize";
+    return s;
 }
 
 OnRankExit decide(const RankExit &exit, CommMode mode)
 {
     if (!exit.failed()) return OnRankExit::keep_running;
     if (mode == CommMode::abort) return OnRankExit::abort_job;
-    // Fault-tolerant modes: the survivors handle a killed or lost rank; an
-    // exit with a status is the program's own decision to stop.
-    return exit.killed() ? OnRankExit::keep_running : OnRankExit::abort_job;
+    // Fault-tolerant modes: the survivors handle a killed or lost rank and
+    // one that ended without MPI_Finalize; MPI_Abort, or a non-zero exit of
+    // a program that never initialized MPI, is the program's own decision
+    // to stop.
+    return exit.killed() || exit.unfinalized() ? OnRankExit::keep_running : OnRankExit::abort_job;
 }
 
 OnRankExit JobOutcome::record(const RankExit &exit)
@@ -33,6 +38,7 @@ OnRankExit JobOutcome::record(const RankExit &exit)
     auto &last = last_[exit.rank];
     if (exit.incarnation >= last.incarnation) last = exit;
     if (exit.failed()) failures_.push_back(exit);
+    if (!exit.killed() && exit.exit_code != 0 && !first_nonzero_) first_nonzero_ = exit;
     OnRankExit what = decide(exit, mode_);
     if (what == OnRankExit::abort_job && !aborted_by_) aborted_by_ = exit;
     return what;
@@ -49,6 +55,7 @@ int JobOutcome::finished_ranks() const
 int JobOutcome::status() const
 {
     if (aborted_by_) return aborted_by_->shell_status();
+    if (first_nonzero_) return first_nonzero_->exit_code;
     if (failures_.empty()) return 0;
     // Only killed/lost ranks failed; the job succeeded if someone finished it.
     return finished_ranks() > 0 ? 0 : failures_.front().shell_status();

@@ -100,6 +100,7 @@ void follow_process(std::size_t index, Process p, const VmKey &key, Printer &pri
     if (!st) return lost(st.error());
     exit.exit_code = st->exit_code;
     exit.signal = st->signal;
+    exit.mpi_state = st->mpi_state;
     inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
 }
 
@@ -251,15 +252,18 @@ private:
                                                 const std::vector<std::string> &extra_env)
     {
         spawn_client::SpawnSpec s;
-        s.argv = spec_.argv;
-        s.env = spec_.env;
+        const RankProgram &program = spec_.programs.at(spec_.program_of_rank.at(rank));
+        s.argv = program.argv;
+        s.env = program.env;
         s.env.push_back("FTMPI_JOB=" + std::to_string(spec_.job_id));
         s.env.push_back("FTMPI_RANK=" + std::to_string(rank));
         s.env.push_back("FTMPI_SIZE=" + std::to_string(spec_.ranks.size()));
         s.env.push_back("FTMPI_WIREUP=" + wireup_);
         for (auto &kv : ft_environment(spec_.ft)) s.env.push_back(std::move(kv));
+        if (static_cast<std::size_t>(rank) < spec_.rank_env.size())
+            for (const auto &kv : spec_.rank_env[rank]) s.env.push_back(kv);
         for (const auto &kv : extra_env) s.env.push_back(kv);
-        s.cwd = spec_.cwd;
+        s.cwd = program.cwd;
         s.tag = incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);
         s.notify_topic = "job/" + std::to_string(spec_.job_id);
         auto client = control_of(where);
@@ -478,7 +482,7 @@ private:
 
 int run_job(const JobSpec &spec)
 {
-    Printer printer(spec.job_id, spec.tag_output);
+    Printer printer(spec.job_id, spec.tag_output, spec.timestamp_output);
     ::signal(SIGPIPE, SIG_IGN);
     // The signals we forward are taken by one thread with sigwait; block them
     // everywhere before any thread starts.

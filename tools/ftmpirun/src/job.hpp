@@ -35,16 +35,24 @@ struct RankPlace {
     Endpoint tcp;
 };
 
+// What a rank runs (one per MPMD context; a replacement runs its rank's).
+struct RankProgram {
+    std::vector<std::string> argv;  // program and its arguments
+    std::vector<std::string> env;   // K=V (-x)
+    std::string cwd;
+};
+
 struct JobSpec {
     std::int64_t job_id = 0;
-    std::vector<std::string> argv;  // program and its arguments
-    std::vector<std::string> env;   // K=V for every rank (-x)
-    std::string cwd;
+    std::vector<RankProgram> programs;
+    std::vector<std::size_t> program_of_rank;           // rank → index into programs
+    std::vector<std::vector<std::string>> rank_env;     // rank → K=V of its own (binding, local rank)
     std::vector<RankPlace> ranks;   // rank → daemon
     std::vector<RankPlace> hosts;   // the job's daemons, in placement order (replacements go there)
     std::vector<DaemonAddress> vm;  // every alive daemon, ftmpirun's own first (events, member list)
     VmKey key;
     bool tag_output = false;
+    bool timestamp_output = false;
     std::optional<std::chrono::milliseconds> timeout;
     bool forward_stdin = true;
     FtOptions ft;

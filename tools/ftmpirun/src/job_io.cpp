@@ -1,6 +1,9 @@
 #include "job_io.hpp"
 
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <unistd.h>
 
 namespace harness::ftmpirun {
@@ -8,7 +11,19 @@ namespace harness::ftmpirun {
 void Printer::line(const std::string &label, int stream, const std::string &text)
 {
     std::string out;
-    if (tag_) out = "[" + std::to_string(job_) + "," + label + "]" + (stream == 2 ? "<stderr>:" : "<stdout>:");
+    if (timestamp_) {
+        // "[2026-11-25 20:31:07.412] ": local time the line reached us.
+        auto now = std::chrono::system_clock::now();
+        std::time_t t = std::chrono::system_clock::to_time_t(now);
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+        std::tm tm{};
+        localtime_r(&t, &tm);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "[%04d-%02d-%02d %02d:%02d:%02d.%03d] ", tm.tm_year + 1900, tm.tm_mon + 1,
+                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+        out = buf;
+    }
+    if (tag_) out += "[" + std::to_string(job_) + "," + label + "]" + (stream == 2 ? "<stderr>:" : "<stdout>:");
     out += text;
     out += '\n';
     write_all(stream == 2 ? 2 : 1, out);

@@ -18,7 +18,7 @@ namespace harness::ftmpirun {
 
 class Printer {
 public:
-    Printer(std::int64_t job, bool tag) : job_(job), tag_(tag) {}
+    Printer(std::int64_t job, bool tag, bool timestamp = false) : job_(job), tag_(tag), timestamp_(timestamp) {}
 
     // label: the rank, "2.1" for a replacement.
     void line(const std::string &label, int stream, const std::string &text);
@@ -28,6 +28,7 @@ private:
     void write_all(int fd, const std::string &s);
     std::int64_t job_;
     bool tag_;
+    bool timestamp_;
     std::mutex mutex_;
 };
 

@@ -1,18 +1,14 @@
-// ftmpirun — run an FT-MPI job through the HARNESS virtual machine.
-//
-//   ftmpirun -np N [--host h1:slots,h2 | --hostfile F] [-x VAR[=value]]…
-//            [--tag-output] [--timeout S] [--oversubscribe] [--wdir DIR]
-//            [--hcore HOST:PORT] [--root DIR] [--key FILE]
-//            [--comm-mode ulfm|abort|blank|shrink|rebuild|rebuild-append]
-//            [--msg-mode cont|nop] [--strict-collectives] [--ordered-notifier]
-//            program args…
+// ftmpirun — run an FT-MPI job through the HARNESS virtual machine (also
+// installed as mpirun and mpiexec; the options are in cli.cpp and README.md).
 //
 // It reaches the VM through --hcore (or $HARNESS_HCORE) or the local daemon of
 // --root; with neither reachable it starts a private hcored for the job and
-// stops it afterwards. The job id comes from vm/naming. Ranks are placed by
-// slot over the VM's daemons (hosts.hpp) and started through each daemon's
+// stops it afterwards. The job id comes from vm/naming. Ranks are placed over
+// the VM's daemons (hosts.hpp, mapping.hpp) and started through each daemon's
 // vm/spawn_notify (job.cpp). Exit status: README.md.
+#include "cli.hpp"
 #include "hosts.hpp"
+#include "mapping.hpp"
 #include "job.hpp"
 #include "private_daemon.hpp"
 
@@ -25,6 +21,8 @@
 #include <cstdlib>
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <variant>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -35,55 +33,10 @@ using namespace harness;
 using namespace harness::ftmpirun;
 using namespace std::chrono_literals;
 
-struct Options {
-    int np = 0;
-    std::string host_list;
-    std::string hostfile;
-    std::vector<std::string> exports;
-    bool tag_output = false;
-    double timeout_s = 0;
-    bool oversubscribe = false;
-    std::string wdir;
-    std::string hcore;
-    std::string root;
-    std::string key;
-    std::string comm_mode = "ulfm";
-    std::string msg_mode = "cont";
-    bool strict_collectives = false;
-    bool ordered_notifier = false;
-    std::vector<std::string> program;
-};
-
 int fail(const std::string &message, int status = 1)
 {
     std::cerr << "ftmpirun: " << message << "\n";
     return status;
-}
-
-// mpirun spells some options with one dash ("-np", "-host", "-hostfile");
-// CLI11 wants two. Only options before the program are rewritten.
-std::vector<std::string> normalized_args(int argc, char **argv)
-{
-    static const std::vector<std::string> one_dash{"-np", "-host", "-hostfile", "-wdir", "-timeout"};
-    static const std::vector<std::string> with_value{"--np", "-n", "--host", "-H", "--hostfile", "-x", "--timeout",
-                                                     "--wdir", "--hcore", "--root", "--key",
-                                                     "--comm-mode", "--msg-mode"};
-    std::vector<std::string> out;
-    bool program_seen = false;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (!program_seen) {
-            if (std::find(one_dash.begin(), one_dash.end(), a) != one_dash.end()) a = "-" + a;
-            if (a == "--") program_seen = true;
-            else if (a.empty() || a[0] != '-') program_seen = true;
-            else if (std::find(with_value.begin(), with_value.end(), a) != with_value.end() && i + 1 < argc) {
-                out.push_back(a);
-                a = argv[++i];
-            }
-        }
-        out.push_back(a);
-    }
-    return out;
 }
 
 // The job id from vm/naming; a random one (said on stderr) when naming is absent.
@@ -106,11 +59,21 @@ std::int64_t allocate_job_id(hlib::VirtualMachine &vm)
 
 int run(const Options &o)
 {
-    if (o.program.empty()) return fail("no program given (ftmpirun -np N program args…)");
-    if (o.np < 1) return fail("-np N is required, N ≥ 1");
+    int np = 0;
+    for (const auto &app : o.apps) np += app.np;
     if (!o.host_list.empty() && !o.hostfile.empty()) return fail("give --host or --hostfile, not both");
+    if (!o.rankfile.empty() && (!o.host_list.empty() || !o.hostfile.empty()))
+        return fail("give --rankfile or --host/--hostfile, not both");
     FtOptions ft;
-    auto comm_mode = parse_comm_mode(o.comm_mode);
+    std::string mode_text = o.comm_mode.empty() ? "ulfm" : o.comm_mode;
+    if (!o.with_ft.empty()) {
+        std::string mapped = comm_mode_for_with_ft(o.with_ft);
+        if (mapped.empty()) return fail("--with-ft " + o.with_ft + ": not a value (ulfm, mpi or no)");
+        if (!o.comm_mode.empty() && o.comm_mode != mapped)
+            return fail("--with-ft " + o.with_ft + " means --comm-mode " + mapped + ", not --comm-mode " + o.comm_mode);
+        mode_text = mapped;
+    }
+    auto comm_mode = parse_comm_mode(mode_text);
     if (!comm_mode) return fail(comm_mode.error().message);
     auto msg_mode = parse_msg_mode(o.msg_mode);
     if (!msg_mode) return fail(msg_mode.error().message);
@@ -118,6 +81,34 @@ int run(const Options &o)
     ft.msg_mode = *msg_mode;
     ft.strict_collectives = o.strict_collectives;
     ft.ordered_notifier = o.ordered_notifier;
+    auto map_by = parse_map_by(o.map_by);
+    if (!map_by) return fail(map_by.error().message);
+    if (o.bind_to != "none" && o.bind_to != "core")
+        return fail("--bind-to " + o.bind_to + ": not supported (none or core)");
+    if (o.output_buffering != "line" && o.output_buffering != "full" && o.output_buffering != "none")
+        return fail("--output-buffering " + o.output_buffering + ": not a value (line, full or none)");
+    static const char *const handlers[] = {"mpi_errors_are_fatal", "mpi_errors_abort", "mpi_errors_return"};
+    if (!o.initial_errhandler.empty() &&
+        std::find(std::begin(handlers), std::end(handlers), o.initial_errhandler) == std::end(handlers))
+        return fail("--initial-errhandler " + o.initial_errhandler +
+                    ": not a value (mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return)");
+    std::vector<RankfileEntry> rankfile;
+    if (!o.rankfile.empty()) {
+        std::ifstream in(o.rankfile);
+        if (!in) return fail("cannot read rankfile " + o.rankfile);
+        std::stringstream text;
+        text << in.rdbuf();
+        auto parsed = parse_rankfile(text.str());
+        if (!parsed) return fail(o.rankfile + ": " + parsed.error().message);
+        rankfile = *parsed;
+        std::vector<bool> placed(static_cast<std::size_t>(np), false);
+        for (const auto &e : rankfile) {
+            if (e.rank >= np) return fail(o.rankfile + ": rank " + std::to_string(e.rank) + " is not a rank of a job of " + std::to_string(np));
+            placed[static_cast<std::size_t>(e.rank)] = true;
+        }
+        for (int r = 0; r < np; ++r)
+            if (!placed[static_cast<std::size_t>(r)]) return fail(o.rankfile + ": rank " + std::to_string(r) + " is not placed");
+    }
     std::vector<HostEntry> entries;
     if (!o.host_list.empty()) entries = parse_host_list(o.host_list);
     if (!o.hostfile.empty()) {
@@ -172,27 +163,77 @@ int run(const Options &o)
     std::vector<MemberView> views;
     for (const auto &m : *members) views.push_back({m.id, m.tcp, m.alive});
     int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    auto hosts = select_hosts(views, entries, cores);
-    if (!hosts) return fail(hosts.error().message);
-    auto placement = place_ranks(*hosts, o.np, o.oversubscribe);
-    if (!placement) return fail(placement.error().message);
+    std::vector<Host> hosts;
+    std::vector<std::size_t> placement;
+    if (!rankfile.empty()) {
+        // Each rankfile host on its own (a HOST:PORT, a member id, a HOST with one daemon).
+        placement.resize(static_cast<std::size_t>(np));
+        for (const auto &e : rankfile) {
+            auto one = select_hosts(views, {{e.host, 1}}, cores);
+            if (!one) return fail(o.rankfile + ": " + one.error().message);
+            const Host &h = one->front();
+            auto it = std::find_if(hosts.begin(), hosts.end(), [&](const Host &x) { return x.member_id == h.member_id; });
+            if (it == hosts.end()) it = hosts.insert(hosts.end(), h);
+            placement[static_cast<std::size_t>(e.rank)] = static_cast<std::size_t>(it - hosts.begin());
+        }
+    } else {
+        auto selected = select_hosts(views, entries, cores);
+        if (!selected) return fail(selected.error().message);
+        hosts = *selected;
+        auto placed = place_ranks(hosts, np, o.oversubscribe, *map_by);
+        if (!placed) return fail(placed.error().message);
+        placement = *placed;
+    }
 
     JobSpec spec;
     spec.job_id = allocate_job_id(*vm);
-    spec.argv = o.program;
     spec.key = *key;
     spec.ft = ft;
     spec.tag_output = o.tag_output;
+    spec.timestamp_output = o.timestamp_output;
     if (o.timeout_s > 0) spec.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeout_s * 1000));
     std::error_code ec;
-    spec.cwd = o.wdir.empty() ? std::filesystem::current_path(ec).string() : o.wdir;
-    for (const auto &x : o.exports) {
-        if (x.find('=') != std::string::npos) spec.env.push_back(x);
-        else if (const char *v = std::getenv(x.c_str())) spec.env.push_back(x + "=" + v);
-        else std::cerr << "ftmpirun: -x " << x << ": not set here, not exported\n";
+    const std::string here = std::filesystem::current_path(ec).string();
+    // The first context's -x and --wdir hold for every context; a later
+    // context's add to (or override) them for its own ranks.
+    std::vector<std::string> common_env;
+    auto exports_of = [](const AppContext &app, std::vector<std::string> &env) {
+        for (const auto &x : app.exports) {
+            if (x.find('=') != std::string::npos) env.push_back(x);
+            else if (const char *v = std::getenv(x.c_str())) env.push_back(x + "=" + v);
+            else std::cerr << "ftmpirun: -x " << x << ": not set here, not exported\n";
+        }
+    };
+    exports_of(o.apps.front(), common_env);
+    common_env.push_back("FTMPI_OUTPUT_BUFFERING=" + o.output_buffering);
+    if (!o.initial_errhandler.empty()) common_env.push_back("FTMPI_INITIAL_ERRHANDLER=" + o.initial_errhandler);
+    if (o.bind_to == "core") common_env.push_back("FTMPI_BIND=core");
+    for (std::size_t k = 0; k < o.apps.size(); ++k) {
+        RankProgram program;
+        program.argv = o.apps[k].program;
+        program.env = common_env;
+        if (k > 0) exports_of(o.apps[k], program.env);
+        const std::string &wdir = o.apps[k].wdir.empty() ? o.apps.front().wdir : o.apps[k].wdir;
+        program.cwd = wdir.empty() ? here : wdir;
+        spec.programs.push_back(program);
+        for (int i = 0; i < o.apps[k].np; ++i) spec.program_of_rank.push_back(k);
     }
-    for (std::size_t where : *placement) spec.ranks.push_back({(*hosts)[where].member_id, (*hosts)[where].tcp});
-    for (const auto &h : *hosts) spec.hosts.push_back({h.member_id, h.tcp});
+    // Per rank: its index among the job's ranks on its daemon (what
+    // --bind-to core binds by), and a rankfile's CPUs.
+    std::map<std::size_t, int> on_host;
+    spec.rank_env.resize(static_cast<std::size_t>(np));
+    for (int r = 0; r < np; ++r) {
+        auto &env = spec.rank_env[static_cast<std::size_t>(r)];
+        std::size_t h = placement[static_cast<std::size_t>(r)];
+        env.push_back("FTMPI_LOCAL_RANK=" + std::to_string(on_host[h]++));
+    }
+    for (int r = 0; r < np; ++r)
+        spec.rank_env[static_cast<std::size_t>(r)].push_back(
+            "FTMPI_LOCAL_SIZE=" + std::to_string(on_host[placement[static_cast<std::size_t>(r)]]));
+    for (const auto &e : rankfile)
+        spec.rank_env[static_cast<std::size_t>(e.rank)].push_back("FTMPI_BIND_CPUS=" + cpu_list_string(e.cpus));
+    for (std::size_t where : placement) spec.ranks.push_back({hosts[where].member_id, hosts[where].tcp});
+    for (const auto &h : hosts) spec.hosts.push_back({h.member_id, h.tcp});
     // The VM-wide services through any alive daemon, ours first.
     for (const auto &m : *members)
         if (m.alive && m.id == vm->local_id()) spec.vm.push_back({m.id, m.tcp});
@@ -207,47 +248,7 @@ int run(const Options &o)
 
 int main(int argc, char **argv)
 {
-    CLI::App app{"ftmpirun — run an FT-MPI job through the HARNESS virtual machine"};
-    app.footer("Exit status: 0 when every rank exits 0 (in a fault-tolerant comm mode: every rank that was not "
-               "killed or lost); otherwise the status of the rank that ended the job, or 128+N when signal N "
-               "killed it; 124 after --timeout; 127 when the program cannot be started; 1 for ftmpirun's own "
-               "errors (no VM, too few slots, bad options).");
-    Options o;
-    app.add_option("-n,--np", o.np, "number of ranks (also -np)")->required();
-    app.add_option("-H,--host", o.host_list, "daemons to use: ID|HOST:PORT|HOST[:SLOTS],… (also -host)");
-    app.add_option("--hostfile", o.hostfile, "file with one daemon per line: NAME [slots=N] (also -hostfile)");
-    // One value per -x: a vector option would otherwise swallow the program
-    // that follows it as a second value.
-    app.add_option("-x", o.exports, "export VAR (its value here) or VAR=value to every rank (repeatable)")
-        ->allow_extra_args(false);
-    app.add_flag("--tag-output", o.tag_output, "prefix each output line with [job,rank]<stdout|stderr>:");
-    app.add_option("--timeout", o.timeout_s, "kill the job after S seconds (exit status 124)")->check(CLI::PositiveNumber);
-    app.add_flag("--oversubscribe", o.oversubscribe, "allow more ranks than slots");
-    app.add_option("--wdir", o.wdir, "working directory of the ranks (default: this one)");
-    app.add_option("--hcore", o.hcore, "HOST:PORT of a daemon of the VM (env HARNESS_HCORE)");
-    app.add_option("--root", o.root, "HARNESS root whose local daemon to use (env HARNESS_ROOT, default ~/.harness)");
-    app.add_option("--key", o.key, "VM key file (env HARNESS_KEY, default <root>/vm.key)");
-    app.add_option("--comm-mode", o.comm_mode,
-                   "what a failure does to communicators: ulfm (default), abort, blank, shrink, rebuild, "
-                   "rebuild-append (FTMPI_COMM_MODE)");
-    app.add_option("--msg-mode", o.msg_mode, "messages after a failure: cont (default) or nop (FTMPI_MSG_MODE)");
-    app.add_flag("--strict-collectives", o.strict_collectives,
-                 "collectives agree on success at their end: right result everywhere or error everywhere "
-                 "(FTMPI_COLL_STRICT=1)");
-    app.add_flag("--ordered-notifier", o.ordered_notifier,
-                 "every rank sees failures in the same order (FTMPI_NOTIFIER=ordered)");
-    // Everything from the first argument that is not an option on is the
-    // program and its own arguments, left unparsed.
-    app.prefix_command();
-    auto args = normalized_args(argc, argv);
-    std::reverse(args.begin(), args.end());
-    try {
-        app.parse(args);
-    } catch (const CLI::ParseError &e) {
-        int code = app.exit(e);
-        return code == 0 ? 0 : 1;
-    }
-    // prefix_command leaves the program's own arguments unparsed.
-    for (const auto &rest : app.remaining()) o.program.push_back(rest);
-    return run(o);
+    auto parsed = parse_command_line(argc, argv);
+    if (auto *status = std::get_if<int>(&parsed)) return *status;
+    return run(std::get<Options>(parsed));
 }

@@ -75,6 +75,7 @@ Result<ProcStatus> SpawnClient::status(std::int64_t handle)
     Unpacker u(*r);
     ProcStatus s;
     if (!u.str(s.state) || !u.i32(s.exit_code) || !u.i32(s.signal)) return bad_reply("status");
+    if (!u.done() && !u.str(s.mpi_state)) return bad_reply("status");
     return s;
 }
 

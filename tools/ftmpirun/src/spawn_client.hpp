@@ -37,6 +37,10 @@ struct ProcStatus {
     std::string state; // running, exited, signaled
     std::int32_t exit_code = 0;
     std::int32_t signal = 0;
+    // The process's last lifecycle word (its MPI library's "initialized",
+    // "finalized" or "aborted"); empty when it wrote none or the daemon is
+    // older than the field.
+    std::string mpi_state;
 };
 
 struct ExitEvent {

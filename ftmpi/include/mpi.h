@@ -2,7 +2,9 @@
  *
  * MPI-3.1 names and semantics, so programs written for Open MPI or MPICH
  * compile unmodified. Pure C (C99), usable from C++ (extern "C").
- * The fault-tolerance extensions (MPIX_) are in mpi-ext.h.
+ * The fault-tolerance extensions (MPIX_, FTMPI_) are declared in mpi-ext.h,
+ * which this header includes at its end: programs that include only mpi.h
+ * see them too (as MPICH's do); including both, in either order, is fine.
  *
  * Handles are pointers to incomplete structs (as in Open MPI); predefined
  * objects are C-linkage objects defined by the part of libftmpi that owns
@@ -154,6 +156,54 @@ extern struct ftmpi_datatype_s
 #define MPI_2INT               (&ftmpi_dt_2int)
 #define MPI_SHORT_INT          (&ftmpi_dt_short_int)
 #define MPI_LONG_DOUBLE_INT    (&ftmpi_dt_long_double_int)
+
+/* C++ types (the same layout as C's bool and _Complex types). */
+extern struct ftmpi_datatype_s ftmpi_dt_cxx_bool, ftmpi_dt_cxx_float_complex, ftmpi_dt_cxx_double_complex,
+    ftmpi_dt_cxx_long_double_complex;
+#define MPI_CXX_BOOL                (&ftmpi_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX       (&ftmpi_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX      (&ftmpi_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&ftmpi_dt_cxx_long_double_complex)
+
+/* Fortran types, usable from C (gfortran's sizes: default INTEGER, REAL
+ * and LOGICAL are 4 bytes). The predefined ops take them as the standard
+ * allows, except REAL2, REAL16, COMPLEX32 and INTEGER16, which move data
+ * but have no predefined op here. */
+extern struct ftmpi_datatype_s
+    ftmpi_dt_integer, ftmpi_dt_real, ftmpi_dt_double_precision, ftmpi_dt_complex,
+    ftmpi_dt_double_complex, ftmpi_dt_logical, ftmpi_dt_character, ftmpi_dt_2integer,
+    ftmpi_dt_2real, ftmpi_dt_2double_precision, ftmpi_dt_integer1, ftmpi_dt_integer2,
+    ftmpi_dt_integer4, ftmpi_dt_integer8, ftmpi_dt_integer16, ftmpi_dt_real2, ftmpi_dt_real4,
+    ftmpi_dt_real8, ftmpi_dt_real16, ftmpi_dt_complex8, ftmpi_dt_complex16, ftmpi_dt_complex32;
+#define MPI_INTEGER             (&ftmpi_dt_integer)
+#define MPI_REAL                (&ftmpi_dt_real)
+#define MPI_DOUBLE_PRECISION    (&ftmpi_dt_double_precision)
+#define MPI_COMPLEX             (&ftmpi_dt_complex)
+#define MPI_DOUBLE_COMPLEX      (&ftmpi_dt_double_complex)
+#define MPI_LOGICAL             (&ftmpi_dt_logical)
+#define MPI_CHARACTER           (&ftmpi_dt_character)
+#define MPI_2INTEGER            (&ftmpi_dt_2integer)
+#define MPI_2REAL               (&ftmpi_dt_2real)
+#define MPI_2DOUBLE_PRECISION   (&ftmpi_dt_2double_precision)
+#define MPI_INTEGER1            (&ftmpi_dt_integer1)
+#define MPI_INTEGER2            (&ftmpi_dt_integer2)
+#define MPI_INTEGER4            (&ftmpi_dt_integer4)
+#define MPI_INTEGER8            (&ftmpi_dt_integer8)
+#define MPI_INTEGER16           (&ftmpi_dt_integer16)
+#define MPI_REAL2               (&ftmpi_dt_real2)
+#define MPI_REAL4               (&ftmpi_dt_real4)
+#define MPI_REAL8               (&ftmpi_dt_real8)
+#define MPI_REAL16              (&ftmpi_dt_real16)
+#define MPI_COMPLEX8            (&ftmpi_dt_complex8)
+#define MPI_COMPLEX16           (&ftmpi_dt_complex16)
+#define MPI_COMPLEX32           (&ftmpi_dt_complex32)
+
+/* MPI-1's bound markers (removed in MPI-3.0, still shipped by MPICH): in
+ * MPI_Type_struct / MPI_Type_create_struct they set the new type's lower
+ * (upper) bound where they are placed; they carry no data. */
+extern struct ftmpi_datatype_s ftmpi_dt_lb, ftmpi_dt_ub;
+#define MPI_LB (&ftmpi_dt_lb)
+#define MPI_UB (&ftmpi_dt_ub)
 
 /* Reduction operations. */
 extern struct ftmpi_op_s
@@ -340,6 +390,11 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyv
                                             void *attribute_val, void *extra_state);
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void (MPI_Handler_function)(MPI_Comm *comm, int *error_code, ...); /* MPI-1 */
+/* Generalized requests (MPI_Grequest_start). */
+typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int (MPI_Grequest_free_function)(void *extra_state);
+typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 typedef int (MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state,
                                 void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
@@ -389,6 +444,14 @@ FTMPI_API(Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 FTMPI_API(Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 FTMPI_API(Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 FTMPI_API(Errhandler_free, (MPI_Errhandler *errhandler))
+/* MPI-1 names (removed in MPI-3.0; MPICH still ships them). */
+FTMPI_API(Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler))
+FTMPI_API(Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+FTMPI_API(Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
+
+/* Profiling: does nothing unless a profiling library replaces it. */
+int MPI_Pcontrol(const int level, ...) FTMPI_NOEXCEPT;
+int PMPI_Pcontrol(const int level, ...) FTMPI_NOEXCEPT;
 
 /* Info */
 FTMPI_API(Info_create, (MPI_Info *info))
@@ -400,6 +463,8 @@ FTMPI_API(Info_get_nthkey, (MPI_Info info, int n, char *key))
 FTMPI_API(Info_delete, (MPI_Info info, const char *key))
 FTMPI_API(Info_dup, (MPI_Info info, MPI_Info *newinfo))
 FTMPI_API(Info_free, (MPI_Info *info))
+FTMPI_API(Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
+FTMPI_API(Info_create_env, (int argc, char *argv[], MPI_Info *info))
 
 /* Point-to-point */
 FTMPI_API(Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
@@ -423,6 +488,11 @@ FTMPI_API(Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Comm comm, MPI_Status *status))
 FTMPI_API(Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                              int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+FTMPI_API(Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                      MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                              int source, int recvtag, MPI_Comm comm, MPI_Request *request))
 FTMPI_API(Buffer_attach, (void *buffer, int size))
 FTMPI_API(Buffer_detach, (void *buffer_addr, int *size))
 FTMPI_API(Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
@@ -467,6 +537,9 @@ FTMPI_API(Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, i
                       MPI_Request *request))
 FTMPI_API(Start, (MPI_Request *request))
 FTMPI_API(Startall, (int count, MPI_Request array_of_requests[]))
+FTMPI_API(Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                           MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+FTMPI_API(Grequest_complete, (MPI_Request request))
 
 /* Datatypes */
 FTMPI_API(Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
@@ -529,6 +602,20 @@ FTMPI_API(Pack_external, (const char datarep[], const void *inbuf, int incount, 
 FTMPI_API(Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
                             void *outbuf, int outcount, MPI_Datatype datatype))
 FTMPI_API(Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size))
+FTMPI_API(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
+FTMPI_API(Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+FTMPI_API(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
+/* MPI-1 names (removed in MPI-3.0; MPICH still ships them). */
+FTMPI_API(Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
+FTMPI_API(Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
+FTMPI_API(Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
+FTMPI_API(Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                         MPI_Datatype *newtype))
+FTMPI_API(Type_hindexed, (int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements,
+                          MPI_Datatype oldtype, MPI_Datatype *newtype))
+FTMPI_API(Type_struct, (int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements,
+                        MPI_Datatype *array_of_types, MPI_Datatype *newtype))
+FTMPI_API(Address, (void *location, MPI_Aint *address))
 MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) FTMPI_NOEXCEPT;
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) FTMPI_NOEXCEPT;
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) FTMPI_NOEXCEPT;
@@ -642,6 +729,7 @@ FTMPI_API(Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 FTMPI_API(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 FTMPI_API(Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
 FTMPI_API(Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+FTMPI_API(Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
 FTMPI_API(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 FTMPI_API(Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
 FTMPI_API(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
@@ -743,5 +831,8 @@ FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 #ifdef __cplusplus
 }
 #endif
+
+/* The extensions (MPIX_ names), as MPICH's mpi.h makes them visible. */
+#include "mpi-ext.h"
 
 #endif /* FTMPI_MPI_H */

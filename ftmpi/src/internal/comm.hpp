@@ -84,6 +84,8 @@ void retain(MPI_Comm);
 void release(MPI_Comm);
 // True for a non-null group handle that has not been freed.
 bool valid(MPI_Group);
+// True for a non-null Info handle that has not been freed (MPI_INFO_ENV too).
+bool valid(MPI_Info);
 
 // Datatype attributes are kept by the comm part beside the handle:
 // MPI_Type_dup copies them through their keyvals' copy callbacks (a

@@ -6,6 +6,8 @@
 #include "internal/ft.hpp"
 #include "mpi-ext.h"
 
+#include <memory>
+#include <mutex>
 #include <vector>
 
 namespace ftmpi::p2p {
@@ -85,6 +87,10 @@ int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest
     if (int e = check_send(count, type, dest, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, Channel::user, mode);
     r->persistent = true;
+    if (type != MPI_DATATYPE_NULL) {
+        dt::retain(type);
+        r->held_type = type;
+    }
     empty_status(&r->status);
     *request = r;
     return MPI_SUCCESS;
@@ -96,15 +102,73 @@ int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, in
     if (int e = check_recv(count, type, source, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, Channel::user, SendMode::standard);
     r->persistent = true;
+    if (type != MPI_DATATYPE_NULL) {
+        dt::retain(type);
+        r->held_type = type;
+    }
     empty_status(&r->status);
     *request = r;
     return MPI_SUCCESS;
 }
 
+namespace {
+
+// A persistent collective: starts its non-blocking collective and watches
+// it through a helper request the progress engine polls; when the
+// collective ends, the persistent request takes its status and completes
+// (written before the helper's completion takes the engine's lock, so
+// waiters that hold the lock see it).
+int start_persistent_collective(MPI_Request r) {
+    auto &engine = Engine::get();
+    {
+        std::lock_guard<std::mutex> lk(engine.mutex());
+        r->active = true;
+        r->complete = false;
+        empty_status(&r->status);
+    }
+    auto inner = std::make_shared<MPI_Request>(MPI_REQUEST_NULL);
+    int e = r->start_collective(inner.get());
+    if (e != MPI_SUCCESS) {
+        std::lock_guard<std::mutex> lk(engine.mutex());
+        r->status.MPI_ERROR = e;
+        r->complete = true;
+        return MPI_SUCCESS;  // Wait reports it, as for a refused p2p start
+    }
+    MPI_Request helper = make_generalized([r, inner](MPI_Status *) {
+        int flag = 0;
+        MPI_Status st;
+        const int rc = test_all(1, inner.get(), &flag, &st);
+        if (!flag) return false;
+        st.MPI_ERROR = rc == MPI_ERR_IN_STATUS ? st.MPI_ERROR : rc;
+        std::lock_guard<std::mutex> lk(Engine::get().mutex());
+        if (r->user_freed) {
+            delete r;  // MPI_Request_free while it ran
+        } else {
+            r->status = st;
+            r->complete = true;
+        }
+        return true;
+    });
+    engine.release(helper);  // nobody waits on the helper itself: freed when it completes
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
 int start_persistent(MPI_Request r) {
     if (r == MPI_REQUEST_NULL || !r->persistent) return MPI_ERR_REQUEST;
     if (r->active) return MPI_ERR_REQUEST;  // started twice without a wait
+    if (r->start_collective) return start_persistent_collective(r);
     return Engine::get().post(r, refused(r->comm, r->channel));
+}
+
+MPI_Request make_persistent_collective(std::function<int(MPI_Request *)> start) {
+    auto *r = new ftmpi_request_s();
+    r->kind = RequestKind::generalized;
+    r->persistent = true;
+    r->start_collective = std::move(start);
+    empty_status(&r->status);
+    return r;
 }
 
 bool inert(MPI_Request r) { return r == MPI_REQUEST_NULL || (r->persistent && !r->active); }

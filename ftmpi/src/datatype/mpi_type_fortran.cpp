@@ -5,7 +5,9 @@
 #include "internal/pmpi.hpp"
 #include "predefined.hpp"
 
+#include <algorithm>
 #include <initializer_list>
+#include <iterator>
 
 namespace {
 int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
@@ -69,18 +71,23 @@ FTMPI_PMPI(Type_create_f90_complex)
 extern "C" int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) noexcept {
     constexpr const char *fn = "MPI_Type_match_size";
     if (!datatype) return fail(MPI_ERR_ARG, fn);
-    std::initializer_list<MPI_Datatype> candidates;
-    if (typeclass == MPI_TYPECLASS_INTEGER)
-        candidates = {&ftmpi_dt_integer1, &ftmpi_dt_integer2, &ftmpi_dt_integer4, &ftmpi_dt_integer8,
-                      &ftmpi_dt_integer16};
-    else if (typeclass == MPI_TYPECLASS_REAL)
-        candidates = {&ftmpi_dt_real2, &ftmpi_dt_real4, &ftmpi_dt_real8, &ftmpi_dt_real16};
-    else if (typeclass == MPI_TYPECLASS_COMPLEX)
-        candidates = {&ftmpi_dt_complex8, &ftmpi_dt_complex16, &ftmpi_dt_complex32};
-    else
+    static constexpr int kinds = 5;
+    MPI_Datatype candidates[kinds] = {};
+    if (typeclass == MPI_TYPECLASS_INTEGER) {
+        MPI_Datatype list[kinds] = {&ftmpi_dt_integer1, &ftmpi_dt_integer2, &ftmpi_dt_integer4, &ftmpi_dt_integer8,
+                                    &ftmpi_dt_integer16};
+        std::copy(list, list + kinds, candidates);
+    } else if (typeclass == MPI_TYPECLASS_REAL) {
+        MPI_Datatype list[] = {&ftmpi_dt_real2, &ftmpi_dt_real4, &ftmpi_dt_real8, &ftmpi_dt_real16};
+        std::copy(std::begin(list), std::end(list), candidates);
+    } else if (typeclass == MPI_TYPECLASS_COMPLEX) {
+        MPI_Datatype list[] = {&ftmpi_dt_complex8, &ftmpi_dt_complex16, &ftmpi_dt_complex32};
+        std::copy(std::begin(list), std::end(list), candidates);
+    } else {
         return fail(MPI_ERR_ARG, fn);
+    }
     for (MPI_Datatype t : candidates)
-        if (size >= 0 && t->size == static_cast<size_t>(size)) {
+        if (t && size >= 0 && t->size == static_cast<size_t>(size)) {
             *datatype = t;
             return MPI_SUCCESS;
         }

@@ -1,10 +1,12 @@
 // Generalized requests (MPI-3.1 §12.2): MPI_Grequest_start makes a request
 // that the program completes with MPI_Grequest_complete. The progress
 // engine polls it like the non-blocking collectives' requests; once
-// completed, the next Wait/Test fills the status through query_fn and
-// releases the program's state through free_fn. cancel_fn is kept but not
+// completed (MPI_Grequest_complete runs a round of progress itself), the
+// engine fills the status through query_fn and releases the program's state
+// through free_fn. cancel_fn is kept but not
 // called: MPI_Cancel does not reach generalized requests here.
 #include "p2p/binding.hpp"
+#include "p2p/engine.hpp"
 #include "internal/p2p.hpp"
 
 #include <atomic>
@@ -78,6 +80,10 @@ int MPI_Grequest_complete(MPI_Request request) noexcept {
     }
     if (!g) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete");
     g->completed.store(true, std::memory_order_release);
+    // One round of progress now, so a request already freed with
+    // MPI_Request_free has its query_fn/free_fn called without waiting for
+    // the program's next MPI call.
+    ftmpi::p2p::Engine::get().progress();
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Grequest_complete)

@@ -9,6 +9,7 @@
 #include "check.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void dims(void) {
@@ -302,6 +303,27 @@ static void persistent_derived(int rank, int size) {
     }
     CHECK_MPI(MPI_Request_free(&reqs[0]));
     CHECK_MPI(MPI_Request_free(&reqs[1]));
+
+    /* Large (rendezvous) and synchronous, derived type kept alive. */
+    enum { N = 40000 };
+    int *big_out = malloc(2 * N * sizeof(int)), *big_in = malloc(N * sizeof(int));
+    MPI_Datatype every_other;
+    CHECK_MPI(MPI_Type_vector(N, 1, 2, MPI_INT, &every_other));
+    CHECK_MPI(MPI_Type_commit(&every_other));
+    CHECK_MPI(MPI_Ssend_init(big_out, 1, every_other, next, 10, MPI_COMM_WORLD, &reqs[0]));
+    CHECK_MPI(MPI_Recv_init(big_in, N, MPI_INT, prev, 10, MPI_COMM_WORLD, &reqs[1]));
+    for (int round = 0; round < 3; ++round) {
+        for (int i = 0; i < 2 * N; ++i) big_out[i] = i % 2 ? -1 : round + rank + i / 2;
+        CHECK_MPI(MPI_Startall(2, reqs));
+        CHECK_MPI(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+        CHECK(big_in[0] == round + prev && big_in[N - 1] == round + prev + N - 1, "round %d: large persistent data",
+              round);
+    }
+    CHECK_MPI(MPI_Request_free(&reqs[0]));
+    CHECK_MPI(MPI_Request_free(&reqs[1]));
+    MPI_Type_free(&every_other);
+    free(big_out);
+    free(big_in);
 }
 
 static void proc_null_null_type(void) {

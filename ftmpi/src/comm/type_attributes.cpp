@@ -1,4 +1,4 @@
-// Owner: comm. Datatype attributes: keyvals with callbacks and
+// Datatype attributes: keyvals with callbacks and
 // set/get/delete on any datatype handle, stored beside the datatype in a
 // table of this part. Delete callbacks run on MPI_Type_delete_attr, on
 // replacement and at MPI_Type_free (newest first); MPI_Type_dup copies

@@ -16,6 +16,8 @@ int make_persistent_send(const void *buf, int count, MPI_Datatype, int dest, int
                          MPI_Request *request);
 int make_persistent_recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, MPI_Request *request);
 int start_persistent(MPI_Request);
+// MPI_Start of a persistent collective (persistent_collective.cpp).
+int start_persistent_collective(MPI_Request);
 
 // True for MPI_REQUEST_NULL and inactive persistent requests (they wait as done).
 bool inert(MPI_Request);

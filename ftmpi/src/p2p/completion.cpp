@@ -124,7 +124,10 @@ FTMPI_PMPI(Request_free)
 int MPI_Cancel(MPI_Request *request) noexcept {
     if (!request || *request == MPI_REQUEST_NULL)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel");
-    return guarded(error_comm(*request), "MPI_Cancel", [&] { return Engine::get().cancel(*request); });
+    return guarded(error_comm(*request), "MPI_Cancel", [&] {
+        if (int code = MPI_SUCCESS; cancel_grequest(*request, &code)) return code;  // its cancel_fn decides
+        return Engine::get().cancel(*request);
+    });
 }
 FTMPI_PMPI(Cancel)
 

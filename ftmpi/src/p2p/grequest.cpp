@@ -3,8 +3,7 @@
 // engine polls it like the non-blocking collectives' requests; once
 // completed (MPI_Grequest_complete runs a round of progress itself), the
 // engine fills the status through query_fn and releases the program's state
-// through free_fn. cancel_fn is kept but not
-// called: MPI_Cancel does not reach generalized requests here.
+// through free_fn. MPI_Cancel of one calls its cancel_fn (cancel_grequest).
 #include "p2p/binding.hpp"
 #include "p2p/engine.hpp"
 #include "internal/p2p.hpp"
@@ -24,8 +23,9 @@ struct Grequest {
     std::atomic<bool> completed{false};
 };
 
-// Which generalized request is whose (MPI_Grequest_complete names the
-// request); an entry lives until the request has reported completion.
+// Which generalized request is whose (MPI_Grequest_complete and
+// MPI_Cancel name the request); an entry lives until the request has
+// reported completion.
 std::mutex table_mutex;
 std::map<MPI_Request, std::shared_ptr<Grequest>> &table() {
     static auto *t = new std::map<MPI_Request, std::shared_ptr<Grequest>>;
@@ -48,6 +48,10 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
         std::lock_guard lock(table_mutex);  // the entry exists before anyone can complete it
         MPI_Request r = ftmpi::p2p::make_generalized([g](MPI_Status *status) {
             if (!g->completed.load(std::memory_order_acquire)) return false;
+            {
+                std::lock_guard done(table_mutex);
+                std::erase_if(table(), [&](const auto &entry) { return entry.second == g; });
+            }
             MPI_Status st{};
             st.MPI_SOURCE = MPI_UNDEFINED;
             st.MPI_TAG = MPI_UNDEFINED;
@@ -73,13 +77,9 @@ int MPI_Grequest_complete(MPI_Request request) noexcept {
     {
         std::lock_guard lock(table_mutex);
         auto it = table().find(request);
-        if (it != table().end()) {
-            g = it->second;
-            table().erase(it);
-        }
+        if (it != table().end()) g = it->second;
     }
-    if (!g) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete");
-    g->completed.store(true, std::memory_order_release);
+    if (!g || g->completed.exchange(true)) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete");
     // One round of progress now, so a request already freed with
     // MPI_Request_free has its query_fn/free_fn called without waiting for
     // the program's next MPI call.
@@ -89,3 +89,19 @@ int MPI_Grequest_complete(MPI_Request request) noexcept {
 FTMPI_PMPI(Grequest_complete)
 
 }  // extern "C"
+
+namespace ftmpi::p2p {
+
+bool cancel_grequest(MPI_Request request, int *code) {
+    std::shared_ptr<Grequest> g;
+    {
+        std::lock_guard lock(table_mutex);
+        auto it = table().find(request);
+        if (it == table().end()) return false;
+        g = it->second;
+    }
+    *code = g->cancel ? g->cancel(g->extra_state, g->completed.load() ? 1 : 0) : MPI_SUCCESS;
+    return true;
+}
+
+}  // namespace ftmpi::p2p

@@ -39,6 +39,10 @@ int test_any(int n, MPI_Request *, int *index, int *flag, MPI_Status *);
 int wait_some(int n, MPI_Request *, int *outcount, int *indices, MPI_Status *);
 int test_some(int n, MPI_Request *, int *outcount, int *indices, MPI_Status *);
 
+// MPI_Cancel of a generalized request (MPI_Grequest_start): calls its
+// cancel_fn and gives its code; false when `request` is not one.
+bool cancel_grequest(MPI_Request request, int *code);
+
 // The communicator an error on this request is raised on.
 MPI_Comm error_comm(MPI_Request);
 

@@ -111,9 +111,11 @@ static int free_fn(void *extra) {
     ++free_calls;
     return MPI_SUCCESS;
 }
+static int cancel_calls = 0, cancel_complete = -1;
 static int cancel_fn(void *extra, int complete) {
     (void)extra;
-    (void)complete;
+    ++cancel_calls;
+    cancel_complete = complete;
     return MPI_SUCCESS;
 }
 
@@ -125,6 +127,9 @@ static void grequests(void) {
     CHECK_MPI(MPI_Grequest_start(query_fn, free_fn, cancel_fn, &elements, &r));
     CHECK_MPI(MPI_Test(&r, &flag, MPI_STATUS_IGNORE));
     CHECK(!flag, "a generalized request completed before MPI_Grequest_complete");
+    CHECK_MPI(MPI_Cancel(&r));
+    CHECK(cancel_calls == 1 && cancel_complete == 0, "MPI_Cancel: cancel_fn calls %d, complete %d", cancel_calls,
+          cancel_complete);
     CHECK_MPI(MPI_Grequest_complete(r));
     CHECK_MPI(MPI_Wait(&r, &st));
     CHECK(r == MPI_REQUEST_NULL, "Wait did not free the generalized request");

@@ -2,7 +2,9 @@
  *
  * MPI-3.1 names and semantics, so programs written for Open MPI or MPICH
  * compile unmodified. Pure C (C99), usable from C++ (extern "C").
- * The fault-tolerance extensions (MPIX_) are in mpi-ext.h.
+ * The fault-tolerance extensions (MPIX_, FTMPI_) are declared in mpi-ext.h,
+ * which this header includes at its end: programs that include only mpi.h
+ * see them too (as MPICH's do); including both, in either order, is fine.
  *
  * Handles are pointers to incomplete structs (as in Open MPI); predefined
  * objects are C-linkage objects defined by the part of libftmpi that owns
@@ -154,6 +156,54 @@ extern struct ftmpi_datatype_s
 #define MPI_2INT               (&ftmpi_dt_2int)
 #define MPI_SHORT_INT          (&ftmpi_dt_short_int)
 #define MPI_LONG_DOUBLE_INT    (&ftmpi_dt_long_double_int)
+
+/* C++ types (the same layout as C's bool and _Complex types). */
+extern struct ftmpi_datatype_s ftmpi_dt_cxx_bool, ftmpi_dt_cxx_float_complex, ftmpi_dt_cxx_double_complex,
+    ftmpi_dt_cxx_long_double_complex;
+#define MPI_CXX_BOOL                (&ftmpi_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX       (&ftmpi_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX      (&ftmpi_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&ftmpi_dt_cxx_long_double_complex)
+
+/* Fortran types, usable from C (gfortran's sizes: default INTEGER, REAL
+ * and LOGICAL are 4 bytes). The predefined ops take them as the standard
+ * allows, except REAL2, REAL16, COMPLEX32 and INTEGER16, which move data
+ * but have no predefined op here. */
+extern struct ftmpi_datatype_s
+    ftmpi_dt_integer, ftmpi_dt_real, ftmpi_dt_double_precision, ftmpi_dt_complex,
+    ftmpi_dt_double_complex, ftmpi_dt_logical, ftmpi_dt_character, ftmpi_dt_2integer,
+    ftmpi_dt_2real, ftmpi_dt_2double_precision, ftmpi_dt_integer1, ftmpi_dt_integer2,
+    ftmpi_dt_integer4, ftmpi_dt_integer8, ftmpi_dt_integer16, ftmpi_dt_real2, ftmpi_dt_real4,
+    ftmpi_dt_real8, ftmpi_dt_real16, ftmpi_dt_complex8, ftmpi_dt_complex16, ftmpi_dt_complex32;
+#define MPI_INTEGER             (&ftmpi_dt_integer)
+#define MPI_REAL                (&ftmpi_dt_real)
+#define MPI_DOUBLE_PRECISION    (&ftmpi_dt_double_precision)
+#define MPI_COMPLEX             (&ftmpi_dt_complex)
+#define MPI_DOUBLE_COMPLEX      (&ftmpi_dt_double_complex)
+#define MPI_LOGICAL             (&ftmpi_dt_logical)
+#define MPI_CHARACTER           (&ftmpi_dt_character)
+#define MPI_2INTEGER            (&ftmpi_dt_2integer)
+#define MPI_2REAL               (&ftmpi_dt_2real)
+#define MPI_2DOUBLE_PRECISION   (&ftmpi_dt_2double_precision)
+#define MPI_INTEGER1            (&ftmpi_dt_integer1)
+#define MPI_INTEGER2            (&ftmpi_dt_integer2)
+#define MPI_INTEGER4            (&ftmpi_dt_integer4)
+#define MPI_INTEGER8            (&ftmpi_dt_integer8)
+#define MPI_INTEGER16           (&ftmpi_dt_integer16)
+#define MPI_REAL2               (&ftmpi_dt_real2)
+#define MPI_REAL4               (&ftmpi_dt_real4)
+#define MPI_REAL8               (&ftmpi_dt_real8)
+#define MPI_REAL16              (&ftmpi_dt_real16)
+#define MPI_COMPLEX8            (&ftmpi_dt_complex8)
+#define MPI_COMPLEX16           (&ftmpi_dt_complex16)
+#define MPI_COMPLEX32           (&ftmpi_dt_complex32)
+
+/* MPI-1's bound markers (removed in MPI-3.0, still shipped by MPICH): in
+ * MPI_Type_struct / MPI_Type_create_struct they set the new type's lower
+ * (upper) bound where they are placed; they carry no data. */
+extern struct ftmpi_datatype_s ftmpi_dt_lb, ftmpi_dt_ub;
+#define MPI_LB (&ftmpi_dt_lb)
+#define MPI_UB (&ftmpi_dt_ub)
 
 /* Reduction operations. */
 extern struct ftmpi_op_s
@@ -340,6 +390,11 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyv
                                             void *attribute_val, void *extra_state);
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void (MPI_Handler_function)(MPI_Comm *comm, int *error_code, ...); /* MPI-1 */
+/* Generalized requests (MPI_Grequest_start). */
+typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int (MPI_Grequest_free_function)(void *extra_state);
+typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 typedef int (MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state,
                                 void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
@@ -389,6 +444,14 @@ FTMPI_API(Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 FTMPI_API(Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 FTMPI_API(Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 FTMPI_API(Errhandler_free, (MPI_Errhandler *errhandler))
+/* MPI-1 names (removed in MPI-3.0; MPICH still ships them). */
+FTMPI_API(Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler))
+FTMPI_API(Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+FTMPI_API(Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
+
+/* Profiling: does nothing unless a profiling library replaces it. */
+int MPI_Pcontrol(const int level, ...) FTMPI_NOEXCEPT;
+int PMPI_Pcontrol(const int level, ...) FTMPI_NOEXCEPT;
 
 /* Info */
 FTMPI_API(Info_create, (MPI_Info *info))
@@ -400,6 +463,8 @@ FTMPI_API(Info_get_nthkey, (MPI_Info info, int n, char *key))
 FTMPI_API(Info_delete, (MPI_Info info, const char *key))
 FTMPI_API(Info_dup, (MPI_Info info, MPI_Info *newinfo))
 FTMPI_API(Info_free, (MPI_Info *info))
+FTMPI_API(Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
+FTMPI_API(Info_create_env, (int argc, char *argv[], MPI_Info *info))
 
 /* Point-to-point */
 FTMPI_API(Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
@@ -423,6 +488,11 @@ FTMPI_API(Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Comm comm, MPI_Status *status))
 FTMPI_API(Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                              int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+FTMPI_API(Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                      MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                              int source, int recvtag, MPI_Comm comm, MPI_Request *request))
 FTMPI_API(Buffer_attach, (void *buffer, int size))
 FTMPI_API(Buffer_detach, (void *buffer_addr, int *size))
 FTMPI_API(Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
@@ -467,6 +537,9 @@ FTMPI_API(Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, i
                       MPI_Request *request))
 FTMPI_API(Start, (MPI_Request *request))
 FTMPI_API(Startall, (int count, MPI_Request array_of_requests[]))
+FTMPI_API(Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                           MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+FTMPI_API(Grequest_complete, (MPI_Request request))
 
 /* Datatypes */
 FTMPI_API(Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
@@ -529,6 +602,20 @@ FTMPI_API(Pack_external, (const char datarep[], const void *inbuf, int incount, 
 FTMPI_API(Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
                             void *outbuf, int outcount, MPI_Datatype datatype))
 FTMPI_API(Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size))
+FTMPI_API(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
+FTMPI_API(Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+FTMPI_API(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
+/* MPI-1 names (removed in MPI-3.0; MPICH still ships them). */
+FTMPI_API(Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
+FTMPI_API(Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
+FTMPI_API(Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
+FTMPI_API(Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                         MPI_Datatype *newtype))
+FTMPI_API(Type_hindexed, (int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements,
+                          MPI_Datatype oldtype, MPI_Datatype *newtype))
+FTMPI_API(Type_struct, (int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements,
+                        MPI_Datatype *array_of_types, MPI_Datatype *newtype))
+FTMPI_API(Address, (void *location, MPI_Aint *address))
 MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) FTMPI_NOEXCEPT;
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) FTMPI_NOEXCEPT;
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) FTMPI_NOEXCEPT;
@@ -619,6 +706,83 @@ FTMPI_API(Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 FTMPI_API(Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Request *request))
 
+/* Persistent collectives (MPI-4): inactive until MPI_Start. */
+FTMPI_API(Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request))
+FTMPI_API(Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request))
+FTMPI_API(Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request))
+FTMPI_API(Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request))
+FTMPI_API(Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Info info, MPI_Request *request))
+FTMPI_API(Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request))
+FTMPI_API(Alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Alltoallw_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request))
+FTMPI_API(Reduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                        int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Allreduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Reduce_scatter_init, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request))
+FTMPI_API(Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request))
+
+/* Neighbourhood collectives (Cartesian, graph and distributed-graph
+ * communicators). */
+FTMPI_API(Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+FTMPI_API(Neighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                MPI_Comm comm))
+FTMPI_API(Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+FTMPI_API(Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+FTMPI_API(Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+FTMPI_API(Ineighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Ineighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request))
+FTMPI_API(Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Request *request))
+
 /* Groups */
 FTMPI_API(Group_size, (MPI_Group group, int *size))
 FTMPI_API(Group_rank, (MPI_Group group, int *rank))
@@ -642,6 +806,7 @@ FTMPI_API(Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 FTMPI_API(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 FTMPI_API(Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
 FTMPI_API(Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+FTMPI_API(Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
 FTMPI_API(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 FTMPI_API(Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
 FTMPI_API(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
@@ -703,6 +868,66 @@ FTMPI_API(Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const in
 FTMPI_API(Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
 FTMPI_API(Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
                                  int maxoutdegree, int destinations[], int destweights[]))
+
+/* Large counts (MPI-4 `_c` forms): counts that fit an int are served;
+ * larger ones are refused with MPI_ERR_COUNT (one message, collective
+ * block, constructor count or pack buffer holds at most INT_MAX). */
+FTMPI_API(Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+FTMPI_API(Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+FTMPI_API(Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+FTMPI_API(Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+FTMPI_API(Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request))
+FTMPI_API(Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *request))
+FTMPI_API(Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *request))
+FTMPI_API(Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *request))
+FTMPI_API(Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Status *status))
+FTMPI_API(Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Request *request))
+FTMPI_API(Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                        MPI_Request *request))
+FTMPI_API(Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                       MPI_Comm comm, MPI_Status *status))
+FTMPI_API(Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                    MPI_Status *status))
+FTMPI_API(Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+FTMPI_API(Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+FTMPI_API(Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm))
+FTMPI_API(Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                     MPI_Request *request))
+FTMPI_API(Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     int root, MPI_Comm comm))
+FTMPI_API(Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm))
+FTMPI_API(Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Gather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+FTMPI_API(Scatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+FTMPI_API(Allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+FTMPI_API(Alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+FTMPI_API(Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
+FTMPI_API(Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+FTMPI_API(Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+FTMPI_API(Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+FTMPI_API(Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                          MPI_Datatype *newtype))
+FTMPI_API(Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype))
+FTMPI_API(Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                   MPI_Count *position, MPI_Comm comm))
+FTMPI_API(Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+                     MPI_Datatype datatype, MPI_Comm comm))
+FTMPI_API(Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size))
 
 /* Fortran handle conversion (simple integer tables). */
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm) FTMPI_NOEXCEPT;
@@ -842,5 +1067,8 @@ FTMPI_API(File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Status *sta
 #ifdef __cplusplus
 }
 #endif
+
+/* The extensions (MPIX_ names), as MPICH's mpi.h makes them visible. */
+#include "mpi-ext.h"
 
 #endif /* FTMPI_MPI_H */

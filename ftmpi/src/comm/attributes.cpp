@@ -38,6 +38,21 @@ void *predefined_value(int keyval) {
     }
 }
 
+// Stores an attribute and records when it was set (MPI-3.1 §8.7.1: at
+// MPI_Finalize COMM_SELF's attributes are deleted in reverse order of setting).
+void store(MPI_Comm comm, int keyval, void *value) {
+    comm->attributes[keyval] = value;
+    std::erase(comm->attribute_order, keyval);
+    comm->attribute_order.push_back(keyval);
+    attribute_added(keyval);
+}
+
+void forget(MPI_Comm comm, int keyval) {
+    comm->attributes.erase(keyval);
+    std::erase(comm->attribute_order, keyval);
+    attribute_removed(keyval);
+}
+
 // Calls the delete callback for comm's attribute under keyval and removes it.
 int delete_one(MPI_Comm comm, int keyval) {
     auto it = comm->attributes.find(keyval);
@@ -47,8 +62,7 @@ int delete_one(MPI_Comm comm, int keyval) {
         int err = k->comm_delete(comm, keyval, it->second, k->extra_state);
         if (err != MPI_SUCCESS) return err;  // the attribute stays, as the standard says
     }
-    comm->attributes.erase(keyval);
-    attribute_removed(keyval);
+    forget(comm, keyval);
     return MPI_SUCCESS;
 }
 
@@ -61,8 +75,7 @@ int set_attr(MPI_Comm comm, int keyval, void *value, const char *fn) {
         int err = delete_one(comm, keyval);
         if (err != MPI_SUCCESS) return raise(comm, err, fn);
     }
-    comm->attributes[keyval] = value;
-    attribute_added(keyval);
+    store(comm, keyval, value);
     return MPI_SUCCESS;
 }
 
@@ -122,16 +135,14 @@ namespace ftmpi::comm {
 int delete_all_attributes(MPI_Comm comm) {
     std::lock_guard lock(attribute_mutex());
     int first_error = MPI_SUCCESS;
-    // Copy the keys: a callback may delete other attributes.
-    std::vector<int> keys;
-    for (const auto &[key, value] : comm->attributes) keys.push_back(key);
+    // Newest first; copy the keys: a callback may delete other attributes.
+    std::vector<int> keys(comm->attribute_order.rbegin(), comm->attribute_order.rend());
     for (int key : keys) {
         if (!comm->attributes.count(key)) continue;
         int err = delete_one(comm, key);
         if (err != MPI_SUCCESS) {
             if (first_error == MPI_SUCCESS) first_error = err;
-            comm->attributes.erase(key);  // the communicator goes away regardless
-            attribute_removed(key);
+            forget(comm, key);  // the communicator goes away regardless
         }
     }
     return first_error;
@@ -139,7 +150,8 @@ int delete_all_attributes(MPI_Comm comm) {
 
 int copy_all_attributes(MPI_Comm from, MPI_Comm to) {
     std::lock_guard lock(attribute_mutex());
-    std::vector<std::pair<int, void *>> items(from->attributes.begin(), from->attributes.end());
+    std::vector<std::pair<int, void *>> items;
+    for (int key : from->attribute_order) items.emplace_back(key, from->attributes.at(key));
     for (const auto &[key, value] : items) {
         Keyval *k = find_keyval(key, Keyval::Kind::comm);
         if (k == nullptr || k->comm_copy == nullptr) continue;
@@ -147,10 +159,7 @@ int copy_all_attributes(MPI_Comm from, MPI_Comm to) {
         int flag = 0;
         int err = k->comm_copy(from, key, k->extra_state, value, &out, &flag);
         if (err != MPI_SUCCESS) return err;
-        if (flag) {
-            to->attributes[key] = out;
-            attribute_added(key);
-        }
+        if (flag) store(to, key, out);
     }
     return MPI_SUCCESS;
 }

@@ -1,26 +1,61 @@
-// MPI_Dims_create: a balanced grid of nnodes processes.
-// Prime factors, largest first, go to the currently smallest free dimension;
-// the free dimensions are then listed in non-increasing order.
+// MPI_Dims_create: a balanced grid of nnodes processes. The free
+// dimensions get the factorization whose largest and smallest factors are
+// closest (72 over 2 is 9 x 8, not 12 x 6 as a greedy split of the prime
+// factors gives), listed in non-increasing order as MPICH and Open MPI do.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 
-#include <algorithm>
-#include <functional>
 #include <vector>
 
 using ftmpi::comm::raise;
 
 namespace {
-std::vector<int> prime_factors(int n) {
-    std::vector<int> f;
-    for (int p = 2; static_cast<long>(p) * p <= n; ++p)
-        while (n % p == 0) {
-            f.push_back(p);
-            n /= p;
+std::vector<int> divisors_of(int n) {
+    std::vector<int> small, large;
+    for (int d = 1; static_cast<long>(d) * d <= n; ++d)
+        if (n % d == 0) {
+            small.push_back(d);
+            if (d != n / d) large.push_back(n / d);
         }
-    if (n > 1) f.push_back(n);
-    return f;
+    small.insert(small.end(), large.rbegin(), large.rend());
+    return small;  // ascending
 }
+
+// Searches the non-increasing factorizations of `rest` into `slots`
+// factors, each at most `cap`, for the one with the smallest spread
+// (largest - smallest); ties go to the first found, which has the smallest
+// leading factor.
+struct BalancedSearch {
+    const std::vector<int> &divisors;
+    std::vector<int> current, best;
+    long best_spread = -1;
+
+    void run(int rest, int slots, int cap) {
+        if (slots == 1) {
+            if (rest > cap) return;
+            current.push_back(rest);
+            const long spread = static_cast<long>(current.front()) - current.back();
+            if (best_spread < 0 || spread < best_spread) {
+                best_spread = spread;
+                best = current;
+            }
+            current.pop_back();
+            return;
+        }
+        // The leading factor of the rest is at least its slots-th root.
+        for (int d : divisors) {
+            if (d > cap || d > rest) break;
+            if (rest % d != 0) continue;
+            long power = 1;
+            for (int i = 0; i < slots && power < rest; ++i) power *= d;
+            if (power < rest) continue;
+            if (best_spread >= 0 && !current.empty() && current.front() - d > best_spread) continue;
+            current.push_back(d);
+            run(rest / d, slots - 1, d);
+            current.pop_back();
+        }
+    }
+};
 }  // namespace
 
 extern "C" int MPI_Dims_create(int nnodes, int ndims, int dims[]) noexcept {
@@ -38,11 +73,10 @@ extern "C" int MPI_Dims_create(int nnodes, int ndims, int dims[]) noexcept {
     const int rest = static_cast<int>(nnodes / fixed);
     if (free_dims == 0) return rest == 1 ? MPI_SUCCESS : raise(MPI_COMM_NULL, MPI_ERR_DIMS, fn);
 
-    std::vector<int> grid(static_cast<size_t>(free_dims), 1);
-    auto factors = prime_factors(rest);
-    std::sort(factors.begin(), factors.end(), std::greater<>());
-    for (int p : factors) *std::min_element(grid.begin(), grid.end()) *= p;
-    std::sort(grid.begin(), grid.end(), std::greater<>());
+    const std::vector<int> divisors = divisors_of(rest);
+    BalancedSearch search{divisors, {}, {}, -1};
+    search.run(rest, free_dims, rest);
+    const std::vector<int> &grid = search.best;
     size_t next = 0;
     for (int i = 0; i < ndims; ++i)
         if (dims[i] == 0) dims[i] = grid[next++];

@@ -156,6 +156,16 @@ FTMPI_PMPI(Error_class)
 extern "C" int MPI_Error_string(int errorcode, char *string, int *resultlen) noexcept {
     if (string == nullptr || resultlen == nullptr) return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string");
     std::string text = error_string_of(errorcode);
+    {
+        // A code added at run time with no MPI_Add_error_string has the
+        // empty string (MPI-3.1 §8.5); the generic text is for messages.
+        std::lock_guard lock(added_mutex);
+        if (added_class_of.count(errorcode) && !added_string.count(errorcode)) {
+            string[0] = '\0';
+            *resultlen = 0;
+            return MPI_SUCCESS;
+        }
+    }
     if (text.empty()) {
         string[0] = '\0';
         *resultlen = 0;

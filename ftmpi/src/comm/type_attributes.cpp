@@ -1,8 +1,9 @@
-// Datatype attributes, kept minimal: keyvals with callbacks and
+// Datatype attributes: keyvals with callbacks and
 // set/get/delete on any datatype handle, stored beside the datatype in a
-// table of this part (the datatype part need not know). Delete callbacks run
-// on MPI_Type_delete_attr and on replacement; MPI_Type_dup and
-// MPI_Type_free do not copy or delete them yet.
+// table of this part. Delete callbacks run on MPI_Type_delete_attr, on
+// replacement and at MPI_Type_free (newest first); MPI_Type_dup copies
+// through the copy callbacks (MPI-3.1 §6.7.4).
+#include "../internal/comm.hpp"
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 #include "keyval.hpp"
@@ -29,6 +30,55 @@ int delete_one(MPI_Datatype type, std::map<int, void *> &attrs, int keyval) {
     return MPI_SUCCESS;
 }
 }  // namespace
+
+namespace ftmpi::comm {
+
+int copy_type_attributes(MPI_Datatype from, MPI_Datatype to) {
+    std::unique_lock lock(attribute_mutex());
+    auto t = type_attributes().find(from);
+    if (t == type_attributes().end()) return MPI_SUCCESS;
+    const std::map<int, void *> items = t->second;  // a callback may change the table
+    for (const auto &[key, value] : items) {
+        Keyval *k = find_keyval(key, Keyval::Kind::type);
+        if (k == nullptr || k->type_copy == nullptr) continue;
+        void *out = nullptr;
+        int flag = 0;
+        int err = k->type_copy(from, key, k->extra_state, value, &out, &flag);
+        if (err != MPI_SUCCESS) {
+            lock.unlock();
+            delete_type_attributes(to);
+            return err;
+        }
+        if (flag) {
+            type_attributes()[to][key] = out;
+            attribute_added(key);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int delete_type_attributes(MPI_Datatype type) {
+    std::lock_guard lock(attribute_mutex());
+    auto t = type_attributes().find(type);
+    if (t == type_attributes().end()) return MPI_SUCCESS;
+    int first_error = MPI_SUCCESS;
+    std::vector<int> keys;
+    for (const auto &[key, value] : t->second) keys.push_back(key);
+    for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
+        auto &attrs = type_attributes()[type];
+        if (!attrs.count(*key)) continue;
+        int err = delete_one(type, attrs, *key);
+        if (err != MPI_SUCCESS) {
+            if (first_error == MPI_SUCCESS) first_error = err;
+            attrs.erase(*key);  // the handle goes away regardless
+            attribute_removed(*key);
+        }
+    }
+    type_attributes().erase(type);
+    return first_error;
+}
+
+}  // namespace ftmpi::comm
 
 extern "C" int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, int *flag) noexcept {
     *flag = 0;

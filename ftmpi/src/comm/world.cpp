@@ -56,6 +56,7 @@ void setup_predefined(ftmpi_comm_s &c, std::vector<int> world, uint32_t context,
     c.name = name;
     c.topology.reset();
     c.attributes.clear();
+    c.attribute_order.clear();
     register_object(&c);
     register_comm(&c);
 }

@@ -2,6 +2,7 @@
 // _create_indexed_block, _create_hindexed_block, _create_struct,
 // _create_resized, _dup: check the arguments, call the engine.
 #include "checks.hpp"
+#include "internal/comm.hpp"
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
 
@@ -179,6 +180,13 @@ extern "C" int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) noexcep
         *newtype = make_dup(oldtype);
     } catch (...) {
         return fail(MPI_ERR_NO_MEM, fn);
+    }
+    // The new handle gets old's attributes through their copy callbacks; a
+    // callback's error fails the dup and leaves no new type behind.
+    if (const int err = ftmpi::comm::copy_type_attributes(oldtype, *newtype); err != MPI_SUCCESS) {
+        release(*newtype);
+        *newtype = MPI_DATATYPE_NULL;
+        return fail(err, fn);
     }
     return MPI_SUCCESS;
 }

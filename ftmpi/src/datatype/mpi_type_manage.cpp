@@ -1,6 +1,7 @@
 // MPI_Type_commit, _free, _set_name, _get_name, _get_envelope,
-// _get_contents, _match_size.
+// _get_contents (MPI_Type_match_size: mpi_type_fortran.cpp).
 #include "checks.hpp"
+#include "internal/comm.hpp"
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
 #include "predefined.hpp"
@@ -51,9 +52,11 @@ FTMPI_PMPI(Type_commit)
 extern "C" int MPI_Type_free(MPI_Datatype *datatype) noexcept {
     constexpr const char *fn = "MPI_Type_free";
     if (!datatype || !*datatype || (*datatype)->predefined) return fail(MPI_ERR_TYPE, fn);
+    // The handle's attributes go with it (their delete callbacks run now).
+    const int err = ftmpi::comm::delete_type_attributes(*datatype);
     release(*datatype);
     *datatype = MPI_DATATYPE_NULL;
-    return MPI_SUCCESS;
+    return err == MPI_SUCCESS ? MPI_SUCCESS : fail(err, fn);
 }
 FTMPI_PMPI(Type_free)
 
@@ -114,27 +117,3 @@ extern "C" int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, in
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Type_get_contents)
-
-extern "C" int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) noexcept {
-    constexpr const char *fn = "MPI_Type_match_size";
-    if (!datatype) return fail(MPI_ERR_ARG, fn);
-    const auto n = static_cast<size_t>(size);
-    MPI_Datatype found = MPI_DATATYPE_NULL;
-    if (typeclass == MPI_TYPECLASS_INTEGER) {
-        for (MPI_Datatype t : {&ftmpi_dt_signed_char, &ftmpi_dt_short, &ftmpi_dt_int, &ftmpi_dt_long,
-                               &ftmpi_dt_long_long_int})
-            if (!found && t->size == n) found = t;
-    } else if (typeclass == MPI_TYPECLASS_REAL) {
-        for (MPI_Datatype t : {&ftmpi_dt_float, &ftmpi_dt_double, &ftmpi_dt_long_double})
-            if (!found && t->size == n) found = t;
-    } else if (typeclass == MPI_TYPECLASS_COMPLEX) {
-        for (MPI_Datatype t : {&ftmpi_dt_c_float_complex, &ftmpi_dt_c_double_complex, &ftmpi_dt_c_long_double_complex})
-            if (!found && t->size == n) found = t;
-    } else {
-        return fail(MPI_ERR_ARG, fn);
-    }
-    if (!found) return fail(MPI_ERR_ARG, fn);
-    *datatype = found;
-    return MPI_SUCCESS;
-}
-FTMPI_PMPI(Type_match_size)

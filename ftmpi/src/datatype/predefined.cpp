@@ -25,6 +25,8 @@ std::string mpi_name(const char *name) {
     return s;
 }
 
+}  // namespace
+
 void set_basic(Type &t, const char *name, Kind kind, size_t size, size_t align) {
     t.predefined = true;
     t.committed = true;
@@ -38,6 +40,8 @@ void set_basic(Type &t, const char *name, Kind kind, size_t size, size_t align) 
     t.sig.runs = {SigRun{kind, 1, size}};
     t.name = mpi_name(name);
 }
+
+namespace {
 
 // The basic kind of a pair's value member, for its signature.
 template <class T>
@@ -105,6 +109,8 @@ Type *predefined(Kind kind) {
         FTMPI_DT_CASE(float_int, float_int, ) FTMPI_DT_CASE(double_int, double_int, )
         FTMPI_DT_CASE(long_int, long_int, ) FTMPI_DT_CASE(2int, two_int, ) FTMPI_DT_CASE(short_int, short_int, )
         FTMPI_DT_CASE(long_double_int, long_double_int, )
+        FTMPI_DT_CASE(logical, f_logical, ) FTMPI_DT_CASE(2real, two_real, )
+        FTMPI_DT_CASE(2double_precision, two_double, )
 #undef FTMPI_DT_CASE
     case Kind::none: break;
     }

@@ -51,9 +51,42 @@ struct pair_of {
 };
 }  // namespace ftmpi::dt
 
+// The Fortran named types, usable from C (MPI-3.1 §3.2.2, §17.2.5): the
+// ones with a C equivalent share its kind, so the ops accept them; those
+// without one here (REAL2, REAL16, COMPLEX32, INTEGER16: gfortran's half
+// and quad kinds) move data but take no predefined op (kind none).
+// X(name, kind, size, align)
+#define FTMPI_DT_FORTRAN(X)                                                        \
+    X(integer, int32, 4, 4) X(real, float_, 4, 4)                                  \
+    X(double_precision, double_, 8, 8) X(complex, c_float_complex, 8, 4)           \
+    X(double_complex, c_double_complex, 16, 8) X(logical, f_logical, 4, 4)         \
+    X(character, char_, 1, 1)                                                      \
+    X(integer1, int8, 1, 1) X(integer2, int16, 2, 2) X(integer4, int32, 4, 4)      \
+    X(integer8, int64, 8, 8) X(integer16, none, 16, 16)                            \
+    X(real2, none, 2, 2) X(real4, float_, 4, 4) X(real8, double_, 8, 8)            \
+    X(real16, none, 16, 16)                                                        \
+    X(complex8, c_float_complex, 8, 4) X(complex16, c_double_complex, 16, 8)       \
+    X(complex32, none, 32, 16)
+
+// Fortran's MINLOC/MAXLOC pairs: X(name, kind, value type).
+#define FTMPI_DT_FORTRAN_PAIRS(X) \
+    X(2integer, two_int, int) X(2real, two_real, float) X(2double_precision, two_double, double)
+
 #define FTMPI_DT_DECLARE(name, kind, ctype) extern ftmpi_datatype_s ftmpi_dt_##name;
+#define FTMPI_DT_DECLARE4(name, kind, size, align) extern ftmpi_datatype_s ftmpi_dt_##name;
 extern "C" {
 FTMPI_DT_PREDEFINED(FTMPI_DT_DECLARE)
 FTMPI_DT_PAIRS(FTMPI_DT_DECLARE)
+FTMPI_DT_FORTRAN(FTMPI_DT_DECLARE4)
+FTMPI_DT_FORTRAN_PAIRS(FTMPI_DT_DECLARE)
+// MPI-1's MPI_LB / MPI_UB markers: no data, an explicit lower (upper) bound
+// where a struct places them (removed in MPI-3.0; MPICH still ships them).
+extern ftmpi_datatype_s ftmpi_dt_lb, ftmpi_dt_ub;
 }
 #undef FTMPI_DT_DECLARE
+#undef FTMPI_DT_DECLARE4
+
+namespace ftmpi::dt {
+// Fills a predefined basic type: `name` is the lower-case part after MPI_.
+void set_basic(Type &t, const char *name, Kind kind, size_t size, size_t align);
+}  // namespace ftmpi::dt

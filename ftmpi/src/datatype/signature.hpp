@@ -21,6 +21,9 @@ enum class Kind : std::uint8_t {
     c_bool, c_float_complex, c_double_complex, c_long_double_complex,
     byte, packed, aint, offset, count,
     float_int, double_int, long_int, two_int, short_int, long_double_int,
+    // Fortran: LOGICAL (an int, logical ops only), and the MINLOC/MAXLOC
+    // pairs whose index has the value's type (2REAL, 2DOUBLE_PRECISION).
+    f_logical, two_real, two_double,
 };
 
 struct SigRun {

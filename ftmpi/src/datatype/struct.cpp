@@ -14,16 +14,19 @@ Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, s
     std::vector<Layout> layouts;
     std::vector<Signature> sigs;
     Bounds bounds;
-    bool first = true;
+    bool first = true, kind_from_data = false;
     for (size_t i = 0; i < blocklens.size(); ++i) {
         Type *old = types[i];
         const size_t n = static_cast<size_t>(blocklens[i]);
-        // The kind of a struct is that of its members when they all agree
-        // (ops accept a struct of ints); any disagreement makes it mixed.
-        if (first) {
+        // The kind of a struct is that of its members with data when they
+        // all agree (ops accept a struct of ints, also with MPI_LB/MPI_UB
+        // markers in it); any disagreement makes it mixed.
+        const bool has_data = n > 0 && old->size > 0;
+        if (first || (has_data && !kind_from_data)) {
             t->kind = old->kind;
             first = false;
-        } else if (t->kind != old->kind) {
+            kind_from_data = has_data;
+        } else if (has_data && t->kind != old->kind) {
             t->kind = Kind::none;
         }
         t->align = std::max(t->align, old->align);

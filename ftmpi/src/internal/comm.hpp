@@ -40,6 +40,7 @@ struct ftmpi_comm_s {
     MPI_Errhandler errhandler = nullptr;
     std::string name;
     std::map<int, void *> attributes;  // keyval -> value (comm part manages)
+    std::vector<int> attribute_order;  // keyvals in the order they were set: deleted in reverse
     std::shared_ptr<ftmpi::comm::Topology> topology;  // null unless Cart/Graph
     std::atomic<int> refs{1};
     // Intercommunicators: a private intracommunicator over the local group,
@@ -83,6 +84,15 @@ void retain(MPI_Comm);
 void release(MPI_Comm);
 // True for a non-null group handle that has not been freed.
 bool valid(MPI_Group);
+// True for a non-null Info handle that has not been freed (MPI_INFO_ENV too).
+bool valid(MPI_Info);
+
+// Datatype attributes are kept by the comm part beside the handle:
+// MPI_Type_dup copies them through their keyvals' copy callbacks (a
+// callback's error fails the dup, which then deletes what it copied);
+// MPI_Type_free runs their delete callbacks. Both return an MPI code.
+int copy_type_attributes(MPI_Datatype from, MPI_Datatype to);
+int delete_type_attributes(MPI_Datatype);
 
 // For fault tolerance (implemented in comm/, used by revoke and recovery):
 // the live communicator with this point-to-point context id, retained (the

@@ -37,6 +37,12 @@ int test_all(int n, MPI_Request *, int *flag, MPI_Status *);
 // MPI_Wait/Test/Request_free like any request.
 MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
 
+// A persistent collective request (MPI_Bcast_init, …): inactive until
+// MPI_Start, which calls `start` to begin the non-blocking collective and
+// completes the persistent request when that one completes. Freed with
+// MPI_Request_free like any persistent request.
+MPI_Request make_persistent_collective(std::function<int(MPI_Request *)> start);
+
 // Failure knowledge (world ranks). notify_failed() is how a failure learned
 // elsewhere (a daemon's event) enters p2p: the peer's connection is
 // dropped and every operation that needs it completes with

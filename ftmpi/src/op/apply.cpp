@@ -40,6 +40,7 @@ bool with_type(Kind kind, Fn &&fn) {
     case Kind::double_: fn.template operator()<double>(); return true;
     case Kind::long_double: fn.template operator()<long double>(); return true;
     case Kind::c_bool: fn.template operator()<bool>(); return true;
+    case Kind::f_logical: fn.template operator()<int>(); return true;  // only LAND/LOR/LXOR reach it
     case Kind::c_float_complex: fn.template operator()<std::complex<float>>(); return true;
     case Kind::c_double_complex: fn.template operator()<std::complex<double>>(); return true;
     case Kind::c_long_double_complex: fn.template operator()<std::complex<long double>>(); return true;
@@ -96,6 +97,14 @@ bool combine_pairs(Id id, Kind kind, const void *in, void *inout, size_t n, bool
     case Kind::two_int: go.template operator()<int>(); return true;
     case Kind::short_int: go.template operator()<short>(); return true;
     case Kind::long_double_int: go.template operator()<long double>(); return true;
+    case Kind::two_real:
+        max ? k::loc_loop<float, true, float>(in, inout, n, 2 * sizeof(float), sizeof(float))
+            : k::loc_loop<float, false, float>(in, inout, n, 2 * sizeof(float), sizeof(float));
+        return true;
+    case Kind::two_double:
+        max ? k::loc_loop<double, true, double>(in, inout, n, 2 * sizeof(double), sizeof(double))
+            : k::loc_loop<double, false, double>(in, inout, n, 2 * sizeof(double), sizeof(double));
+        return true;
     default: return false;
     }
 }

@@ -26,13 +26,13 @@ bool c_integer(Kind k) {
     }
 }
 bool floating(Kind k) { return k == Kind::float_ || k == Kind::double_ || k == Kind::long_double; }
-bool logical(Kind k) { return k == Kind::c_bool; }
+bool logical(Kind k) { return k == Kind::c_bool || k == Kind::f_logical; }
 bool complex(Kind k) {
     return k == Kind::c_float_complex || k == Kind::c_double_complex || k == Kind::c_long_double_complex;
 }
 bool pair(Kind k) {
     return k == Kind::float_int || k == Kind::double_int || k == Kind::long_int || k == Kind::two_int ||
-           k == Kind::short_int || k == Kind::long_double_int;
+           k == Kind::short_int || k == Kind::long_double_int || k == Kind::two_real || k == Kind::two_double;
 }
 
 }  // namespace

@@ -110,26 +110,28 @@ void loop(const void *in, void *inout, size_t n) {
     for (size_t i = 0; i < n; ++i) b[i] = Op::f(a[i], b[i]);
 }
 
-// MAXLOC/MINLOC over (value, int) pairs `stride` bytes apart with the int at
-// `index_at`: the C struct layout for user buffers, the packed layout
-// (no padding, maybe unaligned) for derived types. Ties keep the smaller index.
-template <class V, bool Max>
+// MAXLOC/MINLOC over (value, index) pairs `stride` bytes apart with the
+// index at `index_at`: the C struct layout for user buffers, the packed
+// layout (no padding, maybe unaligned) for derived types. The index is an
+// int (C's pair types) or of the value's type (Fortran's 2REAL, …). Ties
+// keep the smaller index.
+template <class V, bool Max, class I = int>
 void loc_loop(const void *in, void *inout, size_t n, size_t stride, size_t index_at) {
     const auto *a = static_cast<const unsigned char *>(in);
     auto *b = static_cast<unsigned char *>(inout);
     for (size_t i = 0; i < n; ++i, a += stride, b += stride) {
         V va, vb;
-        int ia, ib;
+        I ia, ib;
         std::memcpy(&va, a, sizeof(V));
         std::memcpy(&vb, b, sizeof(V));
-        std::memcpy(&ia, a + index_at, sizeof(int));
-        std::memcpy(&ib, b + index_at, sizeof(int));
+        std::memcpy(&ia, a + index_at, sizeof(I));
+        std::memcpy(&ib, b + index_at, sizeof(I));
         const bool take_a = Max ? va > vb : va < vb;
         if (take_a) {
             std::memcpy(b, &va, sizeof(V));
-            std::memcpy(b + index_at, &ia, sizeof(int));
+            std::memcpy(b + index_at, &ia, sizeof(I));
         } else if (!(va != vb) && ia < ib) {
-            std::memcpy(b + index_at, &ia, sizeof(int));
+            std::memcpy(b + index_at, &ia, sizeof(I));
         }
     }
 }

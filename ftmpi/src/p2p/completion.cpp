@@ -23,6 +23,7 @@ MPI_Comm comm_of(int n, MPI_Request *rs) {
 extern "C" {
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     if (!request) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait");
     MPI_Comm comm = error_comm(*request);
     return guarded(comm, "MPI_Wait", [&] { return wait_one(request, status); });
@@ -30,6 +31,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) noexcept {
 FTMPI_PMPI(Wait)
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     if (!request || !flag) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test");
     MPI_Comm comm = error_comm(*request);
     return guarded(comm, "MPI_Test", [&] { return test_one(request, flag, status); });
@@ -122,7 +124,10 @@ FTMPI_PMPI(Request_free)
 int MPI_Cancel(MPI_Request *request) noexcept {
     if (!request || *request == MPI_REQUEST_NULL)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel");
-    return guarded(error_comm(*request), "MPI_Cancel", [&] { return Engine::get().cancel(*request); });
+    return guarded(error_comm(*request), "MPI_Cancel", [&] {
+        if (int code = MPI_SUCCESS; cancel_grequest(*request, &code)) return code;  // its cancel_fn decides
+        return Engine::get().cancel(*request);
+    });
 }
 FTMPI_PMPI(Cancel)
 

@@ -27,14 +27,20 @@ ftmpi_request_s *build(RequestKind kind, const void *buf, int count, MPI_Datatyp
     return r;
 }
 
+// Nothing moves to or from MPI_PROC_NULL: an empty operation there may name
+// no datatype (count 0 with MPI_DATATYPE_NULL), as MPICH accepts.
+MPI_Datatype type_to_check(int count, MPI_Datatype type, int rank) {
+    return rank == MPI_PROC_NULL && count == 0 && type == MPI_DATATYPE_NULL ? MPI_BYTE : type;
+}
+
 int check_send(int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel) {
-    if (int e = check_common(comm, count, type)) return e;
+    if (int e = check_common(comm, count, type_to_check(count, type, dest))) return e;
     if (int e = check_dest(comm, dest)) return e;
     return check_send_tag(tag, channel);
 }
 
 int check_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel) {
-    if (int e = check_common(comm, count, type)) return e;
+    if (int e = check_common(comm, count, type_to_check(count, type, source))) return e;
     if (int e = check_source(comm, source)) return e;
     return check_recv_tag(tag, channel);
 }
@@ -79,6 +85,10 @@ int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest
     if (int e = check_send(count, type, dest, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, Channel::user, mode);
     r->persistent = true;
+    if (type != MPI_DATATYPE_NULL) {
+        dt::retain(type);
+        r->held_type = type;
+    }
     empty_status(&r->status);
     *request = r;
     return MPI_SUCCESS;
@@ -90,6 +100,10 @@ int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, in
     if (int e = check_recv(count, type, source, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, Channel::user, SendMode::standard);
     r->persistent = true;
+    if (type != MPI_DATATYPE_NULL) {
+        dt::retain(type);
+        r->held_type = type;
+    }
     empty_status(&r->status);
     *request = r;
     return MPI_SUCCESS;
@@ -98,8 +112,10 @@ int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, in
 int start_persistent(MPI_Request r) {
     if (r == MPI_REQUEST_NULL || !r->persistent) return MPI_ERR_REQUEST;
     if (r->active) return MPI_ERR_REQUEST;  // started twice without a wait
+    if (r->start_collective) return start_persistent_collective(r);
     return Engine::get().post(r, refused(r->comm, r->channel));
 }
+
 
 bool inert(MPI_Request r) { return r == MPI_REQUEST_NULL || (r->persistent && !r->active); }
 

@@ -16,6 +16,8 @@ int make_persistent_send(const void *buf, int count, MPI_Datatype, int dest, int
                          MPI_Request *request);
 int make_persistent_recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, MPI_Request *request);
 int start_persistent(MPI_Request);
+// MPI_Start of a persistent collective (persistent_collective.cpp).
+int start_persistent_collective(MPI_Request);
 
 // True for MPI_REQUEST_NULL and inactive persistent requests (they wait as done).
 bool inert(MPI_Request);
@@ -36,6 +38,10 @@ int wait_any(int n, MPI_Request *, int *index, MPI_Status *);
 int test_any(int n, MPI_Request *, int *index, int *flag, MPI_Status *);
 int wait_some(int n, MPI_Request *, int *outcount, int *indices, MPI_Status *);
 int test_some(int n, MPI_Request *, int *outcount, int *indices, MPI_Status *);
+
+// MPI_Cancel of a generalized request (MPI_Grequest_start): calls its
+// cancel_fn and gives its code; false when `request` is not one.
+bool cancel_grequest(MPI_Request request, int *code);
 
 // The communicator an error on this request is raised on.
 MPI_Comm error_comm(MPI_Request);

@@ -86,6 +86,7 @@ int matched_receive(void *buf, int count, MPI_Datatype type, MPI_Message *messag
 extern "C" {
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     return guarded(comm, "MPI_Probe", [&] {
         int flag;
         return probe(source, tag, comm, true, false, &flag, nullptr, status);
@@ -94,12 +95,14 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) noexcept {
 FTMPI_PMPI(Probe)
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     if (!flag) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Iprobe");
     return guarded(comm, "MPI_Iprobe", [&] { return probe(source, tag, comm, false, false, flag, nullptr, status); });
 }
 FTMPI_PMPI(Iprobe)
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     if (!message) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Mprobe");
     return guarded(comm, "MPI_Mprobe", [&] {
         int flag;
@@ -109,12 +112,14 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 FTMPI_PMPI(Mprobe)
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     if (!message || !flag) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Improbe");
     return guarded(comm, "MPI_Improbe", [&] { return probe(source, tag, comm, false, true, flag, message, status); });
 }
 FTMPI_PMPI(Improbe)
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     MPI_Comm comm = message && *message && *message != MPI_MESSAGE_NO_PROC ? (*message)->comm : MPI_COMM_WORLD;
     return guarded(comm, "MPI_Mrecv", [&] {
         MPI_Request r;

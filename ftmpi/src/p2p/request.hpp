@@ -6,6 +6,7 @@
 // the engine's lock.
 #pragma once
 
+#include "internal/datatype.hpp"
 #include "internal/p2p.hpp"
 
 #include <cstdint>
@@ -54,6 +55,20 @@ struct ftmpi_request_s {
     // Generalized requests (non-blocking collectives).
     std::function<bool(MPI_Status *)> advance;
     bool advancing = false;
+
+    // Persistent requests keep their datatype from MPI_*_init until freed:
+    // the program may free its handle in between (MPI-3.1 §4.1.9).
+    MPI_Datatype held_type = MPI_DATATYPE_NULL;
+    // Persistent collectives (MPI_Bcast_init, …): MPI_Start runs this, which
+    // starts the non-blocking collective and returns its request.
+    std::function<int(MPI_Request *)> start_collective;
+
+    ftmpi_request_s() = default;
+    ftmpi_request_s(const ftmpi_request_s &) = delete;
+    ftmpi_request_s &operator=(const ftmpi_request_s &) = delete;
+    ~ftmpi_request_s() {
+        if (held_type != MPI_DATATYPE_NULL) ftmpi::dt::release(held_type);
+    }
 };
 
 struct ftmpi_message_s;  // p2p/engine.hpp

@@ -94,6 +94,7 @@ FTMPI_PMPI(Irsend)
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
              MPI_Status *status) noexcept {
+    KeepStatusError keep(status);
     return guarded(comm, "MPI_Recv", [&] {
         MPI_Request r;
         if (int e = start_recv(buf, count, type, source, tag, comm, Channel::user, &r)) return e;

@@ -160,6 +160,25 @@ TEST_CASE("a struct of one kind keeps that kind (ops accept it)") {
     release(t);
 }
 
+TEST_CASE("MPI-1 LB/UB markers set a struct's bounds and leave its kind") {
+    const int bl[] = {1, 1, 1};
+    const Aint disp[] = {-4, 0, 20};
+    Type *types[] = {&ftmpi_dt_lb, INT, &ftmpi_dt_ub};
+    Type *t = make_struct(bl, disp, types);
+    CHECK(t->size == 4);
+    CHECK(t->lb == -4);
+    CHECK(t->ub == 20);
+    CHECK(t->true_lb == 0);
+    CHECK(t->true_extent() == 4);
+    CHECK(t->kind == Kind::int_);
+    // A contiguous of it strides by the marked extent.
+    Type *c = make_contiguous(2, t);
+    CHECK(c->extent() == 48);
+    CHECK(c->true_extent() == 28);
+    release(c);
+    release(t);
+}
+
 TEST_CASE("resized changes lb and extent, not the data") {
     Type *r = make_resized(INT, -4, 16);
     CHECK(r->lb == -4);

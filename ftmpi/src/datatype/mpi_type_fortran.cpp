@@ -1,0 +1,96 @@
+// MPI_Type_create_f90_integer, _real, _complex (MPI-3.1 §17.2.5) and
+// MPI_Type_match_size: the Fortran named type of the range and precision
+// asked for (gfortran's kinds: INTEGER 1/2/4/8/16, REAL 4/8/16).
+#include "internal/errors.hpp"
+#include "internal/pmpi.hpp"
+#include "predefined.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+#include <iterator>
+
+namespace {
+int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+
+// The REAL kind with at least precision p and exponent range r
+// (MPI_UNDEFINED: no requirement), or null.
+MPI_Datatype real_for(int p, int r, bool complex) {
+    struct Kind {
+        int precision, range;
+        MPI_Datatype real, cplx;
+    };
+    for (const Kind &k : {Kind{6, 37, &ftmpi_dt_real4, &ftmpi_dt_complex8},
+                          Kind{15, 307, &ftmpi_dt_real8, &ftmpi_dt_complex16},
+                          Kind{33, 4931, &ftmpi_dt_real16, &ftmpi_dt_complex32}})
+        if ((p == MPI_UNDEFINED || p <= k.precision) && (r == MPI_UNDEFINED || r <= k.range))
+            return complex ? k.cplx : k.real;
+    return MPI_DATATYPE_NULL;
+}
+}  // namespace
+
+extern "C" int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) noexcept {
+    constexpr const char *fn = "MPI_Type_create_f90_integer";
+    if (!newtype) return fail(MPI_ERR_ARG, fn);
+    // Decimal digits each INTEGER kind holds (SELECTED_INT_KIND).
+    struct Kind {
+        int range;
+        MPI_Datatype type;
+    };
+    for (const Kind &k : {Kind{2, &ftmpi_dt_integer1}, Kind{4, &ftmpi_dt_integer2}, Kind{9, &ftmpi_dt_integer4},
+                          Kind{18, &ftmpi_dt_integer8}, Kind{38, &ftmpi_dt_integer16}})
+        if (r <= k.range) {
+            *newtype = k.type;
+            return MPI_SUCCESS;
+        }
+    return fail(MPI_ERR_ARG, fn);
+}
+FTMPI_PMPI(Type_create_f90_integer)
+
+extern "C" int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) noexcept {
+    constexpr const char *fn = "MPI_Type_create_f90_real";
+    if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return fail(MPI_ERR_ARG, fn);
+    MPI_Datatype t = real_for(p, r, false);
+    if (!t) return fail(MPI_ERR_ARG, fn);
+    *newtype = t;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_create_f90_real)
+
+extern "C" int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) noexcept {
+    constexpr const char *fn = "MPI_Type_create_f90_complex";
+    if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return fail(MPI_ERR_ARG, fn);
+    MPI_Datatype t = real_for(p, r, true);
+    if (!t) return fail(MPI_ERR_ARG, fn);
+    *newtype = t;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_create_f90_complex)
+
+// The Fortran type of that class and size, as MPICH answers (MPI-3.1
+// §17.2.5 names MPI_INTEGERn, MPI_REALn, MPI_COMPLEXn).
+extern "C" int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) noexcept {
+    constexpr const char *fn = "MPI_Type_match_size";
+    if (!datatype) return fail(MPI_ERR_ARG, fn);
+    static constexpr int kinds = 5;
+    MPI_Datatype candidates[kinds] = {};
+    if (typeclass == MPI_TYPECLASS_INTEGER) {
+        MPI_Datatype list[kinds] = {&ftmpi_dt_integer1, &ftmpi_dt_integer2, &ftmpi_dt_integer4, &ftmpi_dt_integer8,
+                                    &ftmpi_dt_integer16};
+        std::copy(list, list + kinds, candidates);
+    } else if (typeclass == MPI_TYPECLASS_REAL) {
+        MPI_Datatype list[] = {&ftmpi_dt_real2, &ftmpi_dt_real4, &ftmpi_dt_real8, &ftmpi_dt_real16};
+        std::copy(std::begin(list), std::end(list), candidates);
+    } else if (typeclass == MPI_TYPECLASS_COMPLEX) {
+        MPI_Datatype list[] = {&ftmpi_dt_complex8, &ftmpi_dt_complex16, &ftmpi_dt_complex32};
+        std::copy(std::begin(list), std::end(list), candidates);
+    } else {
+        return fail(MPI_ERR_ARG, fn);
+    }
+    for (MPI_Datatype t : candidates)
+        if (t && size >= 0 && t->size == static_cast<size_t>(size)) {
+            *datatype = t;
+            return MPI_SUCCESS;
+        }
+    return fail(MPI_ERR_ARG, fn);
+}
+FTMPI_PMPI(Type_match_size)

@@ -84,7 +84,10 @@ int init_before_join(int required, int *provided, bool *restarted) {
 
     const auto timeout = std::chrono::milliseconds(env_int("FTMPI_WIREUP_TIMEOUT_MS", 60000));
     transport::RouterOptions options;
-    options.job = job.job;
+    // FTMPI_JOB_KEY (from ftmpirun) keeps two VMs' jobs of one id apart in
+    // what the drivers name on this host (shared-memory files).
+    const char *job_key = std::getenv("FTMPI_JOB_KEY");
+    options.job = job_key && *job_key ? job.job + "-" + job_key : job.job;
     options.rank = job.rank;
     options.size = job.size;
     if (job.size > 1) {

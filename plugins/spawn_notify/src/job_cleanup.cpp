@@ -9,12 +9,26 @@
 
 namespace harness::vm::spawn {
 
+namespace {
+
+std::string value_of(const std::vector<std::string> &env, const std::string &name)
+{
+    const std::string prefix = name + "=";
+    for (auto it = env.rbegin(); it != env.rend(); ++it)
+        if (it->compare(0, prefix.size(), prefix) == 0) return it->substr(prefix.size());
+    return {};
+}
+
+} // namespace
+
 std::string job_of(const std::vector<std::string> &env)
 {
-    static const std::string name = "FTMPI_JOB=";
-    for (auto it = env.rbegin(); it != env.rend(); ++it)
-        if (it->compare(0, name.size(), name) == 0) return it->substr(name.size());
-    return {};
+    // FTMPI_JOB counts from 1 in each VM; FTMPI_JOB_KEY (set by ftmpirun)
+    // tells two VMs' jobs of one id apart. libftmpi names its shared-memory
+    // files with the same "<job>-<key>".
+    std::string job = value_of(env, "FTMPI_JOB");
+    std::string key = value_of(env, "FTMPI_JOB_KEY");
+    return job.empty() || key.empty() ? job : job + "-" + key;
 }
 
 std::string job_shm_prefix(const std::string &job)

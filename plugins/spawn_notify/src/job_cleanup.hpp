@@ -21,8 +21,9 @@
 
 namespace harness::vm::spawn {
 
-// FTMPI_JOB's value in a request's environment ("K=V" entries, the last one
-// wins); empty when absent.
+// The job a request's process belongs to ("K=V" entries, the last one wins):
+// FTMPI_JOB, or "<FTMPI_JOB>-<FTMPI_JOB_KEY>" when ftmpirun set a key (job
+// ids repeat across VMs on one host); empty without FTMPI_JOB.
 std::string job_of(const std::vector<std::string> &env);
 
 // "ftmpi.<sanitized job>." — the prefix of the job's files in /dev/shm.

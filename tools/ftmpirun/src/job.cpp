@@ -9,10 +9,12 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <fcntl.h>
 #include <map>
 #include <poll.h>
 #include <pthread.h>
+#include <random>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -20,6 +22,16 @@
 namespace harness::ftmpirun {
 
 namespace {
+
+// 64 random bits in hex: FTMPI_JOB_KEY.
+std::string random_job_key()
+{
+    std::random_device rd;
+    const std::uint64_t v = (std::uint64_t{rd()} << 32) ^ rd();
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
@@ -256,6 +268,7 @@ private:
         s.argv = program.argv;
         s.env = program.env;
         s.env.push_back("FTMPI_JOB=" + std::to_string(spec_.job_id));
+        s.env.push_back("FTMPI_JOB_KEY=" + job_key_);
         s.env.push_back("FTMPI_RANK=" + std::to_string(rank));
         s.env.push_back("FTMPI_SIZE=" + std::to_string(spec_.ranks.size()));
         s.env.push_back("FTMPI_WIREUP=" + wireup_);
@@ -472,6 +485,9 @@ private:
     std::set<std::size_t> lost_seen_;
     std::set<std::pair<int, int>> respawned_;    // (round, rank) already handled
     std::string wireup_ = "drd:";
+    // Tells this job apart from a job of the same id in another VM on this
+    // host (job ids count from 1 in each VM): names its shared-memory files.
+    std::string job_key_ = random_job_key();
     std::string wireup_dir_;
     std::string dir_member_;
     int live_ = 0;

@@ -117,7 +117,16 @@ void Driver::connect(const char *const *addresses, const unsigned char *mine, in
     }
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
     while (!waiting.empty()) {
-        std::erase_if(waiting, [this](int p) { return attach_peer(p, slot_attached) == Attach::attached; });
+        std::erase_if(waiting, [this](int p) {
+            const Attach a = attach_peer(p, slot_attached);
+            if (a == Attach::dead) {
+                // It wired up over TCP, then died before we attached: a
+                // failure, reported by the next progress(), not a hang here.
+                peers_[static_cast<size_t>(p)].alive = false;
+                lost_.push_back(p);
+            }
+            return a != Attach::not_yet;
+        });
         if (waiting.empty()) break;
         if (Clock::now() >= deadline)
             throw std::runtime_error("wire-up timed out waiting for the shared-memory inbox of rank " +

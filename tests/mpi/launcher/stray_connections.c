@@ -66,10 +66,13 @@ static struct sockaddr_in rank0_address(void) {
     snprintf(path, sizeof path, "%s/0", wireup + 4);
     FILE *f = fopen(path, "r");
     CHECK(f, "cannot read %s", path);
-    char host[256] = "";
+    /* The record is rank 0's card: "tcp=HOST:PORT[ INC ROUND][;other=...]". */
+    char card[1024] = "", host[256] = "";
     int port = 0;
-    CHECK(fscanf(f, "%255[^:]:%d", host, &port) == 2, "bad record in %s", path);
+    CHECK(fgets(card, sizeof card, f) != NULL, "empty record in %s", path);
     fclose(f);
+    const char *tcp = strstr(card, "tcp=");
+    CHECK(tcp && sscanf(tcp + 4, "%255[^:]:%d", host, &port) == 2, "bad record in %s: %s", path, card);
     struct sockaddr_in sa;
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;

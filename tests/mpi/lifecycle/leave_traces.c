@@ -16,8 +16,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The job's name in /dev/shm: FTMPI_JOB, and FTMPI_JOB_KEY after a '-' when
+ * the launcher set one (as libftmpi's comm drivers name their files). */
 static void shm_name(char *out, size_t n, const char *suffix, int rank) {
-    const char *job = getenv("FTMPI_JOB");
+    char job_name[256];
+    const char *key = getenv("FTMPI_JOB_KEY");
+    snprintf(job_name, sizeof job_name, "%s%s%s", getenv("FTMPI_JOB") ? getenv("FTMPI_JOB") : "", key && *key ? "-" : "",
+             key && *key ? key : "");
+    const char *job = job_name;
     char safe[128];
     size_t i = 0;
     for (; job && job[i] && i + 1 < sizeof safe; ++i) {

@@ -37,7 +37,7 @@ TEST_CASE("hpublish keygen, export-key and publish produce a repository a daemon
 
     auto index = harness::repo::parse_index(read_text(www / "index.json"));
     REQUIRE(index.ok());
-    CHECK(index->components.size() == 2);
+    CHECK(index->components.size() == 3);  // alpha, beta and ops (an application-level plugin with an interface)
     CHECK(index->components.at(0).cache_ttl_seconds == 120);
     CHECK(index->components.at(0).arch == harness::repo::host_arch());
 

@@ -13,6 +13,10 @@ using json = nlohmann::json;
 
 Error manifest_error(const std::string &why) { return make_error(HARNESS_ERR_LOAD_FAILED, "manifest: " + why); }
 
+// A JSON number that must be an integer: a float (3.6e49) would convert to
+// int64 with undefined behaviour, so it is refused as a type error.
+bool is_integer(const nlohmann::json &v) { return v.is_number_integer(); }
+
 template <class E>
 bool parse_enum(const json &j, const char *key, std::initializer_list<std::pair<const char *, E>> names, E &out)
 {
@@ -79,6 +83,8 @@ Result<Manifest> parse_manifest(std::string_view json_text)
             if (!parse_component_name(dep)) return manifest_error("bad dependency \"" + dep + "\"");
             m.dependencies.push_back(dep);
         }
+        if (j.contains("cache_ttl_seconds") && !is_integer(j["cache_ttl_seconds"]))
+            return manifest_error("cache_ttl_seconds must be an integer");
         auto ttl = j.value("cache_ttl_seconds", std::int64_t{3600});
         if (ttl < 0) return manifest_error("cache_ttl_seconds must not be negative");
         m.cache_ttl = std::chrono::seconds(ttl);
@@ -103,6 +109,7 @@ Result<Manifest> parse_manifest(std::string_view json_text)
         for (const auto &i : j.value("interfaces", json::array())) {
             Manifest::Interface in;
             in.name = i.at("name").get<std::string>();
+            if (!is_integer(i.at("version"))) return manifest_error("interface " + in.name + ": version must be an integer");
             auto version = i.at("version").get<std::int64_t>();
             if (in.name.empty()) return manifest_error("an interface has an empty name");
             if (version < 0 || version > std::int64_t{UINT32_MAX})

@@ -76,6 +76,8 @@ TEST_CASE("bad manifests are refused")
              R"J({"package": "p", "component": "c", "version": "1", "dependencies": ["nocomp"]})J",
              R"J({"package": "p", "component": "c", "version": "1", "dependencies": [3]})J",
              R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": -1})J",
+             R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": 3.6e49})J",
+             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": 1e30}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"convention": "auto"}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "convention": "x"}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "default_mode": "y"}]})J",

@@ -36,10 +36,8 @@ std::vector<std::string> parse_list(const std::string &text) {
 const ftmpi_transport_ops *load_plugin(const std::string &name, std::string *why) {
     namespace hl = harness::hlib;
     static auto *loaded = new std::vector<std::unique_ptr<hl::DirectPlugin>>();
-    const char *root = std::getenv("HARNESS_ROOT");
-    const char *home = std::getenv("HOME");
-    std::filesystem::path dir = root && *root ? root : std::string(home ? home : "/") + "/.harness";
-    auto plugin = hl::DirectPlugin::load(dir, harness::ComponentName{"comm", name});
+    const std::filesystem::path root = hl::ConnectOptions{}.resolved().root;  // $HARNESS_ROOT or ~/.harness
+    auto plugin = hl::DirectPlugin::load(root, harness::ComponentName{"comm", name});
     if (!plugin) {
         *why = plugin.error().describe();
         return nullptr;

@@ -46,7 +46,7 @@ struct Router::Port {
         Router &r = *of(ctx).router;
         if (of(ctx).index != tcp || peer < 0 || peer >= r.size_) return;
         r.route_[peer] = static_cast<int>(tcp);
-        r.drivers_[tcp].carries = r.tcp_carries_ = true;
+        r.drivers_[tcp].carries = true;
         r.sink_.on_joined(peer);
     }
 };
@@ -156,12 +156,11 @@ std::string Router::open(const RouterOptions &o) {
     return card.text();
 }
 
-void Router::choose_routes(const std::vector<std::string> &cards) {
-    tcp_carries_ = false;
+void Router::choose_routes(const std::vector<Card> &cards) {
     for (Driver &d : drivers_) d.carries = false;
     for (int p = 0; p < size_; ++p) {
         if (p == rank_) continue;
-        const Card card = Card::parse(cards[p]);
+        const Card &card = cards[p];
         route_[p] = static_cast<int>(tcp);
         const bool other_node = ranks_per_node_ > 0 && p / ranks_per_node_ != rank_ / ranks_per_node_;
         for (size_t i : order_) {
@@ -174,28 +173,28 @@ void Router::choose_routes(const std::vector<std::string> &cards) {
         }
         drivers_[static_cast<size_t>(route_[p])].carries = true;
     }
-    tcp_carries_ = drivers_[tcp].carries;
 }
 
-std::vector<const char *> Router::addresses_for(const std::vector<std::string> &cards, const Driver &d,
-                                                std::vector<std::string> &keep) const {
-    keep.assign(cards.size(), std::string());
+std::vector<const char *> Router::addresses_for(const std::vector<Card> &cards, const Driver &d) const {
     std::vector<const char *> out(cards.size(), nullptr);
-    for (size_t r = 0; r < cards.size(); ++r) {
-        keep[r] = Card::parse(cards[r]).address(d.name);
-        out[r] = keep[r].c_str();
-    }
+    for (size_t r = 0; r < cards.size(); ++r) out[r] = cards[r].address(d.name).c_str();
     return out;
 }
 
-void Router::connect(const std::vector<std::string> &cards, std::chrono::milliseconds timeout) {
+std::vector<Card> Router::parse_cards(const std::vector<std::string> &texts) {
+    std::vector<Card> cards;
+    for (const std::string &t : texts) cards.push_back(Card::parse(t));
+    return cards;
+}
+
+void Router::connect(const std::vector<std::string> &texts, std::chrono::milliseconds timeout) {
+    const std::vector<Card> cards = parse_cards(texts);
     choose_routes(cards);
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (size_t i = 0; i < drivers_.size(); ++i) {
         Driver &d = drivers_[i];
         if (i != tcp && !d.carries) continue;
-        std::vector<std::string> keep;
-        std::vector<const char *> addresses = addresses_for(cards, d, keep);
+        std::vector<const char *> addresses = addresses_for(cards, d);
         std::vector<unsigned char> mine(size_, 0);
         for (int p = 0; p < size_; ++p) mine[p] = p != rank_ && (i == tcp || route_[p] == static_cast<int>(i));
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -206,16 +205,16 @@ void Router::connect(const std::vector<std::string> &cards, std::chrono::millise
     }
 }
 
-std::vector<int> Router::join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer) {
+std::vector<int> Router::join(const std::vector<std::string> &texts, std::chrono::milliseconds per_peer) {
     // A replacement reaches every peer over TCP, and the survivors reach it
     // over TCP once they admit it (admit below): the join protocol is TCP's,
     // and one medium per pair keeps the frames of the new incarnation in order.
     route_.assign(size_, static_cast<int>(tcp));
     for (Driver &d : drivers_) d.carries = false;
-    drivers_[tcp].carries = tcp_carries_ = true;
+    drivers_[tcp].carries = true;
     Driver &t = drivers_[tcp];
-    std::vector<std::string> keep;
-    std::vector<const char *> addresses = addresses_for(cards, t, keep);
+    const std::vector<Card> cards = parse_cards(texts);
+    std::vector<const char *> addresses = addresses_for(cards, t);
     std::vector<unsigned char> mine(size_, 1), lost(size_, 0);
     mine[rank_] = 0;
     char err[512] = "";
@@ -267,7 +266,7 @@ void Router::process_events(int) {
         [[maybe_unused]] ssize_t r = ::read(wake_fd_, &v, sizeof v);
         woken_ = false;
     }
-    const bool look_at_tcp = tcp_carries_ || blocked_ || ++steps_ % tcp_look_every == 0;
+    const bool look_at_tcp = drivers_[tcp].carries || blocked_ || ++steps_ % tcp_look_every == 0;
     for (size_t i = 0; i < drivers_.size(); ++i)
         if (i != tcp || look_at_tcp) drivers_[i].ops->progress(drivers_[i].state);
     blocked_ = false;
@@ -328,7 +327,7 @@ bool Router::admit(int peer, int incarnation) {
     if (route_[peer] != static_cast<int>(tcp)) {
         route(peer).ops->drop(route(peer).state, peer);  // the predecessor's medium
         route_[peer] = static_cast<int>(tcp);          // the replacement joined over TCP
-        t.carries = tcp_carries_ = true;
+        t.carries = true;
     }
     return true;
 }

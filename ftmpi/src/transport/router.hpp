@@ -22,6 +22,7 @@
 // serializes every call with its lock, except wake().
 #pragma once
 
+#include "transport/card.hpp"
 #include "transport/driver.hpp"
 #include "transport/sink.hpp"
 
@@ -91,9 +92,11 @@ private:
     struct Port;  // a driver's C sink context
     Driver &route(int peer) { return drivers_[static_cast<size_t>(route_[peer])]; }
     const Driver &route(int peer) const { return drivers_[static_cast<size_t>(route_[peer])]; }
-    void choose_routes(const std::vector<std::string> &cards);
-    std::vector<const char *> addresses_for(const std::vector<std::string> &cards, const Driver &,
-                                            std::vector<std::string> &keep) const;
+    static std::vector<Card> parse_cards(const std::vector<std::string> &texts);
+    void choose_routes(const std::vector<Card> &cards);
+    // Each rank's address for driver d ("" when its card has none); the
+    // pointers live as long as `cards`.
+    std::vector<const char *> addresses_for(const std::vector<Card> &cards, const Driver &d) const;
     void lost_from(size_t driver, int peer);  // a driver's on_peer_lost
 
     Sink &sink_;
@@ -105,7 +108,6 @@ private:
     int epoll_fd_ = -1, wake_fd_ = -1;
     std::vector<size_t> order_;           // drivers_ indices by preference
     unsigned steps_ = 0;                  // steps, for the occasional look at an idle TCP
-    bool tcp_carries_ = false;
     bool blocked_ = false;                // the last wait_events blocked in epoll
     bool woken_ = false;                  // and the wake eventfd was among its events
 };

@@ -42,10 +42,10 @@ int fail(char *err, size_t errlen, const char *what) {
     return FTMPI_TRANSPORT_ERROR;
 }
 
-std::vector<std::string> to_vector(const char *const *addresses, const unsigned char *mine, int n) {
+std::vector<std::string> to_vector(const char *const *addresses, int n) {
     std::vector<std::string> v(n);
     for (int r = 0; r < n; ++r)
-        if (addresses[r] && (!mine || mine[r])) v[r] = addresses[r];
+        if (addresses[r]) v[r] = addresses[r];
     return v;
 }
 
@@ -84,7 +84,7 @@ int tcp_connect(ftmpi_transport *t, const char *const *addresses, const unsigned
     // TCP connects to every peer whatever carries its frames: the connection's
     // end of file is how a peer's death is seen.
     try {
-        t->tcp->connect_mesh(t->rank, to_vector(addresses, nullptr, t->size), std::chrono::milliseconds(timeout_ms));
+        t->tcp->connect_mesh(t->rank, to_vector(addresses, t->size), std::chrono::milliseconds(timeout_ms));
         return FTMPI_TRANSPORT_OK;
     } catch (const std::exception &e) {
         return fail(err, errlen, e.what());
@@ -140,7 +140,7 @@ int tcp_flushed(ftmpi_transport *t) noexcept { return t->tcp->flushed(); }
 int tcp_join(ftmpi_transport *t, const char *const *addresses, const unsigned char *, int per_peer_ms,
              unsigned char *lost, char *err, size_t errlen) noexcept {
     try {
-        for (int r : t->tcp->join_mesh(t->rank, to_vector(addresses, nullptr, t->size),
+        for (int r : t->tcp->join_mesh(t->rank, to_vector(addresses, t->size),
                                        std::chrono::milliseconds(per_peer_ms)))
             lost[r] = 1;
         return FTMPI_TRANSPORT_OK;

@@ -6,15 +6,14 @@
 
 #include <harness/crypto.hpp>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
 #include <fcntl.h>
 #include <map>
 #include <poll.h>
 #include <pthread.h>
-#include <random>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -22,16 +21,6 @@
 namespace harness::ftmpirun {
 
 namespace {
-
-// 64 random bits in hex: FTMPI_JOB_KEY.
-std::string random_job_key()
-{
-    std::random_device rd;
-    const std::uint64_t v = (std::uint64_t{rd()} << 32) ^ rd();
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
@@ -487,7 +476,11 @@ private:
     std::string wireup_ = "drd:";
     // Tells this job apart from a job of the same id in another VM on this
     // host (job ids count from 1 in each VM): names its shared-memory files.
-    std::string job_key_ = random_job_key();
+    std::string job_key_ = [] {
+        std::array<std::uint8_t, 8> bytes{};
+        harness::random_bytes(bytes);
+        return harness::to_hex(bytes);
+    }();
     std::string wireup_dir_;
     std::string dir_member_;
     int live_ = 0;

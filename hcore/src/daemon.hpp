@@ -64,6 +64,11 @@ public:
     const std::string &root_text() const { return root_text_; }
     const std::string &key_file_text() const { return key_file_text_; }
     Result<const LoadedPlugin *> find_or_load(const ComponentName &name);
+    // A plugin's code at `return_address` calls `callee` (shutdown order).
+    void note_plugin_call(const void *return_address, const LoadedPlugin &callee)
+    {
+        registry_->note_call(return_address, callee);
+    }
     const harness_host_api *host_api() const { return &host_api_; }
 
     // Sessions count themselves; past max_sessions() new connections are

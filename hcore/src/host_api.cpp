@@ -119,6 +119,12 @@ int host_call_local(void *host, const char *package, const char *component, cons
             copy_message("call_local: " + name.to_string() + "/" + function + " is not a PACKED function", err, errlen);
             return HARNESS_ERR_NOT_SUPPORTED;
         }
+        d.note_plugin_call(__builtin_return_address(0), **plugin);
+        PluginCall in_flight(**plugin);
+        if (!in_flight) {
+            copy_message("call_local: " + name.to_string() + " is stopping with the daemon", err, errlen);
+            return HARNESS_ERR_BUSY;
+        }
         harness_buf call_err{};
         harness_call_ctx ctx{sizeof(harness_call_ctx), (*plugin)->state, d.host_api(), &call_err};
         harness_reader reader = harness_reader_make(args, args_len);

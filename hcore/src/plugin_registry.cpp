@@ -1,6 +1,17 @@
 #include "plugin_registry.hpp"
 
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 namespace harness::hcore {
+
+namespace {
+// How long a stopping plugin waits for calls into it to return.
+constexpr std::chrono::seconds call_drain_timeout{5};
+} // namespace
 
 PluginRegistry::PluginRegistry(Resolver resolver, const harness_host_api *host_api, Logger &log)
     : resolver_(std::move(resolver)), host_api_(host_api), log_(log)
@@ -11,6 +22,9 @@ PluginRegistry::~PluginRegistry() { unload_all(); }
 
 Result<const LoadedPlugin *> PluginRegistry::load(const ComponentName &name)
 {
+    // Checked before the lock too: unload_all holds it while finis run, and a
+    // fini may wait for a thread that is loading.
+    if (closed_) return make_error(HARNESS_ERR_BUSY, "the daemon is shutting down");
     std::lock_guard lock(load_mutex_);
     if (closed_) return make_error(HARNESS_ERR_BUSY, "the daemon is shutting down");
     return load_locked(name);
@@ -71,6 +85,7 @@ Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &na
     }
     plugin->initialized = true;
     plugin->library = std::move(library.value());
+    if (Dl_info info{}; ::dladdr(&plugin->descriptor(), &info) != 0) plugin->base = info.dli_fbase;
     log_.info("loaded " + name.to_string() + " " + d.version + " from " + origin_name(where->origin) + " (" +
               where->shared_object.string() + ")");
 
@@ -104,7 +119,7 @@ const LoadedPlugin *PluginRegistry::find(const ComponentName &name) const
 {
     std::shared_lock lock(map_mutex_);
     auto it = plugins_.find(name);
-    return it == plugins_.end() ? nullptr : it->second.get();
+    return it == plugins_.end() || it->second->stopping ? nullptr : it->second.get();
 }
 
 std::vector<const LoadedPlugin *> PluginRegistry::all() const
@@ -113,16 +128,67 @@ std::vector<const LoadedPlugin *> PluginRegistry::all() const
     return {order_.begin(), order_.end()};
 }
 
+const LoadedPlugin *PluginRegistry::plugin_at(const void *base) const
+{
+    std::shared_lock lock(map_mutex_);
+    for (const LoadedPlugin *p : order_)
+        if (p->base == base) return p;
+    return nullptr;
+}
+
+void PluginRegistry::note_call(const void *return_address, const LoadedPlugin &callee)
+{
+    std::lock_guard lock(calls_mutex_);
+    auto it = caller_at_.find(return_address);
+    if (it == caller_at_.end()) {
+        Dl_info info{};
+        const LoadedPlugin *caller = ::dladdr(return_address, &info) != 0 ? plugin_at(info.dli_fbase) : nullptr;
+        it = caller_at_.emplace(return_address, caller).first;
+    }
+    if (it->second && it->second != &callee) calls_.emplace(it->second, &callee);
+}
+
+void PluginRegistry::stop(LoadedPlugin &p)
+{
+    p.stopping = true;
+    const auto deadline = std::chrono::steady_clock::now() + call_drain_timeout;
+    while (p.calls_in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (p.calls_in_flight.load() > 0) log_.warning("stopping " + p.name.to_string() + " while calls into it still run");
+    if (p.initialized && p.descriptor().fini) p.descriptor().fini(p.state);
+    p.initialized = false;
+}
+
 void PluginRegistry::unload_all()
 {
-    std::lock_guard lock(load_mutex_);
     closed_ = true;
-    std::unique_lock map_lock(map_mutex_);
-    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        LoadedPlugin *p = *it;
-        if (p->initialized && p->descriptor().fini) p->descriptor().fini(p->state);
-        p->initialized = false;
+    std::lock_guard lock(load_mutex_); // a load under way finishes first
+    std::vector<LoadedPlugin *> live;
+    {
+        std::shared_lock map_lock(map_mutex_);
+        live.assign(order_.rbegin(), order_.rend());
     }
+    std::set<std::pair<const LoadedPlugin *, const LoadedPlugin *>> calls;
+    {
+        std::lock_guard calls_lock(calls_mutex_);
+        calls = calls_;
+    }
+    // Callers first: a plugin loaded on first use by another (the events
+    // service's vm/drd) is newer than its user, yet must outlive it. Without
+    // the map lock: a fini may join a thread that is in find().
+    while (!live.empty()) {
+        auto called_by_live = [&](const LoadedPlugin *callee) {
+            return std::any_of(live.begin(), live.end(), [&](const LoadedPlugin *caller) {
+                return caller != callee && calls.count({caller, callee}) > 0;
+            });
+        };
+        auto next = std::find_if(live.begin(), live.end(), [&](LoadedPlugin *p) { return !called_by_live(p); });
+        if (next == live.end()) next = live.begin(); // calls in a cycle: newest first
+        LoadedPlugin *p = *next;
+        live.erase(next);
+        stop(*p);
+    }
+    std::unique_lock map_lock(map_mutex_);
     order_.clear();
     plugins_.clear();
 }

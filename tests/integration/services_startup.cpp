@@ -1,11 +1,15 @@
 // hcored --services and --plugin-path with real daemons: the listed services
 // load in order before the ready line, from a plugin directory outside the
 // root; one that cannot be found is a warning and the daemon serves on; the
-// test fixture's default ("") loads none; a malformed list is refused at once.
+// test fixture's default ("") loads none; a malformed list is refused at once;
+// a SIGTERM while a service thread calls another plugin still stops it.
 #include "it_support.hpp"
 
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
+#include <csignal>
 #include <fstream>
 
 using namespace harness;
@@ -116,4 +120,25 @@ TEST_CASE("the VM services built in this tree load from the default plugin path"
     o.services = test::kAllServices;
     auto d = Daemon::start(o);
     CHECK(loaded_names(*d) == std::vector<std::string>{"vm/drd", "vm/naming", "vm/events", "vm/spawn_notify"});
+}
+
+TEST_CASE("SIGTERM while vm/events takes its role through vm/drd: the daemon still exits at once")
+{
+    // The events service's role thread calls vm/drd (loading it on first use)
+    // while the daemon stops; its fini joins that thread. Repeated because
+    // the thread's call and the stop race.
+    for (int round = 0; round < 5; ++round) {
+        CAPTURE(round);
+        test::DaemonOptions o;
+        o.install_examples = false;
+        o.services = "vm/events";
+        auto d = Daemon::start(o);
+        d->signal(SIGTERM);
+        REQUIRE_MESSAGE(test::wait_until([&] { return !process_alive(d->pid()); }, 5s),
+                        "hcored did not exit within 5 s of SIGTERM; stderr:\n"
+                            << d->stderr_tail());
+        int status = d->stop();
+        const bool exited_zero = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        CHECK_MESSAGE(exited_zero, "wait status " << status << "; stderr:\n" << d->stderr_tail());
+    }
 }

@@ -64,6 +64,7 @@ public:
     const std::string &root_text() const { return root_text_; }
     const std::string &key_file_text() const { return key_file_text_; }
     Result<const LoadedPlugin *> find_or_load(const ComponentName &name);
+    bool plugins_stopping() const { return registry_->closed(); }
     // A plugin's code at `return_address` calls `callee` (shutdown order).
     void note_plugin_call(const void *return_address, const LoadedPlugin &callee)
     {

@@ -103,6 +103,12 @@ int host_call_local(void *host, const char *package, const char *component, cons
             return HARNESS_ERR_INVALID_ARGUMENT;
         }
         Daemon &d = daemon_of(host);
+        if (d.plugins_stopping()) {
+            // Not BUSY: callers retry on BUSY, and nothing comes back now.
+            copy_message("call_local: the daemon is stopping; " + name.to_string() + " takes no new calls", err,
+                         errlen);
+            return HARNESS_ERR_NOT_FOUND;
+        }
         auto plugin = d.find_or_load(name);
         if (!plugin) {
             copy_message("call_local: " + plugin.error().describe(), err, errlen);

@@ -91,6 +91,10 @@ public:
     Result<ForProcess> resolve_for_process(const ComponentName &name) const;
     const LoadedPlugin *find(const ComponentName &name) const;
     std::vector<const LoadedPlugin *> all() const; // in load order
+    // unload_all has begun: calls between plugins that start now are refused,
+    // so one in flight that waits on another plugin ends instead of waiting
+    // for a VM that is going away.
+    bool closed() const { return closed_; }
     // A plugin's code (the return address of its host call) called `callee`:
     // the caller is stopped before the callee at shutdown.
     void note_call(const void *return_address, const LoadedPlugin &callee);

@@ -171,6 +171,12 @@ typedef struct ftmpi_transport_ops {
     int (*incarnation)(ftmpi_transport *t, int peer);
     int (*joining_incarnation)(ftmpi_transport *t, int peer);
     int (*admit)(ftmpi_transport *t, int peer, int incarnation);
+
+    /* Before a peer known failed is dropped: delivers what it sent and this
+     * side can read without waiting. A loss found meanwhile is reported by
+     * the next progress, never from inside. A table whose struct_size ends
+     * before this slot has none. */
+    void (*drain)(ftmpi_transport *t, int peer);
 } ftmpi_transport_ops;
 
 #ifdef __cplusplus

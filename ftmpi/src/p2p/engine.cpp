@@ -54,6 +54,7 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
     arriving_.assign(size_, nullptr);
     arriving_unexpected_.assign(size_, nullptr);
     stopping_ = false;
+    reports_open_ = false;
     net_ = std::make_unique<transport::Router>(*this);
     if (size_ > 1) {
         try {
@@ -77,6 +78,12 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
     last_user_exit_ = std::chrono::steady_clock::now();
     if (size_ > 1) progress_thread_ = std::thread([this] { progress_thread_main(); });
     return {};
+}
+
+void Engine::open_reports() {
+    Lock lk(mu_);
+    reports_open_ = true;
+    report(lk);
 }
 
 std::string Engine::transport_summary() {
@@ -144,6 +151,7 @@ void Engine::poll_step(Lock &lk, bool block) {
     // A generalized request may advance without any socket event (a local
     // step); never sleep long while one is active.
     int timeout = block ? (generalized_.empty() ? -1 : 1) : 0;
+    if (timeout != 0 && !net_->prepare_wait()) timeout = 0;  // the drivers' state is touched under the lock only
     lk.unlock();
     int n = net_->wait_events(timeout);
     lk.lock();

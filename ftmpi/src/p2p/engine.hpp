@@ -68,6 +68,10 @@ public:
     // `exchange` publishes this rank's card and returns every rank's.
     using Exchange = std::function<std::vector<std::string>(const std::string &card)>;
     std::string start(const transport::RouterOptions &options, const Exchange &exchange);
+    // Once ftstate is initialized (MPI_Init's end): failures declared since
+    // start() are reported to it, and later ones as they come. Before, a
+    // report would be lost to ftstate's reset of its failure list.
+    void open_reports();
     // Which driver carries frames to each peer, in one line ("shm 3, tcp 4").
     std::string transport_summary();
     // MPI_Finalize: bye to every peer, wait for theirs (or their failure),
@@ -216,6 +220,7 @@ private:
     std::mutex inject_mu_;                    // guards injected_ (taken without mu_ or inside it, never the reverse)
     std::vector<int> injected_;
     std::atomic<bool> injected_pending_{false};
+    bool draining_ = false;  // declare_failed_locked is taking in a failed peer's last frames
     std::atomic<uint64_t> failure_epoch_{0}, reported_epoch_{0};
     std::vector<char> suspected_;             // per peer: connection broke, failure not yet confirmed
     std::vector<MPI_Request> stalled_;        // sends to suspected peers, waiting for the verdict
@@ -226,6 +231,7 @@ private:
     };
     std::vector<Report> reports_;
     bool reporting_ = false;                  // one thread reports at a time, in order
+    bool reports_open_ = false;               // ftstate is ready for reports (open_reports)
     std::set<uint32_t> revoked_contexts_;     // contexts revoked here or by a frame (forwarded once)
     std::vector<MPI_Comm> to_release_;       // comms a revoke frame found (retained)
     std::map<std::pair<int, uint32_t>, uint64_t> flush_arrived_, flush_waited_;  // (peer, context) markers

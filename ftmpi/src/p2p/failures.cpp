@@ -60,7 +60,15 @@ void Engine::on_peer_lost(int peer) {
 
 void Engine::declare_failed_locked(int world, const std::string &why) {
     if (!running_ || world < 0 || world >= size_ || world == rank_ || failed_[world]) return;
-    net_->drop(world);  // nothing more is read from or written to it
+    // What it sent before it failed and already reached us is taken in (a
+    // message then _exit), then nothing more is read from or written to it.
+    if (!draining_) {
+        draining_ = true;
+        net_->drain(world);
+        draining_ = false;
+        if (failed_[world]) return;
+    }
+    net_->drop(world);
     failed_[world] = 1;
     suspected_[world] = 0;
     failure_epoch_.fetch_add(1, std::memory_order_acq_rel);
@@ -101,7 +109,7 @@ void Engine::declare_failed_locked(int world, const std::string &why) {
 }
 
 void Engine::report(Lock &lk) {
-    if (reporting_ || (reports_.empty() && to_release_.empty())) return;
+    if (!reports_open_ || reporting_ || (reports_.empty() && to_release_.empty())) return;
     reporting_ = true;
     while (!reports_.empty() || !to_release_.empty()) {
         std::vector<Report> batch;

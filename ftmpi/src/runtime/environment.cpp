@@ -107,6 +107,7 @@ int init_before_join(int required, int *provided, bool *restarted) {
     state.store(State::running);
     comm::init_world(job.rank, job.size);
     ft::init();
+    p2p::Engine::get().open_reports();  // a peer that failed during the wire-up is known from here
     // From here an exit without MPI_Finalize is a process failure.
     report_lifecycle("initialized");
     if (provided) *provided = provided_level;

@@ -243,11 +243,15 @@ size_t Router::eager_limit(int peer) const {
     return d.ops->eager_limit(d.state);
 }
 
+bool Router::prepare_wait() {
+    for (Driver &d : drivers_)
+        if (d.ops->prepare_wait(d.state)) return false;
+    return true;
+}
+
 int Router::wait_events(int timeout_ms) {
     blocked_ = false;
     if (timeout_ms == 0) return 1;  // a spinning step: process_events looks at every driver
-    for (Driver &d : drivers_)
-        if (d.ops->prepare_wait(d.state)) return 1;
     epoll_event events[8];
     int n;
     do {
@@ -288,6 +292,11 @@ void Router::lost_from(size_t driver, int peer) {
     for (size_t i = 0; i < drivers_.size(); ++i)
         if (i != driver) drivers_[i].ops->drop(drivers_[i].state, peer);
     sink_.on_peer_lost(peer);
+}
+
+void Router::drain(int peer) {
+    for (Driver &d : drivers_)
+        if (d.ops->struct_size > offsetof(ftmpi_transport_ops, drain) && d.ops->drain) d.ops->drain(d.state, peer);
 }
 
 void Router::drop(int peer) {

@@ -70,11 +70,17 @@ public:
     SendResult send(int peer, const Frame &, const void *payload, size_t len, bool copy, uint64_t token);
     size_t eager_limit(int peer) const;
 
-    // As Tcp's: wait_events without the engine's lock, process_events with it.
+    // Every call but wait_events and wake is made with the engine's lock
+    // held. prepare_wait: before blocking; false when a driver has work now
+    // (then wait with timeout 0). wait_events: epoll on every driver's fd.
+    bool prepare_wait();
     int wait_events(int timeout_ms);
     void process_events(int n);
     void wake();
 
+    // Before a failed peer is dropped: what it sent before it failed and can
+    // be read now is delivered (no loss is reported from inside).
+    void drain(int peer);
     void drop(int peer);
     bool connected(int peer) const;
     bool bye_received(int peer) const;

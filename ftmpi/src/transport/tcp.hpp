@@ -111,6 +111,12 @@ public:
     // Closes the connection to a peer known to have failed by other means,
     // without reporting it through on_peer_lost (the caller handles that).
     void drop(int peer) { lose(peer, false); }
+    // Reads what the peer's socket holds now (before drop of a failed peer);
+    // an end of file found is reported by the next process_events.
+    void drain(int peer)
+    {
+        if (peer >= 0 && peer < static_cast<int>(conns_.size()) && conns_[peer].alive) read_ready(peer);
+    }
 
     bool connected(int peer) const;        // alive and not yet said bye
     bool bye_received(int peer) const;

@@ -133,6 +133,13 @@ int tcp_progress(ftmpi_transport *t) noexcept {
 
 void tcp_wake(ftmpi_transport *t) noexcept { t->tcp->wake(); }
 void tcp_drop(ftmpi_transport *t, int peer) noexcept { t->tcp->drop(peer); }
+
+void tcp_drain(ftmpi_transport *t, int peer) noexcept {
+    try {
+        t->tcp->drain(peer);
+    } catch (...) {  // what the sink threw; the peer is dropped next anyway
+    }
+}
 int tcp_connected(ftmpi_transport *t, int peer) noexcept { return t->tcp->connected(peer); }
 int tcp_bye_received(ftmpi_transport *t, int peer) noexcept { return t->tcp->bye_received(peer); }
 int tcp_flushed(ftmpi_transport *t) noexcept { return t->tcp->flushed(); }
@@ -159,7 +166,7 @@ const ftmpi_transport_ops table = {
     sizeof(ftmpi_transport_ops), FTMPI_TRANSPORT_VERSION, "tcp",
     tcp_open, tcp_close, tcp_address, tcp_reachable, tcp_eager_limit, tcp_connect, tcp_send,
     tcp_wait_fd, tcp_prepare_wait, tcp_progress, tcp_wake, tcp_drop, tcp_connected, tcp_bye_received, tcp_flushed,
-    tcp_join, tcp_incarnation, tcp_joining_incarnation, tcp_admit,
+    tcp_join, tcp_incarnation, tcp_joining_incarnation, tcp_admit, tcp_drain,
 };
 
 }  // namespace

@@ -121,9 +121,12 @@ void Driver::connect(const char *const *addresses, const unsigned char *mine, in
             const Attach a = attach_peer(p, slot_attached);
             if (a == Attach::dead) {
                 // It wired up over TCP, then died before we attached: a
-                // failure, reported by the next progress(), not a hang here.
-                peers_[static_cast<size_t>(p)].alive = false;
-                lost_.push_back(p);
+                // failure, not a hang here. The next progress() still reads
+                // what it wrote into our inbox (it may have sent, then
+                // exited), then reports it lost; nothing is sent to it.
+                Peer &dead = peers_[static_cast<size_t>(p)];
+                dead.alive = dead.exited = true;
+                more_ = true;
             }
             return a != Attach::not_yet;
         });
@@ -178,6 +181,12 @@ void Driver::drop(int peer) {
         ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, p.pidfd, nullptr);
         ::close(p.pidfd);
         p.pidfd = -1;
+    }
+}
+
+void Driver::drain_failed(int peer) {
+    if (peer < 0 || peer >= size_) return;
+    while (peers_[static_cast<size_t>(peer)].alive && drain(peer) > 0) {
     }
 }
 

@@ -112,6 +112,9 @@ public:
     int progress();
     void wake();
     void drop(int peer);
+    // Delivers what a failed peer published before it is dropped; losses
+    // found here are reported by the next progress().
+    void drain_failed(int peer);
     bool connected(int peer) const;
     bool bye_received(int peer) const;
     bool flushed() const;

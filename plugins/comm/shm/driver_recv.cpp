@@ -100,7 +100,8 @@ void Driver::kick_senders() {
     for (Peer &p : peers_) {
         if (!p.kick_due) continue;
         p.kick_due = false;
-        if (p.alive && load_relaxed(p.in->want_space) != 0 && exchange_seq(p.in->want_space, 0u) != 0) notify(p);
+        if (p.alive && p.attached && load_relaxed(p.in->want_space) != 0 && exchange_seq(p.in->want_space, 0u) != 0)
+            notify(p);
     }
 }
 

@@ -58,7 +58,7 @@ void Driver::publish(Peer &p) {
 int Driver::send(int peer, const ftmpi_frame &f, const iovec *iov, int iovcnt, unsigned flags, uint64_t token) {
     if (peer < 0 || peer >= size_ || peer == rank_) return FTMPI_TRANSPORT_ERROR;
     Peer &p = peers_[static_cast<size_t>(peer)];
-    if (!p.attached) return FTMPI_TRANSPORT_ERROR;
+    if (!p.attached) return p.exited ? FTMPI_TRANSPORT_PEER_LOST : FTMPI_TRANSPORT_ERROR;  // exited: dead at wire-up
     if (!p.alive) return FTMPI_TRANSPORT_PEER_LOST;
     const bool payload = ftmpi_frame_has_payload(&f);
     const size_t len = payload ? static_cast<size_t>(f.length) : 0;
@@ -194,7 +194,7 @@ void Driver::want_room(Peer &p, size_t need) {
 
 void Driver::push_queue(int peer) {
     Peer &p = peers_[static_cast<size_t>(peer)];
-    if (!p.alive || !busy(p)) return;
+    if (!p.alive || !p.attached || !busy(p)) return;
     const bool was_busy = busy(p);
     const uint64_t start = p.out_head;
     p.need_room = 0;

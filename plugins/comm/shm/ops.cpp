@@ -105,6 +105,13 @@ int shm_progress(ftmpi_transport *t) noexcept {
 
 void shm_wake(ftmpi_transport *t) noexcept { t->driver.wake(); }
 void shm_drop(ftmpi_transport *t, int peer) noexcept { t->driver.drop(peer); }
+
+void shm_drain(ftmpi_transport *t, int peer) noexcept {
+    try {
+        t->driver.drain_failed(peer);
+    } catch (...) {  // the peer is dropped next anyway
+    }
+}
 int shm_connected(ftmpi_transport *t, int peer) noexcept { return t->driver.connected(peer) ? 1 : 0; }
 int shm_bye_received(ftmpi_transport *t, int peer) noexcept { return t->driver.bye_received(peer) ? 1 : 0; }
 int shm_flushed(ftmpi_transport *t) noexcept { return t->driver.flushed() ? 1 : 0; }
@@ -156,6 +163,7 @@ const ftmpi_transport_ops kOps = {
     shm_incarnation,
     shm_joining_incarnation,
     shm_admit,
+    shm_drain,
 };
 
 }  // namespace

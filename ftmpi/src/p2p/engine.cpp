@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sched.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 namespace ftmpi::p2p {
@@ -29,11 +30,18 @@ long env_long(const char *name, long fallback) {
 
 }  // namespace
 
+namespace {
+constexpr unsigned spin_check_every = 32;  // spinning steps between clock reads
+}  // namespace
+
 Settings Settings::from_environment() {
     Settings s;
     s.eager_limit = static_cast<size_t>(env_long("FTMPI_EAGER_LIMIT", static_cast<long>(s.eager_limit)));
     s.spin = std::chrono::microseconds(env_long("FTMPI_SPIN_US", s.spin.count()));
     s.idle = std::chrono::microseconds(env_long("FTMPI_PROGRESS_IDLE_US", s.idle.count()));
+    const long yield = env_long("FTMPI_YIELD_WHEN_IDLE", -1);
+    const long local_ranks = env_long("FTMPI_LOCAL_SIZE", 0);
+    s.yield_when_idle = yield >= 0 ? yield != 0 : local_ranks <= 0 || local_ranks > get_nprocs();
     return s;
 }
 
@@ -152,9 +160,14 @@ void Engine::poll_step(Lock &lk, bool block) {
     // step); never sleep long while one is active.
     int timeout = block ? (generalized_.empty() ? -1 : 1) : 0;
     if (timeout != 0 && !net_->prepare_wait()) timeout = 0;  // the drivers' state is touched under the lock only
-    lk.unlock();
-    int n = net_->wait_events(timeout);
-    lk.lock();
+    int n;
+    if (timeout == 0) {
+        n = net_->wait_events(0);  // no system call: keep the lock (the spinning caller lets others in)
+    } else {
+        lk.unlock();
+        n = net_->wait_events(timeout);
+        lk.lock();
+    }
     poller_blocked_ = false;
     apply_injected();  // a failure the notifier injected goes ahead of the frames read now
     net_->process_events(n);
@@ -206,16 +219,21 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
     ++user_waiting_;
     const auto spin_end = std::chrono::steady_clock::now() + settings_.spin;
     bool kicked = false;
+    bool spinning = settings_.spin.count() > 0;
+    unsigned steps = 0;
     while (!done()) {
-        const bool spinning = std::chrono::steady_clock::now() < spin_end;
+        // The clock is read, and the lock given to other threads, every few
+        // steps: both cost more than a spinning step over shared memory.
+        const bool checkpoint = ++steps % spin_check_every == 0;
+        if (checkpoint && spinning) spinning = std::chrono::steady_clock::now() < spin_end;
         if (!polling_) {
             if (size_ > 1) {
                 poll_step(lk, !spinning);
-                if (spinning && !done()) {
+                if (spinning && (settings_.yield_when_idle || checkpoint) && !done()) {
                     // Let another runnable process (the peer we wait for, on an
                     // oversubscribed host) have the core; returns at once on an idle one.
                     lk.unlock();
-                    sched_yield();
+                    if (settings_.yield_when_idle) sched_yield();
                     lk.lock();
                 }
             } else {

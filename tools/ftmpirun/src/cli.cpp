@@ -24,7 +24,8 @@ void declare_options(CLI::App &app, Options &o, AppContext &ctx)
     app.add_option("--map-by", o.map_by,
                    "placement: slot (fill each host's slots in turn, the default), node (round robin over the "
                    "hosts), ppr:N:node (N ranks per host)");
-    app.add_option("--bind-to", o.bind_to, "none (the default) or core: each rank bound to one core of its host");
+    app.add_option("--bind-to", o.bind_to, "auto (the default: core when a host runs no more ranks than it has CPUs, else none), core (each rank bound to "
+                   "one core of its host) or none");
     // One value per -x: a vector option would otherwise swallow the program
     // that follows it as a second value.
     app.add_option("-x", ctx.exports, "export VAR (its value here) or VAR=value to the ranks (repeatable)")

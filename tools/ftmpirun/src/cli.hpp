@@ -27,7 +27,7 @@ struct Options {
     std::string hostfile;
     std::string rankfile;
     std::string map_by = "slot";
-    std::string bind_to = "none";
+    std::string bind_to = "auto";
     bool tag_output = false;
     bool timestamp_output = false;
     std::string output_buffering = "line";

@@ -83,8 +83,8 @@ int run(const Options &o)
     ft.ordered_notifier = o.ordered_notifier;
     auto map_by = parse_map_by(o.map_by);
     if (!map_by) return fail(map_by.error().message);
-    if (o.bind_to != "none" && o.bind_to != "core")
-        return fail("--bind-to " + o.bind_to + ": not supported (none or core)");
+    if (o.bind_to != "none" && o.bind_to != "core" && o.bind_to != "auto")
+        return fail("--bind-to " + o.bind_to + ": not supported (auto, core or none)");
     if (o.output_buffering != "line" && o.output_buffering != "full" && o.output_buffering != "none")
         return fail("--output-buffering " + o.output_buffering + ": not a value (line, full or none)");
     static const char *const handlers[] = {"mpi_errors_are_fatal", "mpi_errors_abort", "mpi_errors_return"};
@@ -207,7 +207,7 @@ int run(const Options &o)
     exports_of(o.apps.front(), common_env);
     common_env.push_back("FTMPI_OUTPUT_BUFFERING=" + o.output_buffering);
     if (!o.initial_errhandler.empty()) common_env.push_back("FTMPI_INITIAL_ERRHANDLER=" + o.initial_errhandler);
-    if (o.bind_to == "core") common_env.push_back("FTMPI_BIND=core");
+    if (o.bind_to != "none") common_env.push_back("FTMPI_BIND=" + o.bind_to);
     for (std::size_t k = 0; k < o.apps.size(); ++k) {
         RankProgram program;
         program.argv = o.apps[k].program;

@@ -32,7 +32,9 @@ constexpr uint64_t fifo_tag = ~uint64_t{0};
 struct Settings {
     size_t ring_bytes = 256 * 1024;  // FTMPI_SHM_RING_BYTES, rounded up to a power of two
     bool cma = true;                 // FTMPI_SHM_CMA=0: never single-copy (send by copy, refuse descriptors)
-    size_t eager_limit = 16 * 1024;
+    // A quarter of the ring: 64 KiB pingpong is 6 µs eager against 16 µs by
+    // rendezvous (rts, cts, then the single copy), and streams 3x faster.
+    size_t eager_limit = 64 * 1024;
     size_t cma_min = 16 * 1024;      // smaller data frames go through the ring
     static Settings from_environment();
 };

@@ -36,7 +36,7 @@ fi
 section "3/4 sanitizers: address,undefined with -Werror ($asan/)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-if cmake -S . -B $asan -G Ninja -DHARNESS_SANITIZE=address,undefined -DHARNESS_WERROR=ON \
+if cmake -S . -B $asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DHARNESS_SANITIZE=address,undefined -DHARNESS_WERROR=ON \
      >"$asan.configure.log" 2>&1 || { cat "$asan.configure.log"; false; }; then
   if cmake --build $asan --parallel "$jobs"; then
     # The comm-driver variants (TCP only, mixed) run in the normal build; the

@@ -92,7 +92,9 @@ TEST_CASE("three daemons with empty lib/ fetch the plugin on first load, then us
 {
     FetchWorld w;
     auto options = w.default_options();
-    options.ttl = std::chrono::seconds(3);
+    // Long enough for three daemons to start and load under the sanitizers
+    // before the first one's copy expires.
+    options.ttl = std::chrono::seconds(8);
     w.publish({"alpha"}, options);
     Cluster cluster(w);
 
@@ -102,10 +104,12 @@ TEST_CASE("three daemons with empty lib/ fetch the plugin on first load, then us
         fs::create_directories(roots.back());
         fs::permissions(roots.back(), fs::perms::owner_all);
     }
+    std::chrono::steady_clock::time_point first_fetch{};
     {
         std::vector<std::unique_ptr<ht::Daemon>> daemons;
         for (const auto &r : roots) daemons.push_back(cluster.start(r));
         for (auto &d : daemons) {
+            if (d == daemons.front()) first_fetch = std::chrono::steady_clock::now();
             auto v = cluster.load_and_call(*d);
             REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().describe() + "\n" + d->stderr_tail()));
             CHECK(*v == 42);
@@ -124,8 +128,9 @@ TEST_CASE("three daemons with empty lib/ fetch the plugin on first load, then us
     }
     CHECK(settled_requests(w.nginx, "alpha-1.0.0.so", 3) == 3);
 
-    // Once the TTL has passed it is fetched again.
-    std::this_thread::sleep_for(3100ms);
+    // Once the TTL has passed (counted from before the first daemon's fetch)
+    // it is fetched again.
+    std::this_thread::sleep_until(first_fetch + *options.ttl + 100ms);
     {
         auto d = cluster.start(roots[0]);
         auto v = cluster.load_and_call(*d);

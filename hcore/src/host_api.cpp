@@ -103,12 +103,14 @@ int host_call_local(void *host, const char *package, const char *component, cons
             return HARNESS_ERR_INVALID_ARGUMENT;
         }
         Daemon &d = daemon_of(host);
-        if (d.plugins_stopping()) {
-            // Not BUSY: callers retry on BUSY, and nothing comes back now.
+        // Once the daemon stops, a new call is refused with NOT_FOUND, not
+        // BUSY: callers retry on BUSY, and nothing comes back now.
+        auto refuse_stopping = [&] {
             copy_message("call_local: the daemon is stopping; " + name.to_string() + " takes no new calls", err,
                          errlen);
             return HARNESS_ERR_NOT_FOUND;
-        }
+        };
+        if (d.plugins_stopping()) return refuse_stopping();
         auto plugin = d.find_or_load(name);
         if (!plugin) {
             copy_message("call_local: " + plugin.error().describe(), err, errlen);
@@ -127,10 +129,7 @@ int host_call_local(void *host, const char *package, const char *component, cons
         }
         d.note_plugin_call(__builtin_return_address(0), **plugin);
         PluginCall in_flight(**plugin);
-        if (!in_flight) {
-            copy_message("call_local: " + name.to_string() + " is stopping with the daemon", err, errlen);
-            return HARNESS_ERR_BUSY;
-        }
+        if (!in_flight) return refuse_stopping();  // the stop began since the check above
         harness_buf call_err{};
         harness_call_ctx ctx{sizeof(harness_call_ctx), (*plugin)->state, d.host_api(), &call_err};
         harness_reader reader = harness_reader_make(args, args_len);

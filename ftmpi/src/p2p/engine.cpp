@@ -28,10 +28,8 @@ long env_long(const char *name, long fallback) {
     return x;
 }
 
-}  // namespace
-
-namespace {
 constexpr unsigned spin_check_every = 32;  // spinning steps between clock reads
+
 }  // namespace
 
 Settings Settings::from_environment() {

@@ -4,9 +4,9 @@
 // (wrapping around when the host has fewer). FTMPI_BIND=auto (ftmpirun's
 // default) binds so only when the host's ranks (FTMPI_LOCAL_SIZE) fit its
 // CPUs: two ranks that spin waiting for each other must not share a core,
-// and an oversubscribed host is better left to the scheduler. Done in a constructor, before
-// main(), so the program and every thread it starts run bound from the
-// start, as under Open MPI's launcher. A binding that cannot be made is said
+// and an oversubscribed host is better left to the scheduler. Done in a
+// constructor, before main(), so the program and every thread it starts run
+// bound from the start, as under Open MPI's launcher. A binding that cannot be made is said
 // on stderr and the rank runs unbound.
 #include <sched.h>
 

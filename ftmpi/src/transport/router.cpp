@@ -278,9 +278,11 @@ void Router::process_events(int) {
     bool look_at_tcp = drivers_[tcp].carries || blocked_;
     if (!look_at_tcp && ++steps_ % tcp_clock_every == 0) {
         const auto now = std::chrono::steady_clock::now();
-        look_at_tcp = now - last_tcp_look_ >= tcp_look_period;
+        if (now - last_tcp_look_ >= tcp_look_period) {
+            look_at_tcp = true;
+            last_tcp_look_ = now;
+        }
     }
-    if (look_at_tcp) last_tcp_look_ = std::chrono::steady_clock::now();
     for (size_t i = 0; i < drivers_.size(); ++i)
         if (i != tcp || look_at_tcp) drivers_[i].ops->progress(drivers_[i].state);
     blocked_ = false;
@@ -296,7 +298,7 @@ void Router::lost_from(size_t driver, int peer) {
     if (driver == tcp) {
         // The liveness channel ended: first take in whatever the peer left
         // in the other drivers; a bye among it means a normal end.
-        for (size_t i = 1; i < drivers_.size(); ++i) drivers_[i].ops->progress(drivers_[i].state);
+        drain(peer);
         if (bye_received(peer)) return;
     }
     for (size_t i = 0; i < drivers_.size(); ++i)

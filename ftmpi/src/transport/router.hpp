@@ -114,7 +114,7 @@ private:
     int epoll_fd_ = -1, wake_fd_ = -1;
     std::vector<size_t> order_;           // drivers_ indices by preference
     unsigned steps_ = 0;                  // steps, for the occasional look at an idle TCP
-    std::chrono::steady_clock::time_point last_tcp_look_{};
+    std::chrono::steady_clock::time_point last_tcp_look_{};  // of a spinning step's periodic look
     bool blocked_ = false;                // the last wait_events blocked in epoll
     bool woken_ = false;                  // and the wake eventfd was among its events
 };

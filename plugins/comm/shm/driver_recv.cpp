@@ -83,8 +83,7 @@ int Driver::progress() {
     for (int peer = 0; peer < size_; ++peer) {
         Peer &p = peers_[static_cast<size_t>(peer)];
         if (!p.exited || !p.alive) continue;
-        while (p.alive && drain(peer) > 0) {
-        }
+        drain_failed(peer);
         lose(peer);
     }
     kick_senders();

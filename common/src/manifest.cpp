@@ -1,3 +1,4 @@
+#include <harness/json_integer.hpp>
 #include <harness/loader.hpp>
 
 #include <nlohmann/json.hpp>
@@ -12,10 +13,6 @@ namespace {
 using json = nlohmann::json;
 
 Error manifest_error(const std::string &why) { return make_error(HARNESS_ERR_LOAD_FAILED, "manifest: " + why); }
-
-// A JSON number that must be an integer: a float (3.6e49) would convert to
-// int64 with undefined behaviour, so it is refused as a type error.
-bool is_integer(const nlohmann::json &v) { return v.is_number_integer(); }
 
 template <class E>
 bool parse_enum(const json &j, const char *key, std::initializer_list<std::pair<const char *, E>> names, E &out)
@@ -68,8 +65,11 @@ Result<Manifest> parse_manifest(std::string_view json_text)
         m.version = j.at("version").get<std::string>();
         if (!is_valid_name_part(m.package) || !is_valid_name_part(m.component))
             return manifest_error("invalid package or component name");
-        m.abi_major = j.value("abi_major", 0);
-        m.abi_minor = j.value("abi_minor", 0);
+        auto abi_major = json_integer_field(j, "abi_major", 0);
+        auto abi_minor = json_integer_field(j, "abi_minor", 0);
+        if (!abi_major || !abi_minor) return manifest_error("abi_major and abi_minor must be integers");
+        m.abi_major = *abi_major;
+        m.abi_minor = *abi_minor;
         if (!parse_enum<harness_level>(j, "level",
                                        {{"daemon", HARNESS_LEVEL_DAEMON}, {"application", HARNESS_LEVEL_APPLICATION}},
                                        m.level))
@@ -83,11 +83,10 @@ Result<Manifest> parse_manifest(std::string_view json_text)
             if (!parse_component_name(dep)) return manifest_error("bad dependency \"" + dep + "\"");
             m.dependencies.push_back(dep);
         }
-        if (j.contains("cache_ttl_seconds") && !is_integer(j["cache_ttl_seconds"]))
-            return manifest_error("cache_ttl_seconds must be an integer");
-        auto ttl = j.value("cache_ttl_seconds", std::int64_t{3600});
-        if (ttl < 0) return manifest_error("cache_ttl_seconds must not be negative");
-        m.cache_ttl = std::chrono::seconds(ttl);
+        auto ttl = json_integer_field(j, "cache_ttl_seconds", std::int64_t{3600});
+        if (!ttl) return manifest_error("cache_ttl_seconds must be an integer");
+        if (*ttl < 0) return manifest_error("cache_ttl_seconds must not be negative");
+        m.cache_ttl = std::chrono::seconds(*ttl);
         for (const auto &f : j.value("functions", json::array())) {
             Manifest::Function fn;
             fn.name = f.at("name").get<std::string>();
@@ -109,12 +108,10 @@ Result<Manifest> parse_manifest(std::string_view json_text)
         for (const auto &i : j.value("interfaces", json::array())) {
             Manifest::Interface in;
             in.name = i.at("name").get<std::string>();
-            if (!is_integer(i.at("version"))) return manifest_error("interface " + in.name + ": version must be an integer");
-            auto version = i.at("version").get<std::int64_t>();
             if (in.name.empty()) return manifest_error("an interface has an empty name");
-            if (version < 0 || version > std::int64_t{UINT32_MAX})
-                return manifest_error("interface " + in.name + ": version must be 0 … 4294967295");
-            in.version = static_cast<std::uint32_t>(version);
+            auto version = json_integer<std::uint32_t>(i.at("version"));
+            if (!version) return manifest_error("interface " + in.name + ": version must be an integer 0 … 4294967295");
+            in.version = *version;
             m.interfaces.push_back(std::move(in));
         }
     } catch (const json::exception &e) {

@@ -70,6 +70,32 @@ TEST_CASE("hostile paths, bad hashes and missing fields are refused")
     CHECK(parse_index(R"({"format":1,"index_version":1,"expires":"2030-01-01T00:00:00Z","components":[]})").ok());
 }
 
+TEST_CASE("integer fields that are floats, strings or out of range are refused")
+{
+    auto text = serialize_index(sample_index());
+    auto replaced = [&](const std::string &from, const std::string &to) {
+        auto at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        return std::string(text).replace(at, from.size(), to);
+    };
+    for (auto [from, to] : std::initializer_list<std::pair<const char *, const char *>>{
+             {"\"abi_major\": 1", "\"abi_major\": 3.6e49"},
+             {"\"abi_major\": 1", "\"abi_major\": 4294967296"},
+             {"\"abi_minor\": 0", "\"abi_minor\": 0.5"},
+             {"\"cache_ttl_seconds\": 60", "\"cache_ttl_seconds\": 1e300"},
+             {"\"size\": 10", "\"size\": -10"},
+             {"\"size\": 10", "\"size\": 1e30"},
+             {"\"index_version\": 3", "\"index_version\": \"3\""},
+             {"\"format\": 1", "\"format\": 1e99"},
+         }) {
+        CAPTURE(to);
+        auto changed = replaced(from, to);
+        auto parsed = parse_index(changed);
+        REQUIRE_FALSE(parsed.ok());
+        CHECK(parsed.error().message.find("malformed index") != std::string::npos);
+    }
+}
+
 TEST_CASE("fingerprints: only full ones, normalized")
 {
     CHECK(normalize_fingerprint("0123 4567 89ab cdef 0123 4567 89AB CDEF 0123 4567") ==

@@ -1,6 +1,8 @@
 // The index's JSON form: parsing with full validation, and serializing.
 #include <harness/repo_index.hpp>
 
+#include <harness/json_integer.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -27,7 +29,9 @@ Result<FileRef> file_from_json(const json &j, const std::string &what)
     if (!j.is_object()) return index_error(what + " is not an object");
     FileRef f;
     f.path = j.at("path").get<std::string>();
-    f.size = j.at("size").get<std::uint64_t>();
+    auto size = json_integer<std::uint64_t>(j.at("size"));
+    if (!size) return index_error(what + ": size must be a non-negative integer");
+    f.size = *size;
     f.sha256 = j.at("sha256").get<std::string>();
     if (!is_safe_relative_path(f.path)) return index_error(what + ": unsafe path \"" + f.path + "\"");
     if (!is_hex64(f.sha256)) return index_error(what + ": sha256 must be 64 lower-case hex digits");
@@ -86,11 +90,16 @@ Result<IndexEntry> entry_from_json(const json &j)
     if (!is_valid_name_part(e.package) || !is_valid_name_part(e.component))
         return index_error("invalid component name \"" + who + "\"");
     e.version = j.at("version").get<std::string>();
-    e.abi_major = j.at("abi_major").get<int>();
-    e.abi_minor = j.at("abi_minor").get<int>();
+    auto abi_major = json_integer<int>(j.at("abi_major"));
+    auto abi_minor = json_integer<int>(j.at("abi_minor"));
+    if (!abi_major || !abi_minor) return index_error(who + ": abi_major and abi_minor must be integers");
+    e.abi_major = *abi_major;
+    e.abi_minor = *abi_minor;
     e.arch = j.at("arch").get<std::string>();
     e.level = j.value("level", std::string("daemon"));
-    e.cache_ttl_seconds = j.value("cache_ttl_seconds", std::int64_t{3600});
+    auto ttl = json_integer_field(j, "cache_ttl_seconds", std::int64_t{3600});
+    if (!ttl) return index_error(who + ": cache_ttl_seconds must be an integer");
+    e.cache_ttl_seconds = *ttl;
     if (e.cache_ttl_seconds < 0) return index_error(who + ": negative cache_ttl_seconds");
     for (const auto &f : j.value("functions", json::array())) {
         auto fn = function_from_json(f);
@@ -134,10 +143,14 @@ Result<RepoIndex> parse_index(std::string_view json_text)
     if (j.is_discarded() || !j.is_object()) return index_error("not a JSON object");
     RepoIndex index;
     try {
-        index.format = j.at("format").get<int>();
+        auto format = json_integer<int>(j.at("format"));
+        if (!format) return index_error("format must be an integer");
+        index.format = *format;
         if (index.format != kIndexFormat) return index_error("unsupported format " + std::to_string(index.format));
         index.repository = j.value("repository", std::string());
-        index.index_version = j.at("index_version").get<std::int64_t>();
+        auto index_version = json_integer<std::int64_t>(j.at("index_version"));
+        if (!index_version) return index_error("index_version must be an integer");
+        index.index_version = *index_version;
         if (index.index_version < 1) return index_error("index_version must be positive");
         auto expires = parse_utc(j.at("expires").get<std::string>());
         if (!expires) return index_error("expires is not an RFC 3339 UTC time");

@@ -77,6 +77,10 @@ TEST_CASE("bad manifests are refused")
              R"J({"package": "p", "component": "c", "version": "1", "dependencies": [3]})J",
              R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": -1})J",
              R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": 3.6e49})J",
+             R"J({"package": "p", "component": "c", "version": "1", "abi_major": 3.6e49})J",
+             R"J({"package": "p", "component": "c", "version": "1", "abi_minor": 1.5})J",
+             R"J({"package": "p", "component": "c", "version": "1", "abi_major": 4294967296})J",
+             R"J({"package": "p", "component": "c", "version": "1", "abi_minor": "1"})J",
              R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": 1e30}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"convention": "auto"}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "convention": "x"}]})J",
@@ -85,6 +89,7 @@ TEST_CASE("bad manifests are refused")
              R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i"}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "", "version": 1}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": -1}]})J",
+             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": 4294967296}]})J",
              R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": "1"}]})J",
          }) {
         CAPTURE(text);

@@ -55,12 +55,9 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
     settings_ = Settings::from_environment();
     rank_ = options.rank;
     size_ = options.size;
-    failed_.assign(size_, 0);
-    suspected_.assign(size_, 0);
-    arriving_.assign(size_, nullptr);
-    arriving_unexpected_.assign(size_, nullptr);
+    failures_.reset(size_);
+    match_.reset(size_);
     stopping_ = false;
-    reports_open_ = false;
     net_ = std::make_unique<transport::Router>(*this);
     if (size_ > 1) {
         try {
@@ -72,7 +69,7 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             long timeout_ms = env_long("FTMPI_WIREUP_TIMEOUT_MS", 60000);
             if (my_incarnation_ > 0) {
                 for (int lost : net_->join(cards, join_connect_timeout()))  // a replacement (joins.cpp)
-                    failed_[lost] = 1;
+                    failures_.mark_failed_at_start(lost);
             } else {
                 net_->connect(cards, std::chrono::milliseconds(timeout_ms));
             }
@@ -81,14 +78,14 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
         }
     }
     running_ = true;
-    last_user_exit_ = std::chrono::steady_clock::now();
+    turn_.last_user_exit = std::chrono::steady_clock::now();
     if (size_ > 1) progress_thread_ = std::thread([this] { progress_thread_main(); });
     return {};
 }
 
 void Engine::open_reports() {
     Lock lk(mu_);
-    reports_open_ = true;
+    failures_.open();
     report(lk);
 }
 
@@ -97,7 +94,7 @@ std::string Engine::transport_summary() {
     return net_ && size_ > 1 ? net_->summary() : "none";
 }
 
-bool Engine::failed(int world) const { return world >= 0 && world < size_ && failed_[world]; }
+bool Engine::failed(int world) const { return world >= 0 && world < size_ && failures_.failed(world); }
 
 void Engine::finalize() {
     if (!running_) return;
@@ -121,7 +118,7 @@ void Engine::finalize() {
             Lock lk(mu_);
             stopping_ = true;
             net_->wake();
-            progress_cv_.notify_all();
+            turn_.progress_cv.notify_all();
         }
         progress_thread_.join();
     }
@@ -149,11 +146,11 @@ void Engine::abort(int code) {
     _exit(status == 0 ? 1 : status);
 }
 
-// One turn as the poller. Called with the lock held and polling_ false.
+// One turn as the poller. Called with the lock held and turn_.polling false.
 void Engine::poll_step(Lock &lk, bool block) {
-    polling_ = true;
-    poller_ = std::this_thread::get_id();
-    poller_blocked_ = block;
+    turn_.polling = true;
+    turn_.poller = std::this_thread::get_id();
+    turn_.blocked = block;
     // A generalized request may advance without any socket event (a local
     // step); never sleep long while one is active.
     int timeout = block ? (generalized_.empty() ? -1 : 1) : 0;
@@ -166,14 +163,14 @@ void Engine::poll_step(Lock &lk, bool block) {
         n = net_->wait_events(timeout);
         lk.lock();
     }
-    poller_blocked_ = false;
+    turn_.blocked = false;
     apply_injected();  // a failure the notifier injected goes ahead of the frames read now
     net_->process_events(n);
-    polling_ = false;
-    poller_ = {};
+    turn_.polling = false;
+    turn_.poller = {};
     run_advances(lk);
     report(lk);
-    if (followers_ > 0) followers_cv_.notify_all();
+    turn_.wake_followers();
 }
 
 void Engine::run_advances(Lock &lk) {
@@ -214,7 +211,7 @@ void Engine::wait_until(const std::function<bool()> &done) {
 void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
     if (done()) return;
     run_advances(lk);
-    ++user_waiting_;
+    ++turn_.user_waiting;
     const auto spin_end = std::chrono::steady_clock::now() + settings_.spin;
     bool kicked = false;
     bool spinning = settings_.spin.count() > 0;
@@ -224,7 +221,7 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
         // steps: both cost more than a spinning step over shared memory.
         const bool checkpoint = ++steps % spin_check_every == 0;
         if (checkpoint && spinning) spinning = std::chrono::steady_clock::now() < spin_end;
-        if (!polling_) {
+        if (!turn_.polling) {
             if (size_ > 1) {
                 poll_step(lk, !spinning);
                 if (spinning && (settings_.yield_when_idle || checkpoint) && !done()) {
@@ -237,9 +234,9 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
             } else {
                 run_advances(lk);  // nothing to poll; only local progress
                 if (!done() && generalized_.empty()) {
-                    ++followers_;
-                    followers_cv_.wait(lk);
-                    --followers_;
+                    ++turn_.followers;
+                    turn_.followers_cv.wait(lk);
+                    --turn_.followers;
                 } else if (!done()) {
                     lk.unlock();
                     std::this_thread::yield();
@@ -248,7 +245,7 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
             }
             continue;
         }
-        if (progress_polling_ && !kicked) {
+        if (turn_.progress_thread && !kicked) {
             net_->wake();  // the progress thread hands polling over to us
             kicked = true;
         }
@@ -258,18 +255,18 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
             lk.lock();
             continue;
         }
-        ++followers_;
-        followers_cv_.wait(lk);
-        --followers_;
+        ++turn_.followers;
+        turn_.followers_cv.wait(lk);
+        --turn_.followers;
     }
-    --user_waiting_;
-    last_user_exit_ = std::chrono::steady_clock::now();
+    --turn_.user_waiting;
+    turn_.last_user_exit = std::chrono::steady_clock::now();
 }
 
 void Engine::progress() {
     Lock lk(mu_);
-    last_user_exit_ = std::chrono::steady_clock::now();  // a user is polling: keep the progress thread parked
-    if (!polling_ && size_ > 1) poll_step(lk, false);
+    turn_.last_user_exit = std::chrono::steady_clock::now();  // a user is polling: keep the progress thread parked
+    if (!turn_.polling && size_ > 1) poll_step(lk, false);
     else run_advances(lk);
     report(lk);
 }
@@ -277,15 +274,15 @@ void Engine::progress() {
 void Engine::progress_thread_main() {
     Lock lk(mu_);
     while (!stopping_) {
-        auto quiet = std::chrono::steady_clock::now() - last_user_exit_;
-        if (polling_ || user_waiting_ > 0 || quiet < settings_.idle) {
+        auto quiet = std::chrono::steady_clock::now() - turn_.last_user_exit;
+        if (turn_.polling || turn_.user_waiting > 0 || quiet < settings_.idle) {
             // Users drive progress themselves; look again after a quiet spell.
-            progress_cv_.wait_for(lk, settings_.idle);
+            turn_.progress_cv.wait_for(lk, settings_.idle);
             continue;
         }
-        progress_polling_ = true;
+        turn_.progress_thread = true;
         poll_step(lk, true);
-        progress_polling_ = false;
+        turn_.progress_thread = false;
     }
 }
 

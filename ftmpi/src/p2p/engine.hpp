@@ -1,5 +1,7 @@
-// The point-to-point engine: matching, protocols,
-// failures, and progress.
+// The point-to-point engine: protocols, and the three pieces of state they
+// work on: the matching queues (match_queues.hpp), whose turn it is to make
+// progress (progress_turn.hpp) and the record of failed processes
+// (failure_record.hpp).
 //
 // One engine per process (MPI_COMM_WORLD's job), one lock for all of its
 // state. Progress is made by exactly one "poller" at a time: a user thread
@@ -15,42 +17,23 @@
 // on a communicator that contains it, completes with MPIX_ERR_PROC_FAILED.
 #pragma once
 
+#include "p2p/failure_record.hpp"
+#include "p2p/match_queues.hpp"
+#include "p2p/progress_turn.hpp"
 #include "p2p/request.hpp"
 #include "transport/router.hpp"
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 namespace ftmpi::p2p {
-
-// A message that arrived before its receive was posted (or an RTS for one).
-struct Unexpected {
-    uint32_t context = 0;
-    int source = 0;               // world rank
-    int tag = 0;
-    size_t size = 0;              // bytes of the message
-    bool rendezvous = false;      // only the RTS is here; data follows a CTS
-    bool sync = false;            // the sender waits for sync_ack
-    uint64_t sender_id = 0;
-    std::vector<char> data;       // eager payload
-    MPI_Request local_sender = nullptr;  // a synchronous send to self, completed at match
-    // An eager payload still arriving is already queued (so a receive posted
-    // meanwhile finds it, in order); a receive that matches it claims it and
-    // gets the data when the last byte is in.
-    bool complete = true;
-    MPI_Request claimed = nullptr;
-};
 
 struct Settings {
     size_t eager_limit = 0;                  // FTMPI_EAGER_LIMIT: larger messages use rendezvous (0: each driver's own)
@@ -88,7 +71,11 @@ public:
     int rank() const { return rank_; }
     int size() const { return size_; }
     bool failed(int world) const;
-    void declare_failed(int world);           // a failure learned from outside the transport
+    // A failure learned from outside the transport (the VM's notice, a
+    // replacement's admission); any thread. Queued and the poller woken, so
+    // the failure is applied before any further frame is processed; then
+    // applied (and reported to ftstate) by this thread too.
+    void declare_failed(int world);
 
     // Operations (each takes the lock).
     // Start a send or receive described by r; `refused` (an error code)
@@ -116,14 +103,10 @@ public:
     int detach_buffer(void **buffer, int *size);
 
     // ---- Fault tolerance (ftmpi/FT_CONTRACTS.md) ----
-    // p2p::notify_failed: any thread. Queued and the poller woken, so the
-    // failure is applied before any further frame is processed; then applied
-    // (and reported to ftstate) by this thread too.
-    void inject_failure(int world);
     // Declared failures so far; and the number already reported to
     // ft::on_failure (waiters that ask ftstate about a failure wait on this one).
-    uint64_t failure_epoch() const { return failure_epoch_.load(std::memory_order_acquire); }
-    uint64_t reported_epoch() const { return reported_epoch_.load(std::memory_order_acquire); }
+    uint64_t failure_epoch() const { return failures_.failure_epoch(); }
+    uint64_t reported_epoch() const { return failures_.reported_epoch(); }
     bool said_bye(int world);
     int revoke(MPI_Comm comm);
     bool context_revoked(uint32_t context);
@@ -168,19 +151,15 @@ private:
     void deliver(MPI_Request r, const char *data, size_t len);
     void finish_recv(MPI_Request r, size_t received, int error);
     void finish(MPI_Request r, int error);
-    MPI_Request find_posted(uint32_t context, int source, int tag, bool remove);
     bool any_member_failed(MPI_Comm comm) const;
     void send_control(int peer, transport::Frame f);
-    uint64_t register_id(MPI_Request r);
 
     void poll_step(Lock &lk, bool block);
     void run_advances(Lock &lk);
     void progress_thread_main();
     void wait_locked(Lock &lk, const std::function<bool()> &done);
 
-    std::mutex mu_;
-    std::condition_variable followers_cv_;    // user threads waiting while another polls
-    std::condition_variable progress_cv_;     // the progress thread parked
+    std::mutex mu_;  // guards all of the engine's state, match_, turn_ and failures_ included
     Settings settings_;
     int rank_ = 0, size_ = 1;
     bool running_ = false;
@@ -188,23 +167,10 @@ private:
     std::thread progress_thread_;
     bool stopping_ = false;
 
-    std::list<MPI_Request> posted_;
-    std::list<Unexpected> unexpected_;
-    std::unordered_map<uint64_t, MPI_Request> by_id_;
-    uint64_t next_id_ = 1;
-    std::vector<char> failed_;
-    std::vector<MPI_Request> arriving_;       // per peer: the receive whose payload is being read
-    std::vector<Unexpected *> arriving_unexpected_;  // per peer: its entry in unexpected_ being filled
+    MatchQueues match_;
+    ProgressTurn turn_;
+    FailureRecord failures_;
     std::vector<MPI_Request> generalized_;
-
-    // Poller state.
-    bool polling_ = false;
-    bool poller_blocked_ = false;
-    bool progress_polling_ = false;
-    std::thread::id poller_;
-    int followers_ = 0;
-    int user_waiting_ = 0;
-    std::chrono::steady_clock::time_point last_user_exit_{};
 
     // Buffered sends.
     char *bsend_buffer_ = nullptr;
@@ -222,21 +188,8 @@ private:
     void release_held(Lock &lk);                            // drops to_release_'s references without the lock
     void send_revoke(MPI_Comm comm);                        // lock held
 
-    std::mutex inject_mu_;                    // guards injected_ (taken without mu_ or inside it, never the reverse)
-    std::vector<int> injected_;
-    std::atomic<bool> injected_pending_{false};
     bool draining_ = false;  // declare_failed_locked is taking in a failed peer's last frames
-    std::atomic<uint64_t> failure_epoch_{0}, reported_epoch_{0};
-    std::vector<char> suspected_;             // per peer: connection broke, failure not yet confirmed
     std::vector<MPI_Request> stalled_;        // sends to suspected peers, waiting for the verdict
-    struct Report {
-        int world;
-        bool suspicion;                       // ft::suspect, else ft::on_failure
-        std::string why;
-    };
-    std::vector<Report> reports_;
-    bool reporting_ = false;                  // one thread reports at a time, in order
-    bool reports_open_ = false;               // ftstate is ready for reports (open_reports)
     std::set<uint32_t> revoked_contexts_;     // contexts revoked here or by a frame (forwarded once)
     std::vector<MPI_Comm> to_release_;       // comms a revoke frame found (retained)
     std::map<std::pair<int, uint32_t>, uint64_t> flush_arrived_, flush_waited_;  // (peer, context) markers

@@ -18,14 +18,8 @@
 
 namespace ftmpi::p2p {
 
-void Engine::declare_failed(int world) { inject_failure(world); }
-
-void Engine::inject_failure(int world) {
-    {
-        std::lock_guard<std::mutex> g(inject_mu_);
-        injected_.push_back(world);
-        injected_pending_.store(true, std::memory_order_release);
-    }
+void Engine::declare_failed(int world) {
+    failures_.inject(world);
     Lock lk(mu_);
     if (!running_ || !net_) return;
     net_->wake();  // a poller blocked in epoll applies it too, before its next frame
@@ -34,55 +28,44 @@ void Engine::inject_failure(int world) {
 }
 
 void Engine::apply_injected() {
-    if (!injected_pending_.load(std::memory_order_acquire)) return;
-    std::vector<int> worlds;
-    {
-        std::lock_guard<std::mutex> g(inject_mu_);
-        worlds.swap(injected_);
-        injected_pending_.store(false, std::memory_order_release);
-    }
-    for (int w : worlds) declare_failed_locked(w, "reported failed by the VM");
+    if (!failures_.has_injected()) return;
+    for (int w : failures_.take_injected()) declare_failed_locked(w, "reported failed by the VM");
 }
 
 void Engine::on_peer_lost(int peer) {
-    if (failed_[peer]) return;
+    if (failures_.failed(peer)) return;
     if (ft::confirm()) {
         // One broken connection is not a verdict: keep the peer's operations
         // pending until the VM confirms (notify_failed) or ftstate's deadline.
-        if (!suspected_[peer]) {
-            suspected_[peer] = 1;
-            reports_.push_back({peer, true, {}});
-        }
+        failures_.mark_suspected(peer);
         return;
     }
     declare_failed_locked(peer, "its connection broke without MPI_Finalize");
 }
 
 void Engine::declare_failed_locked(int world, const std::string &why) {
-    if (!running_ || world < 0 || world >= size_ || world == rank_ || failed_[world]) return;
+    if (!running_ || world < 0 || world >= size_ || world == rank_ || failures_.failed(world)) return;
     // What it sent before it failed and already reached us is taken in (a
     // message then _exit), then nothing more is read from or written to it.
     if (!draining_) {
         draining_ = true;
         net_->drain(world);
         draining_ = false;
-        if (failed_[world]) return;
+        if (failures_.failed(world)) return;
     }
     net_->drop(world);
-    failed_[world] = 1;
-    suspected_[world] = 0;
-    failure_epoch_.fetch_add(1, std::memory_order_acq_rel);
+    failures_.mark_failed(world, why);
     const int code = MPIX_ERR_PROC_FAILED;
-    if (MPI_Request r = arriving_[world]) {
-        arriving_[world] = nullptr;
+    if (MPI_Request r = match_.arriving[world]) {
+        match_.arriving[world] = nullptr;
         finish(r, code);
     }
-    if (Unexpected *u = arriving_unexpected_[world]) {
-        arriving_unexpected_[world] = nullptr;
+    if (Unexpected *u = match_.arriving_unexpected[world]) {
+        match_.arriving_unexpected[world] = nullptr;
         if (u->claimed) finish(u->claimed, code);
-        std::erase_if(unexpected_, [u](const Unexpected &x) { return &x == u; });
+        match_.erase_unexpected(u);
     }
-    for (auto it = posted_.begin(); it != posted_.end();) {
+    for (auto it = match_.posted.begin(); it != match_.posted.end();) {
         MPI_Request r = *it;
         bool needs = r->peer == world || (r->peer == -1 && any_source_ended_by_failure(*r) &&
                                           comm::comm_rank_of_world(r->comm, world) != MPI_UNDEFINED);
@@ -90,11 +73,11 @@ void Engine::declare_failed_locked(int world, const std::string &why) {
             ++it;
             continue;
         }
-        it = posted_.erase(it);
+        it = match_.posted.erase(it);
         finish(r, code);
     }
     std::vector<MPI_Request> waiting;
-    for (auto &[id, r] : by_id_)
+    for (auto &[id, r] : match_.by_id)
         if ((r->kind == RequestKind::send && r->peer == world) || (r->kind == RequestKind::recv && r->matched_peer == world))
             waiting.push_back(r);
     for (MPI_Request r : stalled_)
@@ -103,54 +86,48 @@ void Engine::declare_failed_locked(int world, const std::string &why) {
     for (MPI_Request r : waiting) finish(r, code);
     // Its announced large messages will never come. Its complete eager
     // messages stay receivable (they were sent before it failed).
-    std::erase_if(unexpected_, [world](const Unexpected &u) { return u.rendezvous && u.source == world; });
-    reports_.push_back({world, false, why});
-    if (followers_ > 0) followers_cv_.notify_all();
+    std::erase_if(match_.unexpected, [world](const Unexpected &u) { return u.rendezvous && u.source == world; });
+    turn_.wake_followers();
 }
 
 void Engine::report(Lock &lk) {
-    if (!reports_open_ || reporting_ || (reports_.empty() && to_release_.empty())) return;
-    reporting_ = true;
-    while (!reports_.empty() || !to_release_.empty()) {
-        std::vector<Report> batch;
-        batch.swap(reports_);
+    if (!failures_.has_reports() && to_release_.empty()) return;
+    if (!failures_.begin_reporting()) return;
+    while (failures_.has_reports() || !to_release_.empty()) {
+        std::vector<FailureRecord::Report> batch = failures_.take_reports();
         lk.unlock();
-        for (const Report &r : batch) {
+        for (const FailureRecord::Report &r : batch) {
             if (r.suspicion) {
                 ft::suspect(r.world);  // may call notify_failed: its report joins this loop
             } else {
                 ft::on_failure(r.world, r.why);
-                reported_epoch_.fetch_add(1, std::memory_order_acq_rel);
+                failures_.count_reported();
             }
         }
         lk.lock();
         release_held(lk);
     }
-    reporting_ = false;
+    failures_.end_reporting();
     // Waiters that ask ftstate (ANY_SOURCE receives) look again.
-    if (followers_ > 0) followers_cv_.notify_all();
-    if (poller_blocked_ && poller_ != std::this_thread::get_id()) net_->wake();
+    turn_.wake_followers();
+    if (turn_.other_thread_blocked()) net_->wake();
 }
 
 void Engine::fail_ops_if(const std::function<bool(const ftmpi_request_s &)> &pred, int code) {
     // A receive whose payload is being read, or a send streaming from the
     // user's buffer, is left alone: the transport still uses its buffer, and
     // it completes by itself in a moment (or with its peer's failure).
-    auto busy = [this](MPI_Request r) {
-        if (r->streaming) return true;
-        if (std::find(arriving_.begin(), arriving_.end(), r) != arriving_.end()) return true;
-        return std::any_of(unexpected_.begin(), unexpected_.end(), [r](const Unexpected &u) { return u.claimed == r; });
-    };
+    auto busy = [this](MPI_Request r) { return r->streaming || match_.receiving_into(r); };
     std::vector<MPI_Request> doomed;
-    for (auto it = posted_.begin(); it != posted_.end();) {
+    for (auto it = match_.posted.begin(); it != match_.posted.end();) {
         if (pred(**it) && !busy(*it)) {
             doomed.push_back(*it);
-            it = posted_.erase(it);
+            it = match_.posted.erase(it);
         } else {
             ++it;
         }
     }
-    for (auto &[id, r] : by_id_)
+    for (auto &[id, r] : match_.by_id)
         if (pred(*r) && !busy(r)) doomed.push_back(r);
     for (auto it = stalled_.begin(); it != stalled_.end();) {
         if (pred(**it)) {
@@ -177,16 +154,16 @@ bool Engine::said_bye(int world) {
 bool Engine::withdraw(MPI_Request r) {
     Lock lk(mu_);
     if (r->complete) return false;
-    auto it = std::find(posted_.begin(), posted_.end(), r);
-    if (it == posted_.end()) return false;  // matched: its data is coming
-    posted_.erase(it);
+    auto it = std::find(match_.posted.begin(), match_.posted.end(), r);
+    if (it == match_.posted.end()) return false;  // matched: its data is coming
+    match_.posted.erase(it);
     finish(r, MPIX_ERR_PROC_FAILED);
     return true;
 }
 
 bool Engine::awaiting_match(MPI_Request r) {
     Lock lk(mu_);
-    return !r->complete && std::find(posted_.begin(), posted_.end(), r) != posted_.end();
+    return !r->complete && std::find(match_.posted.begin(), match_.posted.end(), r) != match_.posted.end();
 }
 
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------

@@ -23,7 +23,7 @@ using transport::Frame;
 
 void Engine::on_flush_frame(int peer, uint32_t context) {
     ++flush_arrived_[{peer, context}];
-    if (followers_ > 0) followers_cv_.notify_all();
+    turn_.wake_followers();
 }
 
 int Engine::flush(const std::vector<int> &worlds, uint32_t context) {
@@ -35,14 +35,14 @@ int Engine::flush(const std::vector<int> &worlds, uint32_t context) {
     f.context = context;
     std::vector<int> peers;
     for (int w : worlds) {
-        if (w < 0 || w >= size_ || w == rank_ || failed_[w]) continue;
+        if (w < 0 || w >= size_ || w == rank_ || failures_.failed(w)) continue;
         if (net_->connected(w)) send_control(w, f);
         peers.push_back(w);
     }
     // A marker that arrived, or the peer's failure (a suspect is waited for
     // until the VM decides), or its bye (it finalized: it sent everything).
     auto settled = [&](int p) {
-        return failed_[p] || net_->bye_received(p) || flush_arrived_[{p, context}] > flush_waited_[{p, context}];
+        return failures_.failed(p) || net_->bye_received(p) || flush_arrived_[{p, context}] > flush_waited_[{p, context}];
     };
     wait_locked(lk, [&] {
         for (int p : peers)
@@ -58,9 +58,9 @@ void Engine::purge(uint32_t context) {
     Lock lk(mu_);
     if (!running_) return;
     apply_injected();
-    for (auto it = unexpected_.begin(); it != unexpected_.end();) {
+    for (auto it = match_.unexpected.begin(); it != match_.unexpected.end();) {
         Unexpected &u = *it;
-        const bool from_failed = u.source != rank_ && failed_[u.source];
+        const bool from_failed = u.source != rank_ && failures_.failed(u.source);
         const bool stray = u.context == context + 1;
         // Still arriving or already claimed by a posted receive: not a stray.
         if (!(from_failed || stray) || !u.complete || u.claimed) {
@@ -83,7 +83,7 @@ void Engine::purge(uint32_t context) {
                 send_control(u.source, ack);
             }
         }
-        it = unexpected_.erase(it);
+        it = match_.unexpected.erase(it);
     }
 }
 

@@ -32,10 +32,8 @@ int Engine::peer_incarnation(int world) {
 }
 
 void Engine::renew_peer(int peer) {
-    failed_[peer] = 0;
-    suspected_[peer] = 0;
-    arriving_[peer] = nullptr;
-    arriving_unexpected_[peer] = nullptr;
+    failures_.renew(peer);
+    match_.renew_peer(peer);
     // Flush markers counted for the old incarnation say nothing about the new one.
     std::erase_if(flush_arrived_, [peer](const auto &e) { return e.first.first == peer; });
     std::erase_if(flush_waited_, [peer](const auto &e) { return e.first.first == peer; });
@@ -47,7 +45,7 @@ void Engine::admit(int world, int incarnation) {
     Lock lk(mu_);
     if (!running_ || world < 0 || world >= size_ || world == rank_) return;
     if (net_->joining_incarnation(world) != incarnation) return;
-    if (!failed_[world]) {
+    if (!failures_.failed(world)) {
         // Admitted while the old incarnation was not declared failed here:
         // its operations end now, as for any failure.
         net_->drop(world);
@@ -59,7 +57,7 @@ void Engine::admit(int world, int incarnation) {
 void Engine::wake_all() {
     Lock lk(mu_);
     if (net_) net_->wake();
-    followers_cv_.notify_all();
+    turn_.followers_cv.notify_all();
 }
 
 int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms) {

@@ -19,14 +19,6 @@ using transport::Landing;
 
 namespace {
 
-bool matches(const ftmpi_request_s &r, uint32_t context, int source, int tag) {
-    return r.context == context && (r.peer == -1 || r.peer == source) && (r.tag == MPI_ANY_TAG || r.tag == tag);
-}
-
-bool matches(const Unexpected &u, uint32_t context, int source, int tag) {
-    return !u.claimed && u.context == context && (source == -1 || u.source == source) && (tag == MPI_ANY_TAG || u.tag == tag);
-}
-
 void reset_status(MPI_Status &s) {
     s.MPI_SOURCE = MPI_ANY_SOURCE;
     s.MPI_TAG = MPI_ANY_TAG;
@@ -37,12 +29,6 @@ void reset_status(MPI_Status &s) {
 
 }  // namespace
 
-uint64_t Engine::register_id(MPI_Request r) {
-    r->id = next_id_++;
-    by_id_[r->id] = r;
-    return r->id;
-}
-
 void Engine::send_control(int peer, Frame f) {
     f.source = rank_;
     net_->send(peer, f, nullptr, 0, true, 0);  // a lost peer is reported by the next poll
@@ -52,18 +38,15 @@ void Engine::finish(MPI_Request r, int error) {
     if (r->complete) return;
     r->status.MPI_ERROR = error;
     r->complete = true;
-    if (r->id) {
-        by_id_.erase(r->id);
-        r->id = 0;
-    }
+    match_.forget_id(r);
     if (r->bsend_reserved) {
         bsend_used_ -= r->bsend_reserved;
         r->bsend_reserved = 0;
     }
     if (r->kind != RequestKind::generalized && r->type != MPI_DATATYPE_NULL) dt::release(r->type);
     if (r->user_freed) delete r;
-    if (followers_ > 0) followers_cv_.notify_all();
-    if (poller_blocked_ && poller_ != std::this_thread::get_id()) net_->wake();
+    turn_.wake_followers();
+    if (turn_.other_thread_blocked()) net_->wake();
 }
 
 void Engine::deliver(MPI_Request r, const char *data, size_t len) {
@@ -78,19 +61,9 @@ void Engine::finish_recv(MPI_Request r, size_t received, int error) {
     finish(r, error == MPI_SUCCESS && received > r->bytes ? MPI_ERR_TRUNCATE : error);
 }
 
-MPI_Request Engine::find_posted(uint32_t context, int source, int tag, bool remove) {
-    for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-        if (!matches(**it, context, source, tag)) continue;
-        MPI_Request r = *it;
-        if (remove) posted_.erase(it);
-        return r;
-    }
-    return nullptr;
-}
-
 bool Engine::any_member_failed(MPI_Comm comm) const {
     for (int w = 0; w < size_; ++w)
-        if (failed_[w] && comm::comm_rank_of_world(comm, w) != MPI_UNDEFINED) return true;
+        if (failures_.failed(w) && comm::comm_rank_of_world(comm, w) != MPI_UNDEFINED) return true;
     return false;
 }
 
@@ -157,7 +130,7 @@ int Engine::post_send(MPI_Request r) {
         }
         if (r->peer == rank_) return send_local(r);
     }
-    if (suspected_[r->peer] && !failed(r->peer)) {
+    if (failures_.suspected(r->peer) && !failed(r->peer)) {
         stalled_.push_back(r);  // its peer's fate is not decided yet: the failure verdict completes it
         return MPI_SUCCESS;
     }
@@ -176,13 +149,13 @@ int Engine::post_send(MPI_Request r) {
         f.kind = FrameKind::eager;
         if (sync) {
             f.flags = transport::frame_sync;
-            f.sender_id = register_id(r);
+            f.sender_id = match_.register_id(r);
         }
         sent = net_->send(r->peer, f, r->data, bytes, true, 0);
         if (sent == transport::SendResult::done && !sync) finish(r, MPI_SUCCESS);
     } else {
         f.kind = FrameKind::rts;
-        f.sender_id = register_id(r);
+        f.sender_id = match_.register_id(r);
         sent = net_->send(r->peer, f, nullptr, 0, true, 0);
     }
     if (sent == transport::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
@@ -190,7 +163,7 @@ int Engine::post_send(MPI_Request r) {
 }
 
 int Engine::send_local(MPI_Request r) {
-    if (MPI_Request m = find_posted(r->context, rank_, r->tag, true)) {
+    if (MPI_Request m = match_.find_posted(r->context, rank_, r->tag, true)) {
         m->status.MPI_SOURCE = comm::comm_rank_of_world(m->comm, rank_);
         m->status.MPI_TAG = r->tag;
         deliver(m, r->data, r->bytes);
@@ -205,7 +178,7 @@ int Engine::send_local(MPI_Request r) {
     u.size = r->bytes;
     u.data.assign(r->data, r->data + r->bytes);
     if (r->mode == SendMode::synchronous) u.local_sender = r;
-    unexpected_.push_back(std::move(u));
+    match_.unexpected.push_back(std::move(u));
     if (r->mode != SendMode::synchronous) finish(r, MPI_SUCCESS);
     return MPI_SUCCESS;
 }
@@ -224,8 +197,7 @@ int Engine::post_recv(MPI_Request r) {
         r->landing = r->packed.data();
     }
     r->peer = r->rank_arg == MPI_ANY_SOURCE ? -1 : comm::world_rank_of(r->comm, r->rank_arg);
-    for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-        if (!matches(*it, r->context, r->peer, r->tag)) continue;
+    if (auto it = match_.find_unexpected(r->context, r->peer, r->tag); it != match_.unexpected.end()) {
         if (!it->complete) {
             it->claimed = r;  // its payload is still arriving: on_frame delivers it
             r->status.MPI_SOURCE = comm::comm_rank_of_world(r->comm, it->source);
@@ -233,7 +205,7 @@ int Engine::post_recv(MPI_Request r) {
             return MPI_SUCCESS;
         }
         Unexpected u = std::move(*it);
-        unexpected_.erase(it);
+        match_.unexpected.erase(it);
         take_unexpected(r, std::move(u));
         return MPI_SUCCESS;
     }
@@ -245,7 +217,7 @@ int Engine::post_recv(MPI_Request r) {
         finish(r, MPIX_ERR_PROC_FAILED);
         return MPI_SUCCESS;
     }
-    posted_.push_back(r);
+    match_.posted.push_back(r);
     return MPI_SUCCESS;
 }
 
@@ -273,7 +245,7 @@ void Engine::take_unexpected(MPI_Request r, Unexpected &&u) {
     Frame cts{};
     cts.kind = FrameKind::cts;
     cts.sender_id = u.sender_id;
-    cts.receiver_id = register_id(r);
+    cts.receiver_id = match_.register_id(r);
     send_control(u.source, cts);
 }
 
@@ -299,18 +271,18 @@ int Engine::receive_message(MPI_Request r, std::unique_ptr<Unexpected> message) 
 
 Landing Engine::on_header(int peer, const Frame &f) {
     apply_injected();
-    if (failed_[peer]) return {};  // declared failed just now: its frames are ignored
+    if (failures_.failed(peer)) return {};  // declared failed just now: its frames are ignored
     if (f.kind == FrameKind::data) {
-        auto it = by_id_.find(f.receiver_id);
-        if (it == by_id_.end()) return {};  // its receive is gone: drop the data
+        auto it = match_.by_id.find(f.receiver_id);
+        if (it == match_.by_id.end()) return {};  // its receive is gone: drop the data
         MPI_Request r = it->second;
-        arriving_[peer] = r;
+        match_.arriving[peer] = r;
         return {r->landing, std::min<size_t>(f.length, r->bytes), nullptr};
     }
-    if (MPI_Request r = find_posted(f.context, peer, f.tag, true)) {
+    if (MPI_Request r = match_.find_posted(f.context, peer, f.tag, true)) {
         r->status.MPI_SOURCE = comm::comm_rank_of_world(r->comm, peer);
         r->status.MPI_TAG = f.tag;
-        arriving_[peer] = r;
+        match_.arriving[peer] = r;
         if (f.flags & transport::frame_sync) {
             Frame ack{};
             ack.kind = FrameKind::sync_ack;
@@ -319,7 +291,7 @@ Landing Engine::on_header(int peer, const Frame &f) {
         }
         return {r->landing, std::min<size_t>(f.length, r->bytes), nullptr};
     }
-    Unexpected &u = unexpected_.emplace_back();
+    Unexpected &u = match_.unexpected.emplace_back();
     u.context = f.context;
     u.source = peer;
     u.tag = f.tag;
@@ -328,39 +300,39 @@ Landing Engine::on_header(int peer, const Frame &f) {
     u.sender_id = f.sender_id;
     u.complete = false;
     u.data.resize(f.length);
-    arriving_unexpected_[peer] = &u;
+    match_.arriving_unexpected[peer] = &u;
     return {u.data.data(), f.length, nullptr};
 }
 
 void Engine::on_frame(int peer, const Frame &f, const Landing &) {
     apply_injected();
-    if (failed_[peer]) return;  // declared failed just now: its frames are ignored
+    if (failures_.failed(peer)) return;  // declared failed just now: its frames are ignored
     switch (f.kind) {
     case FrameKind::eager:
     case FrameKind::data:
-        if (MPI_Request r = arriving_[peer]) {
-            arriving_[peer] = nullptr;
+        if (MPI_Request r = match_.arriving[peer]) {
+            match_.arriving[peer] = nullptr;
             finish_recv(r, f.length, MPI_SUCCESS);
-        } else if (Unexpected *u = arriving_unexpected_[peer]) {
-            arriving_unexpected_[peer] = nullptr;
+        } else if (Unexpected *u = match_.arriving_unexpected[peer]) {
+            match_.arriving_unexpected[peer] = nullptr;
             u->complete = true;
             if (MPI_Request claimant = u->claimed) {
-                auto it = std::find_if(unexpected_.begin(), unexpected_.end(), [u](const Unexpected &x) { return &x == u; });
+                auto it = std::find_if(match_.unexpected.begin(), match_.unexpected.end(), [u](const Unexpected &x) { return &x == u; });
                 Unexpected done = std::move(*it);
-                unexpected_.erase(it);
+                match_.unexpected.erase(it);
                 take_unexpected(claimant, std::move(done));
             }
         }
         break;
     case FrameKind::rts:
-        if (MPI_Request r = find_posted(f.context, peer, f.tag, true)) {
+        if (MPI_Request r = match_.find_posted(f.context, peer, f.tag, true)) {
             r->status.MPI_SOURCE = comm::comm_rank_of_world(r->comm, peer);
             r->status.MPI_TAG = f.tag;
             r->matched_peer = peer;
             Frame cts{};
             cts.kind = FrameKind::cts;
             cts.sender_id = f.sender_id;
-            cts.receiver_id = register_id(r);
+            cts.receiver_id = match_.register_id(r);
             send_control(peer, cts);
         } else {
             Unexpected u;
@@ -370,12 +342,12 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
             u.size = f.length;
             u.rendezvous = true;
             u.sender_id = f.sender_id;
-            unexpected_.push_back(std::move(u));
+            match_.unexpected.push_back(std::move(u));
         }
         break;
     case FrameKind::cts: {
-        auto it = by_id_.find(f.sender_id);
-        if (it == by_id_.end()) break;
+        auto it = match_.by_id.find(f.sender_id);
+        if (it == match_.by_id.end()) break;
         MPI_Request r = it->second;
         Frame d{};
         d.kind = FrameKind::data;
@@ -391,8 +363,8 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
         break;
     }
     case FrameKind::sync_ack: {
-        auto it = by_id_.find(f.sender_id);
-        if (it != by_id_.end()) finish(it->second, MPI_SUCCESS);
+        auto it = match_.by_id.find(f.sender_id);
+        if (it != match_.by_id.end()) finish(it->second, MPI_SUCCESS);
         break;
     }
     case FrameKind::abort:
@@ -413,16 +385,16 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
 }
 
 void Engine::on_sent(uint64_t token) {
-    auto it = by_id_.find(token);
-    if (it != by_id_.end()) finish(it->second, MPI_SUCCESS);
+    auto it = match_.by_id.find(token);
+    if (it != match_.by_id.end()) finish(it->second, MPI_SUCCESS);
 }
 
 int Engine::cancel(MPI_Request r) {
     Lock lk(mu_);
     if (r->kind != RequestKind::recv || r->complete) return MPI_SUCCESS;  // sends are not cancelled (allowed)
-    auto it = std::find(posted_.begin(), posted_.end(), r);
-    if (it == posted_.end()) return MPI_SUCCESS;  // already matched: it completes normally
-    posted_.erase(it);
+    auto it = std::find(match_.posted.begin(), match_.posted.end(), r);
+    if (it == match_.posted.end()) return MPI_SUCCESS;  // already matched: it completes normally
+    match_.posted.erase(it);
     r->status.ftmpi_cancelled = 1;
     r->cancelled = true;
     finish(r, MPI_SUCCESS);
@@ -441,9 +413,8 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     std::list<Unexpected>::iterator found;
     int error = MPI_SUCCESS;
     auto look = [&] {
-        found = std::find_if(unexpected_.begin(), unexpected_.end(),
-                             [&](const Unexpected &u) { return u.complete && matches(u, context, source_world, tag); });
-        if (found != unexpected_.end()) return true;
+        found = match_.find_unexpected(context, source_world, tag, /*whole=*/true);
+        if (found != match_.unexpected.end()) return true;
         if (source_world >= 0 && failed(source_world)) {
             error = MPIX_ERR_PROC_FAILED;
             return true;
@@ -461,13 +432,13 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     };
     if (block) {
         wait_locked(lk, look);
-    } else if (!look() && size_ > 1 && !polling_) {
-        last_user_exit_ = std::chrono::steady_clock::now();
+    } else if (!look() && size_ > 1 && !turn_.polling) {
+        turn_.last_user_exit = std::chrono::steady_clock::now();
         poll_step(lk, false);
         look();
     }
     if (error) return error;
-    *flag = found != unexpected_.end();
+    *flag = found != match_.unexpected.end();
     if (!*flag) return MPI_SUCCESS;
     if (status) {
         status->MPI_SOURCE = comm::comm_rank_of_world(comm, found->source);
@@ -478,7 +449,7 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     }
     if (take) {
         *out = std::make_unique<Unexpected>(std::move(*found));
-        unexpected_.erase(found);
+        match_.unexpected.erase(found);
     }
     return MPI_SUCCESS;
 }
@@ -491,7 +462,7 @@ MPI_Request Engine::make_generalized(std::function<bool(MPI_Status *)> advance) 
     reset_status(r->status);
     Lock lk(mu_);
     generalized_.push_back(r);
-    if (poller_blocked_) net_->wake();  // its poll should not sleep unboundedly now
+    if (turn_.blocked) net_->wake();  // its poll should not sleep unboundedly now
     return r;
 }
 

@@ -45,7 +45,7 @@ void Engine::send_revoke(MPI_Comm comm) {
     auto flood = [&](MPI_Group g) {
         if (!g) return;
         for (int w : g->world)
-            if (w >= 0 && w < size_ && w != rank_ && !failed_[w] && net_->connected(w)) send_control(w, f);
+            if (w >= 0 && w < size_ && w != rank_ && !failures_.failed(w) && net_->connected(w)) send_control(w, f);
     };
     flood(comm->group);
     flood(comm->remote);

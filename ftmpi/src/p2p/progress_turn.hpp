@@ -1,0 +1,33 @@
+// Whose turn it is to make progress. At most one thread polls the drivers at
+// a time (the poller): a user thread waiting in MPI, or the progress thread
+// when no user thread has been in MPI for a moment. Other waiting threads
+// are followers: they sleep on followers_cv until the poller completes
+// something. Guarded by the engine's lock.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <thread>
+
+namespace ftmpi::p2p {
+
+struct ProgressTurn {
+    bool polling = false;          // a thread is in the engine's poll step
+    bool blocked = false;          // ... and blocks in the drivers' wait
+    bool progress_thread = false;  // ... and it is the progress thread
+    std::thread::id poller;
+    int followers = 0;             // threads sleeping on followers_cv
+    int user_waiting = 0;          // user threads inside a blocking wait
+    std::chrono::steady_clock::time_point last_user_exit{};
+    std::condition_variable followers_cv;
+    std::condition_variable progress_cv;  // the progress thread parked
+
+    void wake_followers() {
+        if (followers > 0) followers_cv.notify_all();
+    }
+    // The poller sleeps in the drivers' wait and is not this thread: a
+    // change it must see needs a transport wake().
+    bool other_thread_blocked() const { return blocked && poller != std::this_thread::get_id(); }
+};
+
+}  // namespace ftmpi::p2p

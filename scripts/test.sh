@@ -3,7 +3,8 @@
 #   1. scripts/setup.sh: dependencies, configure and build in build/
 #   2. ctest in build/ (unit, integration and fetch tests)
 #   3. build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer, -Werror; ctest
-#      (without the TCP-only and mixed comm-driver variants of the MPI tests)
+#      (without the TCP-only and mixed comm-driver variants of the MPI tests,
+#      and without their runs at more than 4 ranks where they also run at fewer)
 #   4. build-fuzz/: each libFuzzer target (clang) for HARNESS_FUZZ_SECONDS (20)
 # Every stage runs even if an earlier one failed; the summary at the end lists
 # the failures and the exit status is non-zero if there was any.
@@ -39,9 +40,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if cmake -S . -B $asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DHARNESS_SANITIZE=address,undefined -DHARNESS_WERROR=ON \
      >"$asan.configure.log" 2>&1 || { cat "$asan.configure.log"; false; }; then
   if cmake --build $asan --parallel "$jobs"; then
-    # The comm-driver variants (TCP only, mixed) run in the normal build; the
+    # The comm-driver variants (TCP only, mixed) and an MPI program's runs at
+    # more than 4 ranks besides its smaller ones run in the normal build; the
     # sanitizers check the code paths once, with the default drivers.
-    ctest --test-dir $asan --output-on-failure -j2 --timeout 120 -LE 'transport-(tcp|mixed)' ||
+    ctest --test-dir $asan --output-on-failure -j2 --timeout 120 -LE 'transport-(tcp|mixed)|more-ranks' ||
       stage_failed "tests ($asan/)"
   else
     stage_failed "build ($asan/)"

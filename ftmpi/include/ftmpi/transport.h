@@ -47,7 +47,9 @@ enum ftmpi_frame_kind {
     FTMPI_FRAME_BYE,
     FTMPI_FRAME_ABORT,
     FTMPI_FRAME_REVOKE,
-    FTMPI_FRAME_FLUSH
+    FTMPI_FRAME_FLUSH,
+    FTMPI_FRAME_CANCEL,       /* a sender asks to take back an unmatched message */
+    FTMPI_FRAME_CANCEL_REPLY  /* the receiver's answer */
 };
 
 /* The header every frame starts with (host byte order: the ranks of one job

@@ -151,6 +151,9 @@ private:
     void deliver(MPI_Request r, const char *data, size_t len);
     void finish_recv(MPI_Request r, size_t received, int error);
     void finish(MPI_Request r, int error);
+    void finish_cancelled(MPI_Request r);
+    void cancel_send(MPI_Request r);           // lock held
+    void on_cancel_frame(int peer, const transport::Frame &f);
     bool any_member_failed(MPI_Comm comm) const;
     void send_control(int peer, transport::Frame f);
 

@@ -378,6 +378,10 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
     case FrameKind::flush:
         on_flush_frame(peer, f.context);
         break;
+    case FrameKind::cancel:
+    case FrameKind::cancel_reply:
+        on_cancel_frame(peer, f);
+        break;
     case FrameKind::bye:
     case FrameKind::hello:
         break;
@@ -391,14 +395,71 @@ void Engine::on_sent(uint64_t token) {
 
 int Engine::cancel(MPI_Request r) {
     Lock lk(mu_);
-    if (r->kind != RequestKind::recv || r->complete) return MPI_SUCCESS;  // sends are not cancelled (allowed)
+    if (r->complete) return MPI_SUCCESS;
+    if (r->kind == RequestKind::send) {
+        cancel_send(r);
+        return MPI_SUCCESS;
+    }
+    if (r->kind != RequestKind::recv) return MPI_SUCCESS;
     auto it = std::find(match_.posted.begin(), match_.posted.end(), r);
     if (it == match_.posted.end()) return MPI_SUCCESS;  // already matched: it completes normally
     match_.posted.erase(it);
+    finish_cancelled(r);
+    return MPI_SUCCESS;
+}
+
+void Engine::finish_cancelled(MPI_Request r) {
     r->status.ftmpi_cancelled = 1;
     r->cancelled = true;
     finish(r, MPI_SUCCESS);
-    return MPI_SUCCESS;
+}
+
+// A send that is not complete waits for its receiver: for a CTS (a large
+// message) or a sync_ack (MPI_Ssend). It is cancelled if its message is still
+// unmatched there: the receiver takes it back and says so (cancel_reply),
+// else the send goes on and completes as usual. Either way MPI_Wait returns.
+void Engine::cancel_send(MPI_Request r) {
+    if (r->cancel_asked || r->streaming) return;  // asked already, or its data is being written
+    if (auto it = std::find(stalled_.begin(), stalled_.end(), r); it != stalled_.end()) {
+        stalled_.erase(it);  // nothing was sent yet
+        finish_cancelled(r);
+        return;
+    }
+    if (r->peer == rank_) {  // a synchronous send to self, still in this process's unexpected queue
+        auto it = std::find_if(match_.unexpected.begin(), match_.unexpected.end(),
+                               [r](const Unexpected &u) { return u.local_sender == r && !u.claimed; });
+        if (it == match_.unexpected.end()) return;
+        match_.unexpected.erase(it);
+        finish_cancelled(r);
+        return;
+    }
+    if (!r->id) return;  // it waits for no reply: it completes by itself
+    r->cancel_asked = true;
+    Frame f{};
+    f.kind = FrameKind::cancel;
+    f.context = r->context;
+    f.tag = r->tag;
+    f.sender_id = r->id;
+    send_control(r->peer, f);
+}
+
+void Engine::on_cancel_frame(int peer, const Frame &f) {
+    if (f.kind == FrameKind::cancel_reply) {
+        auto it = match_.by_id.find(f.sender_id);
+        if (it != match_.by_id.end() && (f.flags & transport::frame_cancelled)) finish_cancelled(it->second);
+        return;
+    }
+    Frame reply{};
+    reply.kind = FrameKind::cancel_reply;
+    reply.sender_id = f.sender_id;
+    auto it = std::find_if(match_.unexpected.begin(), match_.unexpected.end(), [&](const Unexpected &u) {
+        return u.source == peer && u.sender_id == f.sender_id && u.complete && !u.claimed;
+    });
+    if (it != match_.unexpected.end()) {
+        match_.unexpected.erase(it);
+        reply.flags = transport::frame_cancelled;
+    }
+    send_control(peer, reply);
 }
 
 void Engine::release(MPI_Request r) {

@@ -51,6 +51,7 @@ struct ftmpi_request_s {
     size_t bsend_reserved = 0;    // buffered: bytes held in the attached buffer
     bool watch_failures = false;  // recv: user-channel MPI_ANY_SOURCE (ULFM: PENDING, not ended by a failure)
     bool streaming = false;       // send: data frame written from buf (on_sent completes it); not failed early
+    bool cancel_asked = false;    // send: MPI_Cancel asked the receiver to take the message back
 
     // Generalized requests (non-blocking collectives).
     std::function<bool(MPI_Status *)> advance;

@@ -24,11 +24,15 @@
 
 namespace ftmpi::transport {
 
-enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort, revoke, flush };  // revoke/flush: context only
+// revoke/flush: context only. cancel: a sender takes back the message it
+// announced (sender_id) if no receive matched it yet; cancel_reply answers,
+// with frame_cancelled when it was taken back.
+enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort, revoke, flush, cancel, cancel_reply };
 
 enum FrameFlags : uint8_t {
     frame_sync = 1,  // eager: the sender waits for sync_ack (MPI_Ssend)
     frame_hello_ack = 2,  // hello: the answer of a rank that accepted a joining connection
+    frame_cancelled = 4,  // cancel_reply: the message was taken back
 };
 
 constexpr uint64_t hello_magic = 0x46544d5049484c4full;  // "FTMPIHLO"
@@ -49,7 +53,8 @@ static_assert(sizeof(Frame) == 48, "the header is part of the wire format");
 // The C drivers see the same header as ftmpi_frame.
 static_assert(sizeof(Frame) == sizeof(ftmpi_frame) && offsetof(Frame, length) == offsetof(ftmpi_frame, length) &&
               offsetof(Frame, pad) == offsetof(ftmpi_frame, pad));
-static_assert(static_cast<int>(FrameKind::flush) == FTMPI_FRAME_FLUSH && static_cast<int>(FrameKind::data) == FTMPI_FRAME_DATA);
+static_assert(static_cast<int>(FrameKind::flush) == FTMPI_FRAME_FLUSH && static_cast<int>(FrameKind::data) == FTMPI_FRAME_DATA &&
+              static_cast<int>(FrameKind::cancel_reply) == FTMPI_FRAME_CANCEL_REPLY);
 
 inline const ftmpi_frame *as_c(const Frame *f) { return reinterpret_cast<const ftmpi_frame *>(f); }
 inline const Frame *as_cpp(const ftmpi_frame *f) { return reinterpret_cast<const Frame *>(f); }

@@ -29,6 +29,9 @@ constexpr int agree_tag = 0x7e000000;
 constexpr int gather_tag = 0x7e000010;
 constexpr int bridge_tag = 0x7e000020;
 constexpr int create_group_tag_base = 0x40000000;
+// MPI_Comm_idup's agreements: idup_tag(n) for the communicator's n-th idup.
+constexpr int idup_tag_base = 0x7d000000;
+constexpr int idup_tag(uint32_t n) { return idup_tag_base + static_cast<int>(n % 0x100000) * 4; }
 
 struct Scope {
     MPI_Comm comm = MPI_COMM_NULL;      // an intracommunicator holding the members
@@ -55,6 +58,10 @@ int share(const Scope &, std::vector<int> &data);
 
 // Allocates a context id agreed by the scope (and the bridge's other side).
 int allocate_context(const Scope &, uint32_t *context);
+// The scope that agrees on a context for a communicator derived from
+// `parent` (its members; on an intercommunicator, both sides), with base tag
+// `tag`.
+Scope context_scope(MPI_Comm parent, int tag = agree_tag);
 
 // Forgets a context id when its communicator is freed.
 void release_context(uint32_t context);

@@ -6,24 +6,27 @@
 #include "agree.hpp"
 #include "objects.hpp"
 
+#include <atomic>
+#include <memory>
+#include <thread>
+
 using namespace ftmpi::comm;
 
 namespace {
-// Same groups, topology and error handler under a fresh context; attributes
-// through their copy callbacks.
-int dup_comm(MPI_Comm comm, MPI_Comm *newcomm) {
-    uint32_t context = 0;
-    int err = allocate_context(comm, &context);
-    if (err != MPI_SUCCESS) return err;
+// A copy of comm's groups, topology, error handler and attributes (through
+// their copy callbacks) under `context`; registered unless `registered` is
+// false (an idup registers it once its context is agreed).
+int dup_shell(MPI_Comm comm, uint32_t context, bool registered, MPI_Comm *newcomm) {
     retain(comm->group);
     if (comm->remote != nullptr) retain(comm->remote);
-    MPI_Comm c = make_comm(comm->group, comm->remote, context, comm);
+    MPI_Comm c = registered ? make_comm(comm->group, comm->remote, context, comm)
+                            : make_unregistered_comm(comm->group, comm->remote, context, comm);
     c->topology = comm->topology;
     if (comm->local != MPI_COMM_NULL) {
         retain(comm->local);
         c->local = comm->local;
     }
-    err = copy_all_attributes(comm, c);
+    int err = copy_all_attributes(comm, c);
     if (err != MPI_SUCCESS) {
         delete_all_attributes(c);
         release(c);
@@ -33,12 +36,80 @@ int dup_comm(MPI_Comm comm, MPI_Comm *newcomm) {
     return MPI_SUCCESS;
 }
 
+// Same groups, topology and error handler under a fresh context.
+int dup_comm(MPI_Comm comm, MPI_Comm *newcomm) {
+    uint32_t context = 0;
+    int err = allocate_context(comm, &context);
+    if (err != MPI_SUCCESS) return err;
+    err = dup_shell(comm, context, true, newcomm);
+    if (err != MPI_SUCCESS) release_context(context);
+    return err;
+}
+
 ftmpi_info_s *copy_info(MPI_Info info) {
     auto *copy = new ftmpi_info_s;
     copy->entries = info->entries;
     return copy;
 }
+
+// The context agreement of one MPI_Comm_idup, run on a thread of its own so
+// that the call returns at once and the program's other communication goes
+// on meanwhile (the other members may call idup only after a receive that
+// this member's next send satisfies). The agreement has tags of its own, so
+// it runs beside the program's collectives on the same communicator, and a
+// member's failure ends it with an error like any blocking wait.
+struct PendingIdup {
+    std::thread agreement;
+    std::atomic<bool> done{false};
+    int err = MPI_SUCCESS;
+    uint32_t context = 0;
+    // A request dropped before completion (a program that never waits for
+    // it) must not end the process through a joinable thread's destructor.
+    ~PendingIdup() {
+        if (agreement.joinable()) agreement.detach();
+    }
+};
 }  // namespace
+
+namespace ftmpi::comm {
+
+int start_idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request) {
+    if (int err = MPI_SUCCESS; ft::recover_if_needed(comm, newcomm, &err)) return err;
+    MPI_Comm c = MPI_COMM_NULL;
+    if (int err = dup_shell(comm, 0, false, &c); err != MPI_SUCCESS) return err;
+    MPI_Info hints = info != MPI_INFO_NULL ? info : comm->info;
+    if (hints != nullptr) c->info = copy_info(hints);
+    auto pending = std::make_shared<PendingIdup>();
+    const Scope scope = context_scope(comm, idup_tag(comm->idups_started++));
+    retain(comm);  // the agreement uses it until it ends
+    pending->agreement = std::thread([pending, scope] {
+        pending->err = allocate_context(scope, &pending->context);
+        pending->done.store(true, std::memory_order_release);
+    });
+    // The new communicator reaches *newcomm when the request completes, as
+    // the standard allows; MPI_COMM_NULL if the agreement failed.
+    *request = p2p::make_generalized([pending, c, comm, newcomm](MPI_Status *status) {
+        if (!pending->done.load(std::memory_order_acquire)) return false;
+        pending->agreement.join();
+        if (pending->err == MPI_SUCCESS) {
+            c->context = pending->context;
+            register_comm(c);
+            *newcomm = c;
+        } else {
+            delete_all_attributes(c);
+            release(c);
+            *newcomm = MPI_COMM_NULL;
+        }
+        release(comm);
+        status->MPI_SOURCE = MPI_ANY_SOURCE;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->MPI_ERROR = pending->err;
+        return true;
+    });
+    return MPI_SUCCESS;
+}
+
+}  // namespace ftmpi::comm
 
 extern "C" int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_dup");
@@ -61,23 +132,10 @@ extern "C" int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *ne
 }
 FTMPI_PMPI(Comm_dup_with_info)
 
-// Done at once (a dup is one short agreement); the request is already
-// complete, as the standard allows.
 extern "C" int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_idup");
     if (newcomm == nullptr || request == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_idup");
-    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_idup");
-    int err = dup_comm(comm, newcomm);
-    if (err != MPI_SUCCESS) return raise(comm, err, "MPI_Comm_idup");
-    *request = ftmpi::p2p::make_generalized([](MPI_Status *status) {
-        if (status != MPI_STATUS_IGNORE) {
-            status->MPI_SOURCE = MPI_ANY_SOURCE;
-            status->MPI_TAG = MPI_ANY_TAG;
-            status->MPI_ERROR = MPI_SUCCESS;
-        }
-        return true;
-    });
-    return MPI_SUCCESS;
+    return raise(comm, start_idup(comm, MPI_INFO_NULL, newcomm, request), "MPI_Comm_idup");
 }
 FTMPI_PMPI(Comm_idup)
 

@@ -75,15 +75,19 @@ uint32_t allocate_context(MPI_Comm parent) {
     return allocate_context(parent, &id) == MPI_SUCCESS ? id : 0;
 }
 
-int allocate_context(MPI_Comm parent, uint32_t *context) {
-    if (!parent->inter) return allocate_context(whole(parent), context);
-    // An intercommunicator agrees through its private local intracommunicator
-    // and the two leaders.
-    Scope s = whole(parent->local);
-    s.bridge = parent;
-    s.remote_leader = 0;
-    return allocate_context(s, context);
+Scope context_scope(MPI_Comm parent, int tag) {
+    Scope s = whole(parent->inter ? parent->local : parent);
+    if (parent->inter) {
+        // An intercommunicator agrees through its private local
+        // intracommunicator and the two leaders.
+        s.bridge = parent;
+        s.remote_leader = 0;
+    }
+    s.tag = tag;
+    return s;
 }
+
+int allocate_context(MPI_Comm parent, uint32_t *context) { return allocate_context(context_scope(parent), context); }
 
 int world_rank_of(MPI_Comm c, int rank) {
     const MPI_Group g = c->inter ? c->remote : c->group;

@@ -125,6 +125,12 @@ void release(MPI_Group g) {
 }
 
 MPI_Comm make_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm errhandler_from) {
+    MPI_Comm c = make_unregistered_comm(local, remote, context, errhandler_from);
+    if (c != MPI_COMM_NULL) register_comm(c);
+    return c;
+}
+
+MPI_Comm make_unregistered_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm errhandler_from) {
     if (local->rank == MPI_UNDEFINED) {
         release(local);
         release(remote);
@@ -143,7 +149,6 @@ MPI_Comm make_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm
     retain(c->errhandler);
     if (errhandler_from != MPI_COMM_NULL) inherit_ft(c, errhandler_from);
     register_object(c);
-    register_comm(c);
     return c;
 }
 
@@ -155,9 +160,13 @@ void release(MPI_Comm c) {
     if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF) return;
     unregister_object(c);
     unregister_comm(c);
-    release_context(c->context);
-    p2p::forget_context(c->context);  // a revoke kept for this id must not hit its next user
-    ft::recovery::forget_shadow(c->context);
+    // Context 0 is MPI_COMM_WORLD's, never released; a communicator that
+    // has it here is an idup whose agreement failed and never had its own.
+    if (c->context != 0) {
+        release_context(c->context);
+        p2p::forget_context(c->context);  // a revoke kept for this id must not hit its next user
+        ft::recovery::forget_shadow(c->context);
+    }
     release(c->local);
     if (c->info != MPI_INFO_NULL) delete c->info;
     release(c->group);

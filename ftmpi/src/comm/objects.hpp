@@ -54,6 +54,14 @@ void release(MPI_Group);  // frees on the last reference; predefined never
 // fault-tolerance modes (comm_mode, msg_mode, strict) and recovery round.
 // Returns MPI_COMM_NULL when this process is not in `local`.
 MPI_Comm make_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm errhandler_from);
+// The same, not registered yet: its context is agreed later (MPI_Comm_idup),
+// and register_comm follows once it is set.
+MPI_Comm make_unregistered_comm(MPI_Group local, MPI_Group remote, uint32_t context, MPI_Comm errhandler_from);
+// MPI_Comm_idup(_with_info) after its argument checks: starts the context
+// agreement and returns at once; *request completes when it ends, and only
+// then is *newcomm set (MPI_COMM_NULL if the agreement failed). `info`
+// replaces the parent's hints unless MPI_INFO_NULL.
+int start_idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 // Copies the fault-tolerance modes and round of `parent` to `child`.
 void inherit_ft(MPI_Comm child, MPI_Comm parent);
 // The registry of live communicators behind find_by_context/for_each_comm

@@ -47,6 +47,10 @@ struct ftmpi_comm_s {
     // through which the comm part agrees on context ids (dup, merge).
     MPI_Comm local = nullptr;
     MPI_Info info = nullptr;           // hints from Comm_set_info / dup_with_info
+    // MPI_Comm_idup calls on this communicator so far: every member counts
+    // the same (collective order), so the n-th idup's agreement has tags of
+    // its own and runs beside the program's other collectives.
+    uint32_t idups_started = 0;
     // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };

@@ -27,8 +27,9 @@ std::atomic<bool> comms_live{false};
 
 // MPI-4 §9.3: the error handler MPI_COMM_WORLD and MPI_COMM_SELF start with,
 // as the launcher was told (mpiexec --initial-errhandler, passed as
-// FTMPI_INITIAL_ERRHANDLER; MPI_Init has refused any other name). mpi_errors_abort ends the job like
-// MPI_ERRORS_ARE_FATAL does here (there is one job to abort).
+// FTMPI_INITIAL_ERRHANDLER; MPI_Init has refused any other name).
+// mpi_errors_abort ends the job like MPI_ERRORS_ARE_FATAL does here (there
+// is one job to abort).
 const char *initial_errhandler_name() {
     return settings::current().text(settings::Id::initial_errhandler).c_str();
 }

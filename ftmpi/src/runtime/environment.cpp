@@ -4,8 +4,9 @@
 // The job comes from the launcher's environment (FTMPI_JOB, FTMPI_RANK,
 // FTMPI_SIZE, FTMPI_WIREUP); without it the program is a singleton job of
 // one rank. Every FTMPI_* setting is checked first (settings/table.hpp): an
-// invalid value ends the job with a message naming it. Init connects the ranks (wire-up + TCP mesh), then lets the comm
-// part build MPI_COMM_WORLD and MPI_COMM_SELF, then starts fault tolerance
+// invalid value ends the job with a message naming it. Init connects the
+// ranks (wire-up + TCP mesh), then lets the comm part build MPI_COMM_WORLD
+// and MPI_COMM_SELF, then starts fault tolerance
 // (ft::init: the notifier). The collectives' algorithm settings and
 // decision tables are read first (coll::init_selection), so a bad one ends
 // the job before it connects. A REBUILD replacement (FTMPI_RESTARTED=1,

@@ -30,12 +30,10 @@ void bind_to(const std::vector<int> &cpus, const char *why) {
     CPU_ZERO(&set);
     for (int c : cpus)
         if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0)
-        ftmpi::log::warn("cannot bind to CPUs %s (%s): %s; running unbound", why,
-                         ftmpi::settings::current().is_set(Id::bind_cpus)
-                             ? ftmpi::settings::current().text(Id::bind_cpus).c_str()
-                             : "core",
-                         std::strerror(errno));
+    if (sched_setaffinity(0, sizeof set, &set) == 0) return;
+    const ftmpi::settings::Values &env = ftmpi::settings::current();
+    ftmpi::log::warn("cannot bind to CPUs %s (%s): %s; running unbound", why,
+                     env.is_set(Id::bind_cpus) ? env.text(Id::bind_cpus).c_str() : "core", std::strerror(errno));
 }
 
 __attribute__((constructor)) void ftmpi_bind_rank() {

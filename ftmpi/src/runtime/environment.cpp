@@ -56,7 +56,7 @@ int init_before_join(int required, int *provided, bool *restarted) {
     *restarted = false;
     if (state.load() != State::fresh) return MPI_ERR_OTHER;  // MPI may be initialized once
     using settings::Id;
-    const settings::Values &env = settings::current();
+    const settings::Values &env = settings::read_at_init();
     JobInfo job;
     job.job = env.is_set(Id::job) ? env.text(Id::job) : "singleton";
     job.rank = env.integer(Id::rank);

@@ -16,25 +16,21 @@ namespace {
 
 using settings::Id;
 
+// Both from the current values (settings/values.hpp): those read at MPI_Init
+// once it has run.
 Level threshold() {
-    static const Level level = [] {
-        const settings::Values &v = settings::current();
-        const auto chosen = static_cast<Level>(v.number(Id::log_level));  // choices in Level's order
-        return v.flag(Id::verbose) ? std::max(chosen, Level::info) : chosen;
-    }();
-    return level;
+    const settings::Values &v = settings::current();
+    const auto chosen = static_cast<Level>(v.number(Id::log_level));  // choices in Level's order
+    return v.flag(Id::verbose) ? std::max(chosen, Level::info) : chosen;
 }
 
 // "FT-MPI[job 3 rank 2]", or as much of it as is known.
-const std::string &prefix() {
-    static const std::string text = [] {
-        const settings::Values &v = settings::current();
-        std::string inside;
-        if (v.is_set(Id::job)) inside = "job " + v.text(Id::job);
-        if (v.is_set(Id::rank)) inside += (inside.empty() ? "rank " : " rank ") + v.given(Id::rank);
-        return inside.empty() ? std::string("FT-MPI") : "FT-MPI[" + inside + "]";
-    }();
-    return text;
+std::string prefix() {
+    const settings::Values &v = settings::current();
+    std::string inside;
+    if (v.is_set(Id::job)) inside = "job " + v.text(Id::job);
+    if (v.is_set(Id::rank)) inside += (inside.empty() ? "rank " : " rank ") + v.given(Id::rank);
+    return inside.empty() ? std::string("FT-MPI") : "FT-MPI[" + inside + "]";
 }
 
 void vwrite(Level level, const char *format, va_list args) {

@@ -1,6 +1,7 @@
 // Reading the settings' values (values.hpp).
 #include "settings/values.hpp"
 
+#include <atomic>
 #include <climits>
 #include <cstring>
 
@@ -65,9 +66,25 @@ std::vector<std::pair<std::string, std::string>> Values::family(std::string_view
     return found;
 }
 
+namespace {
+
+// Never freed: a reference from before MPI_Init (a string's c_str()) stays good.
+std::atomic<const Values *> published{nullptr};
+
+}  // namespace
+
 const Values &current() {
-    static const Values values(Values::environment());
-    return values;
+    if (const Values *v = published.load(std::memory_order_acquire)) return *v;
+    static const Values before_init(Values::environment());
+    const Values *expected = nullptr;
+    published.compare_exchange_strong(expected, &before_init, std::memory_order_acq_rel);
+    return *published.load(std::memory_order_acquire);
+}
+
+const Values &read_at_init() {
+    static const Values at_init(Values::environment());
+    published.store(&at_init, std::memory_order_release);
+    return at_init;
 }
 
 }  // namespace ftmpi::settings

@@ -1,11 +1,12 @@
 // The values of the settings (table.hpp) in one process.
 //
-// Values are read from the FTMPI_* environment once, at the first use: in a
-// constructor of libftmpi before main (CPU binding, stdout buffering) or at
-// MPI_Init. A variable that is unset or empty has the default. An invalid
-// value also gives the default to whatever asks before MPI_Init, and is
-// listed in problems(): MPI_Init refuses the job with them, and ftmpi_info
-// marks them.
+// Values are read from the FTMPI_* environment at MPI_Init (read_at_init),
+// and before it at the first use: in a constructor of libftmpi before main
+// (CPU binding, stdout buffering). So each setting is read when its part
+// always read it, and a program that sets a variable in main before MPI_Init
+// is still heard. A variable that is unset or empty has the default. An
+// invalid value also gives the default to whatever asks, and is listed in
+// problems(): MPI_Init refuses the job with them, and ftmpi_info marks them.
 #pragma once
 
 #include "settings/parse.hpp"
@@ -70,7 +71,11 @@ private:
     Environment env_;
 };
 
-// This process's values, read at the first call.
+// This process's values: those read at MPI_Init, or before it those read at
+// the first call. A reference stays valid for the life of the process.
 const Values &current();
+// Reads the environment again, once, for MPI_Init; current() gives these
+// values from then on.
+const Values &read_at_init();
 
 }  // namespace ftmpi::settings

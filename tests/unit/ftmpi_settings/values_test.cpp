@@ -74,3 +74,16 @@ TEST_CASE("the process environment: only FTMPI_ variables") {
     unsetenv("FTMPI_SETTINGS_TEST_VARIABLE");
     unsetenv("NOT_FTMPI_VARIABLE");
 }
+
+TEST_CASE("the process's values: read at the first use, then again once for MPI_Init") {
+    setenv("FTMPI_SPIN_US", "7", 1);
+    const Values &before = current();
+    CHECK(before.number(Id::spin) == 7);
+    setenv("FTMPI_SPIN_US", "9", 1);  // as a program might in main, before MPI_Init
+    CHECK(current().number(Id::spin) == 7);
+    const Values &at_init = read_at_init();
+    CHECK(at_init.number(Id::spin) == 9);
+    CHECK(&current() == &at_init);
+    CHECK(before.number(Id::spin) == 7);  // an earlier reference stays good
+    unsetenv("FTMPI_SPIN_US");
+}

@@ -3,6 +3,7 @@
 // communicator, so an error is returned (and said on stderr), not raised.
 #include "mpi-ext.h"
 #include "select.hpp"
+#include "runtime/log.hpp"
 
 #include <cstdio>
 
@@ -10,8 +11,8 @@ extern "C" int FTMPI_Coll_force(const char *collective, const char *algorithm) {
     try {
         const std::string error = ftmpi::coll::force(collective, algorithm);
         if (error.empty()) return MPI_SUCCESS;
-        std::fprintf(stderr, "FT-MPI: FTMPI_Coll_force(%s, %s): %s\n", collective ? collective : "NULL",
-                     algorithm ? algorithm : "NULL", error.c_str());
+        ftmpi::log::warn("FTMPI_Coll_force(%s, %s): %s", collective ? collective : "NULL",
+                         algorithm ? algorithm : "NULL", error.c_str());
         return MPI_ERR_ARG;
     } catch (...) {
         return MPI_ERR_INTERN;

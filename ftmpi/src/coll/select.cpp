@@ -3,16 +3,16 @@
 
 #include "table.hpp"
 
+#include "runtime/log.hpp"
+#include "settings/values.hpp"
+
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-extern char **environ;
 
 namespace ftmpi::coll {
 
@@ -20,6 +20,9 @@ namespace ftmpi::coll {
 extern const char default_table_text[];
 
 namespace {
+
+// The variables that force one collective's algorithm: FTMPI_COLL_ALLREDUCE=ring.
+constexpr const char *forced_prefix = "FTMPI_COLL_";
 
 // A forced choice packed in one word (algorithm in the low byte, segment
 // above it), so FTMPI_Coll_force from one thread and a collective in another
@@ -82,20 +85,15 @@ std::string read_file(const char *path, std::string *text) {
 
 // FTMPI_COLL_<X> that names no collective: most likely a typo; said on one
 // line, not fatal (other FTMPI_COLL_ settings may come with other parts).
-void warn_unknown_settings() {
+void warn_unknown_settings(const settings::Values &env) {
     // Rank 0 speaks for the job (every rank has the same environment).
-    if (const char *rank = std::getenv("FTMPI_RANK"); rank && std::strcmp(rank, "0") != 0) return;
-    static const char *const others[] = {"STRICT", "TABLE"};
-    for (char **e = environ; e && *e; ++e) {
-        if (std::strncmp(*e, "FTMPI_COLL_", 11) != 0) continue;
-        const char *name = *e + 11;
-        const char *eq = std::strchr(name, '=');
-        const std::string_view key(name, eq ? static_cast<size_t>(eq - name) : std::strlen(name));
-        bool known = collective_from_name(key).has_value() && upper(std::string(key).c_str()) == key;
-        for (const char *o : others) known = known || key == o;
+    if (env.integer(settings::Id::rank) != 0) return;
+    for (const auto &[name, value] : env.family(forced_prefix)) {
+        const std::string key = name.substr(std::strlen(forced_prefix));
+        const bool known = collective_from_name(key).has_value() && upper(key.c_str()) == key;
         if (!known)
-            std::fprintf(stderr, "FT-MPI: FTMPI_COLL_%.*s is not a setting (ignored); collectives: %s\n",
-                         static_cast<int>(key.size()), key.data(), upper(collective_names().c_str()).c_str());
+            log::warn("%s is not a setting (ignored); collectives: %s", name.c_str(),
+                      upper(collective_names().c_str()).c_str());
     }
 }
 
@@ -113,21 +111,25 @@ std::string init_selection() {
     Selection &s = selection();
     std::string error;
     if (!s.builtin.parse(default_table_text, "default_table.txt (compiled in)", &error)) return error;
-    if (const char *path = std::getenv("FTMPI_COLL_TABLE"); path && *path) {
+    const settings::Values &env = settings::current();
+    if (env.is_set(settings::Id::coll_table)) {
+        const char *path = env.text(settings::Id::coll_table).c_str();
         std::string text;
         if (error = read_file(path, &text); !error.empty()) return error;
         if (!s.custom.parse(text, path, &error)) return "FTMPI_COLL_TABLE: " + error;
     }
+    const auto forced = env.family(forced_prefix);
     for (int i = 0; i < collective_count; ++i) {
         const auto c = static_cast<Collective>(i);
-        const std::string var = "FTMPI_COLL_" + upper(collective_name(c));
-        const char *value = std::getenv(var.c_str());
-        if (value == nullptr || *value == '\0') continue;
+        const std::string var = forced_prefix + upper(collective_name(c));
+        const auto it = std::find_if(forced.begin(), forced.end(), [&](const auto &f) { return f.first == var; });
+        if (it == forced.end() || it->second.empty()) continue;
+        const std::string &value = it->second;
         Packed packed = 0;
         if (error = parse_forced(c, value, &packed); !error.empty()) return var + "=" + value + ": " + error;
         s.forced[static_cast<size_t>(i)].store(packed, std::memory_order_relaxed);
     }
-    warn_unknown_settings();
+    warn_unknown_settings(env);
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include "../internal/pmpi.hpp"
 #include "keyval.hpp"
 #include "objects.hpp"
+#include "settings/values.hpp"
 
 #include <climits>
 #include <cstdlib>
@@ -166,7 +167,8 @@ int copy_all_attributes(MPI_Comm from, MPI_Comm to) {
 
 void set_predefined_attributes(MPI_Comm, int world_size) {
     universe_size_value = world_size;
-    if (const char *appnum = std::getenv("FTMPI_APPNUM")) appnum_value = std::atoi(appnum);
+    if (const auto &env = settings::current(); env.is_set(settings::Id::appnum))
+        appnum_value = env.integer(settings::Id::appnum);
 }
 
 }  // namespace ftmpi::comm

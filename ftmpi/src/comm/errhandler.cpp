@@ -4,6 +4,7 @@
 #include "../internal/pmpi.hpp"
 #include "../internal/runtime.hpp"
 #include "objects.hpp"
+#include "runtime/log.hpp"
 
 #include <cstdio>
 
@@ -13,11 +14,8 @@ namespace {
 [[noreturn]] void die(MPI_Comm comm, int code, const char *function) {
     std::string text = error_string_of(code);
     if (text.empty()) text = "error code " + std::to_string(code);
-    std::fprintf(stderr, "FT-MPI rank %d: %s on %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)\n",
-                 my_world_rank(), function != nullptr ? function : "MPI call",
-                 comm != nullptr && !comm->name.empty() ? comm->name.c_str() : "a communicator",
-                 text.c_str());
-    std::fflush(stderr);
+    log::error("%s on %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function != nullptr ? function : "MPI call",
+               comm != nullptr && !comm->name.empty() ? comm->name.c_str() : "a communicator", text.c_str());
     runtime::abort_job(code);
 }
 

@@ -2,6 +2,7 @@
 // MPI_GROUP_EMPTY, the predefined error handlers, MPI_INFO_ENV) and the
 // runtime's init/finalize hooks that give them their members.
 #include "objects.hpp"
+#include "settings/values.hpp"
 
 #include <cstring>
 #include <unistd.h>
@@ -26,12 +27,11 @@ std::atomic<bool> comms_live{false};
 
 // MPI-4 §9.3: the error handler MPI_COMM_WORLD and MPI_COMM_SELF start with,
 // as the launcher was told (mpiexec --initial-errhandler, passed as
-// FTMPI_INITIAL_ERRHANDLER). mpi_errors_abort ends the job like
-// MPI_ERRORS_ARE_FATAL does here (there is one job to abort).
+// FTMPI_INITIAL_ERRHANDLER; MPI_Init has refused any other name).
+// mpi_errors_abort ends the job like MPI_ERRORS_ARE_FATAL does here (there
+// is one job to abort).
 const char *initial_errhandler_name() {
-    const char *v = std::getenv("FTMPI_INITIAL_ERRHANDLER");
-    if (v && (std::strcmp(v, "mpi_errors_return") == 0 || std::strcmp(v, "mpi_errors_abort") == 0)) return v;
-    return "mpi_errors_are_fatal";
+    return settings::current().text(settings::Id::initial_errhandler).c_str();
 }
 
 MPI_Errhandler initial_errhandler() {

@@ -5,6 +5,7 @@
 #include "ft/failure_list.hpp"
 
 #include "internal/runtime.hpp"
+#include "runtime/log.hpp"
 
 #include <cstdio>
 
@@ -16,8 +17,7 @@ void abort_if_required(MPI_Comm comm, int code, const char *function) {
     sync_with_p2p();
     const CommFailures f = comm_failures(comm, comm->ft.recovered_at);
     const std::string what = f.whys.empty() ? std::string("a process it needs failed") : f.whys.back();
-    std::fprintf(stderr, "FT-MPI rank %d: %s: %s; comm mode ABORT: ending the job\n", runtime::world_rank(),
-                 function != nullptr ? function : "MPI call", what.c_str());
+    log::error("%s: %s; comm mode ABORT: ending the job", function != nullptr ? function : "MPI call", what.c_str());
     runtime::abort_job(code);
 }
 

@@ -13,6 +13,7 @@
 
 #include "internal/p2p.hpp"
 #include "internal/runtime.hpp"
+#include "runtime/log.hpp"
 
 #include <harness/hlib.hpp>
 #include <harness/pack.hpp>
@@ -177,15 +178,14 @@ void Notifier::act_on(const Event &e) {
 void Notifier::declare(int world, const std::string &why) {
     if (failure_index(world) >= 0) return;  // already in the list
     if (verbose())
-        std::fprintf(stderr, "FT-MPI rank %d: notifier: world rank %d failed: %s\n", runtime::world_rank(), world,
-                     why.c_str());
+        log::info("notifier: world rank %d failed: %s", world, why.c_str());
     remember_why(world, why);
     forget(world);
     p2p::notify_failed(world);
 }
 
 void Notifier::leave_job(const std::string &why) {
-    std::fprintf(stderr, "FT-MPI rank %d: %s; leaving the job (exit status 1)\n", runtime::world_rank(), why.c_str());
+    log::error("%s; leaving the job (exit status 1)", why.c_str());
     std::fflush(nullptr);
     std::_Exit(1);
 }
@@ -195,7 +195,7 @@ void Notifier::leave_job(const std::string &why) {
 // SIGKILL), not with a status of its own, which ftmpirun's policy would
 // take for a rank failing by itself and abort the job.
 void Notifier::fenced(const std::string &why) {
-    std::fprintf(stderr, "FT-MPI rank %d: fenced by the job (%s); ending now\n", runtime::world_rank(), why.c_str());
+    log::error("fenced by the job (%s); ending now", why.c_str());
     std::fflush(nullptr);
     std::raise(SIGKILL);
     std::_Exit(1);
@@ -229,12 +229,10 @@ void Notifier::check_deadlines() {
     const std::string why = "connection lost (unconfirmed)";
     for (int world : due) {
         if (verbose())
-            std::fprintf(stderr, "FT-MPI rank %d: notifier: no event confirmed the loss of world rank %d in %d ms%s\n",
-                         runtime::world_rank(), world, settings().confirm_ms,
-                         settings().ordered ? "; fencing it and waiting for the event" : "; declaring it failed");
+            log::info("notifier: no event confirmed the loss of world rank %d in %d ms%s", world, settings().confirm_ms,
+                      settings().ordered ? "; fencing it and waiting for the event" : "; declaring it failed");
         if (!publish(encode_fence(world, incarnation(world), runtime::world_rank(), why)) && verbose())
-            std::fprintf(stderr, "FT-MPI rank %d: notifier: could not publish the fence of world rank %d\n",
-                         runtime::world_rank(), world);
+            log::info("notifier: could not publish the fence of world rank %d", world);
         // Ordered: the fence comes back through the topic and is applied
         // in its place in the order, like every other failure.
         if (!settings().ordered) declare(world, why);
@@ -269,7 +267,7 @@ void Notifier::loop() {
             last_answer = Clock::now();
             reported_error = false;
             if (!take_batch(*reply, true) && verbose())
-                std::fprintf(stderr, "FT-MPI rank %d: notifier: malformed fetch reply\n", runtime::world_rank());
+                log::info("notifier: malformed fetch reply");
             continue;
         }
         if (daemon_unreachable(reply.error())) {
@@ -290,8 +288,7 @@ void Notifier::loop() {
         // failing over): it is alive; retry shortly.
         last_answer = Clock::now();
         if (!reported_error && verbose())
-            std::fprintf(stderr, "FT-MPI rank %d: notifier: fetch %s: %s\n", runtime::world_rank(), topic_.c_str(),
-                         reply.error().describe().c_str());
+            log::info("notifier: fetch %s: %s", topic_.c_str(), reply.error().describe().c_str());
         reported_error = true;
         std::unique_lock lock(mu_);
         changed_.wait_for(lock, milliseconds(200), [&] { return stop_.load(); });
@@ -302,8 +299,7 @@ bool Notifier::start() {
     const Settings &s = settings();
     auto skip = [&](const std::string &why) {
         if (s.verbose)
-            std::fprintf(stderr, "FT-MPI rank %d: no failure notifier (%s): a broken connection is a failure at once\n",
-                         runtime::world_rank(), why.c_str());
+            log::info("no failure notifier (%s): a broken connection is a failure at once", why.c_str());
         return false;
     };
     if (s.comm_mode == FTMPI_COMM_MODE_ABORT) return skip("comm mode abort");
@@ -330,8 +326,8 @@ bool Notifier::start() {
     thread_ = std::thread([this] { loop(); });
     timer_ = std::thread([this] { timer_loop(); });
     if (s.verbose)
-        std::fprintf(stderr, "FT-MPI rank %d: failure notifier on %s (confirm %d ms, %s)\n", runtime::world_rank(),
-                     topic_.c_str(), s.confirm_ms, s.ordered ? "ordered" : "unordered");
+        log::info("failure notifier on %s (confirm %d ms, %s)", topic_.c_str(), s.confirm_ms,
+                  s.ordered ? "ordered" : "unordered");
     return true;
 }
 
@@ -378,8 +374,7 @@ void Notifier::suspect(int world) {
         return;
     }
     if (verbose())
-        std::fprintf(stderr, "FT-MPI rank %d: world rank %d suspected (connection broke without bye)\n",
-                     runtime::world_rank(), world);
+        log::info("world rank %d suspected (connection broke without bye)", world);
     changed_.notify_all();
 }
 
@@ -419,8 +414,7 @@ bool Notifier::publish(const std::vector<uint8_t> &payload) {
                                                HARNESS_MODE_DEFAULT, Clock::now() + milliseconds(5000));
         if (reply) return true;
         if (verbose())
-            std::fprintf(stderr, "FT-MPI rank %d: publish on job/%s: %s\n", runtime::world_rank(), s.job.c_str(),
-                         reply.error().describe().c_str());
+            log::info("publish on job/%s: %s", s.job.c_str(), reply.error().describe().c_str());
         publish_vm_.reset();
     }
     return false;

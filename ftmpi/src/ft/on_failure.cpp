@@ -10,6 +10,7 @@
 #include "internal/comm.hpp"
 #include "internal/p2p.hpp"
 #include "internal/runtime.hpp"
+#include "runtime/log.hpp"
 
 #include <cstdio>
 
@@ -37,12 +38,9 @@ void on_failure(int world, const std::string &why) {
     const Failure f = failures()[static_cast<size_t>(index)];
     forget_suspicion(world);
     if (settings().verbose)
-        std::fprintf(stderr, "FT-MPI rank %d: world rank %d (incarnation %d) failed: %s\n", runtime::world_rank(),
-                     f.world, f.incarnation, f.why.c_str());
+        log::info("world rank %d (incarnation %d) failed: %s", f.world, f.incarnation, f.why.c_str());
     if (abort_mode() && !runtime::finalized()) {
-        std::fprintf(stderr,
-                     "FT-MPI rank %d: world rank %d failed (%s); comm mode ABORT: ending the job\n",
-                     runtime::world_rank(), f.world, f.why.c_str());
+        log::error("world rank %d failed (%s); comm mode ABORT: ending the job", f.world, f.why.c_str());
         runtime::abort_job(MPIX_ERR_PROC_FAILED);
     }
     if (!runtime::initialized() || runtime::finalized() || !comm::valid(MPI_COMM_WORLD)) return;

@@ -1,8 +1,7 @@
-// The fault-tolerance settings of this process, read from
-// the environment once at MPI_Init (ft::init): the launch modes ftmpirun
+// The fault-tolerance settings of this process, taken from the settings
+// table (settings/table.hpp) at MPI_Init (ft::init): the launch modes ftmpirun
 // passes (FT_CONTRACTS.md "Launch options and environment") and the
-// notifier's timings. A bad value is reported on stderr in one line and the
-// default is used, so a typo never silently changes the semantics.
+// notifier's timings. MPI_Init has refused an invalid value before this.
 #pragma once
 
 #include <string>
@@ -16,7 +15,7 @@ struct Settings {
     bool ordered = false;   // FTMPI_NOTIFIER=ordered: never declare a suspect locally
     int confirm_ms = 3000;  // FTMPI_CONFIRM_MS: how long a suspicion waits for the VM
     int daemon_lost_ms = 5000;  // FTMPI_DAEMON_LOST_MS: own daemon silent this long -> exit
-    bool verbose = false;   // FTMPI_VERBOSE: say what the notifier does
+    bool verbose = false;   // FTMPI_VERBOSE or FTMPI_LOG_LEVEL=info: say what the notifier does
     bool restarted = false; // FTMPI_RESTARTED=1: a replacement started by REBUILD
     int incarnation = 0;    // FTMPI_INCARNATION
     int round = 0;          // FTMPI_ROUND
@@ -26,7 +25,7 @@ struct Settings {
     Settings();
 };
 
-// Reads the environment (again); called by init().
+// Takes the values from the settings table; called by init().
 void load_settings();
 // The settings as last loaded (defaults before MPI_Init).
 const Settings &settings();

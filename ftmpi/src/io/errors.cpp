@@ -9,6 +9,7 @@
 #include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
 #include "../internal/runtime.hpp"
+#include "runtime/log.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -31,10 +32,8 @@ MPI_Errhandler handler_of(MPI_File fh) {
 [[noreturn]] void die(MPI_File fh, int code, const char *function) {
     std::string text = comm::error_string_of(code);
     if (text.empty()) text = "error code " + std::to_string(code);
-    std::fprintf(stderr, "FT-MPI rank %d: %s on file %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)\n",
-                 runtime::world_rank(), function != nullptr ? function : "MPI call",
-                 fh != MPI_FILE_NULL && valid(fh) ? fh->path.c_str() : "(none)", text.c_str());
-    std::fflush(stderr);
+    log::error("%s on file %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function != nullptr ? function : "MPI call",
+               fh != MPI_FILE_NULL && valid(fh) ? fh->path.c_str() : "(none)", text.c_str());
     runtime::abort_job(code);
 }
 

@@ -5,6 +5,7 @@
 #include "internal/comm.hpp"
 #include "internal/datatype.hpp"
 #include "mpi-ext.h"
+#include "settings/values.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -16,30 +17,20 @@ namespace ftmpi::p2p {
 
 namespace {
 
-long env_long(const char *name, long fallback) {
-    const char *v = std::getenv(name);
-    if (!v || !*v) return fallback;
-    char *end = nullptr;
-    long x = std::strtol(v, &end, 10);
-    if (*end != '\0' || x < 0) {
-        std::fprintf(stderr, "FT-MPI: ignoring %s=%s (not a non-negative integer)\n", name, v);
-        return fallback;
-    }
-    return x;
-}
-
 constexpr unsigned spin_check_every = 32;  // spinning steps between clock reads
 
 }  // namespace
 
 Settings Settings::from_environment() {
+    using ftmpi::settings::Id;
+    const ftmpi::settings::Values &env = ftmpi::settings::current();
     Settings s;
-    s.eager_limit = static_cast<size_t>(env_long("FTMPI_EAGER_LIMIT", static_cast<long>(s.eager_limit)));
-    s.spin = std::chrono::microseconds(env_long("FTMPI_SPIN_US", s.spin.count()));
-    s.idle = std::chrono::microseconds(env_long("FTMPI_PROGRESS_IDLE_US", s.idle.count()));
-    const long yield = env_long("FTMPI_YIELD_WHEN_IDLE", -1);
-    const long local_ranks = env_long("FTMPI_LOCAL_SIZE", 0);
-    s.yield_when_idle = yield >= 0 ? yield != 0 : local_ranks <= 0 || local_ranks > get_nprocs();
+    s.eager_limit = static_cast<size_t>(env.number(Id::eager_limit));
+    s.spin = std::chrono::microseconds(env.number(Id::spin));
+    s.idle = std::chrono::microseconds(env.number(Id::progress_idle));
+    const long long local_ranks = env.number(Id::local_size);
+    const bool oversubscribed = local_ranks <= 0 || local_ranks > get_nprocs();
+    s.yield_when_idle = env.optional_flag(Id::yield_when_idle).value_or(oversubscribed);
     return s;
 }
 
@@ -66,7 +57,7 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             o.round = my_round_;
             std::vector<std::string> cards = exchange(net_->open(o));
             if (static_cast<int>(cards.size()) != size_) return "wire-up returned the wrong number of contacts";
-            long timeout_ms = env_long("FTMPI_WIREUP_TIMEOUT_MS", 60000);
+            const long long timeout_ms = ftmpi::settings::current().number(ftmpi::settings::Id::wireup_timeout);
             if (my_incarnation_ > 0) {
                 for (int lost : net_->join(cards, join_connect_timeout()))  // a replacement (joins.cpp)
                     failures_.mark_failed_at_start(lost);

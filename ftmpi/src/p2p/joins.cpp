@@ -5,18 +5,16 @@
 #include "p2p/engine.hpp"
 
 #include "mpi-ext.h"
+#include "settings/values.hpp"
 
 #include <condition_variable>
-#include <cstdlib>
 
 namespace ftmpi::p2p {
 
 std::chrono::milliseconds Engine::join_connect_timeout() {
     // How long a replacement tries each rank before it takes it for dead.
     // Live ranks answer in microseconds; a dead host costs this much.
-    const char *v = std::getenv("FTMPI_JOIN_CONNECT_MS");
-    long ms = v && *v ? std::atol(v) : 3000;
-    return std::chrono::milliseconds(ms > 0 ? ms : 3000);
+    return std::chrono::milliseconds(ftmpi::settings::current().number(ftmpi::settings::Id::join_connect));
 }
 
 void Engine::set_identity(int incarnation, int round) {

@@ -5,6 +5,7 @@
 #include "internal/comm.hpp"
 #include "internal/datatype.hpp"
 #include "mpi-ext.h"
+#include "runtime/log.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -368,9 +369,7 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
         break;
     }
     case FrameKind::abort:
-        std::fprintf(stderr, "FT-MPI: rank %d: the job was aborted by rank %d (code %d)\n", rank_, peer,
-                     static_cast<int>(f.length));
-        std::fflush(stderr);
+        log::error("the job was aborted by rank %d (code %d)", peer, static_cast<int>(f.length));
         _exit(f.length & 0xff ? static_cast<int>(f.length & 0xff) : 1);
     case FrameKind::revoke:
         on_revoke_frame(f.context);

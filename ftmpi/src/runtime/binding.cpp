@@ -7,12 +7,15 @@
 // and an oversubscribed host is better left to the scheduler. Done in a
 // constructor, before main(), so the program and every thread it starts run
 // bound from the start, as under Open MPI's launcher. A binding that cannot be made is said
-// on stderr and the rank runs unbound.
+// on stderr and the rank runs unbound. An invalid FTMPI_BIND leaves the rank
+// unbound here; MPI_Init then refuses it.
+#include "runtime/log.hpp"
+#include "settings/values.hpp"
+
 #include <sched.h>
 
 #include <cerrno>
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -20,19 +23,23 @@
 
 namespace {
 
+using ftmpi::settings::Id;
+
 void bind_to(const std::vector<int> &cpus, const char *why) {
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int c : cpus)
         if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0)
-        std::fprintf(stderr, "FT-MPI: cannot bind to CPUs %s (%s): %s; running unbound\n", why,
-                     std::getenv("FTMPI_BIND_CPUS") ? std::getenv("FTMPI_BIND_CPUS") : "core",
-                     std::strerror(errno));
+    if (sched_setaffinity(0, sizeof set, &set) == 0) return;
+    const ftmpi::settings::Values &env = ftmpi::settings::current();
+    ftmpi::log::warn("cannot bind to CPUs %s (%s): %s; running unbound", why,
+                     env.is_set(Id::bind_cpus) ? env.text(Id::bind_cpus).c_str() : "core", std::strerror(errno));
 }
 
 __attribute__((constructor)) void ftmpi_bind_rank() {
-    if (const char *list = std::getenv("FTMPI_BIND_CPUS"); list && *list) {
+    const ftmpi::settings::Values &env = ftmpi::settings::current();
+    if (env.is_set(Id::bind_cpus)) {
+        const char *list = env.text(Id::bind_cpus).c_str();
         std::vector<int> cpus;
         for (const char *p = list; *p;) {
             char *end = nullptr;
@@ -44,8 +51,8 @@ __attribute__((constructor)) void ftmpi_bind_rank() {
         bind_to(cpus, "from the rankfile");
         return;
     }
-    const char *mode = std::getenv("FTMPI_BIND");
-    if (mode == nullptr || (std::strcmp(mode, "core") != 0 && std::strcmp(mode, "auto") != 0)) return;
+    const std::string &mode = env.text(Id::bind);
+    if (mode != "core" && mode != "auto") return;
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
@@ -53,14 +60,12 @@ __attribute__((constructor)) void ftmpi_bind_rank() {
     for (int c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &allowed)) usable.push_back(c);
     if (usable.empty()) return;
-    if (std::strcmp(mode, "auto") == 0) {
-        const char *size = std::getenv("FTMPI_LOCAL_SIZE");
-        const long ranks_here = size ? std::atol(size) : 0;
-        if (ranks_here <= 0 || ranks_here > static_cast<long>(usable.size())) return;
+    if (mode == "auto") {
+        const long long ranks_here = env.number(Id::local_size);
+        if (ranks_here <= 0 || ranks_here > static_cast<long long>(usable.size())) return;
     }
-    const char *local = std::getenv("FTMPI_LOCAL_RANK");
-    const int index = local ? std::atoi(local) : 0;
-    bind_to({usable[static_cast<std::size_t>(index < 0 ? 0 : index) % usable.size()]}, "for --bind-to core");
+    const long long index = env.number(Id::local_rank);
+    bind_to({usable[static_cast<std::size_t>(index) % usable.size()]}, "for --bind-to core");
 }
 
 }  // namespace

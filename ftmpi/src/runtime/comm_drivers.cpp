@@ -1,10 +1,11 @@
 // See comm_drivers.hpp.
 #include "runtime/comm_drivers.hpp"
 
+#include "runtime/log.hpp"
+#include "settings/values.hpp"
+
 #include <harness/hlib.hpp>
 
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -55,17 +56,14 @@ const ftmpi_transport_ops *load_plugin(const std::string &name, std::string *why
 
 CommDrivers load_comm_drivers(int rank) {
     CommDrivers d;
-    const char *env = std::getenv("FTMPI_TRANSPORTS");
-    d.preference = parse_list(env && *env ? env : "shm,tcp");
+    d.preference = parse_list(settings::current().text(settings::Id::transports));
     for (const std::string &name : d.preference) {
         if (name == "tcp") continue;
         std::string why;
         if (const ftmpi_transport_ops *ops = load_plugin(name, &why)) {
             d.plugins.push_back(ops);
         } else if (rank == 0) {
-            std::fprintf(stderr, "FT-MPI: comm driver %s not used (peers it would reach go over TCP): %s\n",
-                         name.c_str(), why.c_str());
-            std::fflush(stderr);
+            log::warn("comm driver %s not used (peers it would reach go over TCP): %s", name.c_str(), why.c_str());
         }
     }
     return d;

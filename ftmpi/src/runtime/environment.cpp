@@ -3,8 +3,10 @@
 //
 // The job comes from the launcher's environment (FTMPI_JOB, FTMPI_RANK,
 // FTMPI_SIZE, FTMPI_WIREUP); without it the program is a singleton job of
-// one rank. Init connects the ranks (wire-up + TCP mesh), then lets the comm
-// part build MPI_COMM_WORLD and MPI_COMM_SELF, then starts fault tolerance
+// one rank. Every FTMPI_* setting is checked first (settings/table.hpp): an
+// invalid value ends the job with a message naming it. Init connects the
+// ranks (wire-up + TCP mesh), then lets the comm part build MPI_COMM_WORLD
+// and MPI_COMM_SELF, then starts fault tolerance
 // (ft::init: the notifier). The collectives' algorithm settings and
 // decision tables are read first (coll::init_selection), so a bad one ends
 // the job before it connects. A REBUILD replacement (FTMPI_RESTARTED=1,
@@ -22,6 +24,8 @@
 #include "runtime/lifecycle.hpp"
 #include "runtime/wireup.hpp"
 #include "runtime/comm_drivers.hpp"
+#include "runtime/log.hpp"
+#include "settings/values.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -40,14 +44,8 @@ std::mutex init_mutex;
 int my_rank = 0, my_size = 1, provided_level = MPI_THREAD_SINGLE;
 std::thread::id main_thread;
 
-int env_int(const char *name, int fallback) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::atoi(v) : fallback;
-}
-
 [[noreturn]] void init_failed(const std::string &why) {
-    std::fprintf(stderr, "FT-MPI: MPI_Init failed on rank %d: %s\n", my_rank, why.c_str());
-    std::fflush(stderr);
+    log::error("MPI_Init failed on rank %d: %s", my_rank, why.c_str());
     _exit(1);
 }
 
@@ -57,19 +55,23 @@ int init_before_join(int required, int *provided, bool *restarted) {
     std::lock_guard<std::mutex> lk(init_mutex);
     *restarted = false;
     if (state.load() != State::fresh) return MPI_ERR_OTHER;  // MPI may be initialized once
+    using settings::Id;
+    const settings::Values &env = settings::read_at_init();
     JobInfo job;
-    job.job = std::getenv("FTMPI_JOB") ? std::getenv("FTMPI_JOB") : "singleton";
-    job.rank = env_int("FTMPI_RANK", 0);
-    job.size = env_int("FTMPI_SIZE", 1);
-    job.wireup = std::getenv("FTMPI_WIREUP") ? std::getenv("FTMPI_WIREUP") : "";
+    job.job = env.is_set(Id::job) ? env.text(Id::job) : "singleton";
+    job.rank = env.integer(Id::rank);
+    job.size = env.integer(Id::size);
+    job.wireup = env.text(Id::wireup);
+    my_rank = job.rank;
+    if (const std::string problems = env.problems_text(); !problems.empty()) init_failed(problems);
     if (job.size < 1 || job.rank < 0 || job.rank >= job.size)
         init_failed("FTMPI_RANK=" + std::to_string(job.rank) + " FTMPI_SIZE=" + std::to_string(job.size) +
                     " is not a rank of the job");
     if (job.size > 1 && job.wireup.empty()) init_failed("FTMPI_SIZE > 1 but FTMPI_WIREUP is not set");
-    if (const char *r = std::getenv("FTMPI_RESTARTED"); r && std::string(r) == "1") {
+    if (env.flag(Id::restarted)) {
         job.restarted = true;
-        job.incarnation = env_int("FTMPI_INCARNATION", 0);
-        job.round = env_int("FTMPI_ROUND", 0);
+        job.incarnation = env.integer(Id::incarnation);
+        job.round = env.integer(Id::round);
         if (job.incarnation < 1 || job.round < 1)
             init_failed("FTMPI_RESTARTED=1 needs FTMPI_INCARNATION >= 1 and FTMPI_ROUND >= 1 (got " +
                         std::to_string(job.incarnation) + ", " + std::to_string(job.round) + ")");
@@ -82,17 +84,16 @@ int init_before_join(int required, int *provided, bool *restarted) {
     main_thread = std::this_thread::get_id();
     provided_level = std::min(std::max(required, MPI_THREAD_SINGLE), MPI_THREAD_MULTIPLE);
 
-    const auto timeout = std::chrono::milliseconds(env_int("FTMPI_WIREUP_TIMEOUT_MS", 60000));
+    const auto timeout = std::chrono::milliseconds(env.number(Id::wireup_timeout));
     transport::RouterOptions options;
     // FTMPI_JOB_KEY (from ftmpirun) keeps two VMs' jobs of one id apart in
     // what the drivers name on this host (shared-memory files).
-    const char *job_key = std::getenv("FTMPI_JOB_KEY");
-    options.job = job_key && *job_key ? job.job + "-" + job_key : job.job;
+    options.job = env.is_set(Id::job_key) ? job.job + "-" + env.text(Id::job_key) : job.job;
     options.rank = job.rank;
     options.size = job.size;
     if (job.size > 1) {
         options.listen_host = listen_host(job);
-        options.ranks_per_node = env_int("FTMPI_RANKS_PER_NODE", 0);
+        options.ranks_per_node = env.integer(Id::ranks_per_node);
         try {
             CommDrivers drivers = load_comm_drivers(job.rank);
             options.preference = std::move(drivers.preference);
@@ -155,7 +156,7 @@ extern "C" {
 int MPI_Init(int *, char ***) noexcept {
     try {
         int e = runtime::init(MPI_THREAD_SINGLE, nullptr);
-        if (e && e != MPI_INIT_RESTARTED_NODE) std::fprintf(stderr, "FT-MPI: MPI_Init called twice\n");
+        if (e && e != MPI_INIT_RESTARTED_NODE) log::error("MPI_Init called twice");
         return e;
     } catch (...) {
         runtime::abort_job(1);
@@ -166,7 +167,7 @@ FTMPI_PMPI(Init)
 int MPI_Init_thread(int *, char ***, int required, int *provided) noexcept {
     try {
         int e = runtime::init(required, provided);
-        if (e && e != MPI_INIT_RESTARTED_NODE) std::fprintf(stderr, "FT-MPI: MPI_Init_thread called twice\n");
+        if (e && e != MPI_INIT_RESTARTED_NODE) log::error("MPI_Init_thread called twice");
         return e;
     } catch (...) {
         runtime::abort_job(1);
@@ -204,9 +205,7 @@ int MPI_Finalize(void) noexcept {
 FTMPI_PMPI(Finalize)
 
 int MPI_Abort(MPI_Comm, int errorcode) noexcept {
-    std::fprintf(stderr, "FT-MPI: rank %d called MPI_Abort with code %d; ending the job\n", runtime::world_rank(),
-                 errorcode);
-    std::fflush(stderr);
+    log::error("rank %d called MPI_Abort with code %d; ending the job", runtime::world_rank(), errorcode);
     runtime::abort_job(errorcode);
 }
 FTMPI_PMPI(Abort)

@@ -13,18 +13,20 @@
 // rank would give the same line buffering to non-MPI programs too, but it
 // changes what isatty() says, turns "\n" into "\r\n" and merges stderr into
 // stdout; the setvbuf is one call and changes nothing else.
+#include "settings/values.hpp"
+
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <unistd.h>
 
 namespace {
 
 __attribute__((constructor)) void ftmpi_set_output_buffering() {
-    if (std::getenv("FTMPI_JOB") == nullptr) return;
-    const char *mode = std::getenv("FTMPI_OUTPUT_BUFFERING");
-    if (mode != nullptr && std::strcmp(mode, "full") == 0) return;
-    if (mode != nullptr && std::strcmp(mode, "none") == 0) {
+    using ftmpi::settings::Id;
+    const ftmpi::settings::Values &env = ftmpi::settings::current();
+    if (!env.is_set(Id::job)) return;
+    const std::string &mode = env.text(Id::output_buffering);
+    if (mode == "full") return;
+    if (mode == "none") {
         std::setvbuf(stdout, nullptr, _IONBF, 0);
         return;
     }

@@ -1,7 +1,8 @@
 // Wire-up: choosing the scheme (dir: or drd:) and the listen address (wireup.hpp).
 #include "runtime/wireup.hpp"
 
-#include <cstdlib>
+#include "settings/values.hpp"
+
 #include <cstring>
 
 #include <arpa/inet.h>
@@ -19,7 +20,8 @@ std::vector<std::string> exchange_contacts(const JobInfo &job, const std::string
 
 std::string listen_host(const JobInfo &job) {
     if (job.wireup.rfind("dir:", 0) == 0) return "127.0.0.1";
-    if (const char *a = std::getenv("FTMPI_ADDRESS"); a && *a) return a;
+    const settings::Values &env = settings::current();
+    if (env.is_set(settings::Id::address)) return env.text(settings::Id::address);
     ifaddrs *list = nullptr;
     std::string found = "127.0.0.1";
     if (getifaddrs(&list) == 0) {

@@ -4,6 +4,7 @@
 #include "transport/card.hpp"
 #include "transport/sockets.hpp"
 #include "transport/tcp_driver.hpp"
+#include "runtime/log.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -136,11 +137,11 @@ std::string Router::open(const RouterOptions &o) {
                                [&](const ftmpi_transport_ops *ops) { return ops && ops->name && name == ops->name; });
         if (it == o.plugins.end()) continue;  // not loaded: the runtime said why
         if (std::string bad = check_ops(*it); !bad.empty()) {
-            std::fprintf(stderr, "FT-MPI: rank %d: comm driver %s not used: %s\n", rank_, name.c_str(), bad.c_str());
+            log::warn("comm driver %s not used: %s", name.c_str(), bad.c_str());
             continue;
         }
         if (!open_one(*it, &why))
-            std::fprintf(stderr, "FT-MPI: rank %d: comm driver %s not used: %s\n", rank_, name.c_str(), why.c_str());
+            log::warn("comm driver %s not used: %s", name.c_str(), why.c_str());
     }
     // Preference order: the position of each driver's name in the list,
     // TCP last when the list leaves it out.

@@ -1,8 +1,9 @@
 // Small socket helpers shared by the TCP transport (sockets.hpp).
 #include "transport/sockets.hpp"
 
+#include "settings/values.hpp"
+
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
 #include <arpa/inet.h>
@@ -25,11 +26,7 @@ void set_nodelay(int fd) {
 }
 
 void set_keepalive(int fd) {
-    static const int idle = [] {
-        const char *v = std::getenv("FTMPI_TCP_KEEPALIVE_S");
-        int s = v && *v ? std::atoi(v) : 30;
-        return s > 0 ? s : 30;
-    }();
+    static const int idle = settings::current().integer(settings::Id::tcp_keepalive);
     int one = 1, interval = 5, probes = 3;
     setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);

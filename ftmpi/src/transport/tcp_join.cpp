@@ -15,6 +15,7 @@
 // sides; any other joining connection waits for admit() (recovery).
 #include "transport/sockets.hpp"
 #include "transport/tcp.hpp"
+#include "runtime/log.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -68,8 +69,7 @@ bool Tcp::admit(int peer, int incarnation) {
 }
 
 void Tcp::refuse(int fd, const std::string &from, const std::string &why) {
-    std::fprintf(stderr, "FT-MPI: rank %d: refused a connection from %s: %s\n", my_rank_, from.c_str(), why.c_str());
-    std::fflush(stderr);
+    log::warn("rank %d: refused a connection from %s: %s", my_rank_, from.c_str(), why.c_str());
     ::close(fd);
 }
 

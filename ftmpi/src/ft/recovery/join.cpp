@@ -5,11 +5,11 @@
 #include "recovery.hpp"
 
 #include "../../internal/ft.hpp"
+#include "../../settings/values.hpp"
 
 #include <sched.h>
 
 #include <chrono>
-#include <cstdlib>
 
 namespace ftmpi::ft {
 
@@ -17,9 +17,8 @@ int join_as_replacement() {
     using namespace recovery;
     using Clock = std::chrono::steady_clock;
     MPI_Comm world = MPI_COMM_WORLD;
-    const char *v = std::getenv("FTMPI_JOIN_STATE_MS");
-    const int ms = v != nullptr && *v != '\0' && std::atoi(v) > 0 ? std::atoi(v) : 60000;
-    const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+    const auto deadline =
+        Clock::now() + std::chrono::milliseconds(ftmpi::settings::current().number(ftmpi::settings::Id::join_state));
 
     // From whichever survivor is first (all of them send it).
     int32_t header[5] = {0, 0, 0, 0, 0};

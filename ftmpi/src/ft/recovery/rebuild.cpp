@@ -5,27 +5,20 @@
 #include "recovery.hpp"
 
 #include "../../internal/ft.hpp"
+#include "../../runtime/log.hpp"
+#include "../../settings/values.hpp"
 
 #include <harness/pack.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 
 namespace ftmpi::ft::recovery {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-int env_ms(const char *name, int fallback) {
-    const char *v = std::getenv(name);
-    const int ms = v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
-    return ms > 0 ? ms : fallback;
-}
-
-bool verbose() {
-    const char *v = std::getenv("FTMPI_VERBOSE");
-    return v != nullptr && *v != '\0' && *v != '0';
+std::chrono::milliseconds setting_ms(ftmpi::settings::Id id) {
+    return std::chrono::milliseconds(ftmpi::settings::current().number(id));
 }
 
 int ms_left(Clock::time_point deadline) {
@@ -87,12 +80,12 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
     // Every survivor asks (ftmpirun acts once per (round, rank)), so the
     // request does not depend on any one survivor living through it.
     publish(respawn_event(round, failed_worlds));
-    const auto deadline = Clock::now() + std::chrono::milliseconds(env_ms("FTMPI_RESPAWN_MS", 20000));
+    const auto deadline = Clock::now() + setting_ms(ftmpi::settings::Id::respawn);
     std::vector<int> incarnations(failed_worlds.size(), 0);
     for (size_t i = 0; i < failed_worlds.size(); ++i) incarnations[i] = wait_started(round, failed_worlds[i], deadline);
 
     // Their connections (each replacement connects to every live rank).
-    const auto join_deadline = Clock::now() + std::chrono::milliseconds(env_ms("FTMPI_JOIN_MS", 10000));
+    const auto join_deadline = Clock::now() + setting_ms(ftmpi::settings::Id::join);
     // Bit i of the flag: the i-th replacement joined here. (The agreed
     // failed set cannot say it: the agreement adds every member it knows
     // failed, and the replacements are still failed in p2p until admitted.)
@@ -109,12 +102,9 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
     int err = agree(agreement_comm(world), joins);
     if (err != MPI_SUCCESS) return err;
     auto joined_everywhere = [&](size_t i) { return i < 32 && (joins.flag >> i & 1u) != 0; };
-    if (verbose())
-        for (size_t i = 0; i < failed_worlds.size(); ++i)
-            std::fprintf(stderr, "FT-MPI rank %d: REBUILD round %d: world rank %d incarnation %d %s\n",
-                         world->group->rank, round, failed_worlds[i], incarnations[i],
-                         joined_everywhere(i) ? "joined"
-                             : "did not join: stays a gap");
+    for (size_t i = 0; i < failed_worlds.size(); ++i)
+        log::info("REBUILD round %d: world rank %d incarnation %d %s", round, failed_worlds[i], incarnations[i],
+                  joined_everywhere(i) ? "joined" : "did not join: stays a gap");
 
     out->round = round;
     out->world.clear();

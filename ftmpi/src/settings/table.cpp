@@ -1,0 +1,167 @@
+// The entries of the settings table (table.hpp).
+#include "settings/table.hpp"
+
+#include <array>
+#include <climits>
+
+namespace ftmpi::settings {
+
+namespace {
+
+constexpr long long no_limit = LLONG_MAX;
+constexpr long long int_max = INT_MAX;
+
+constexpr Setting boolean(Id id, const char *name, const char *env, const char *fallback, Origin origin,
+                          const char *help) {
+    return {id, name, env, Type::boolean, fallback, 0, 1, nullptr, nullptr, origin, help};
+}
+constexpr Setting integer(Id id, const char *name, const char *env, const char *fallback, long long min,
+                          long long max, Origin origin, const char *help) {
+    return {id, name, env, Type::integer, fallback, min, max, nullptr, nullptr, origin, help};
+}
+constexpr Setting size(Id id, const char *name, const char *env, const char *fallback, long long min,
+                       long long max, const char *help) {
+    return {id, name, env, Type::size, fallback, min, max, nullptr, nullptr, Origin::user, help};
+}
+constexpr Setting duration(Id id, const char *name, const char *env, const char *fallback, const char *unit,
+                           long long min, long long max, const char *help) {
+    return {id, name, env, Type::duration, fallback, min, max, nullptr, unit, Origin::user, help};
+}
+constexpr Setting text(Id id, const char *name, const char *env, const char *fallback, Origin origin,
+                       const char *help) {
+    return {id, name, env, Type::string, fallback, 0, 0, nullptr, nullptr, origin, help};
+}
+constexpr Setting choice(Id id, const char *name, const char *env, const char *fallback, const char *choices,
+                         Origin origin, const char *help) {
+    return {id, name, env, Type::choice, fallback, 0, 0, choices, nullptr, origin, help};
+}
+
+constexpr Origin user = Origin::user;
+constexpr Origin launcher = Origin::launcher;
+
+constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
+    choice(Id::log_level, "log_level", "FTMPI_LOG_LEVEL", "warn", "error,warn,info,debug", user,
+           "which of libftmpi's messages on stderr are printed: this level and the more severe ones"),
+    boolean(Id::verbose, "verbose", "FTMPI_VERBOSE", "0", user,
+            "say what the failure notifier and the recovery do (the same as FTMPI_LOG_LEVEL=info)"),
+
+    text(Id::job, "job", "FTMPI_JOB", nullptr, launcher,
+         "the job id; unset: a singleton job of one rank (stdout buffering is left alone too)"),
+    text(Id::job_key, "job_key", "FTMPI_JOB_KEY", "", launcher,
+         "keeps two VMs' jobs of one id apart in the names the drivers create on a host"),
+    integer(Id::rank, "rank", "FTMPI_RANK", "0", 0, int_max, launcher, "this process's rank in MPI_COMM_WORLD"),
+    integer(Id::size, "size", "FTMPI_SIZE", "1", 1, int_max, launcher, "the number of ranks in MPI_COMM_WORLD"),
+    text(Id::wireup, "wireup", "FTMPI_WIREUP", "", launcher,
+         "where the ranks exchange their contacts: dir:<path> or drd: (needed when the job has more than one rank)"),
+    boolean(Id::restarted, "restarted", "FTMPI_RESTARTED", "0", launcher,
+            "this process is a replacement started by a REBUILD recovery"),
+    integer(Id::incarnation, "incarnation", "FTMPI_INCARNATION", "0", 0, int_max, launcher,
+            "a replacement's incarnation (its predecessor's + 1)"),
+    integer(Id::round, "round", "FTMPI_ROUND", "0", 0, int_max, launcher,
+            "the recovery round that started a replacement"),
+    integer(Id::local_rank, "local_rank", "FTMPI_LOCAL_RANK", "0", 0, int_max, launcher,
+            "this rank's index among the job's ranks on its host (chooses the core to bind to)"),
+    integer(Id::local_size, "local_size", "FTMPI_LOCAL_SIZE", "0", 0, int_max, launcher,
+            "the number of the job's ranks on this host; 0: not known"),
+    integer(Id::appnum, "appnum", "FTMPI_APPNUM", nullptr, 0, int_max, user,
+            "the MPI_APPNUM attribute of MPI_COMM_WORLD; unset: 0"),
+    choice(Id::initial_errhandler, "initial_errhandler", "FTMPI_INITIAL_ERRHANDLER", "mpi_errors_are_fatal",
+           "mpi_errors_are_fatal,mpi_errors_abort,mpi_errors_return", launcher,
+           "the error handler MPI_COMM_WORLD and MPI_COMM_SELF start with (mpiexec --initial-errhandler)"),
+
+    choice(Id::bind, "bind", "FTMPI_BIND", "none", "none,core,auto", launcher,
+           "bind the rank to one core (core), only when the host's ranks fit its CPUs (auto), or not (ftmpirun --bind-to)"),
+    text(Id::bind_cpus, "bind_cpus", "FTMPI_BIND_CPUS", "", launcher,
+         "bind the rank to these CPUs, e.g. 0,2 (ftmpirun --rankfile); overrides FTMPI_BIND"),
+    choice(Id::output_buffering, "output_buffering", "FTMPI_OUTPUT_BUFFERING", "line", "line,full,none", launcher,
+           "the ranks' stdout buffering under a launcher (ftmpirun --output-buffering)"),
+    text(Id::address, "address", "FTMPI_ADDRESS", "", user,
+         "the address this rank listens on with drd: wire-up; empty: the host's first non-loopback IPv4 address"),
+
+    text(Id::transports, "transports", "FTMPI_TRANSPORTS", "shm,tcp", user,
+         "the comm drivers to use, in order of preference (tcp is always the last resort)"),
+    integer(Id::ranks_per_node, "ranks_per_node", "FTMPI_RANKS_PER_NODE", "0", 0, int_max, user,
+            "treat each group of this many consecutive ranks as one host (testing the drivers); 0: the real hosts"),
+    duration(Id::wireup_timeout, "wireup_timeout", "FTMPI_WIREUP_TIMEOUT_MS", "60000", "ms", 1, int_max,
+             "how long MPI_Init waits for the other ranks' contacts and connections"),
+    size(Id::eager_limit, "eager_limit", "FTMPI_EAGER_LIMIT", "0", 0, 1LL << 40,
+         "messages larger than this use the rendezvous protocol; 0: each driver's own limit"),
+    duration(Id::spin, "spin", "FTMPI_SPIN_US", "50", "us", 0, 1000000000,
+             "how long a waiting call polls before it blocks"),
+    duration(Id::progress_idle, "progress_idle", "FTMPI_PROGRESS_IDLE_US", "1000", "us", 0, 1000000000,
+             "how long no thread must have been in MPI before the progress thread polls"),
+    boolean(Id::yield_when_idle, "yield_when_idle", "FTMPI_YIELD_WHEN_IDLE", nullptr, user,
+            "give the core away between polling steps; unset: only when the host runs more ranks than it has CPUs"),
+    duration(Id::tcp_keepalive, "tcp_keepalive", "FTMPI_TCP_KEEPALIVE_S", "30", "s", 1, 1000000,
+             "idle time before TCP keepalive probes; a silent peer is lost about 15 s after it"),
+    size(Id::shm_ring_bytes, "shm_ring_bytes", "FTMPI_SHM_RING_BYTES", "256K", 1, no_limit,
+         "bytes of each shared-memory ring (the shm driver rounds up to a power of two within 4K..64M)"),
+    choice(Id::shm_cma, "shm_cma", "FTMPI_SHM_CMA", "1", "1,0", user,
+           "large shared-memory messages by a single copy between processes (1) or through the ring (0)"),
+
+    choice(Id::comm_mode, "comm_mode", "FTMPI_COMM_MODE", "ulfm", "ulfm,abort,blank,shrink,rebuild,rebuild-append",
+           launcher, "what a process failure does to communicators (ftmpirun --comm-mode)"),
+    choice(Id::msg_mode, "msg_mode", "FTMPI_MSG_MODE", "cont", "cont,nop", launcher,
+           "after a failure, go on with operations not involving the dead process (cont) or fail them all (nop)"),
+    boolean(Id::coll_strict, "coll_strict", "FTMPI_COLL_STRICT", "0", launcher,
+            "collectives give the right result everywhere or an error everywhere (ftmpirun --strict-collectives)"),
+    choice(Id::notifier, "notifier", "FTMPI_NOTIFIER", "unordered", "unordered,ordered", launcher,
+           "ordered: every rank sees failures in the same order (ftmpirun --ordered-notifier)"),
+    duration(Id::confirm, "confirm", "FTMPI_CONFIRM_MS", "3000", "ms", 0, 1000000000,
+             "how long a suspected failure waits for the VM to confirm it"),
+    duration(Id::daemon_lost, "daemon_lost", "FTMPI_DAEMON_LOST_MS", "5000", "ms", 100, 1000000000,
+             "a rank whose own daemon is silent this long leaves the job"),
+    duration(Id::respawn, "respawn", "FTMPI_RESPAWN_MS", "20000", "ms", 1, int_max,
+             "REBUILD: how long the survivors wait for ftmpirun to start the replacements"),
+    duration(Id::join, "join", "FTMPI_JOIN_MS", "10000", "ms", 1, int_max,
+             "REBUILD: how long the survivors wait for the started replacements to connect"),
+    duration(Id::join_connect, "join_connect", "FTMPI_JOIN_CONNECT_MS", "3000", "ms", 1, int_max,
+             "how long a replacement tries each rank before it takes it for dead"),
+    duration(Id::join_state, "join_state", "FTMPI_JOIN_STATE_MS", "60000", "ms", 1, int_max,
+             "how long a replacement waits for the survivors to send it the recovered state"),
+
+    text(Id::coll_table, "coll_table", "FTMPI_COLL_TABLE", "", user,
+         "a decision table file that takes precedence over the built-in one (written by ftmpi_tune)"),
+}};
+
+constexpr bool in_id_order() {
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (static_cast<std::size_t>(entries[i].id) != i) return false;
+    return true;
+}
+static_assert(in_id_order(), "the entries must be in the order of Id");
+
+constexpr std::array<Family, 1> family_entries{{
+    {"FTMPI_COLL_<COLLECTIVE>", "FTMPI_COLL_",
+     "force one collective's algorithm, e.g. FTMPI_COLL_ALLREDUCE=ring or bcast_pipeline:65536 (checked at MPI_Init)"},
+}};
+
+}  // namespace
+
+std::span<const Setting> table() { return entries; }
+
+const Setting &setting(Id id) { return entries[static_cast<std::size_t>(id)]; }
+
+const Setting *find(std::string_view env) {
+    for (const Setting &s : entries)
+        if (env == s.env) return &s;
+    return nullptr;
+}
+
+std::span<const Family> families() { return family_entries; }
+
+const char *type_name(Type type) {
+    switch (type) {
+    case Type::boolean: return "bool";
+    case Type::integer: return "integer";
+    case Type::size: return "size";
+    case Type::duration: return "duration";
+    case Type::string: return "string";
+    case Type::choice: return "choice";
+    }
+    return "?";
+}
+
+const char *origin_name(Origin origin) { return origin == Origin::launcher ? "set by ftmpirun" : "user"; }
+
+}  // namespace ftmpi::settings

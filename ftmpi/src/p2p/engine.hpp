@@ -194,7 +194,7 @@ private:
     bool draining_ = false;  // declare_failed_locked is taking in a failed peer's last frames
     std::vector<MPI_Request> stalled_;        // sends to suspected peers, waiting for the verdict
     std::set<uint32_t> revoked_contexts_;     // contexts revoked here or by a frame (forwarded once)
-    std::vector<MPI_Comm> to_release_;       // comms a revoke frame found (retained)
+    std::vector<MPI_Comm> to_release_;       // references to drop without the lock: comms a revoke frame found, and those of completed operations
     std::map<std::pair<int, uint32_t>, uint64_t> flush_arrived_, flush_waited_;  // (peer, context) markers
 };
 

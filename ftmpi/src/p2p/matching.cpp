@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
+#include <utility>
 
 namespace ftmpi::p2p {
 
@@ -40,6 +41,10 @@ void Engine::finish(MPI_Request r, int error) {
     r->status.MPI_ERROR = error;
     r->complete = true;
     match_.forget_id(r);
+    if (r->comm_held) {
+        r->comm_held = false;
+        to_release_.push_back(r->comm);  // released without the lock: a last release takes it
+    }
     if (r->bsend_reserved) {
         bsend_used_ -= r->bsend_reserved;
         r->bsend_reserved = 0;
@@ -74,6 +79,7 @@ int Engine::post(MPI_Request r, int refused) {
     r->complete = false;
     r->cancelled = false;
     r->streaming = false;
+    r->cancel_asked = false;
     r->watch_failures = false;
     reset_status(r->status);
     r->context = r->comm->context + (r->channel == Channel::collective ? 1 : 0);
@@ -90,7 +96,13 @@ int Engine::post(MPI_Request r, int refused) {
         r->complete = true;
         return MPI_SUCCESS;
     }
-    return r->kind == RequestKind::send ? post_send(r) : post_recv(r);
+    if (r->comm != MPI_COMM_WORLD && r->comm != MPI_COMM_SELF) {
+        comm::retain(r->comm);
+        r->comm_held = true;
+    }
+    int posted = r->kind == RequestKind::send ? post_send(r) : post_recv(r);
+    release_held(lk);  // the references of operations that completed at once
+    return posted;
 }
 
 int Engine::post_send(MPI_Request r) {
@@ -117,6 +129,7 @@ int Engine::post_send(MPI_Request r) {
         copy->bsend_reserved = need;
         bsend_used_ += need;
         r->complete = true;  // its type was not retained: nothing to release
+        copy->comm_held = std::exchange(r->comm_held, false);  // the copy is what stays pending
         reset_status(copy->status);
         if (copy->peer == rank_) return send_local(copy);
         r = copy;

@@ -52,6 +52,9 @@ struct ftmpi_request_s {
     bool watch_failures = false;  // recv: user-channel MPI_ANY_SOURCE (ULFM: PENDING, not ended by a failure)
     bool streaming = false;       // send: data frame written from buf (on_sent completes it); not failed early
     bool cancel_asked = false;    // send: MPI_Cancel asked the receiver to take the message back
+    // The engine holds a reference on comm while the operation is pending,
+    // so MPI_Comm_free meanwhile leaves it usable until the operation ends.
+    bool comm_held = false;
 
     // Generalized requests (non-blocking collectives).
     std::function<bool(MPI_Status *)> advance;

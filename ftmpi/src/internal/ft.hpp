@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,10 @@ struct Agreement {
                                   // out: the agreed set (sorted comm ranks), a superset of every contribution
     bool unacked = false;         // in: this process knows a failure it has not acknowledged;
                                   // out: OR over the participants
+    // in: the failed members (comm ranks) this process acknowledged, or none
+    // when it does not take part in acknowledgements; out: those every
+    // participant that said acknowledged (none if nobody said).
+    std::optional<std::vector<int>> acked;
 };
 int agree(MPI_Comm comm, Agreement &a);
 // Non-blocking form (a generalized request from p2p::make_generalized);

@@ -16,6 +16,11 @@ wire::Value to_wire(MPI_Comm comm, const ft::Agreement &a) {
     v.failed.assign(wire::words_for(comm->size), 0);
     for (int r : a.failed)
         if (r >= 0 && r < comm->size) wire::set(v.failed, r);
+    if (a.acked) {
+        v.acked.assign(wire::words_for(comm->size), 0);
+        for (int r : *a.acked)
+            if (r >= 0 && r < comm->size) wire::set(v.acked, r);
+    }
     return v;
 }
 
@@ -25,6 +30,11 @@ ft::Agreement from_wire(int n, const wire::Value &v) {
     a.unacked = v.unacked != 0;
     for (int r = 0; r < n; ++r)
         if (wire::test(v.failed, r)) a.failed.push_back(r);
+    if (!v.acked.empty()) {
+        a.acked.emplace();
+        for (int r = 0; r < n; ++r)
+            if (wire::test(v.acked, r)) a.acked->push_back(r);
+    }
     return a;
 }
 }  // namespace

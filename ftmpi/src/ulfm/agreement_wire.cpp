@@ -37,18 +37,25 @@ void combine(Value &into, const Value &from) {
     into.flag &= from.flag;
     into.unacked |= from.unacked;
     unite(into.failed, from.failed);
+    if (from.acked.empty()) return;
+    if (into.acked.empty()) {
+        into.acked = from.acked;
+        return;
+    }
+    for (size_t i = 0; i < into.acked.size() && i < from.acked.size(); ++i) into.acked[i] &= from.acked[i];
 }
 
 namespace {
-// Layout: kind, instance, sender, ballot[W], value (flag, unacked, failed[W]),
-// carried, carried_ballot[W], carried_value (flag, unacked, failed[W]).
+// Layout: kind, instance, sender, ballot[W], value (flag, unacked, failed[W],
+// acked[W]), carried, carried_ballot[W], carried_value (the same as value).
 void put_bits(std::vector<int32_t> &out, const Bits &b) {
     for (uint32_t w : b) out.push_back(static_cast<int32_t>(w));
 }
-void put_value(std::vector<int32_t> &out, const Value &v) {
+void put_value(std::vector<int32_t> &out, const Value &v, size_t words) {
     out.push_back(static_cast<int32_t>(v.flag));
     out.push_back(static_cast<int32_t>(v.unacked));
     put_bits(out, v.failed);
+    for (size_t i = 0; i < words; ++i) out.push_back(static_cast<int32_t>(i < v.acked.size() ? v.acked[i] : ~0u));
 }
 void get_bits(const int32_t *&p, size_t words, Bits &b) {
     b.assign(words, 0);
@@ -58,10 +65,11 @@ void get_value(const int32_t *&p, size_t words, Value &v) {
     v.flag = static_cast<uint32_t>(*p++);
     v.unacked = static_cast<uint32_t>(*p++);
     get_bits(p, words, v.failed);
+    get_bits(p, words, v.acked);
 }
 }  // namespace
 
-size_t message_ints(int n) { return 8 + 4 * words_for(n); }
+size_t message_ints(int n) { return 8 + 6 * words_for(n); }
 
 std::vector<int32_t> encode(const Message &m, int n) {
     std::vector<int32_t> out;
@@ -70,10 +78,10 @@ std::vector<int32_t> encode(const Message &m, int n) {
     out.push_back(static_cast<int32_t>(m.instance));
     out.push_back(m.sender);
     put_bits(out, m.ballot);
-    put_value(out, m.value);
+    put_value(out, m.value, words_for(n));
     out.push_back(static_cast<int32_t>(m.carried));
     put_bits(out, m.carried_ballot);
-    put_value(out, m.carried_value);
+    put_value(out, m.carried_value, words_for(n));
     return out;
 }
 

@@ -28,8 +28,11 @@ struct Value {
     uint32_t flag = ~0u;
     uint32_t unacked = 0;
     Bits failed;
+    // Members every contributor acknowledged as failed; empty: no
+    // contributor said (no constraint), sent as all ones.
+    Bits acked;
 };
-void combine(Value &into, const Value &from);  // AND flags, OR the rest
+void combine(Value &into, const Value &from);  // AND flags and acked, OR the rest
 
 enum class Kind : int32_t {
     up = 1,    // child -> parent: subtree's contributions and what it carries

@@ -21,10 +21,14 @@ std::vector<FailedMember> failed_members(MPI_Comm comm) {
     return out;
 }
 
+bool acknowledged(MPI_Comm comm, const FailedMember &m) {
+    // index -1: an older incarnation that was replaced (REBUILD) — nothing left to acknowledge.
+    return m.index < 0 || static_cast<uint64_t>(m.index) < comm->ft.acked_upto.load(std::memory_order_acquire);
+}
+
 bool has_unacknowledged(MPI_Comm comm) {
-    const uint64_t acked = comm->ft.acked_upto.load(std::memory_order_acquire);
     for (const FailedMember &m : failed_members(comm))
-        if (m.index >= 0 && static_cast<uint64_t>(m.index) >= acked) return true;
+        if (!acknowledged(comm, m)) return true;
     return false;
 }
 

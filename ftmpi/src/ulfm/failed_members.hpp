@@ -19,8 +19,10 @@ struct FailedMember {
 // Failed members of comm's local group, ordered by failure-list index.
 std::vector<FailedMember> failed_members(MPI_Comm comm);
 
-// True when a failed member of comm is not acknowledged (its failure-list
-// index is at or above comm->ft.acked_upto).
+// Whether the program acknowledged m's failure on comm: its failure-list
+// index is below comm->ft.acked_upto.
+bool acknowledged(MPI_Comm comm, const FailedMember &m);
+// True when a failed member of comm is not acknowledged.
 bool has_unacknowledged(MPI_Comm comm);
 
 // A group (world ranks) of these members, for get_failed/get_acked.

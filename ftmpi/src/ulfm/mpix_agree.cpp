@@ -1,13 +1,18 @@
 // MPIX_Comm_agree and MPIX_Comm_iagree: the AND of the live
-// members' flags, and MPIX_ERR_PROC_FAILED at every member when some
-// participant knew a failed member it had not acknowledged (that knowledge
-// is part of the agreed value, so the code is the same everywhere). Works on
-// a revoked communicator. Intercommunicators: MPI_ERR_COMM.
+// members' flags, and MPIX_ERR_PROC_FAILED at every member when the agreed
+// set of failed members holds one that some participant had not
+// acknowledged before the call — also one that died before or during the
+// call and that nobody had noticed yet. Each participant contributes the
+// failed members it acknowledged; the agreed value carries their
+// intersection, so the code is the same everywhere. Works on a revoked
+// communicator. Intercommunicators: MPI_ERR_COMM.
 #include "agreement.hpp"
 #include "binding.hpp"
 #include "failed_members.hpp"
 
 #include "../internal/p2p.hpp"
+
+#include <algorithm>
 
 using namespace ftmpi;
 
@@ -16,9 +21,22 @@ namespace {
 ft::Agreement contribution_of(MPI_Comm comm, int flag) {
     ft::Agreement a;
     a.flag = static_cast<uint32_t>(flag);
-    for (const auto &m : ulfm::failed_members(comm)) a.failed.push_back(m.rank);
-    a.unacked = ulfm::has_unacknowledged(comm);
+    a.acked.emplace();
+    for (const auto &m : ulfm::failed_members(comm)) {
+        a.failed.push_back(m.rank);
+        if (ulfm::acknowledged(comm, m)) a.acked->push_back(m.rank);
+        else a.unacked = true;
+    }
     return a;
+}
+
+// A member of the agreed failed set that not every participant acknowledged.
+bool unacknowledged_somewhere(const ft::Agreement &decided) {
+    if (decided.unacked) return true;
+    if (!decided.acked) return false;
+    for (int r : decided.failed)
+        if (std::find(decided.acked->begin(), decided.acked->end(), r) == decided.acked->end()) return true;
+    return false;
 }
 
 // The decided flag is written even with MPIX_ERR_PROC_FAILED (it is still the
@@ -27,7 +45,7 @@ ulfm::OnDecided write_flag_to(int *flag) {
     return [flag](int code, const ft::Agreement &decided) {
         if (code != MPI_SUCCESS) return code;
         *flag = static_cast<int>(decided.flag);
-        return decided.unacked ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+        return unacknowledged_somewhere(decided) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
     };
 }
 

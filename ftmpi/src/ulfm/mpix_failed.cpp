@@ -19,12 +19,9 @@ void raise_acked_to(MPI_Comm comm, uint64_t upto) {
     while (cur < upto && !comm->ft.acked_upto.compare_exchange_weak(cur, upto, std::memory_order_acq_rel)) {
     }
 }
-
-bool acknowledged(MPI_Comm comm, const ulfm::FailedMember &m) {
-    // index -1: an older incarnation that was replaced (REBUILD) — nothing left to acknowledge.
-    return m.index < 0 || static_cast<uint64_t>(m.index) < comm->ft.acked_upto.load(std::memory_order_acquire);
-}
 }  // namespace
+
+using ulfm::acknowledged;
 
 extern "C" int MPIX_Comm_failure_ack(MPI_Comm comm) {
     if (!ulfm::usable(comm)) return comm::raise(MPI_COMM_NULL, MPI_ERR_COMM, "MPIX_Comm_failure_ack");

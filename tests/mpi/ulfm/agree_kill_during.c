@@ -2,9 +2,13 @@
  * of the agreement's tree (rank 0), an inner node (rank 2) or a leaf (the
  * last rank), chosen by argv[1], dies right after entering the agreement
  * (MPIX_Comm_iagree, then SIGKILL: its first messages may or may not have
- * left). Every survivor must return the same code and the same flag, and
- * the flag must have every survivor's bit cleared. The survivors compare
- * their results over a shrunk communicator. */
+ * left); with "before", a leaf dies just before the call, so nobody has
+ * noticed it when the others enter. Every survivor must return the same
+ * code and the same flag, and the flag must have every survivor's bit
+ * cleared. When the victim's contribution did not make it (its bit is still
+ * set), it is in the agreed failed set and nobody acknowledged it: the code
+ * must be MPIX_ERR_PROC_FAILED. The survivors compare their results over a
+ * shrunk communicator. */
 #include "ulfm_test.h"
 
 #include <string.h>
@@ -20,10 +24,11 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "inner") == 0) victim = 2 % size;
     MPI_Barrier(MPI_COMM_WORLD);
 
+    const int before = argc > 1 && strcmp(argv[1], "before") == 0;
     int flag = ~(1 << rank);
     if (rank == victim) {
         MPI_Request req;
-        MPIX_Comm_iagree(MPI_COMM_WORLD, &flag, &req);
+        if (!before) MPIX_Comm_iagree(MPI_COMM_WORLD, &flag, &req);
         die_now();
     }
     int rc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
@@ -31,6 +36,10 @@ int main(int argc, char **argv) {
     CHECK(cls == MPI_SUCCESS || cls == MPIX_ERR_PROC_FAILED, "agree: class %d", cls);
     for (int r = 0; r < size; ++r)
         if (r != victim) CHECK((flag & (1 << r)) == 0, "flag %#x keeps survivor %d's bit", flag, r);
+    if (before) CHECK(flag & (1 << victim), "the victim's bit %d was cleared though it never called (flag %#x)", victim, flag);
+    if (flag & (1 << victim))
+        CHECK(cls == MPIX_ERR_PROC_FAILED, "the victim %d is left out (flag %#x) and nobody acknowledged it, but class %d",
+              victim, flag, cls);
 
     MPI_Comm survivors;
     rc = MPIX_Comm_shrink(MPI_COMM_WORLD, &survivors);

@@ -127,9 +127,11 @@ public:
             CHECK_MESSAGE(v.flag == first->flag, "member ", r, " decided another flag");
             CHECK_MESSAGE(v.unacked == first->unacked, "member ", r, " decided another unacked");
             CHECK_MESSAGE(v.failed == first->failed, "member ", r, " decided another failed set");
+            CHECK_MESSAGE(v.acked == first->acked, "member ", r, " decided another acked set");
         }
         REQUIRE_MESSAGE(first.has_value(), "nobody decided");
         uint32_t unacked = 0;
+        wire::Bits acked(words_, ~0u);
         for (int r = 0; r < n_; ++r) {
             const Member &m = at(r);
             const bool included = (first->flag & (1u << r)) == 0;
@@ -143,8 +145,11 @@ public:
             if (!m.dead) CHECK_MESSAGE(included, "survivor ", r, " was left out");
             if (failed) CHECK_MESSAGE(m.dead, "live member ", r, " is in the failed set");
             if (included && r == plan_.unacked_member) unacked = 1;
+            if (included)
+                for (size_t w = 0; w < words_; ++w) acked[w] &= contribution(r).acked[w];
         }
         CHECK(first->unacked == unacked);
+        CHECK_MESSAGE(first->acked == acked, "the acked set is not the intersection of the included contributions");
     }
 
 private:
@@ -174,6 +179,13 @@ private:
         v.flag = ~(1u << r);
         v.unacked = r == plan_.unacked_member ? 1u : 0u;
         v.failed.assign(words_, 0);
+        // Each even member has not acknowledged its successor: the decided
+        // acked set is the intersection over the contributions included.
+        v.acked.assign(words_, ~0u);
+        if (r % 2 == 0) {
+            const int s = (r + 1) % n_;
+            v.acked[static_cast<size_t>(s) / 32] &= ~(1u << (s % 32));
+        }
         return v;
     }
 
@@ -433,6 +445,8 @@ TEST_CASE("a message that does not fit the communicator is refused") {
     wire::set(m.ballot, 33);
     m.value.flag = 5;
     m.value.failed.assign(wire::words_for(40), 0);
+    m.value.acked.assign(wire::words_for(40), 0);
+    wire::set(m.value.acked, 35);
     m.carried_ballot.assign(wire::words_for(40), 0);
     m.carried_value.failed.assign(wire::words_for(40), 0);
     std::vector<int32_t> ints = wire::encode(m, 40);
@@ -444,6 +458,8 @@ TEST_CASE("a message that does not fit the communicator is refused") {
     CHECK(back.sender == 2);
     CHECK(back.value.flag == 5u);
     CHECK(wire::test(back.ballot, 33));
+    CHECK(back.value.acked == m.value.acked);
+    CHECK(back.carried_value.acked == wire::Bits(wire::words_for(40), ~0u));  // not said: no constraint
 
     CHECK_FALSE(wire::decode(ints.data(), ints.size() - 1, 40, back));  // short
     CHECK_FALSE(wire::decode(ints.data(), ints.size(), 8, back));       // another communicator size

@@ -66,6 +66,11 @@ constexpr int ft_tag_base = 0x7f000000;
 // Counts failures declared so far (any peer); changes whenever a process is
 // declared failed, so a waiting loop can notice a failure it does not wait on.
 uint64_t failure_epoch();
+// Returns once every failure declared so far has reached ftstate
+// (ft::on_failure): what an operation's MPIX_ERR_PROC_FAILED told the
+// program is then in the failure list that MPIX_Comm_failure_ack and
+// get_failed read. Without effect before MPI_Init has ended.
+void settle_failure_reports();
 
 // ULFM revoke: marks comm revoked and floods a revoke frame to every live
 // member (each member marks and forwards once), so the mark reaches every

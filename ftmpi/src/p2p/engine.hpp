@@ -107,6 +107,7 @@ public:
     // ft::on_failure (waiters that ask ftstate about a failure wait on this one).
     uint64_t failure_epoch() const { return failures_.failure_epoch(); }
     uint64_t reported_epoch() const { return failures_.reported_epoch(); }
+    void settle_reports();                    // p2p::settle_failure_reports
     bool said_bye(int world);
     int revoke(MPI_Comm comm);
     bool context_revoked(uint32_t context);

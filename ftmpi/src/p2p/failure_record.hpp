@@ -42,6 +42,7 @@ public:
 
     // Reports are held until ftstate is ready for them (open()).
     void open() { open_ = true; }
+    bool is_open() const { return open_; }
     bool has_reports() const { return !reports_.empty(); }
     // The queued reports, if they may go now and nobody else is sending them;
     // then end_reporting() when done.

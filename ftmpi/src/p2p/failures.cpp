@@ -146,6 +146,15 @@ void Engine::fail_pending(MPI_Comm comm, int code) {
     fail_ops_if([comm](const ftmpi_request_s &r) { return r.comm == comm && r.channel == Channel::user; }, code);
 }
 
+void Engine::settle_reports() {
+    const uint64_t declared = failure_epoch();
+    Lock lk(mu_);
+    if (!running_ || !failures_.is_open()) return;
+    report(lk);
+    // Another thread may be reporting (ftstate is called without the lock).
+    wait_locked(lk, [&] { return reported_epoch() >= declared; });
+}
+
 bool Engine::said_bye(int world) {
     Lock lk(mu_);
     return running_ && net_ && world >= 0 && world < size_ && world != rank_ && net_->bye_received(world);
@@ -169,6 +178,8 @@ bool Engine::awaiting_match(MPI_Request r) {
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------
 
 uint64_t failure_epoch() { return Engine::get().failure_epoch(); }
+
+void settle_failure_reports() { Engine::get().settle_reports(); }
 
 void fail_pending(MPI_Comm comm, int code) { Engine::get().fail_pending(comm, code); }
 

@@ -8,6 +8,7 @@
 #include "failed_members.hpp"
 
 #include "../internal/ft.hpp"
+#include "../internal/p2p.hpp"
 
 #include <algorithm>
 
@@ -26,6 +27,7 @@ using ulfm::acknowledged;
 extern "C" int MPIX_Comm_failure_ack(MPI_Comm comm) {
     if (!ulfm::usable(comm)) return comm::raise(MPI_COMM_NULL, MPI_ERR_COMM, "MPIX_Comm_failure_ack");
     return ulfm::guarded(comm, "MPIX_Comm_failure_ack", [&] {
+        p2p::settle_failure_reports();  // a failure an operation reported is in the list
         raise_acked_to(comm, ft::failure_count());
         return MPI_SUCCESS;
     });
@@ -48,6 +50,7 @@ extern "C" int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp) {
     if (!ulfm::usable(comm)) return comm::raise(MPI_COMM_NULL, MPI_ERR_COMM, "MPIX_Comm_get_failed");
     if (failedgrp == nullptr) return comm::raise(comm, MPI_ERR_ARG, "MPIX_Comm_get_failed");
     return ulfm::guarded(comm, "MPIX_Comm_get_failed", [&] {
+        p2p::settle_failure_reports();
         *failedgrp = ulfm::group_of(ulfm::failed_members(comm));
         return MPI_SUCCESS;
     });
@@ -60,6 +63,7 @@ extern "C" int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acke
     if (!ulfm::usable(comm)) return comm::raise(MPI_COMM_NULL, MPI_ERR_COMM, "MPIX_Comm_ack_failed");
     if (num_to_ack < 0 || num_acked == nullptr) return comm::raise(comm, MPI_ERR_ARG, "MPIX_Comm_ack_failed");
     return ulfm::guarded(comm, "MPIX_Comm_ack_failed", [&] {
+        p2p::settle_failure_reports();
         const auto members = ulfm::failed_members(comm);
         const size_t k = std::min(static_cast<size_t>(num_to_ack), members.size());
         if (k > 0 && members[k - 1].index >= 0) raise_acked_to(comm, static_cast<uint64_t>(members[k - 1].index) + 1);

@@ -3,25 +3,21 @@
 // harness::auto_function<&fn>("name") turns a plain typed C++ function into an
 // AUTO table entry: the signature string is derived from fn's type at compile
 // time, arguments arrive already type-checked, and any exception fn throws is
-// caught here and reported as HARNESS_ERR_PLUGIN_FAILED with its message, so
-// nothing crosses the C boundary. Scalar-only functions also get their native
+// caught here (harness/plugin_guard.hpp) and reported as
+// HARNESS_ERR_PLUGIN_FAILED with its message, so nothing crosses the C boundary. Scalar-only functions also get their native
 // pointer published for direct invocation.
 #pragma once
 
 #include <harness/plugin.h>
+#include <harness/plugin_guard.hpp>
 #include <harness/types.hpp>
 
 #include <cstdlib>
 #include <cstring>
-#include <exception>
+#include <new>
 #include <utility>
 
 namespace harness {
-
-inline void set_call_error(harness_call_ctx *ctx, std::string_view message)
-{
-    if (ctx && ctx->error) harness_buf_append(ctx->error, message.data(), message.size());
-}
 
 namespace detail {
 
@@ -61,15 +57,14 @@ struct auto_traits<Fn> {
             set_call_error(ctx, "wrong argument count");
             return HARNESS_ERR_TYPE_MISMATCH;
         }
-        try {
-            invoke(args, result, std::index_sequence_for<A...>{});
-            return HARNESS_OK;
-        } catch (const std::exception &e) {
-            set_call_error(ctx, e.what());
-        } catch (...) {
-            set_call_error(ctx, "unknown exception");
-        }
-        return HARNESS_ERR_PLUGIN_FAILED;
+        // An exception from fn is the function's own failure, not the host's.
+        return guarded_call(
+            ctx, {},
+            [&] {
+                invoke(args, result, std::index_sequence_for<A...>{});
+                return HARNESS_OK;
+            },
+            HARNESS_ERR_PLUGIN_FAILED);
     }
 
     template <std::size_t... I>

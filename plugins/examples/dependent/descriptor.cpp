@@ -17,8 +17,7 @@ std::int64_t twice(std::int64_t x)
 int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
 {
     *state = nullptr;
-    bool has_load = host && host->struct_size >= offsetof(harness_host_api, load) + sizeof host->load && host->load;
-    if (!has_load) {
+    if (!HARNESS_HOST_HAS(host, load)) {
         if (errlen > 0) std::snprintf(err, errlen, "examples/dependent needs a host that can load dependencies");
         return HARNESS_ERR_NOT_SUPPORTED;
     }

@@ -15,9 +15,7 @@ namespace {
 // outlives every call, so the pointer stays valid until fini.
 int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
 {
-    bool has_member_id = host && host->struct_size >= offsetof(harness_host_api, member_id) + sizeof host->member_id &&
-                         host->member_id;
-    if (!has_member_id) {
+    if (!HARNESS_HOST_HAS(host, member_id)) {
         if (errlen > 0) std::snprintf(err, errlen, "examples/unique needs a host offering member_id");
         return HARNESS_ERR_NOT_SUPPORTED;
     }

@@ -59,24 +59,14 @@ constexpr harness_function kFunctions[] = {
     harness::packed_function("forward", &call<&Service::forward>, HARNESS_MODE_THREAD),
 };
 
-constexpr harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "vm",
-    "drd",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    init,
-    fini,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "vm",
+     .component = "drd",
+     .version = "1.0.0",
+     .init = &init,
+     .fini = &fini},
+    kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -87,7 +87,4 @@ constexpr harness_plugin_descriptor kDescriptor = Plugin::descriptor(kFunctions)
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

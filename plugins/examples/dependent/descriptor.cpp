@@ -36,24 +36,13 @@ const harness_function kFunctions[] = {
     harness::auto_function<&twice>("twice"),
 };
 
-const harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "dependent",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    &init,
-    nullptr,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples",
+     .component = "dependent",
+     .version = "1.0.0",
+     .init = &init},
+    kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

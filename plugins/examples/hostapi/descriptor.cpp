@@ -163,27 +163,14 @@ const harness_function kFunctions[] = {
     harness::packed_function("member_events", &member_events),
 };
 
-constexpr harness_plugin_descriptor make_descriptor()
-{
-    return {HARNESS_PLUGIN_ABI_MAJOR,
-            HARNESS_PLUGIN_ABI_MINOR,
-            sizeof(harness_plugin_descriptor),
-            "examples",
-            "hostapi",
-            "1.0.0",
-            HARNESS_LEVEL_DAEMON,
-            HARNESS_PER_DAEMON,
-            &init,
-            &fini,
-            sizeof kFunctions / sizeof kFunctions[0],
-            kFunctions};
-}
-
-const harness_plugin_descriptor kDescriptor = make_descriptor();
+const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples",
+     .component = "hostapi",
+     .version = "1.0.0",
+     .init = &init,
+     .fini = &fini},
+    kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

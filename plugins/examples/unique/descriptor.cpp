@@ -55,24 +55,14 @@ constexpr harness_function kFunctions[] = {
      nullptr},
 };
 
-constexpr harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "unique",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_ONE_PER_VM,
-    &init,
-    nullptr, // the state is the host's, nothing to free
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples",
+     .component = "unique",
+     .version = "1.0.0",
+     .instance_policy = HARNESS_ONE_PER_VM,
+     .init = &init},
+    kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -67,20 +67,13 @@ constexpr harness_function kFunctions[] = {
     packed_function("stdin", &fn_stdin, HARNESS_MODE_THREAD),
 };
 
-const harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "vm",
-    "spawn_notify",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    &init,
-    &fini,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+const harness_plugin_descriptor kDescriptor = plugin_descriptor(
+    {.package = "vm",
+     .component = "spawn_notify",
+     .version = "1.0.0",
+     .init = &init,
+     .fini = &fini},
+    kFunctions);
 
 } // namespace
 
@@ -109,7 +102,4 @@ std::vector<std::string> Instance::daemon_environment() const
 
 } // namespace harness::vm::spawn
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &harness::vm::spawn::kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(harness::vm::spawn::kDescriptor)

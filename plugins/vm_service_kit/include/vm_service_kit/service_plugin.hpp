@@ -99,9 +99,9 @@ public:
     template <std::size_t N>
     static constexpr harness_plugin_descriptor descriptor(const harness_function (&functions)[N])
     {
-        return {HARNESS_PLUGIN_ABI_MAJOR, HARNESS_PLUGIN_ABI_MINOR, sizeof(harness_plugin_descriptor), "vm",
-                Component::component, "1.0.0", HARNESS_LEVEL_DAEMON, HARNESS_PER_DAEMON, &init, &fini, N, functions,
-                0, nullptr};
+        return plugin_descriptor(
+            {.package = "vm", .component = Component::component, .version = "1.0.0", .init = &init, .fini = &fini},
+            functions);
     }
 
 private:

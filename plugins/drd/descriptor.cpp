@@ -60,12 +60,7 @@ constexpr harness_function kFunctions[] = {
 };
 
 constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "vm",
-     .component = "drd",
-     .version = "1.0.0",
-     .init = &init,
-     .fini = &fini},
-    kFunctions);
+    {.package = "vm", .component = "drd", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 

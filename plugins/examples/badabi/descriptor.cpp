@@ -20,11 +20,7 @@ constexpr harness_function kFunctions[] = {
 // Built like any descriptor, then given an ABI major that is not ours.
 constexpr harness_plugin_descriptor kDescriptor = [] {
     harness_plugin_descriptor d = harness::plugin_descriptor(
-        {.package = "examples",
-         .component = "badabi",
-         .version = "1.0.0",
-         .init = &init},
-        kFunctions);
+        {.package = "examples", .component = "badabi", .version = "1.0.0", .init = &init}, kFunctions);
     d.abi_major = 99;
     return d;
 }();

@@ -37,11 +37,7 @@ const harness_function kFunctions[] = {
 };
 
 const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples",
-     .component = "dependent",
-     .version = "1.0.0",
-     .init = &init},
-    kFunctions);
+    {.package = "examples", .component = "dependent", .version = "1.0.0", .init = &init}, kFunctions);
 
 } // namespace
 

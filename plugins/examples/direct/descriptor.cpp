@@ -32,10 +32,7 @@ const harness_interface kInterfaces[] = {
 };
 
 const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples",
-     .component = "direct",
-     .version = "1.0.0",
-     .level = HARNESS_LEVEL_APPLICATION},
+    {.package = "examples", .component = "direct", .version = "1.0.0", .level = HARNESS_LEVEL_APPLICATION},
     kFunctions, kInterfaces);
 
 } // namespace

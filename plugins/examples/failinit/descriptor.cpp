@@ -25,12 +25,7 @@ constexpr harness_function kFunctions[] = {
 };
 
 constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples",
-     .component = "failinit",
-     .version = "1.0.0",
-     .init = &init,
-     .fini = &fini},
-    kFunctions);
+    {.package = "examples", .component = "failinit", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 

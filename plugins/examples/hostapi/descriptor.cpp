@@ -164,12 +164,7 @@ const harness_function kFunctions[] = {
 };
 
 const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples",
-     .component = "hostapi",
-     .version = "1.0.0",
-     .init = &init,
-     .fini = &fini},
-    kFunctions);
+    {.package = "examples", .component = "hostapi", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 

@@ -24,10 +24,7 @@ const harness_function kFunctions[] = {
 };
 
 const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples",
-     .component = "math",
-     .version = "1.0.0"},
-    kFunctions);
+    {.package = "examples", .component = "math", .version = "1.0.0"}, kFunctions);
 
 } // namespace
 

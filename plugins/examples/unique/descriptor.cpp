@@ -56,10 +56,7 @@ constexpr harness_function kFunctions[] = {
 };
 
 constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples",
-     .component = "unique",
-     .version = "1.0.0",
-     .instance_policy = HARNESS_ONE_PER_VM,
+    {.package = "examples", .component = "unique", .version = "1.0.0", .instance_policy = HARNESS_ONE_PER_VM,
      .init = &init},
     kFunctions);
 

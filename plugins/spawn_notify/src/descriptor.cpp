@@ -68,12 +68,7 @@ constexpr harness_function kFunctions[] = {
 };
 
 const harness_plugin_descriptor kDescriptor = plugin_descriptor(
-    {.package = "vm",
-     .component = "spawn_notify",
-     .version = "1.0.0",
-     .init = &init,
-     .fini = &fini},
-    kFunctions);
+    {.package = "vm", .component = "spawn_notify", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 

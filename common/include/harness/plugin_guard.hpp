@@ -89,7 +89,7 @@ template <class Body>
 int guarded_init(char *err, std::size_t errlen, std::string_view context, Body &&body,
                  int exception_status = HARNESS_ERR_INTERNAL) noexcept
 {
-    return detail::run_guarded(context, exception_status, body, [err, errlen](std::string_view where, std::string_view what) {
+    auto report = [err, errlen](std::string_view where, std::string_view what) {
         if (!err || errlen == 0) return;
         std::size_t used = 0;
         auto put = [&](std::string_view part) {
@@ -103,7 +103,8 @@ int guarded_init(char *err, std::size_t errlen, std::string_view context, Body &
         }
         put(what);
         err[used] = '\0';
-    });
+    };
+    return detail::run_guarded(context, exception_status, body, report);
 }
 
 } // namespace harness

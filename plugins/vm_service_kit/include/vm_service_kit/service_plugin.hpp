@@ -43,7 +43,9 @@ public:
     static int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
     {
         return guarded_init(err, errlen, Component::label, [&]() -> Result<void> {
-            auto prefixed = [](const Error &e) { return make_error(e.status, std::string(Component::label) + ": " + e.message); };
+            auto prefixed = [](const Error &e) {
+                return make_error(e.status, std::string(Component::label) + ": " + e.message);
+            };
             if (auto ok = check_host(host, Component::label); !ok) return prefixed(ok.error());
             auto key = vm_key_of(host);
             if (!key) return prefixed(key.error());

@@ -6,8 +6,8 @@
 #include <harness/plugin.hpp>
 
 #include <chrono>
-#include <utility>
 #include <string>
+#include <utility>
 
 namespace harness::vm::spawn {
 

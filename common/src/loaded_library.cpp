@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <set>
+#include <string>
 #include <utility>
 
 namespace harness {
@@ -66,6 +67,63 @@ Result<void> check_manifest_interfaces(const Manifest &m, const harness_plugin_d
         if (!exported.count({name, version}))
             return make_error(HARNESS_ERR_LOAD_FAILED, "the manifest lists interface " + name + " v" +
                                                            std::to_string(version) + " that the plugin does not export");
+    return {};
+}
+
+const char *convention_name(std::uint32_t c)
+{
+    switch (c) {
+    case HARNESS_CALL_RAW: return "raw";
+    case HARNESS_CALL_PACKED: return "packed";
+    case HARNESS_CALL_AUTO: return "auto";
+    default: return "unknown";
+    }
+}
+
+const char *mode_name(std::uint32_t m)
+{
+    switch (m) {
+    case HARNESS_MODE_DEFAULT:
+    case HARNESS_MODE_INLINE: return "inline";
+    case HARNESS_MODE_THREAD: return "thread";
+    case HARNESS_MODE_FORK: return "fork";
+    case HARNESS_MODE_SERVICE: return "service";
+    default: return "unknown";
+    }
+}
+
+// The manifest's function list is what hpublish publishes, repository indexes
+// show and hconsole lists before anything is loaded; it is written by hand
+// beside the descriptor, so it is held to the descriptor here: the same names,
+// and for each the same convention, default mode and (AUTO) signature. A
+// descriptor's DEFAULT mode runs inline, as the daemon does.
+Result<void> check_manifest_functions(const Manifest &m, const harness_plugin_descriptor &d)
+{
+    auto refuse = [&](const std::string &why) {
+        return make_error(HARNESS_ERR_LOAD_FAILED, m.package + "/" + m.component + ": " + why);
+    };
+    std::set<std::string> exported;
+    for (std::size_t i = 0; i < d.function_count; ++i) {
+        const harness_function &f = function_at(d, i);
+        exported.insert(f.name);
+        const Manifest::Function *listed = nullptr;
+        for (const auto &mf : m.functions)
+            if (mf.name == f.name) listed = &mf;
+        std::string name = f.name;
+        if (!listed) return refuse("the plugin exports function " + name + " that its manifest does not list");
+        if (static_cast<std::uint32_t>(listed->convention) != f.convention)
+            return refuse("function " + name + " is " + convention_name(f.convention) + " but the manifest says " +
+                          convention_name(listed->convention));
+        if (std::string(mode_name(listed->default_mode)) != mode_name(f.default_mode))
+            return refuse("function " + name + " runs " + mode_name(f.default_mode) +
+                          " by default but the manifest says " + mode_name(listed->default_mode));
+        if (f.convention == HARNESS_CALL_AUTO && listed->signature != f.signature)
+            return refuse("function " + name + " has signature " + f.signature + " but the manifest says \"" +
+                          listed->signature + "\"");
+    }
+    for (const auto &mf : m.functions)
+        if (!exported.count(mf.name))
+            return refuse("the manifest lists function " + mf.name + " that the plugin does not export");
     return {};
 }
 
@@ -167,6 +225,7 @@ Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::open(const ResolvedPlugin 
     if (m.level != d->level)
         return make_error(HARNESS_ERR_LOAD_FAILED, "manifest says level " + std::string(level_name(m.level)) +
                                                        " but the descriptor says " + level_name(d->level));
+    if (auto ok = check_manifest_functions(m, *d); !ok) return ok.error();
     if (auto ok = check_manifest_interfaces(m, *d); !ok) return ok.error();
     lib->descriptor_ = d;
     return lib;

@@ -5,8 +5,6 @@
 
 #include <harness/plugin.hpp>
 
-#include <cstdio>
-
 namespace {
 
 using harness::drd::Service;
@@ -15,49 +13,26 @@ using Method = harness::Result<void> (Service::*)(harness::Unpacker &, harness::
 template <Method M>
 int call(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
 {
-    try {
+    return harness::guarded_call(ctx, "vm/drd", [&]() -> harness::Result<void> {
         auto *service = static_cast<Service *>(ctx->plugin_state);
-        if (!service) {
-            harness::set_call_error(ctx, "vm/drd is not initialized");
-            return HARNESS_ERR_INTERNAL;
-        }
+        if (!service) return harness::make_error(HARNESS_ERR_INTERNAL, "vm/drd is not initialized");
         harness::Unpacker in({args->data + args->pos, args->len - args->pos});
         harness::Packer reply;
-        auto r = (service->*M)(in, reply);
-        if (!r) {
-            harness::set_call_error(ctx, r.error().message);
-            return r.error().status;
-        }
-        if (reply.failed()) {
-            harness::set_call_error(ctx, "vm/drd: out of memory");
-            return HARNESS_ERR_INTERNAL;
-        }
+        if (auto r = (service->*M)(in, reply); !r) return r;
+        if (reply.failed()) return harness::make_error(HARNESS_ERR_INTERNAL, "vm/drd: out of memory");
         harness_buf_append(out, reply.view().data(), reply.size());
-        return HARNESS_OK;
-    } catch (const std::exception &e) {
-        harness::set_call_error(ctx, std::string("vm/drd: ") + e.what());
-    } catch (...) {
-        harness::set_call_error(ctx, "vm/drd: unknown exception");
-    }
-    return HARNESS_ERR_INTERNAL;
+        return {};
+    });
 }
 
 int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
 {
-    try {
+    return harness::guarded_init(err, errlen, "vm/drd", [&]() -> harness::Result<void> {
         auto s = Service::create(host);
-        if (!s) {
-            std::snprintf(err, errlen, "%s", s.error().message.c_str());
-            return s.error().status;
-        }
+        if (!s) return s.error();
         *state = s.value().release();
-        return HARNESS_OK;
-    } catch (const std::exception &e) {
-        std::snprintf(err, errlen, "vm/drd: %s", e.what());
-    } catch (...) {
-        std::snprintf(err, errlen, "vm/drd: unknown exception");
-    }
-    return HARNESS_ERR_INTERNAL;
+        return {};
+    });
 }
 
 void fini(void *state) noexcept
@@ -84,24 +59,9 @@ constexpr harness_function kFunctions[] = {
     harness::packed_function("forward", &call<&Service::forward>, HARNESS_MODE_THREAD),
 };
 
-constexpr harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "vm",
-    "drd",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    init,
-    fini,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "vm", .component = "drd", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

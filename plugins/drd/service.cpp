@@ -83,8 +83,8 @@ void Service::log(int level, const std::string &message) const
 
 Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host)
 {
-    if (!host || host->struct_size < offsetof(harness_host_api, call_local) + sizeof host->call_local ||
-        !host->list_members || !host->root_dir || !host->key_file || !host->member_id)
+    if (!HARNESS_HOST_HAS(host, list_members) || !HARNESS_HOST_HAS(host, root_dir) ||
+        !HARNESS_HOST_HAS(host, key_file) || !HARNESS_HOST_HAS(host, member_id))
         return make_error(HARNESS_ERR_NOT_SUPPORTED, "vm/drd needs a daemon host with the ABI 1.1 host API");
     std::string root = host->root_dir(host->host);
     if (root.empty()) return make_error(HARNESS_ERR_NOT_SUPPORTED, "vm/drd runs in a daemon only (no root directory)");

@@ -1,6 +1,6 @@
 #include "event_log.hpp"
 
-#include "shared/active_call.hpp"
+#include "vm_service_kit/active_call.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -22,7 +22,7 @@
 // the jump in seq tells the fetcher what it missed.
 #pragma once
 
-#include "shared/record_store.hpp"
+#include "vm_service_kit/record_store.hpp"
 
 #include <condition_variable>
 #include <cstdint>

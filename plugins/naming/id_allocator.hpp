@@ -11,7 +11,7 @@
 // term (a takeover) drops the blocks held, so ids keep increasing VM-wide.
 #pragma once
 
-#include "shared/record_store.hpp"
+#include "vm_service_kit/record_store.hpp"
 
 #include <map>
 #include <mutex>

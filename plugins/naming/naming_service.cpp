@@ -1,7 +1,7 @@
 #include "naming_service.hpp"
 
-#include "shared/active_call.hpp"
-#include "shared/names.hpp"
+#include "vm_service_kit/active_call.hpp"
+#include "vm_service_kit/names.hpp"
 
 namespace harness::vmsvc {
 

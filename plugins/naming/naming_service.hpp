@@ -8,9 +8,9 @@
 #pragma once
 
 #include "id_allocator.hpp"
-#include "shared/active_role.hpp"
-#include "shared/forwarder.hpp"
-#include "shared/role_keeper.hpp"
+#include "vm_service_kit/active_role.hpp"
+#include "vm_service_kit/forwarder.hpp"
+#include "vm_service_kit/role_keeper.hpp"
 
 namespace harness::vmsvc {
 

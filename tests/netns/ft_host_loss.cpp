@@ -5,51 +5,17 @@
 // collectives) and finish with the correct answer; ftmpirun says what
 // happened and exits 0. The program is the demo's (scripts/demo/ft_sum.c: a
 // block-by-block sum that checks itself). Needs root: otherwise SKIPPED, 77.
-#define DOCTEST_CONFIG_IMPLEMENT
-#include "netns.hpp"
-
-#include "it_support.hpp"
+#include "host_vm.hpp"
 
 #include <doctest/doctest.h>
 
 #include <future>
-#include <iostream>
-
 using namespace harness;
 using namespace harness::it;
 
 namespace {
 
 constexpr int kHosts = 3;
-const ComponentName kDrd{"vm", "drd"};
-
-hlib::Daemon client_of(const Daemon &d)
-{
-    auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), hlib::deadline_in(5s));
-    if (!conn) throw std::runtime_error("cannot reach " + d.id() + ": " + conn.error().describe());
-    return hlib::Daemon(std::move(conn.value()));
-}
-
-std::map<std::string, bool> states_seen_by(const Daemon &d)
-{
-    std::map<std::string, bool> out;
-    auto client = client_of(d);
-    auto members = client.members(hlib::deadline_in(3s));
-    if (members)
-        for (const auto &m : *members) out[m.id] = m.alive;
-    return out;
-}
-
-std::int64_t drd_voters(const Daemon &d)
-{
-    auto client = client_of(d);
-    auto reply = client.call(kDrd, "status", {}, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, hlib::deadline_in(5s));
-    if (!reply) return 0;
-    Unpacker u(*reply);
-    std::string leader;
-    std::int64_t n = 0;
-    return u.str(leader) && u.i64(n) && !leader.empty() ? n : 0;
-}
 
 bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
 
@@ -60,30 +26,7 @@ TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other tw
     netns::Network net(kHosts);
     test::TempDir work("hftnetns");
     auto key = test::write_vm_key(work.path() / "vm.key");
-    std::vector<std::unique_ptr<Daemon>> d;
-    for (int i = 0; i < kHosts; ++i) {
-        test::DaemonOptions o;
-        o.vm = "ftnetns";
-        o.key_file = key;
-        o.netns = net.ns(i);
-        o.host = net.address(i);
-        o.port = 7001;
-        o.services = test::kAllServices;
-        o.ready_timeout = 30s;
-        o.extra_args = {"--heartbeat-ms", "100", "--heartbeat-timeout-ms", "800"};
-        if (i > 0) o.extra_args.insert(o.extra_args.end(), {"--join", net.address(0) + ":7001"});
-        d.push_back(Daemon::start(o));
-    }
-    auto all_alive = [&](const Daemon &who) {
-        auto s = states_seen_by(who);
-        if (s.size() != d.size()) return false;
-        for (const auto &x : d)
-            if (!s.count(x->id()) || !s[x->id()]) return false;
-        return true;
-    };
-    for (auto &x : d) REQUIRE_MESSAGE(test::wait_until([&] { return all_alive(*x); }, 10s), x->stderr_tail());
-    // Three DRD voters, so the two left after the cut are a majority.
-    REQUIRE_MESSAGE(test::wait_until([&] { return drd_voters(*d[0]) == 3; }, 30s), "the DRD never had three voters");
+    auto d = netns::start_vm(net, "ftnetns", key);
 
     // Ranks 0-1 on host 0, rank 2 on host 1, rank 3 on host 2 (the victim).
     // ftmpirun runs in host 0's namespace, talking to its daemon.
@@ -124,7 +67,7 @@ TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other tw
         if (i == victim) continue;
         CHECK(test::wait_until(
             [&] {
-                auto s = states_seen_by(*d[static_cast<std::size_t>(i)]);
+                auto s = netns::states_seen_by(*d[static_cast<std::size_t>(i)]);
                 return s.count(victim_id) && !s[victim_id];
             },
             5s));
@@ -132,13 +75,4 @@ TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other tw
     net.restore(victim); // the daemons stop (and kill what they run) as the test ends
 }
 
-int main(int argc, char **argv)
-{
-    std::string why;
-    if (!netns::available(&why)) {
-        std::cout << "SKIPPED: needs root and ip netns (" << why << ")" << std::endl;
-        return 77;
-    }
-    doctest::Context context(argc, argv);
-    return context.run();
-}
+int main(int argc, char **argv) { return netns::run_tests(argc, argv); }

@@ -25,6 +25,7 @@ public:
     Network(const Network &) = delete;
     Network &operator=(const Network &) = delete;
 
+    int hosts() const { return static_cast<int>(hosts_.size()); }
     const std::string &ns(int host) const { return hosts_.at(static_cast<std::size_t>(host)); }
     std::string address(int host) const { return "10.77.0." + std::to_string(host + 1); }
     void cut(int host);     // the host's link goes down: it hears nobody, nobody hears it

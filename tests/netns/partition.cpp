@@ -5,14 +5,10 @@
 // link returns, the daemon rejoins and every member sees all three alive.
 // The test talks to every daemon over its Unix socket (a file, reachable
 // from any namespace). Needs root: otherwise it says SKIPPED and exits 77.
-#define DOCTEST_CONFIG_IMPLEMENT
-#include "netns.hpp"
-
-#include "it_support.hpp"
+#include "host_vm.hpp"
 
 #include <doctest/doctest.h>
 
-#include <iostream>
 
 using namespace harness;
 using namespace harness::it;
@@ -23,16 +19,9 @@ constexpr int kHosts = 3;
 const ComponentName kDrd{"vm", "drd"};
 const ComponentName kNaming{"vm", "naming"};
 
-hlib::Daemon client_of(const Daemon &d)
-{
-    auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), hlib::deadline_in(5s));
-    if (!conn) throw std::runtime_error("cannot reach " + d.id() + ": " + conn.error().describe());
-    return hlib::Daemon(std::move(conn.value()));
-}
-
 Result<Bytes> call(const Daemon &d, const ComponentName &c, std::string_view f, std::span<const std::uint8_t> args)
 {
-    auto client = client_of(d);
+    auto client = netns::client_of(d);
     return client.call(c, f, args, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, hlib::deadline_in(5s));
 }
 
@@ -51,16 +40,6 @@ std::string active_instance(const Daemon &d, const std::string &service)
     return std::string(value.begin(), value.end());
 }
 
-std::map<std::string, bool> states_seen_by(const Daemon &d)
-{
-    std::map<std::string, bool> out;
-    auto client = client_of(d);
-    auto members = client.members(hlib::deadline_in(3s));
-    if (members)
-        for (const auto &m : *members) out[m.id] = m.alive;
-    return out;
-}
-
 } // namespace
 
 TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged writes survive, rejoin")
@@ -68,40 +47,7 @@ TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged 
     netns::Network net(kHosts);
     test::TempDir keys("hnetns");
     auto key = test::write_vm_key(keys.path() / "vm.key");
-    std::vector<std::unique_ptr<Daemon>> d;
-    for (int i = 0; i < kHosts; ++i) {
-        test::DaemonOptions o;
-        o.vm = "netns";
-        o.key_file = key;
-        o.netns = net.ns(i);
-        o.host = net.address(i);
-        o.port = 7001;
-        o.services = test::kAllServices;
-        o.ready_timeout = 30s;
-        o.extra_args = {"--heartbeat-ms", "100", "--heartbeat-timeout-ms", "800"};
-        if (i > 0) o.extra_args.insert(o.extra_args.end(), {"--join", net.address(0) + ":7001"});
-        d.push_back(Daemon::start(o));
-    }
-    auto all_alive = [&](const Daemon &who) {
-        auto s = states_seen_by(who);
-        if (s.size() != d.size()) return false;
-        for (const auto &x : d)
-            if (!s.count(x->id()) || !s[x->id()]) return false;
-        return true;
-    };
-    for (auto &x : d) REQUIRE_MESSAGE(test::wait_until([&] { return all_alive(*x); }, 10s), x->stderr_tail());
-
-    // The DRD promotes the joiners to voters: wait for three, or a cut voter
-    // would leave no majority (that is the DRD's guarantee, not a failure).
-    auto voters = [&](const Daemon &who) -> std::int64_t {
-        auto reply = call(who, kDrd, "status", {});
-        if (!reply) return 0;
-        Unpacker u(*reply);
-        std::string leader;
-        std::int64_t n = 0;
-        return u.str(leader) && u.i64(n) && !leader.empty() ? n : 0;
-    };
-    REQUIRE_MESSAGE(test::wait_until([&] { return voters(*d[0]) == 3; }, 30s), "the DRD never had three voters");
+    auto d = netns::start_vm(net, "netns", key);
 
     // An acknowledged write before the cut, and the active instances.
     const std::string payload = "before the cut";
@@ -134,7 +80,7 @@ TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged 
         CAPTURE(m->id());
         CHECK(test::wait_until(
             [&] {
-                auto s = states_seen_by(*m);
+                auto s = netns::states_seen_by(*m);
                 return s.count(victim_id) && !s[victim_id];
             },
             5s));
@@ -172,18 +118,9 @@ TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged 
     net.restore(victim);
     for (auto &x : d) {
         CAPTURE(x->id());
-        CHECK(test::wait_until([&] { return all_alive(*x); }, 10s));
+        CHECK(test::wait_until([&] { return netns::sees_all_alive(*x, d); }, 10s));
     }
     for (auto &x : d) CHECK_MESSAGE(x->running(), x->stderr_tail());
 }
 
-int main(int argc, char **argv)
-{
-    std::string why;
-    if (!netns::available(&why)) {
-        std::cout << "SKIPPED: needs root and ip netns (" << why << ")" << std::endl;
-        return 77;
-    }
-    doctest::Context context(argc, argv);
-    return context.run();
-}
+int main(int argc, char **argv) { return netns::run_tests(argc, argv); }

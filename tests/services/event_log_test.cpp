@@ -3,8 +3,8 @@
 // that fails, and two instances that both believe they are active.
 #include "event_log.hpp"
 #include "service_test_support.hpp"
-#include "shared/memory_record_store.hpp"
-#include "shared/names.hpp"
+#include "vm_service_kit/memory_record_store.hpp"
+#include "vm_service_kit/names.hpp"
 
 #include <doctest/doctest.h>
 

@@ -5,7 +5,7 @@
 #include "events_service.hpp"
 #include "naming_service.hpp"
 #include "service_test_support.hpp"
-#include "shared/memory_record_store.hpp"
+#include "vm_service_kit/memory_record_store.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // are unique across blocks, failovers (new terms), restarts (new
 // allocators), a store that fails mid-write, and two concurrent allocators.
 #include "id_allocator.hpp"
-#include "shared/memory_record_store.hpp"
+#include "vm_service_kit/memory_record_store.hpp"
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 // encoding. Shows: the C surface round-trips, every malformed argument
 // buffer gets a clear INVALID_ARGUMENT (never a crash), and a host without
 // ABI 1.1 is refused at init.
-#include "shared/memory_record_store.hpp"
+#include "vm_service_kit/memory_record_store.hpp"
 
 #include <harness/crypto.hpp>
 #include <harness/loader.hpp>

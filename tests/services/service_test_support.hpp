@@ -7,8 +7,8 @@
 // makes calls to it fail as a dead host's would (UNREACHABLE).
 #pragma once
 
-#include "shared/forwarder.hpp"
-#include "shared/member_directory.hpp"
+#include "vm_service_kit/forwarder.hpp"
+#include "vm_service_kit/member_directory.hpp"
 
 #include <chrono>
 #include <functional>

@@ -339,6 +339,18 @@ typedef struct harness_host_api {
                       const void *args, size_t args_len, harness_buf *out, char *err, size_t errlen);
 } harness_host_api;
 
+/* Nonzero when a table that starts with its struct_size (table points to it,
+ * may be NULL) is large enough to hold slot and the slot is set: the check to
+ * make before calling any slot a newer minor added. type is the table's type
+ * as this header defines it. */
+#define HARNESS_TABLE_HAS(type, table, slot)                                                     \
+    ((table) != NULL && (table)->struct_size >= offsetof(type, slot) + sizeof((table)->slot) && \
+     (table)->slot != NULL)
+
+/* HARNESS_TABLE_HAS for the host API, the table every plugin reads:
+ *     if (HARNESS_HOST_HAS(host, list_members)) host->list_members(host->host, visit, user); */
+#define HARNESS_HOST_HAS(host, slot) HARNESS_TABLE_HAS(harness_host_api, host, slot)
+
 /* Per-call context. */
 typedef struct harness_call_ctx {
     uint32_t struct_size;

@@ -2,7 +2,7 @@
 // it from the descriptor's first fields alone; init aborts so that a loader
 // calling anything in it is caught at once (the daemon dies, the test fails).
 // Its manifest claims ABI 1 on purpose: only the descriptor check can catch it.
-#include <harness/plugin.h>
+#include <harness/plugin.hpp>
 
 #include <cstdlib>
 
@@ -17,24 +17,14 @@ constexpr harness_function kFunctions[] = {
      nullptr},
 };
 
-constexpr harness_plugin_descriptor kDescriptor = {
-    99, // abi_major: not ours
-    0,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "badabi",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    &init,
-    nullptr,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+// Built like any descriptor, then given an ABI major that is not ours.
+constexpr harness_plugin_descriptor kDescriptor = [] {
+    harness_plugin_descriptor d = harness::plugin_descriptor(
+        {.package = "examples", .component = "badabi", .version = "1.0.0", .init = &init}, kFunctions);
+    d.abi_major = 99;
+    return d;
+}();
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

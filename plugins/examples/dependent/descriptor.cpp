@@ -17,8 +17,7 @@ std::int64_t twice(std::int64_t x)
 int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
 {
     *state = nullptr;
-    bool has_load = host && host->struct_size >= offsetof(harness_host_api, load) + sizeof host->load && host->load;
-    if (!has_load) {
+    if (!HARNESS_HOST_HAS(host, load)) {
         if (errlen > 0) std::snprintf(err, errlen, "examples/dependent needs a host that can load dependencies");
         return HARNESS_ERR_NOT_SUPPORTED;
     }
@@ -37,24 +36,9 @@ const harness_function kFunctions[] = {
     harness::auto_function<&twice>("twice"),
 };
 
-const harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "dependent",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    &init,
-    nullptr,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples", .component = "dependent", .version = "1.0.0", .init = &init}, kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -31,26 +31,10 @@ const harness_interface kInterfaces[] = {
     {sizeof(harness_interface), EXAMPLES_ADDER_INTERFACE, EXAMPLES_ADDER_VERSION, &kAdderOps},
 };
 
-const harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "direct",
-    "1.0.0",
-    HARNESS_LEVEL_APPLICATION,
-    HARNESS_PER_DAEMON,
-    nullptr,
-    nullptr,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-    sizeof kInterfaces / sizeof kInterfaces[0],
-    kInterfaces,
-};
+const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples", .component = "direct", .version = "1.0.0", .level = HARNESS_LEVEL_APPLICATION},
+    kFunctions, kInterfaces);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -1,7 +1,7 @@
 // examples/failinit — init refuses to start. The host must report the load
 // as failed with init's message, keep nothing loaded, and never call fini or
 // a function of it.
-#include <harness/plugin.h>
+#include <harness/plugin.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,24 +24,9 @@ constexpr harness_function kFunctions[] = {
      nullptr},
 };
 
-constexpr harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "failinit",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    &init,
-    &fini,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples", .component = "failinit", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -17,9 +17,6 @@
 
 namespace {
 
-#define HOST_HAS(host, field) \
-    ((host) && (host)->struct_size >= offsetof(harness_host_api, field) + sizeof((host)->field) && (host)->field)
-
 struct State {
     const harness_host_api *host; // outlives every call
     std::mutex mutex;
@@ -69,7 +66,7 @@ int members(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexc
 {
     if (int rc = no_arguments(ctx, args, "members")) return rc;
     const harness_host_api *host = host_of(ctx);
-    if (!HOST_HAS(host, list_members)) {
+    if (!HARNESS_HOST_HAS(host, list_members)) {
         harness::set_call_error(ctx, "the host has no list_members");
         return HARNESS_ERR_NOT_SUPPORTED;
     }
@@ -105,7 +102,7 @@ int paths(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcep
 {
     if (int rc = no_arguments(ctx, args, "paths")) return rc;
     const harness_host_api *host = host_of(ctx);
-    if (!HOST_HAS(host, root_dir) || !HOST_HAS(host, key_file)) {
+    if (!HARNESS_HOST_HAS(host, root_dir) || !HARNESS_HOST_HAS(host, key_file)) {
         harness::set_call_error(ctx, "the host has no root_dir or key_file");
         return HARNESS_ERR_NOT_SUPPORTED;
     }
@@ -127,7 +124,7 @@ int relay(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcep
         return HARNESS_ERR_INVALID_ARGUMENT;
     }
     const harness_host_api *host = host_of(ctx);
-    if (!HOST_HAS(host, call_local)) {
+    if (!HARNESS_HOST_HAS(host, call_local)) {
         harness::set_call_error(ctx, "the host has no call_local");
         return HARNESS_ERR_NOT_SUPPORTED;
     }
@@ -166,27 +163,9 @@ const harness_function kFunctions[] = {
     harness::packed_function("member_events", &member_events),
 };
 
-constexpr harness_plugin_descriptor make_descriptor()
-{
-    return {HARNESS_PLUGIN_ABI_MAJOR,
-            HARNESS_PLUGIN_ABI_MINOR,
-            sizeof(harness_plugin_descriptor),
-            "examples",
-            "hostapi",
-            "1.0.0",
-            HARNESS_LEVEL_DAEMON,
-            HARNESS_PER_DAEMON,
-            &init,
-            &fini,
-            sizeof kFunctions / sizeof kFunctions[0],
-            kFunctions};
-}
-
-const harness_plugin_descriptor kDescriptor = make_descriptor();
+const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples", .component = "hostapi", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

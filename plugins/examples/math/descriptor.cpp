@@ -23,24 +23,9 @@ const harness_function kFunctions[] = {
     harness::raw_function("raw_echo", &raw_echo, HARNESS_MODE_THREAD),
 };
 
-const harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "math",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    nullptr, // no state
-    nullptr,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples", .component = "math", .version = "1.0.0"}, kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

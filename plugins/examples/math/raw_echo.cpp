@@ -44,7 +44,7 @@ bool write_all(int fd, const std::uint8_t *p, std::size_t n)
 
 int raw_echo(harness_call_ctx *ctx, int fd) noexcept
 {
-    try {
+    return guarded_call(ctx, "raw_echo", [&] {
         std::uint8_t head[4];
         if (!read_exact(fd, head, sizeof head)) {
             set_call_error(ctx, "raw_echo: the caller closed before sending a length");
@@ -66,12 +66,7 @@ int raw_echo(harness_call_ctx *ctx, int fd) noexcept
             return HARNESS_ERR_UNREACHABLE;
         }
         return HARNESS_OK;
-    } catch (const std::exception &e) {
-        set_call_error(ctx, e.what());
-    } catch (...) {
-        set_call_error(ctx, "raw_echo: unknown exception");
-    }
-    return HARNESS_ERR_INTERNAL;
+    });
 }
 
 } // namespace harness::examples::math

@@ -15,9 +15,7 @@ namespace {
 // outlives every call, so the pointer stays valid until fini.
 int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
 {
-    bool has_member_id = host && host->struct_size >= offsetof(harness_host_api, member_id) + sizeof host->member_id &&
-                         host->member_id;
-    if (!has_member_id) {
+    if (!HARNESS_HOST_HAS(host, member_id)) {
         if (errlen > 0) std::snprintf(err, errlen, "examples/unique needs a host offering member_id");
         return HARNESS_ERR_NOT_SUPPORTED;
     }
@@ -57,24 +55,11 @@ constexpr harness_function kFunctions[] = {
      nullptr},
 };
 
-constexpr harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "examples",
-    "unique",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_ONE_PER_VM,
-    &init,
-    nullptr, // the state is the host's, nothing to free
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
+    {.package = "examples", .component = "unique", .version = "1.0.0", .instance_policy = HARNESS_ONE_PER_VM,
+     .init = &init},
+    kFunctions);
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -6,32 +6,20 @@
 #include <harness/plugin.hpp>
 
 #include <cstddef>
-#include <cstring>
-#include <exception>
+#include <memory>
 #include <string>
 
 namespace harness::vm::spawn {
 
 namespace {
 
-bool host_has(const harness_host_api *host, std::size_t offset_end) { return host && host->struct_size >= offset_end; }
-#define HOST_HAS(host, field) host_has(host, offsetof(harness_host_api, field) + sizeof(host->field))
-
-void copy_error(const std::string &message, char *err, std::size_t errlen)
-{
-    if (!err || errlen == 0) return;
-    std::size_t n = std::min(message.size(), errlen - 1);
-    std::memcpy(err, message.data(), n);
-    err[n] = '\0';
-}
-
 int init(const harness_host_api *host, void **state, char *err, std::size_t errlen) noexcept
 {
-    try {
+    return guarded_init(err, errlen, "spawn_notify", [&] {
         auto self = std::make_unique<Instance>();
         self->host = host;
-        if (HOST_HAS(host, member_id) && host->member_id) self->member_id = host->member_id(host->host);
-        if (HOST_HAS(host, root_dir) && host->root_dir)
+        if (HARNESS_HOST_HAS(host, member_id)) self->member_id = host->member_id(host->host);
+        if (HARNESS_HOST_HAS(host, root_dir))
             if (const char *root = host->root_dir(host->host)) self->root = root;
         // Only one daemon runs on a root: job processes marked with ours are
         // what a predecessor that died (kill -9) left behind.
@@ -48,12 +36,7 @@ int init(const harness_host_api *host, void **state, char *err, std::size_t errl
                                                      [publisher](const ExitReport &e) { publisher->enqueue(e); });
         *state = self.release();
         return HARNESS_OK;
-    } catch (const std::exception &e) {
-        copy_error(std::string("spawn_notify: ") + e.what(), err, errlen);
-    } catch (...) {
-        copy_error("spawn_notify: unknown exception in init", err, errlen);
-    }
-    return HARNESS_ERR_LOAD_FAILED;
+    }, HARNESS_ERR_LOAD_FAILED);
 }
 
 void fini(void *state) noexcept
@@ -84,20 +67,8 @@ constexpr harness_function kFunctions[] = {
     packed_function("stdin", &fn_stdin, HARNESS_MODE_THREAD),
 };
 
-const harness_plugin_descriptor kDescriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR,
-    HARNESS_PLUGIN_ABI_MINOR,
-    sizeof(harness_plugin_descriptor),
-    "vm",
-    "spawn_notify",
-    "1.0.0",
-    HARNESS_LEVEL_DAEMON,
-    HARNESS_PER_DAEMON,
-    &init,
-    &fini,
-    sizeof kFunctions / sizeof kFunctions[0],
-    kFunctions,
-};
+const harness_plugin_descriptor kDescriptor = plugin_descriptor(
+    {.package = "vm", .component = "spawn_notify", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
 } // namespace
 
@@ -105,7 +76,7 @@ std::vector<std::string> Instance::daemon_environment() const
 {
     std::vector<std::string> env;
     if (!host) return env;
-    if (HOST_HAS(host, list_members) && host->list_members) {
+    if (HARNESS_HOST_HAS(host, list_members)) {
         std::string self_address;
         host->list_members(
             host->host,
@@ -115,7 +86,7 @@ std::vector<std::string> Instance::daemon_environment() const
             &self_address);
         if (!self_address.empty()) env.push_back("HARNESS_HCORE=" + self_address);
     }
-    if (HOST_HAS(host, key_file) && host->key_file) {
+    if (HARNESS_HOST_HAS(host, key_file)) {
         const char *key = host->key_file(host->host);
         if (key && *key) env.push_back(std::string("HARNESS_KEY=") + key);
     }
@@ -126,7 +97,4 @@ std::vector<std::string> Instance::daemon_environment() const
 
 } // namespace harness::vm::spawn
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
-    return &harness::vm::spawn::kDescriptor;
-}
+HARNESS_PLUGIN_EXPORT(harness::vm::spawn::kDescriptor)

@@ -63,8 +63,7 @@ void ExitPublisher::publish(const ExitReport &exit)
         exit.signal).str(exit.mpi_state);
     Packer args;
     args.str(exit.notify_topic).bytes(payload.view());
-    if (!host_ || host_->struct_size < offsetof(harness_host_api, call_local) + sizeof host_->call_local ||
-        !host_->call_local) {
+    if (!HARNESS_HOST_HAS(host_, call_local)) {
         log(2, "spawn_notify: this host cannot call vm/events; exit of handle " + std::to_string(exit.handle) +
                    " not published");
         return;

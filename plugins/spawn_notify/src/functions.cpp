@@ -6,8 +6,8 @@
 #include <harness/plugin.hpp>
 
 #include <chrono>
-#include <exception>
 #include <string>
+#include <utility>
 
 namespace harness::vm::spawn {
 
@@ -107,19 +107,12 @@ int packed_reply(harness_call_ctx *ctx, harness_buf *out)
 
 Instance &instance(harness_call_ctx *ctx) { return *static_cast<Instance *>(ctx->plugin_state); }
 
-// Runs body, turning any exception into an error (nothing crosses the C boundary).
+// Runs body behind the common guard; every entry needs the plugin's state.
 template <class Body>
 int guarded(harness_call_ctx *ctx, const char *function, Body &&body) noexcept
 {
-    try {
-        if (!ctx || !ctx->plugin_state) return HARNESS_ERR_INTERNAL;
-        return body();
-    } catch (const std::exception &e) {
-        set_call_error(ctx, std::string(function) + ": " + e.what());
-    } catch (...) {
-        set_call_error(ctx, std::string(function) + ": unknown exception");
-    }
-    return HARNESS_ERR_INTERNAL;
+    if (!ctx || !ctx->plugin_state) return HARNESS_ERR_INTERNAL;
+    return guarded_call(ctx, function, std::forward<Body>(body));
 }
 
 } // namespace

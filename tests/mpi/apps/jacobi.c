@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../comm/check.h"
+#include "support/check.h"
 
 enum { N = 50, ITERATIONS = 300, REPORT_EVERY = 50 };
 

@@ -2,7 +2,7 @@
  * predefined copy functions, replacing and deleting, a freed keyval kept
  * alive by its attribute, the MPI-1 names, predefined attributes of
  * MPI_COMM_WORLD, and datatype attributes. */
-#include "check.h"
+#include "support/check.h"
 
 static int copies, deletes;
 static void *last_deleted;
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
     CHECK(deletes == 3 && last_deleted == base + 2, "delete_attr did not call the callback");
     CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, key, &v, &flag));
     CHECK(!flag, "attribute still there after delete");
-    CHECK_FAILS(MPI_Comm_delete_attr(MPI_COMM_WORLD, key), MPI_ERR_KEYVAL);
+    CHECK_CLASS(MPI_Comm_delete_attr(MPI_COMM_WORLD, key), MPI_ERR_KEYVAL);
 
     /* Predefined copy functions: NULL_COPY drops, DUP_FN shares the value. */
     int null_key, dup_key;
@@ -135,11 +135,11 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Keyval_free(&old_key));
 
     /* Bad keys. */
-    CHECK_FAILS(MPI_Comm_set_attr(MPI_COMM_WORLD, 123456, base), MPI_ERR_KEYVAL);
-    CHECK_FAILS(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, base), MPI_ERR_KEYVAL);
-    CHECK_FAILS(MPI_Comm_get_attr(MPI_COMM_WORLD, 123456, &v, &flag), MPI_ERR_KEYVAL);
+    CHECK_CLASS(MPI_Comm_set_attr(MPI_COMM_WORLD, 123456, base), MPI_ERR_KEYVAL);
+    CHECK_CLASS(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, base), MPI_ERR_KEYVAL);
+    CHECK_CLASS(MPI_Comm_get_attr(MPI_COMM_WORLD, 123456, &v, &flag), MPI_ERR_KEYVAL);
     int predefined = MPI_TAG_UB;
-    CHECK_FAILS(MPI_Comm_free_keyval(&predefined), MPI_ERR_KEYVAL);
+    CHECK_CLASS(MPI_Comm_free_keyval(&predefined), MPI_ERR_KEYVAL);
 
     /* Datatype attributes. */
     int tkey;

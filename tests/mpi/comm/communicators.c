@@ -1,7 +1,7 @@
 /* Communicator constructors: dup (congruent, separate message space), split
  * (colors, keys, MPI_UNDEFINED), split_type SHARED, create, create_group,
  * compare, names, free; bad arguments return errors. */
-#include "check.h"
+#include "support/check.h"
 
 #include <string.h>
 
@@ -139,21 +139,21 @@ int main(int argc, char **argv) {
 
     /* Errors: freeing world, bad color, null/freed communicators, create with a foreign group. */
     MPI_Comm w = MPI_COMM_WORLD;
-    CHECK_FAILS(MPI_Comm_free(&w), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Comm_free(&w), MPI_ERR_COMM);
     MPI_Comm bad;
-    CHECK_FAILS(MPI_Comm_split(MPI_COMM_WORLD, -5, 0, &bad), MPI_ERR_ARG);
-    CHECK_FAILS(MPI_Comm_size(MPI_COMM_NULL, &len), MPI_ERR_COMM);
-    CHECK_FAILS(MPI_Comm_dup(MPI_COMM_NULL, &bad), MPI_ERR_COMM);
-    CHECK_FAILS(MPI_Comm_remote_size(dup, &len), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Comm_split(MPI_COMM_WORLD, -5, 0, &bad), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Comm_size(MPI_COMM_NULL, &len), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Comm_dup(MPI_COMM_NULL, &bad), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Comm_remote_size(dup, &len), MPI_ERR_COMM);
     MPI_Comm freed = dup;
     CHECK_MPI(MPI_Comm_free(&dup));
     CHECK(dup == MPI_COMM_NULL, "Comm_free did not reset the handle");
-    CHECK_FAILS(MPI_Comm_rank(freed, &len), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Comm_rank(freed, &len), MPI_ERR_COMM);
     if (size > 1) {
         /* half's group is not a subgroup of SELF. */
         MPI_Group half_group;
         CHECK_MPI(MPI_Comm_group(half, &half_group));
-        if (comm_size(half) > 1) CHECK_FAILS(MPI_Comm_create(MPI_COMM_SELF, half_group, &bad), MPI_ERR_GROUP);
+        if (comm_size(half) > 1) CHECK_CLASS(MPI_Comm_create(MPI_COMM_SELF, half_group, &bad), MPI_ERR_GROUP);
         CHECK_MPI(MPI_Group_free(&half_group));
     }
 

@@ -2,7 +2,7 @@
  * and mpi-ext.h, added classes/codes/strings, a user handler called with
  * the right code and communicator, MPI_ERRORS_RETURN, call_errhandler,
  * get/set/free of handlers, and handlers inherited by new communicators. */
-#include "check.h"
+#include "support/check.h"
 
 #include <mpi-ext.h>
 #include <string.h>
@@ -46,8 +46,8 @@ int main(int argc, char **argv) {
     CHECK(strstr(text, "MPI_ERR_RANK") && strstr(text, "rank"), "MPI_ERR_RANK's string '%s'", text);
     CHECK_MPI(MPI_Error_string(MPIX_ERR_PROC_FAILED, text, &len));
     CHECK(strstr(text, "MPIX_ERR_PROC_FAILED") != NULL, "MPIX_ERR_PROC_FAILED's string '%s'", text);
-    CHECK_FAILS(MPI_Error_class(-5, &cls), MPI_ERR_ARG);
-    CHECK_FAILS(MPI_Error_string(MPI_ERR_LASTCODE + 1000, text, &len), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Error_class(-5, &cls), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Error_string(MPI_ERR_LASTCODE + 1000, text, &len), MPI_ERR_ARG);
 
     /* Added classes and codes, with strings, above MPI_ERR_LASTCODE. */
     int my_class, my_code, *last, flag;
@@ -66,8 +66,8 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Add_error_code(MPI_ERR_OTHER, &code_of_builtin));
     CHECK_MPI(MPI_Error_class(code_of_builtin, &cls));
     CHECK(cls == MPI_ERR_OTHER, "code added to MPI_ERR_OTHER has class %d", cls);
-    CHECK_FAILS(MPI_Add_error_code(my_code, &code_of_builtin), MPI_ERR_ARG);  /* a code is not a class */
-    CHECK_FAILS(MPI_Add_error_string(MPI_ERR_RANK, "no"), MPI_ERR_ARG);       /* predefined keep theirs */
+    CHECK_CLASS(MPI_Add_error_code(my_code, &code_of_builtin), MPI_ERR_ARG);  /* a code is not a class */
+    CHECK_CLASS(MPI_Add_error_string(MPI_ERR_RANK, "no"), MPI_ERR_ARG);       /* predefined keep theirs */
 
     /* A user handler on a dup: called once per error with that comm and code. */
     MPI_Comm dup;
@@ -105,8 +105,8 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Error_class(rc, &cls));
     CHECK(cls == MPI_ERR_COUNT, "negative count: class %d", cls);
     CHECK(handler_calls == 4, "handler called under ERRORS_RETURN");
-    CHECK_FAILS(MPI_Comm_set_errhandler(dup, MPI_ERRHANDLER_NULL), MPI_ERR_ARG);
-    CHECK_FAILS(MPI_Comm_create_errhandler(NULL, &mine), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Comm_set_errhandler(dup, MPI_ERRHANDLER_NULL), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Comm_create_errhandler(NULL, &mine), MPI_ERR_ARG);
 
     CHECK_MPI(MPI_Comm_free(&dup2));
     CHECK_MPI(MPI_Comm_free(&dup));

@@ -3,7 +3,7 @@
  * MPI_Comm_dup and MPI_Comm_split over MPI_COMM_WORLD return an error
  * (MPIX_ERR_PROC_FAILED) instead of waiting for it forever, while a
  * communicator without the failed rank still works. */
-#include "check.h"
+#include "support/check.h"
 
 #include <mpi-ext.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /* Group algebra: queries, incl/excl/ranges, union/intersection/difference
  * (with the order the standard prescribes), compare, translate_ranks, and
  * errors for bad ranks under MPI_ERRORS_RETURN. */
-#include "check.h"
+#include "support/check.h"
 
 static int group_size(MPI_Group g) {
     int n = -1;
@@ -101,15 +101,15 @@ int main(int argc, char **argv) {
     /* Errors: out-of-range and duplicate ranks, bad ranges, null group. */
     int bad[2] = {size, 0};
     MPI_Group g;
-    CHECK_FAILS(MPI_Group_incl(world, 1, bad, &g), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Group_incl(world, 1, bad, &g), MPI_ERR_RANK);
     int dup2[2] = {0, 0};
-    CHECK_FAILS(MPI_Group_incl(world, 2, dup2, &g), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Group_incl(world, 2, dup2, &g), MPI_ERR_RANK);
     int bad_range[1][3] = {{0, size, 1}};
-    CHECK_FAILS(MPI_Group_range_incl(world, 1, bad_range, &g), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Group_range_incl(world, 1, bad_range, &g), MPI_ERR_RANK);
     int zero_stride[1][3] = {{0, 0, 0}};
-    CHECK_FAILS(MPI_Group_range_excl(world, 1, zero_stride, &g), MPI_ERR_RANK);
-    CHECK_FAILS(MPI_Group_size(MPI_GROUP_NULL, &n), MPI_ERR_GROUP);
-    CHECK_FAILS(MPI_Group_translate_ranks(world, 1, bad, world, to), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Group_range_excl(world, 1, zero_stride, &g), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Group_size(MPI_GROUP_NULL, &n), MPI_ERR_GROUP);
+    CHECK_CLASS(MPI_Group_translate_ranks(world, 1, bad, world, to), MPI_ERR_RANK);
 
     MPI_Group all[] = {world, reversed, evens, odds, down_group, u, inter, diff, none, me};
     for (unsigned i = 0; i < sizeof all / sizeof all[0]; ++i) {
@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
         CHECK(all[i] == MPI_GROUP_NULL, "Group_free did not reset the handle");
     }
     /* A freed handle is refused, not a crash. */
-    CHECK_FAILS(MPI_Group_size(reversed, &n), MPI_ERR_GROUP);
+    CHECK_CLASS(MPI_Group_size(reversed, &n), MPI_ERR_GROUP);
 
     MPI_Finalize();
     return 0;

@@ -2,7 +2,7 @@
  * queries, rank <-> coords round trips, shifts (periodic and not) checked
  * by real messages, Cart_sub, Cart_map; a ring graph with its queries;
  * Topo_test; bad arguments. */
-#include "check.h"
+#include "support/check.h"
 
 #include <string.h>
 
@@ -39,9 +39,9 @@ int main(int argc, char **argv) {
     dims_case(1, 3, (int[]){0, 0, 0}, (int[]){1, 1, 1});
     dims_case(8, 2, (int[]){2, 4}, (int[]){2, 4});
     int bad_dims[2] = {5, 0};
-    CHECK_FAILS(MPI_Dims_create(12, 2, bad_dims), MPI_ERR_DIMS);  /* 12 is not a multiple of 5 */
+    CHECK_CLASS(MPI_Dims_create(12, 2, bad_dims), MPI_ERR_DIMS);  /* 12 is not a multiple of 5 */
     int neg_dims[1] = {-1};
-    CHECK_FAILS(MPI_Dims_create(4, 1, neg_dims), MPI_ERR_DIMS);
+    CHECK_CLASS(MPI_Dims_create(4, 1, neg_dims), MPI_ERR_DIMS);
 
     /* A 2-D grid over all ranks, periodic in dimension 0 only. */
     int dims[2] = {0, 0}, periods[2] = {1, 0};
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Cart_rank(cart, wrap, &wrapped));
     CHECK(wrapped == crank, "periodic coordinate did not wrap: %d", wrapped);
     int off[2] = {0, dims[1]};
-    CHECK_FAILS(MPI_Cart_rank(cart, off, &wrapped), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Cart_rank(cart, off, &wrapped), MPI_ERR_RANK);
 
     /* Shifts, checked with messages: along dim 0 everyone has both neighbours. */
     int src, dst;
@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
     got = -7;
     CHECK_MPI(MPI_Sendrecv(&crank, 1, MPI_INT, dst, 2, &got, 1, MPI_INT, src, 2, cart, MPI_STATUS_IGNORE));
     CHECK(src == MPI_PROC_NULL ? got == -7 : got == src, "shift dim 1: got %d from %d", got, src);
-    CHECK_FAILS(MPI_Cart_shift(cart, 2, 1, &src, &dst), MPI_ERR_DIMS);
+    CHECK_CLASS(MPI_Cart_shift(cart, 2, 1, &src, &dst), MPI_ERR_DIMS);
 
     /* Cart_sub keeping dim 1: my row, ordered by column. */
     int remain[2] = {0, 1};
@@ -117,8 +117,8 @@ int main(int argc, char **argv) {
     if (small != MPI_COMM_NULL) CHECK_MPI(MPI_Comm_free(&small));
     int too_big[1] = {size + 1};
     MPI_Comm bad;
-    CHECK_FAILS(MPI_Cart_create(MPI_COMM_WORLD, 1, too_big, periods, 0, &bad), MPI_ERR_TOPOLOGY);
-    CHECK_FAILS(MPI_Cart_get(MPI_COMM_WORLD, 2, gdims, gperiods, coords), MPI_ERR_TOPOLOGY);
+    CHECK_CLASS(MPI_Cart_create(MPI_COMM_WORLD, 1, too_big, periods, 0, &bad), MPI_ERR_TOPOLOGY);
+    CHECK_CLASS(MPI_Cart_get(MPI_COMM_WORLD, 2, gdims, gperiods, coords), MPI_ERR_TOPOLOGY);
 
     /* A bidirectional ring graph over all ranks. */
     int index[64], edges[128];
@@ -150,10 +150,10 @@ int main(int argc, char **argv) {
     CHECK(from_left == nbrs[0], "graph neighbour sent %d", from_left);
     CHECK_MPI(MPI_Graph_map(MPI_COMM_WORLD, size, index, edges, &mapped));
     CHECK(mapped == rank, "Graph_map gave %d", mapped);
-    CHECK_FAILS(MPI_Graph_neighbors_count(ring, size, &nn), MPI_ERR_RANK);
-    CHECK_FAILS(MPI_Graphdims_get(cart, &nnodes, &nedges), MPI_ERR_TOPOLOGY);
+    CHECK_CLASS(MPI_Graph_neighbors_count(ring, size, &nn), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Graphdims_get(cart, &nnodes, &nedges), MPI_ERR_TOPOLOGY);
     int bad_edges[2] = {size, 0}, bad_index[1] = {1};
-    CHECK_FAILS(MPI_Graph_create(MPI_COMM_WORLD, 1, bad_index, bad_edges, 0, &bad), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Graph_create(MPI_COMM_WORLD, 1, bad_index, bad_edges, 0, &bad), MPI_ERR_ARG);
 
     /* Distributed graphs: a directed ring, given adjacently (weighted) and
      * by rank 0 alone for everyone (unweighted). */
@@ -186,7 +186,7 @@ int main(int argc, char **argv) {
     CHECK(got == left, "message along the dist graph got %d", got);
     CHECK_MPI(MPI_Comm_free(&dg));
     int bad_dst = size;
-    CHECK_FAILS(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, all_deg, &bad_dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &bad),
+    CHECK_CLASS(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, all_deg, &bad_dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &bad),
                 MPI_ERR_ARG);
 
     /* A dup keeps the topology. */

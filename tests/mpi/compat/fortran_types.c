@@ -2,7 +2,7 @@
  * MPI_2REAL, MPI_INTEGERn/REALn/COMPLEXn), MPI_Type_create_f90_* and
  * MPI_Type_match_size, the MPI_CXX_* types: sizes, names, reductions the
  * standard allows on them (and MPI_ERR_OP where it does not). */
-#include "check.h"
+#include "support/check.h"
 
 #include <complex.h>
 #include <stdbool.h>
@@ -58,8 +58,8 @@ static void f90_and_match(void) {
     CHECK_MPI(MPI_Type_match_size(MPI_TYPECLASS_COMPLEX, 16, &t));
     CHECK(t == MPI_COMPLEX16, "match_size(COMPLEX, 16)");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    CHECK_FAILS(MPI_Type_create_f90_integer(100, &t), MPI_ERR_ARG);
-    CHECK_FAILS(MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &t), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Type_create_f90_integer(100, &t), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &t), MPI_ERR_ARG);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
@@ -114,9 +114,9 @@ static void reductions(int rank, int size) {
     CHECK(ir_out[0] == (size - 1) * 3 && ir_out[1] == size - 1, "MAXLOC 2INTEGER");
     /* Not allowed: arithmetic on LOGICAL, ops on CHARACTER and REAL16. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    CHECK_FAILS(MPI_Allreduce(&t_in, &b_out, 1, MPI_LOGICAL, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP);
+    CHECK_CLASS(MPI_Allreduce(&t_in, &b_out, 1, MPI_LOGICAL, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP);
     char ch = 'a', ch_out;
-    CHECK_FAILS(MPI_Allreduce(&ch, &ch_out, 1, MPI_CHARACTER, MPI_MAX, MPI_COMM_WORLD), MPI_ERR_OP);
+    CHECK_CLASS(MPI_Allreduce(&ch, &ch_out, 1, MPI_CHARACTER, MPI_MAX, MPI_COMM_WORLD), MPI_ERR_OP);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 

@@ -1,7 +1,7 @@
 /* The MPI-4 `_c` large-count calls: counts that fit an int work as the int
  * calls; larger ones are refused with MPI_ERR_COUNT through the
  * communicator's error handler. */
-#include "check.h"
+#include "support/check.h"
 
 #include <limits.h>
 
@@ -48,12 +48,12 @@ int main(int argc, char **argv) {
     /* Counts past INT_MAX: MPI_ERR_COUNT, nothing sent. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const MPI_Count huge = (MPI_Count)INT_MAX + 1;
-    CHECK_FAILS(MPI_Send_c(out, huge, MPI_INT, next, 3, MPI_COMM_WORLD), MPI_ERR_COUNT);
-    CHECK_FAILS(MPI_Recv_c(in, huge, MPI_INT, prev, 3, MPI_COMM_WORLD, &st), MPI_ERR_COUNT);
-    CHECK_FAILS(MPI_Bcast_c(out, huge, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
-    CHECK_FAILS(MPI_Allreduce_c(out, in, huge, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Send_c(out, huge, MPI_INT, next, 3, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Recv_c(in, huge, MPI_INT, prev, 3, MPI_COMM_WORLD, &st), MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Bcast_c(out, huge, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Allreduce_c(out, in, huge, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT);
     MPI_Datatype big;
-    CHECK_FAILS(MPI_Type_contiguous_c(huge, MPI_INT, &big), MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Type_contiguous_c(huge, MPI_INT, &big), MPI_ERR_COUNT);
     MPI_Type_free(&v);
     MPI_Finalize();
     return 0;

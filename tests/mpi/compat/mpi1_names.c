@@ -3,7 +3,7 @@
  * MPI_Type_hvector/hindexed/struct, MPI_Address, the MPI_LB/MPI_UB markers,
  * MPI_Pcontrol, and the MPI-1 attribute calls. At 2 ranks a struct with an
  * MPI_UB marker strides a send. */
-#include "check.h"
+#include "support/check.h"
 
 static int handler_calls = 0, handler_code = MPI_SUCCESS;
 static void old_handler(MPI_Comm *comm, int *code, ...) {

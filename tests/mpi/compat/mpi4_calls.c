@@ -1,7 +1,7 @@
 /* MPI-4 calls in common use outside the collectives: MPI_Info_get_string,
  * MPI_Info_create_env, MPI_Isendrecv(_replace), MPI_Comm_idup_with_info,
  * MPI_Comm_dup_with_info / set_info / get_info, generalized requests. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * borders), graph and distributed-graph communicators, blocking and
  * non-blocking. Every received block is checked against what its sender
  * put in its out-slot for us (MPI-3.1 §7.6 neighbour order). */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
     /* Not a topology communicator: MPI_ERR_TOPOLOGY. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int x = 0, y[4];
-    CHECK_FAILS(MPI_Neighbor_allgather(&x, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TOPOLOGY);
+    CHECK_CLASS(MPI_Neighbor_allgather(&x, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TOPOLOGY);
     MPI_Finalize();
     return 0;
 }

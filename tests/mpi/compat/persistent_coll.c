@@ -1,7 +1,7 @@
 /* MPI-4 persistent collectives: each *_init request started several times
  * (MPI_Start, MPI_Startall), with the inputs changed between rounds, then
  * freed. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 
@@ -81,8 +81,8 @@ int main(int argc, char **argv) {
 
     /* Errors found at init go through the communicator's handler. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    CHECK_FAILS(MPI_Barrier_init(MPI_COMM_NULL, MPI_INFO_NULL, &reqs[0]), MPI_ERR_COMM);
-    CHECK_FAILS(MPI_Bcast_init(&bval, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Barrier_init(MPI_COMM_NULL, MPI_INFO_NULL, &reqs[0]), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Bcast_init(&bval, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
     MPI_Finalize();
     free(gathered);
     free(all);

@@ -3,7 +3,7 @@
  * and in Fortran order, and checks that it owns exactly the elements the
  * HPF rules give it (computed here independently), and that together the
  * ranks cover every element exactly once. */
-#include "check.h"
+#include "support/check.h"
 
 #include <string.h>
 

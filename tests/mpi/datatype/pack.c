@@ -2,7 +2,7 @@
  * packing into one buffer at advancing positions; the extent/size queries;
  * envelope and contents; names; bad arguments return errors under
  * MPI_ERRORS_RETURN. One process. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * elements. Every rank builds the same types (same seeds) and sends to the
  * next rank. (Debian's Open MPI 4.1 fails seed 93, a vector of chars with
  * stride -1: its packed bytes differ from type-map order; ours pass.) */
-#include "check.h"
+#include "support/check.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * standard allows it on (C integer, floating point, logical, complex, byte,
  * pair types), MPI_ERR_OP on the others; a derived (strided) type; user ops,
  * commutative or not, called with the user's datatype; Op_free. One process. */
-#include "check.h"
+#include "support/check.h"
 
 #include <complex.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  * type and received with a different type of the same signature; a large
  * strided message (8 MiB of data) that the transport must move in segments;
  * Get_count/Get_elements on a receive that ends inside an element. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stddef.h>
 #include <string.h>

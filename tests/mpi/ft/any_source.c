@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    FT_CHECK(size >= 4, "needs at least 4 ranks");
+    CHECK(size >= 4, "needs at least 4 ranks");
     ft_sync_before_kill(MPI_COMM_WORLD, 1);
     int go = 0, got = -1;
 
@@ -40,70 +40,70 @@ int main(int argc, char **argv) {
     if (rank == 0) {
         MPI_Request q;
         MPI_Status st;
-        FT_CHECK_MPI(MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &q));
+        CHECK_MPI(MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &q));
         /* No live rank sends before we say so: only the failure can end this wait. */
-        FT_CHECK_CLASS(MPI_Wait(&q, &st), MPIX_ERR_PROC_FAILED_PENDING);
-        FT_CHECK(q != MPI_REQUEST_NULL, "the PENDING request was freed; it must stay pending");
+        CHECK_CLASS(MPI_Wait(&q, &st), MPIX_ERR_PROC_FAILED_PENDING);
+        CHECK(q != MPI_REQUEST_NULL, "the PENDING request was freed; it must stay pending");
         int done = 1;
-        FT_CHECK_CLASS(MPI_Test(&q, &done, &st), MPIX_ERR_PROC_FAILED_PENDING);
-        FT_CHECK(!done, "MPI_Test said the pending receive completed");
+        CHECK_CLASS(MPI_Test(&q, &done, &st), MPIX_ERR_PROC_FAILED_PENDING);
+        CHECK(!done, "MPI_Test said the pending receive completed");
 
         MPI_Group failed;
-        FT_CHECK_MPI(MPIX_Comm_get_failed(MPI_COMM_WORLD, &failed));
-        FT_CHECK(group_size(failed) == 1 && group_has(failed, 1), "get_failed: %d ranks, rank 1 in it: %d",
+        CHECK_MPI(MPIX_Comm_get_failed(MPI_COMM_WORLD, &failed));
+        CHECK(group_size(failed) == 1 && group_has(failed, 1), "get_failed: %d ranks, rank 1 in it: %d",
                  group_size(failed), group_has(failed, 1));
         MPI_Group_free(&failed);
-        FT_CHECK_MPI(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &failed));
-        FT_CHECK(group_size(failed) == 0, "%d failures acknowledged before any ack", group_size(failed));
+        CHECK_MPI(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &failed));
+        CHECK(group_size(failed) == 0, "%d failures acknowledged before any ack", group_size(failed));
         MPI_Group_free(&failed);
 
-        FT_CHECK_MPI(MPIX_Comm_failure_ack(MPI_COMM_WORLD));
-        FT_CHECK_MPI(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &failed));
-        FT_CHECK(group_size(failed) == 1 && group_has(failed, 1), "get_acked after ack: %d ranks",
+        CHECK_MPI(MPIX_Comm_failure_ack(MPI_COMM_WORLD));
+        CHECK_MPI(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &failed));
+        CHECK(group_size(failed) == 1 && group_has(failed, 1), "get_acked after ack: %d ranks",
                  group_size(failed));
         MPI_Group_free(&failed);
 
         /* Acknowledged: the same request now matches a live sender. */
         go = 1;
-        FT_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_GO, MPI_COMM_WORLD));
-        FT_CHECK_MPI(MPI_Wait(&q, &st));
-        FT_CHECK(got == 2 && st.MPI_SOURCE == 2, "the acknowledged ANY_SOURCE receive got %d from %d", got,
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_GO, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Wait(&q, &st));
+        CHECK(got == 2 && st.MPI_SOURCE == 2, "the acknowledged ANY_SOURCE receive got %d from %d", got,
                  st.MPI_SOURCE);
         printf("rank 0: PENDING, ack, then matched rank 2's message\n");
 
         /* Second failure, unacknowledged: a blocking ANY_SOURCE receive fails. */
-        FT_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 3, TAG_GO, MPI_COMM_WORLD));
-        FT_CHECK_CLASS(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &st),
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 3, TAG_GO, MPI_COMM_WORLD));
+        CHECK_CLASS(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &st),
                        MPIX_ERR_PROC_FAILED);
-        FT_CHECK_MPI(MPIX_Comm_get_failed(MPI_COMM_WORLD, &failed));
-        FT_CHECK(group_size(failed) == 2 && group_has(failed, 1) && group_has(failed, 3),
+        CHECK_MPI(MPIX_Comm_get_failed(MPI_COMM_WORLD, &failed));
+        CHECK(group_size(failed) == 2 && group_has(failed, 1) && group_has(failed, 3),
                  "get_failed after the second failure: %d ranks", group_size(failed));
         MPI_Group_free(&failed);
         int acked = -1;
-        FT_CHECK_MPI(MPIX_Comm_ack_failed(MPI_COMM_WORLD, 2, &acked));
-        FT_CHECK(acked == 2, "ack_failed acknowledged %d", acked);
+        CHECK_MPI(MPIX_Comm_ack_failed(MPI_COMM_WORLD, 2, &acked));
+        CHECK(acked == 2, "ack_failed acknowledged %d", acked);
 
         /* Both acknowledged: ANY_SOURCE works again; named receives from the
          * dead still fail. */
-        FT_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_GO, MPI_COMM_WORLD));
-        FT_CHECK_MPI(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &st));
-        FT_CHECK(got == 2 && st.MPI_SOURCE == 2, "got %d from %d", got, st.MPI_SOURCE);
-        FT_CHECK_CLASS(MPI_Recv(&got, 1, MPI_INT, 3, TAG_DATA, MPI_COMM_WORLD, &st), MPIX_ERR_PROC_FAILED);
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_GO, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &st));
+        CHECK(got == 2 && st.MPI_SOURCE == 2, "got %d from %d", got, st.MPI_SOURCE);
+        CHECK_CLASS(MPI_Recv(&got, 1, MPI_INT, 3, TAG_DATA, MPI_COMM_WORLD, &st), MPIX_ERR_PROC_FAILED);
         go = 0;
-        for (int r = 4; r < size; ++r) FT_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, r, TAG_GO, MPI_COMM_WORLD));
-        FT_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_GO, MPI_COMM_WORLD));
+        for (int r = 4; r < size; ++r) CHECK_MPI(MPI_Send(&go, 1, MPI_INT, r, TAG_GO, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_GO, MPI_COMM_WORLD));
     } else if (rank == 3) {
-        FT_CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         ft_die();
     } else if (rank == 2) {
         /* Send one message per "go" until told to stop (go == 0). */
         for (;;) {
-            FT_CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             if (!go) break;
-            FT_CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD));
+            CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD));
         }
     } else {
-        FT_CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     }
     MPI_Finalize();
     return 0;

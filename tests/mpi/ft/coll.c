@@ -28,7 +28,7 @@ static int run_one(MPI_Comm w, const char *name, int it, int rank, int size) {
         if (rank == root) memcpy(recv, send, COUNT * sizeof(int));
         rc = MPI_Bcast(recv, COUNT, MPI_INT, root, w);
         for (int k = 0; rc == MPI_SUCCESS && k < COUNT; ++k)
-            FT_CHECK(recv[k] == value(root, it, k), "bcast it %d: element %d is %d", it, k, recv[k]);
+            CHECK(recv[k] == value(root, it, k), "bcast it %d: element %d is %d", it, k, recv[k]);
     } else if (strcmp(name, "reduce") == 0 || strcmp(name, "allreduce") == 0 || strcmp(name, "scan") == 0) {
         int upto = size; /* ranks whose inputs the result at this rank sums */
         if (name[0] == 'r') {
@@ -43,7 +43,7 @@ static int run_one(MPI_Comm w, const char *name, int it, int rank, int size) {
         for (int k = 0; rc == MPI_SUCCESS && k < COUNT; ++k) {
             int want = 0;
             for (int r = 0; r < upto; ++r) want += value(r, it, k);
-            FT_CHECK(recv[k] == want, "%s it %d: element %d is %d, expected %d", name, it, k, recv[k], want);
+            CHECK(recv[k] == want, "%s it %d: element %d is %d, expected %d", name, it, k, recv[k], want);
         }
     } else if (strcmp(name, "gather") == 0 || strcmp(name, "allgather") == 0) {
         if (name[0] == 'g') {
@@ -54,23 +54,23 @@ static int run_one(MPI_Comm w, const char *name, int it, int rank, int size) {
         }
         for (int r = 0; rc == MPI_SUCCESS && r < size; ++r)
             for (int k = 0; k < COUNT; ++k)
-                FT_CHECK(recv[r * COUNT + k] == value(r, it, k), "%s it %d: block %d element %d is %d", name,
+                CHECK(recv[r * COUNT + k] == value(r, it, k), "%s it %d: block %d element %d is %d", name,
                          it, r, k, recv[r * COUNT + k]);
     } else if (strcmp(name, "scatter") == 0) {
         rc = MPI_Scatter(send, COUNT, MPI_INT, recv, COUNT, MPI_INT, root, w);
         for (int k = 0; rc == MPI_SUCCESS && k < COUNT; ++k)
-            FT_CHECK(recv[k] == value(root, it, rank * COUNT + k), "scatter it %d: element %d is %d", it, k,
+            CHECK(recv[k] == value(root, it, rank * COUNT + k), "scatter it %d: element %d is %d", it, k,
                      recv[k]);
     } else if (strcmp(name, "alltoall") == 0) {
         rc = MPI_Alltoall(send, COUNT, MPI_INT, recv, COUNT, MPI_INT, w);
         for (int r = 0; rc == MPI_SUCCESS && r < size; ++r)
             for (int k = 0; k < COUNT; ++k)
-                FT_CHECK(recv[r * COUNT + k] == value(r, it, rank * COUNT + k),
+                CHECK(recv[r * COUNT + k] == value(r, it, rank * COUNT + k),
                          "alltoall it %d: block %d element %d is %d", it, r, k, recv[r * COUNT + k]);
     } else if (strcmp(name, "barrier") == 0) {
         rc = MPI_Barrier(w);
     } else {
-        FT_CHECK(0, "unknown collective FT_KILL_AT=%s", name);
+        CHECK(0, "unknown collective FT_KILL_AT=%s", name);
     }
     return rc;
 }
@@ -83,8 +83,8 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const char *name = getenv("FT_KILL_AT");
     int victim = ft_kill_rank();
-    FT_CHECK(name && victim >= 0 && victim < size, "set FT_KILL_AT=<collective> and FT_KILL_RANK");
-    FT_CHECK(size <= MAXP, "at most %d ranks", MAXP);
+    CHECK(name && victim >= 0 && victim < size, "set FT_KILL_AT=<collective> and FT_KILL_RANK");
+    CHECK(size <= MAXP, "at most %d ranks", MAXP);
     MPI_Comm comm = ft_work_comm();
 
     int it, rc = MPI_SUCCESS;
@@ -98,12 +98,12 @@ int main(int argc, char **argv) {
             ft_kill_self_at(name);
         }
         rc = run_one(comm, name, it, rank, size);
-        if (it < KILL_ITER) FT_CHECK(rc == MPI_SUCCESS, "%s it %d before the kill gave %s", name, it, ft_class_name(rc));
+        if (it < KILL_ITER) CHECK(rc == MPI_SUCCESS, "%s it %d before the kill gave %s", name, it, error_class_name(rc));
         if (rc != MPI_SUCCESS) break;
     }
-    FT_CHECK(ft_ok_or_failed(rc), "%s gave %d (%s), expected a process-failure class", name, rc, ft_class_name(rc));
+    CHECK(ft_ok_or_failed(rc), "%s gave %d (%s), expected a process-failure class", name, rc, error_class_name(rc));
     if (rc != MPI_SUCCESS)
-        printf("rank %d: %s failed at iteration %d with %s after %.1f ms\n", rank, name, it, ft_class_name(rc),
+        printf("rank %d: %s failed at iteration %d with %s after %.1f ms\n", rank, name, it, error_class_name(rc),
                (ft_now() - t0) * 1e3);
     else
         printf("rank %d: all %d %s calls succeeded (the dead rank was not needed here)\n", rank, ITERS, name);
@@ -112,24 +112,24 @@ int main(int argc, char **argv) {
      * revokes, so ranks still inside a later collective (waiting for one
      * that stopped) leave it with MPIX_ERR_REVOKED; then everyone agrees on
      * whether all succeeded, and shrinks. */
-    if (ft_class(rc) == MPIX_ERR_PROC_FAILED) FT_CHECK_MPI(MPIX_Comm_revoke(comm));
+    if (error_class(rc) == MPIX_ERR_PROC_FAILED) CHECK_MPI(MPIX_Comm_revoke(comm));
     int flag = (rc == MPI_SUCCESS);
     int arc = MPIX_Comm_agree(comm, &flag);
-    FT_CHECK(ft_class(arc) == MPI_SUCCESS || ft_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
-             ft_class_name(arc));
-    FT_CHECK(flag == 0, "agree said every survivor succeeded, but rank %d never contributed", victim);
-    FT_CHECK_MPI(MPIX_Comm_revoke(comm));
+    CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
+             error_class_name(arc));
+    CHECK(flag == 0, "agree said every survivor succeeded, but rank %d never contributed", victim);
+    CHECK_MPI(MPIX_Comm_revoke(comm));
     MPI_Comm shrunk;
-    FT_CHECK_MPI(MPIX_Comm_shrink(comm, &shrunk));
+    CHECK_MPI(MPIX_Comm_shrink(comm, &shrunk));
     int nsize, nrank;
     MPI_Comm_size(shrunk, &nsize);
     MPI_Comm_rank(shrunk, &nrank);
-    FT_CHECK(nsize == size - 1, "shrunk size %d, expected %d", nsize, size - 1);
-    FT_CHECK(nrank == (rank < victim ? rank : rank - 1), "rank %d is %d after the shrink", rank, nrank);
+    CHECK(nsize == size - 1, "shrunk size %d, expected %d", nsize, size - 1);
+    CHECK(nrank == (rank < victim ? rank : rank - 1), "rank %d is %d after the shrink", rank, nrank);
     int one = 1, sum = 0;
     MPI_Comm_set_errhandler(shrunk, MPI_ERRORS_RETURN);
-    FT_CHECK_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, shrunk));
-    FT_CHECK(sum == size - 1, "allreduce on the shrunk communicator gave %d", sum);
+    CHECK_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, shrunk));
+    CHECK(sum == size - 1, "allreduce on the shrunk communicator gave %d", sum);
     MPI_Comm_free(&shrunk);
     if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
     MPI_Finalize();

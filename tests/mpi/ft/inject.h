@@ -1,9 +1,9 @@
 /* Failure injection for the fault-tolerance
  * tests: real SIGKILLs, at a named point chosen by the test's environment,
  * at a random point drawn from a printed seed, or sent to a peer whose pid
- * was exchanged over MPI; and a check that ends only this rank, with one
- * line saying what was wrong (never MPI_Abort: with failures around, the
- * job must not depend on MPI to report a test failure).
+ * was exchanged over MPI; and checks that end only this rank, with one
+ * line saying what was wrong (support/check.h; never MPI_Abort: with
+ * failures around, the job must not depend on MPI to report a test failure).
  *
  *   FT_KILL_RANK=r FT_KILL_AT=point   ft_kill_self_at("point") kills rank r there
  *   FT_SEED=s                         the seed of ft_seed() (else from the clock; printed)
@@ -11,6 +11,9 @@
  * Plain C, header only. Ranks are MPI_COMM_WORLD ranks at MPI_Init. */
 #ifndef FT_INJECT_H
 #define FT_INJECT_H
+
+#define CHECK_ENDS_RANK_ONLY
+#include "support/check.h"
 
 #include <mpi.h>
 #include <mpi-ext.h>
@@ -24,68 +27,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* This process's world rank as of MPI_Init (stays valid after world shrinks
- * in tests that renumber it: kill points name the original rank). */
-static int ft_world_rank_ = -1;
-
-static inline int ft_rank(void) {
-    if (ft_world_rank_ < 0) MPI_Comm_rank(MPI_COMM_WORLD, &ft_world_rank_);
-    return ft_world_rank_;
-}
-
-/* One line on stderr and exit 1 — only this rank; ftmpirun then fails the
- * job (a rank that exits non-zero by itself is not a tolerated failure). */
-#define FT_CHECK(cond, ...)                                                          \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "rank %d: %s:%d: FAILED: ", ft_rank(), __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                                            \
-            fprintf(stderr, "\n");                                                   \
-            fflush(stdout);                                                          \
-            fflush(stderr);                                                          \
-            _exit(1);                                                                \
-        }                                                                            \
-    } while (0)
-
-/* The error class of a return code (MPI_SUCCESS stays MPI_SUCCESS). */
-static inline int ft_class(int code) {
-    int c = code;
-    if (code != MPI_SUCCESS) MPI_Error_class(code, &c);
-    return c;
-}
-
-static inline const char *ft_class_name(int code) {
-    switch (ft_class(code)) {
-    case MPI_SUCCESS: return "MPI_SUCCESS";
-    case MPIX_ERR_PROC_FAILED: return "MPIX_ERR_PROC_FAILED";
-    case MPIX_ERR_PROC_FAILED_PENDING: return "MPIX_ERR_PROC_FAILED_PENDING";
-    case MPIX_ERR_REVOKED: return "MPIX_ERR_REVOKED";
-    case MPI_ERR_RANK: return "MPI_ERR_RANK";
-    case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
-    default: return "another class";
-    }
-}
-
-/* A call must succeed. */
-#define FT_CHECK_MPI(call)                                                           \
-    do {                                                                             \
-        int ft_rc_ = (call);                                                         \
-        FT_CHECK(ft_rc_ == MPI_SUCCESS, "%s returned %d (%s)", #call, ft_rc_,       \
-                 ft_class_name(ft_rc_));                                             \
-    } while (0)
-
-/* A call must end with error class `cls`. */
-#define FT_CHECK_CLASS(call, cls)                                                    \
-    do {                                                                             \
-        int ft_rc_ = (call);                                                         \
-        FT_CHECK(ft_class(ft_rc_) == (cls), "%s gave class %d (%s), expected %s",    \
-                 #call, ft_class(ft_rc_), ft_class_name(ft_rc_), #cls);              \
-    } while (0)
+/* This process's world rank as of MPI_Init (kill points name the original
+ * rank, also in tests that shrink the world). */
+static inline int ft_rank(void) { return check_rank(); }
 
 /* A call must succeed or fail with a process-failure class (PROC_FAILED or
  * REVOKED): what a survivor may see from an operation racing a failure. */
 static inline int ft_ok_or_failed(int code) {
-    int c = ft_class(code);
+    int c = error_class(code);
     return c == MPI_SUCCESS || c == MPIX_ERR_PROC_FAILED || c == MPIX_ERR_REVOKED;
 }
 
@@ -95,7 +44,7 @@ static inline int ft_ok_or_failed(int code) {
 static inline MPI_Comm ft_work_comm(void) {
     const char *w = getenv("FT_ON_WORLD");
     MPI_Comm c = MPI_COMM_WORLD;
-    if (!(w && strcmp(w, "1") == 0)) FT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    if (!(w && strcmp(w, "1") == 0)) CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     return c;
 }
@@ -108,13 +57,13 @@ static inline void ft_sync_before_kill(MPI_Comm comm, int actor) {
     int rank, size, x = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    FT_CHECK_MPI(MPI_Barrier(comm));
+    CHECK_MPI(MPI_Barrier(comm));
     if (rank != actor) {
-        FT_CHECK_MPI(MPI_Send(&x, 1, MPI_INT, actor, 32766, comm));
+        CHECK_MPI(MPI_Send(&x, 1, MPI_INT, actor, 32766, comm));
         return;
     }
     for (int r = 0; r < size - 1; ++r)
-        FT_CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 32766, comm, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 32766, comm, MPI_STATUS_IGNORE));
 }
 
 /* Dies now, for real: no handler, no MPI_Finalize, no bye to the peers. */
@@ -180,11 +129,11 @@ static inline int ft_random(int n) {
 /* ---- killing a peer: every rank's pid, exchanged over comm (collective). */
 static inline void ft_exchange_pids(MPI_Comm comm, int *pids) {
     int me = (int)getpid();
-    FT_CHECK_MPI(MPI_Allgather(&me, 1, MPI_INT, pids, 1, MPI_INT, comm));
+    CHECK_MPI(MPI_Allgather(&me, 1, MPI_INT, pids, 1, MPI_INT, comm));
 }
 
 static inline void ft_kill_pid(int pid) {
-    FT_CHECK(kill((pid_t)pid, SIGKILL) == 0, "kill(%d, SIGKILL) failed", pid);
+    CHECK(kill((pid_t)pid, SIGKILL) == 0, "kill(%d, SIGKILL) failed", pid);
 }
 
 /* Seconds on a monotonic clock, for deadlines and latencies. */
@@ -202,11 +151,11 @@ static inline void ft_wait_known_failures(MPI_Comm comm, int n, double seconds) 
     for (;;) {
         MPI_Group g;
         int k = 0, flag;
-        FT_CHECK_MPI(MPIX_Comm_get_failed(comm, &g));
+        CHECK_MPI(MPIX_Comm_get_failed(comm, &g));
         MPI_Group_size(g, &k);
         MPI_Group_free(&g);
         if (k >= n) return;
-        FT_CHECK(ft_now() < deadline, "only %d of %d failures known after %.0f s", k, n, seconds);
+        CHECK(ft_now() < deadline, "only %d of %d failures known after %.0f s", k, n, seconds);
         MPI_Iprobe(MPI_ANY_SOURCE, 32767, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE); /* lets MPI progress */
     }
 }

@@ -26,7 +26,7 @@ static void fill(char *buf, int n, int from, int round) {
 
 static void expect(const char *buf, int n, int from, int round) {
     for (int i = 0; i < n; i += 4093)
-        FT_CHECK(buf[i] == (char)(from * 31 + round * 7 + i), "message from %d round %d: byte %d wrong", from,
+        CHECK(buf[i] == (char)(from * 31 + round * 7 + i), "message from %d round %d: byte %d wrong", from,
                  round, i);
 }
 
@@ -38,13 +38,13 @@ static void pair_traffic(int rank, char *out, char *in) {
         int n = (r % 3 == 0) ? BIG : SMALL;
         fill(out, n, rank, r);
         if (r % 2 == 0) {
-            FT_CHECK_MPI(MPI_Sendrecv(out, n, MPI_CHAR, peer, TAG_PAIR, in, n, MPI_CHAR, peer, TAG_PAIR,
+            CHECK_MPI(MPI_Sendrecv(out, n, MPI_CHAR, peer, TAG_PAIR, in, n, MPI_CHAR, peer, TAG_PAIR,
                                       MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         } else {
             MPI_Request q[2];
-            FT_CHECK_MPI(MPI_Irecv(in, n, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD, &q[0]));
-            FT_CHECK_MPI(MPI_Isend(out, n, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD, &q[1]));
-            FT_CHECK_MPI(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+            CHECK_MPI(MPI_Irecv(in, n, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD, &q[0]));
+            CHECK_MPI(MPI_Isend(out, n, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD, &q[1]));
+            CHECK_MPI(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
         }
         expect(in, n, peer, r);
     }
@@ -55,16 +55,16 @@ static void victim(const char *at, char *out) {
     if (strcmp(at, "peer_kill") == 0) {
         /* Blocks until rank 2 kills us. */
         MPI_Recv(&go, 1, MPI_INT, 0, TAG_NEVER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        FT_CHECK(0, "the victim's receive returned; rank 2 should have killed it");
+        CHECK(0, "the victim's receive returned; rank 2 should have killed it");
     }
-    FT_CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     if (strcmp(at, "recv_rndv") == 0) {
         MPI_Request q;
         fill(out, BIG, 1, 0);
-        FT_CHECK_MPI(MPI_Isend(out, BIG, MPI_CHAR, 0, TAG_OP, MPI_COMM_WORLD, &q));
+        CHECK_MPI(MPI_Isend(out, BIG, MPI_CHAR, 0, TAG_OP, MPI_COMM_WORLD, &q));
     }
     ft_kill_self_at(at);
-    FT_CHECK(0, "FT_KILL_RANK=1 FT_KILL_AT=%s expected", at);
+    CHECK(0, "FT_KILL_RANK=1 FT_KILL_AT=%s expected", at);
 }
 
 /* Rank 0: the operation the victim dies during, then new operations. */
@@ -72,46 +72,46 @@ static void partner(const char *at, char *out, char *in, const int *pids) {
     int go = 1;
     (void)pids;
     if (strcmp(at, "peer_kill") == 0)
-        FT_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_KILL, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_KILL, MPI_COMM_WORLD));
     else
-        FT_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD));
 
     double t0 = ft_now();
     MPI_Request q;
     if (strcmp(at, "recv") == 0 || strcmp(at, "peer_kill") == 0) {
-        FT_CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+        CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
                        MPIX_ERR_PROC_FAILED);
     } else if (strcmp(at, "recv_rndv") == 0) {
         /* The victim's progress thread may finish the transfer before the
          * signal lands: then the message must be whole. */
         int rc = MPI_Recv(in, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        FT_CHECK(rc == MPI_SUCCESS || ft_class(rc) == MPIX_ERR_PROC_FAILED, "receive gave %s", ft_class_name(rc));
+        CHECK(rc == MPI_SUCCESS || error_class(rc) == MPIX_ERR_PROC_FAILED, "receive gave %s", error_class_name(rc));
         if (rc == MPI_SUCCESS) {
             expect(in, BIG, 1, 0);
             printf("rank 0: the rendezvous message arrived whole before the victim died\n");
         }
     } else if (strcmp(at, "send_rndv") == 0) {
-        FT_CHECK_CLASS(MPI_Send(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD), MPIX_ERR_PROC_FAILED);
+        CHECK_CLASS(MPI_Send(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD), MPIX_ERR_PROC_FAILED);
     } else if (strcmp(at, "irecv") == 0) {
-        FT_CHECK_MPI(MPI_Irecv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
-        FT_CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+        CHECK_MPI(MPI_Irecv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
+        CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
     } else if (strcmp(at, "isend_rndv") == 0) {
-        FT_CHECK_MPI(MPI_Isend(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
-        FT_CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+        CHECK_MPI(MPI_Isend(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
+        CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
     } else {
-        FT_CHECK(0, "unknown FT_KILL_AT=%s", at);
+        CHECK(0, "unknown FT_KILL_AT=%s", at);
     }
     printf("rank 0: %s with the victim failed after %.1f ms\n", at, (ft_now() - t0) * 1e3);
 
     /* The failure is known now: operations naming the dead rank fail
      * without blocking; non-blocking ones still start successfully. */
-    FT_CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+    CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
                    MPIX_ERR_PROC_FAILED);
-    FT_CHECK_CLASS(MPI_Send(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD), MPIX_ERR_PROC_FAILED);
-    FT_CHECK_MPI(MPI_Irecv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
-    FT_CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
-    FT_CHECK_MPI(MPI_Isend(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
-    FT_CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+    CHECK_CLASS(MPI_Send(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD), MPIX_ERR_PROC_FAILED);
+    CHECK_MPI(MPI_Irecv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
+    CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+    CHECK_MPI(MPI_Isend(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
+    CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
 }
 
 int main(int argc, char **argv) {
@@ -121,24 +121,24 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const char *at = getenv("FT_KILL_AT");
-    FT_CHECK(size >= 4 && size % 2 == 0, "needs an even number of ranks >= 4, got %d", size);
-    FT_CHECK(at && ft_kill_rank() == 1, "set FT_KILL_RANK=1 and FT_KILL_AT");
+    CHECK(size >= 4 && size % 2 == 0, "needs an even number of ranks >= 4, got %d", size);
+    CHECK(at && ft_kill_rank() == 1, "set FT_KILL_RANK=1 and FT_KILL_AT");
     int pids[64];
-    FT_CHECK(size <= 64, "at most 64 ranks");
+    CHECK(size <= 64, "at most 64 ranks");
     ft_exchange_pids(MPI_COMM_WORLD, pids);
     /* The victim goes on only once every rank has left the exchange: a
      * failure notice is applied ahead of frames still unread, so what the
      * victim sent just before dying may never be delivered. */
     ft_sync_before_kill(MPI_COMM_WORLD, 1);
     char *out = malloc(BIG), *in = malloc(BIG);
-    FT_CHECK(out && in, "out of memory");
+    CHECK(out && in, "out of memory");
 
     if (rank == 1) victim(at, out);
     if (rank == 0) partner(at, out, in, pids);
     if (rank >= 2) {
         if (rank == 2 && strcmp(at, "peer_kill") == 0) {
             int go = 0;
-            FT_CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_KILL, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, TAG_KILL, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             printf("rank 2: killing rank 1 (pid %d)\n", pids[1]);
             ft_kill_pid(pids[1]);
         }
@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
         }
     int next = live[(me + 1) % n], prev = live[(me + n - 1) % n];
     fill(out, BIG, rank, 99);
-    FT_CHECK_MPI(MPI_Sendrecv(out, BIG, MPI_CHAR, next, TAG_RING, in, BIG, MPI_CHAR, prev, TAG_RING,
+    CHECK_MPI(MPI_Sendrecv(out, BIG, MPI_CHAR, next, TAG_RING, in, BIG, MPI_CHAR, prev, TAG_RING,
                               MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     expect(in, BIG, prev, 99);
     free(out);

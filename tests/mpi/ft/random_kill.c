@@ -21,18 +21,18 @@ static int op_at(MPI_Comm comm, int it, int rank, int size) {
     case 0: {
         int next = (rank + 1) % size, prev = (rank + size - 1) % size, mine = rank * 100 + it;
         rc = MPI_Sendrecv(&mine, 1, MPI_INT, next, it, &x, 1, MPI_INT, prev, it, comm, MPI_STATUS_IGNORE);
-        FT_CHECK(rc != MPI_SUCCESS || x == prev * 100 + it, "ring it %d got %d", it, x);
+        CHECK(rc != MPI_SUCCESS || x == prev * 100 + it, "ring it %d got %d", it, x);
         return rc;
     }
     case 1:
         x = (rank == it % size) ? it * 7 : -1;
         rc = MPI_Bcast(&x, 1, MPI_INT, it % size, comm);
-        FT_CHECK(rc != MPI_SUCCESS || x == it * 7, "bcast it %d got %d", it, x);
+        CHECK(rc != MPI_SUCCESS || x == it * 7, "bcast it %d got %d", it, x);
         return rc;
     case 2:
         x = rank + it;
         rc = MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, comm);
-        FT_CHECK(rc != MPI_SUCCESS || sum == size * (size - 1) / 2 + size * it, "allreduce it %d got %d", it, sum);
+        CHECK(rc != MPI_SUCCESS || sum == size * (size - 1) / 2 + size * it, "allreduce it %d got %d", it, sum);
         return rc;
     default:
         return MPI_Barrier(comm);
@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
     const char *nv = getenv("FT_VICTIMS");
     const char *notifier = getenv("FTMPI_NOTIFIER");
     int nvictims = nv ? atoi(nv) : 1, ordered = notifier && strcmp(notifier, "ordered") == 0;
-    FT_CHECK(size <= MAXP && nvictims >= 1 && nvictims < size - 1, "FT_VICTIMS=%d with %d ranks", nvictims, size);
+    CHECK(size <= MAXP && nvictims >= 1 && nvictims < size - 1, "FT_VICTIMS=%d with %d ranks", nvictims, size);
     int pids[MAXP];
     ft_exchange_pids(MPI_COMM_WORLD, pids);
     MPI_Comm comm = ft_work_comm();
@@ -85,38 +85,38 @@ int main(int argc, char **argv) {
                 for (int i = 0; i < nvictims; ++i) ft_kill_pid(pids[order[i]]);
         }
         rc = op_at(comm, it, rank, size);
-        FT_CHECK(it < kill_it || ft_ok_or_failed(rc), "it %d gave %s", it, ft_class_name(rc));
-        FT_CHECK(it >= kill_it || rc == MPI_SUCCESS, "it %d before any kill gave %s", it, ft_class_name(rc));
+        CHECK(it < kill_it || ft_ok_or_failed(rc), "it %d gave %s", it, error_class_name(rc));
+        CHECK(it >= kill_it || rc == MPI_SUCCESS, "it %d before any kill gave %s", it, error_class_name(rc));
     }
-    if (ft_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(comm);
+    if (error_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(comm);
     int flag = (rc == MPI_SUCCESS);
     int arc = MPIX_Comm_agree(comm, &flag);
-    FT_CHECK(ft_class(arc) == MPI_SUCCESS || ft_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s", ft_class_name(arc));
-    FT_CHECK(!flag, "every survivor finished all iterations although ranks died at iteration %d", kill_it);
-    FT_CHECK_MPI(MPIX_Comm_revoke(comm));
+    CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s", error_class_name(arc));
+    CHECK(!flag, "every survivor finished all iterations although ranks died at iteration %d", kill_it);
+    CHECK_MPI(MPIX_Comm_revoke(comm));
     MPI_Comm shrunk;
-    FT_CHECK_MPI(MPIX_Comm_shrink(comm, &shrunk));
+    CHECK_MPI(MPIX_Comm_shrink(comm, &shrunk));
     MPI_Comm_set_errhandler(shrunk, MPI_ERRORS_RETURN);
     int nsize;
     MPI_Comm_size(shrunk, &nsize);
-    FT_CHECK(nsize == size - nvictims, "shrunk to %d ranks, expected %d", nsize, size - nvictims);
+    CHECK(nsize == size - nvictims, "shrunk to %d ranks, expected %d", nsize, size - nvictims);
 
     /* The failure attributes: exactly the victims, each once. */
     ft_wait_known_failures(comm, nvictims, 20);
     int *num = NULL, *list = NULL, found;
-    FT_CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_NUM_FAILED, &num, &found));
-    FT_CHECK(found && num && *num == nvictims, "FT_MPI_LIST_NUM_FAILED: found %d, value %d, expected %d", found,
+    CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_NUM_FAILED, &num, &found));
+    CHECK(found && num && *num == nvictims, "FT_MPI_LIST_NUM_FAILED: found %d, value %d, expected %d", found,
              num ? *num : -1, nvictims);
-    FT_CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_FAILED, &list, &found));
-    FT_CHECK(found && list, "FT_MPI_LIST_FAILED not found");
+    CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_FAILED, &list, &found));
+    CHECK(found && list, "FT_MPI_LIST_FAILED not found");
     int mine[MAXP], all[MAXP * MAXP];
     for (int i = 0; i < nvictims; ++i) {
         mine[i] = list[i];
-        FT_CHECK(list[i] >= 0 && list[i] < size && is_victim[list[i]], "FT_MPI_LIST_FAILED[%d] = %d is no victim", i,
+        CHECK(list[i] >= 0 && list[i] < size && is_victim[list[i]], "FT_MPI_LIST_FAILED[%d] = %d is no victim", i,
                  list[i]);
-        for (int j = 0; j < i; ++j) FT_CHECK(list[j] != list[i], "rank %d listed twice", list[i]);
+        for (int j = 0; j < i; ++j) CHECK(list[j] != list[i], "rank %d listed twice", list[i]);
     }
-    FT_CHECK_MPI(MPI_Allgather(mine, nvictims, MPI_INT, all, nvictims, MPI_INT, shrunk));
+    CHECK_MPI(MPI_Allgather(mine, nvictims, MPI_INT, all, nvictims, MPI_INT, shrunk));
     int same = 1;
     for (int r = 0; r < nsize; ++r)
         for (int i = 0; i < nvictims; ++i) same &= all[r * nvictims + i] == mine[i];
@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nvictims; ++i) printf(" %d", mine[i]);
         printf("; the same order at every survivor: %s\n", same ? "yes" : "no");
     }
-    if (ordered) FT_CHECK(same, "with the ordered notifier the survivors listed the failures in different orders");
+    if (ordered) CHECK(same, "with the ordered notifier the survivors listed the failures in different orders");
     MPI_Comm_free(&shrunk);
     if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
     MPI_Finalize();

@@ -82,9 +82,9 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int wsize;
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    FT_CHECK(wsize <= 64, "at most 64 ranks");
+    CHECK(wsize <= 64, "at most 64 ranks");
     Domain d;
-    FT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d.comm));
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d.comm));
     MPI_Comm_set_errhandler(d.comm, MPI_ERRORS_RETURN);
     split_domain(&d);
 
@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
     double *ckpt[2] = {calloc(N, sizeof(double)), calloc(N, sizeof(double))};
     double *x = calloc(N, sizeof(double)), *r = calloc(N, sizeof(double)), *p = calloc(N, sizeof(double)),
            *q = calloc(N, sizeof(double));
-    FT_CHECK(ckpt[0] && ckpt[1] && x && r && p && q, "out of memory");
+    CHECK(ckpt[0] && ckpt[1] && x && r && p && q, "out of memory");
     int version = 0, iterations = 0, recoveries = 0;
     int restart = 1; /* (re)start CG from ckpt[version % 2] */
     double rr = 0, gnorm = 1;
@@ -130,30 +130,30 @@ int main(int argc, char **argv) {
                 if (rc == MPI_SUCCESS) ++version;
             }
         }
-        FT_CHECK(iterations < MAX_ITERS, "no convergence in %d iterations", MAX_ITERS);
-        FT_CHECK(ft_ok_or_failed(rc), "iteration %d gave %s", iterations, ft_class_name(rc));
+        CHECK(iterations < MAX_ITERS, "no convergence in %d iterations", MAX_ITERS);
+        CHECK(ft_ok_or_failed(rc), "iteration %d gave %s", iterations, error_class_name(rc));
 
         /* Example 17.2: about to leave or failed — make sure everybody got
          * the same information. */
-        if (ft_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(d.comm);
+        if (error_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(d.comm);
         int allsucceeded = (rc == MPI_SUCCESS);
         int arc = MPIX_Comm_agree(d.comm, &allsucceeded);
-        FT_CHECK(ft_ok_or_failed(arc), "agree gave %s", ft_class_name(arc));
+        CHECK(ft_ok_or_failed(arc), "agree gave %s", error_class_name(arc));
         if (allsucceeded && arc == MPI_SUCCESS) break;
 
         /* Shrink until a communicator of survivors agrees on the checkpoint. */
         for (;;) {
             MPI_Comm smaller;
             MPIX_Comm_revoke(d.comm);
-            FT_CHECK_MPI(MPIX_Comm_shrink(d.comm, &smaller));
+            CHECK_MPI(MPIX_Comm_shrink(d.comm, &smaller));
             MPI_Comm_free(&d.comm);
             d.comm = smaller;
             MPI_Comm_set_errhandler(d.comm, MPI_ERRORS_RETURN);
             int oldest = version;
             rc = MPI_Allreduce(&version, &oldest, 1, MPI_INT, MPI_MIN, d.comm);
-            FT_CHECK(ft_ok_or_failed(rc), "allreduce after shrink gave %s", ft_class_name(rc));
+            CHECK(ft_ok_or_failed(rc), "allreduce after shrink gave %s", error_class_name(rc));
             if (rc == MPI_SUCCESS) {
-                FT_CHECK(version - oldest <= 1, "checkpoint versions %d and %d", version, oldest);
+                CHECK(version - oldest <= 1, "checkpoint versions %d and %d", version, oldest);
                 version = oldest;
                 break;
             }
@@ -171,13 +171,13 @@ int main(int argc, char **argv) {
         double t = (d.lo + i + 1) * h;
         err = fmax(err, fabs(x[i] - t * (1 - t) / 2));
     }
-    FT_CHECK_MPI(MPI_Allreduce(&err, &maxerr, 1, MPI_DOUBLE, MPI_MAX, d.comm));
+    CHECK_MPI(MPI_Allreduce(&err, &maxerr, 1, MPI_DOUBLE, MPI_MAX, d.comm));
     if (d.rank == 0)
         printf("CG on %d of %d ranks: %d iterations, %d recoveries, max error %.3g\n", d.size, wsize, iterations,
                recoveries, maxerr);
-    FT_CHECK(maxerr < 1e-9, "max error %.3g against the exact solution", maxerr);
+    CHECK(maxerr < 1e-9, "max error %.3g against the exact solution", maxerr);
     const char *kills = getenv("FT_SOLVER_KILLS");
-    if (kills && *kills) FT_CHECK(recoveries >= 1 && d.size < wsize, "a rank was killed but no recovery happened");
+    if (kills && *kills) CHECK(recoveries >= 1 && d.size < wsize, "a rank was killed but no recovery happened");
     MPI_Comm_free(&d.comm);
     free(x), free(r), free(p), free(q), free(ckpt[0]), free(ckpt[1]);
     MPI_Finalize();

@@ -16,11 +16,11 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     ft_seed();
     MPI_Comm comm;
-    FT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
 
     int size = wsize, recoveries = 0, members[64]; /* world rank of each rank of comm */
-    FT_CHECK(wsize <= 64, "at most 64 ranks");
+    CHECK(wsize <= 64, "at most 64 ranks");
     for (int i = 0; i < wsize; ++i) members[i] = i;
     while (size > 1) {
         int rank;
@@ -35,29 +35,29 @@ int main(int argc, char **argv) {
             int sum = 0, mine = wrank + 1;
             rc = MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
             /* Success means every member contributed. */
-            FT_CHECK(rc != MPI_SUCCESS || sum == want, "allreduce gave %d, expected %d", sum, want);
+            CHECK(rc != MPI_SUCCESS || sum == want, "allreduce gave %d, expected %d", sum, want);
         }
-        FT_CHECK(ft_ok_or_failed(rc), "allreduce gave %s", ft_class_name(rc));
-        if (ft_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(comm);
+        CHECK(ft_ok_or_failed(rc), "allreduce gave %s", error_class_name(rc));
+        if (error_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(comm);
         int flag = (rc == MPI_SUCCESS);
         int arc = MPIX_Comm_agree(comm, &flag);
-        FT_CHECK(ft_class(arc) == MPI_SUCCESS || ft_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
-                 ft_class_name(arc));
-        FT_CHECK(!flag, "the round with a dead rank succeeded everywhere");
+        CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
+                 error_class_name(arc));
+        CHECK(!flag, "the round with a dead rank succeeded everywhere");
         MPI_Comm next;
-        FT_CHECK_MPI(MPIX_Comm_revoke(comm));
-        FT_CHECK_MPI(MPIX_Comm_shrink(comm, &next));
+        CHECK_MPI(MPIX_Comm_revoke(comm));
+        CHECK_MPI(MPIX_Comm_shrink(comm, &next));
         MPI_Comm_free(&comm);
         comm = next;
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
         int nsize;
         MPI_Comm_size(comm, &nsize);
-        FT_CHECK(nsize == size - 1, "shrink left %d ranks of %d", nsize, size);
+        CHECK(nsize == size - 1, "shrink left %d ranks of %d", nsize, size);
         for (int i = victim; i + 1 < size; ++i) members[i] = members[i + 1]; /* shrink keeps the order */
         size = nsize;
         ++recoveries;
     }
-    FT_CHECK(recoveries == wsize - 1, "%d recoveries for %d ranks", recoveries, wsize);
+    CHECK(recoveries == wsize - 1, "%d recoveries for %d ranks", recoveries, wsize);
     printf("world rank %d is the last one standing after %d failures\n", wrank, recoveries);
     MPI_Comm_free(&comm);
     MPI_Finalize();

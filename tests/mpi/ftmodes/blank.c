@@ -5,16 +5,13 @@
 #include "ftmodes.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ftm_init(&argc, &argv, &rank, &size);
     const int victim = ft_kill_rank();
-    FT_CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
+    CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
 
     int iters = ftm_run_until_failure(MPI_COMM_WORLD, rank, 1000);
-    FT_CHECK(iters < 1000, "no failure seen");
+    CHECK(iters < 1000, "no failure seen");
     MPI_Comm made = ftm_recover(MPI_COMM_WORLD);
     /* A dup keeps the recovered world's shape, gaps included; a split makes
      * a communicator of the processes that called it, so it has no gap: the
@@ -25,7 +22,7 @@ int main(int argc, char **argv) {
         int msize, mrank;
         MPI_Comm_size(made, &msize);
         MPI_Comm_rank(made, &mrank);
-        FT_CHECK(msize == size - 1 && mrank == (rank < victim ? rank : rank - 1), "split: rank %d of %d", mrank,
+        CHECK(msize == size - 1 && mrank == (rank < victim ? rank : rank - 1), "split: rank %d of %d", mrank,
                  msize);
     }
     MPI_Comm work = split ? MPI_COMM_WORLD : made;
@@ -33,19 +30,19 @@ int main(int argc, char **argv) {
     int nsize, nrank;
     MPI_Comm_size(work, &nsize);
     MPI_Comm_rank(work, &nrank);
-    FT_CHECK(nsize == size && nrank == rank, "new comm: rank %d of %d, expected %d of %d", nrank, nsize, rank, size);
+    CHECK(nsize == size && nrank == rank, "new comm: rank %d of %d, expected %d of %d", nrank, nsize, rank, size);
     int wsize;
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    FT_CHECK(wsize == size, "world size %d after a BLANK recovery", wsize);
+    CHECK(wsize == size, "world size %d after a BLANK recovery", wsize);
 
     int x = 1;
-    FT_CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, victim, 0, work), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, victim, 0, work), MPI_ERR_RANK);
     MPI_Group g, wg;
     MPI_Comm_group(work, &g);
     MPI_Comm_group(MPI_COMM_SELF, &wg);
     int out = 0;
-    FT_CHECK_MPI(MPI_Group_translate_ranks(g, 1, &victim, wg, &out));
-    FT_CHECK(out == MPI_UNDEFINED, "the gap translated to %d", out);
+    CHECK_MPI(MPI_Group_translate_ranks(g, 1, &victim, wg, &out));
+    CHECK(out == MPI_UNDEFINED, "the gap translated to %d", out);
     MPI_Group_free(&g);
     MPI_Group_free(&wg);
 
@@ -54,13 +51,13 @@ int main(int argc, char **argv) {
     if (next == victim) next = (next + 1) % size;
     if (prev == victim) prev = (prev + size - 1) % size;
     int from = -1;
-    FT_CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, next, 7, &from, 1, MPI_INT, prev, 7, work, MPI_STATUS_IGNORE));
-    FT_CHECK(from == prev, "ring got %d, expected %d", from, prev);
+    CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, next, 7, &from, 1, MPI_INT, prev, 7, work, MPI_STATUS_IGNORE));
+    CHECK(from == prev, "ring got %d, expected %d", from, prev);
 
     int sum = -1, expect = size * (size - 1) / 2 - victim;
-    FT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
-    FT_CHECK(sum == expect, "allreduce over the live ranks gave %d, expected %d", sum, expect);
-    FT_CHECK_MPI(MPI_Barrier(work));
+    CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
+    CHECK(sum == expect, "allreduce over the live ranks gave %d, expected %d", sum, expect);
+    CHECK_MPI(MPI_Barrier(work));
     printf("rank %d: blank ok after %d iterations\n", rank, iters);
     MPI_Comm_free(&made);
     MPI_Finalize();

@@ -6,6 +6,15 @@
 
 #include "inject.h"
 
+/* MPI_Init, errors returned on MPI_COMM_WORLD (a failure is then a return
+ * code the test looks at), and this process's rank and the world's size. */
+static inline void ftm_init(int *argc, char ***argv, int *rank, int *size) {
+    MPI_Init(argc, argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+}
+
 /* Allreduce(SUM) of `mine` over comm until a call fails (a member died) or
  * `max_iters` passed; returns the number of successful iterations and kills
  * FT_KILL_RANK at the start of iteration FT_KILL_ITER (default 3). */
@@ -29,7 +38,7 @@ static inline int ftm_run_until_failure(MPI_Comm comm, int mine, int max_iters) 
         int sum = 0;
         int rc = MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
         if (rc != MPI_SUCCESS) {
-            FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce at iteration %d gave %s", i, ft_class_name(rc));
+            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce at iteration %d gave %s", i, error_class_name(rc));
             return i;
         }
     }
@@ -65,9 +74,9 @@ static inline MPI_Comm ftm_recover(MPI_Comm comm) {
     for (attempt = 0; attempt < 8; ++attempt) {
         int rc = ftm_construct(comm, &out);
         if (rc == MPI_SUCCESS) return out;
-        FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "MPI_Comm_dup gave %s", ft_class_name(rc));
+        CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "MPI_Comm_dup gave %s", error_class_name(rc));
     }
-    FT_CHECK(0, "no recovery after %d attempts", attempt);
+    CHECK(0, "no recovery after %d attempts", attempt);
     return MPI_COMM_NULL;
 }
 

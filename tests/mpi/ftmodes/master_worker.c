@@ -21,14 +21,14 @@ static void worker(int rank) {
     for (;;) {
         long item = 0;
         MPI_Status st;
-        FT_CHECK_MPI(MPI_Recv(&item, 1, MPI_LONG, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+        CHECK_MPI(MPI_Recv(&item, 1, MPI_LONG, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
         if (st.MPI_TAG == tag_stop) return;
         if (++count == kill_at && rank == ft_kill_rank()) {
             printf("rank %d: killing myself holding item %ld\n", rank, item);
             ft_die();
         }
         long out[2] = {item, item * item};
-        FT_CHECK_MPI(MPI_Send(out, 2, MPI_LONG, 0, tag_result, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(out, 2, MPI_LONG, 0, tag_result, MPI_COMM_WORLD));
     }
 }
 
@@ -40,27 +40,27 @@ static void master(int size) {
     int nlost = 0;
     long results[64][2];
     MPI_Request req[64];
-    FT_CHECK(size <= 64, "at most 64 ranks");
+    CHECK(size <= 64, "at most 64 ranks");
     req[0] = MPI_REQUEST_NULL;
     for (int w = 1; w < size; ++w) {
         holding[w] = next++;
-        FT_CHECK_MPI(MPI_Send(&holding[w], 1, MPI_LONG, w, tag_item, MPI_COMM_WORLD));
-        FT_CHECK_MPI(MPI_Irecv(results[w], 2, MPI_LONG, w, tag_result, MPI_COMM_WORLD, &req[w]));
+        CHECK_MPI(MPI_Send(&holding[w], 1, MPI_LONG, w, tag_item, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Irecv(results[w], 2, MPI_LONG, w, tag_result, MPI_COMM_WORLD, &req[w]));
     }
     while (done < items) {
         int w = MPI_UNDEFINED;
         MPI_Status st;
         int rc = MPI_Waitany(size, req, &w, &st);
-        FT_CHECK(w != MPI_UNDEFINED, "no live worker left with %ld items done", done);
+        CHECK(w != MPI_UNDEFINED, "no live worker left with %ld items done", done);
         if (rc != MPI_SUCCESS) {
-            FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "receive from worker %d gave %s", w, ft_class_name(rc));
+            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "receive from worker %d gave %s", w, error_class_name(rc));
             printf("master: worker %d failed holding item %ld; handing it out again\n", w, holding[w]);
             dead[w] = 1;
             lost[nlost++] = holding[w];
             holding[w] = 0;
             req[w] = MPI_REQUEST_NULL;
         } else {
-            FT_CHECK(results[w][0] == holding[w], "worker %d answered item %ld, holds %ld", w, results[w][0],
+            CHECK(results[w][0] == holding[w], "worker %d answered item %ld, holds %ld", w, results[w][0],
                      holding[w]);
             total += results[w][1];
             ++done;
@@ -75,28 +75,25 @@ static void master(int size) {
                 holding[v] = next++;
             else
                 continue;
-            FT_CHECK_MPI(MPI_Send(&holding[v], 1, MPI_LONG, v, tag_item, MPI_COMM_WORLD));
-            FT_CHECK_MPI(MPI_Irecv(results[v], 2, MPI_LONG, v, tag_result, MPI_COMM_WORLD, &req[v]));
+            CHECK_MPI(MPI_Send(&holding[v], 1, MPI_LONG, v, tag_item, MPI_COMM_WORLD));
+            CHECK_MPI(MPI_Irecv(results[v], 2, MPI_LONG, v, tag_result, MPI_COMM_WORLD, &req[v]));
         }
     }
-    FT_CHECK(total == expected_total(), "total %ld, expected %ld", total, expected_total());
+    CHECK(total == expected_total(), "total %ld, expected %ld", total, expected_total());
     int ndead = 0;
     for (int v = 1; v < size; ++v) ndead += dead[v];
-    FT_CHECK(ndead == 1, "%d workers failed, expected 1", ndead);
+    CHECK(ndead == 1, "%d workers failed, expected 1", ndead);
     long zero = 0;
     for (int v = 1; v < size; ++v)
-        if (!dead[v]) FT_CHECK_MPI(MPI_Send(&zero, 1, MPI_LONG, v, tag_stop, MPI_COMM_WORLD));
+        if (!dead[v]) CHECK_MPI(MPI_Send(&zero, 1, MPI_LONG, v, tag_stop, MPI_COMM_WORLD));
     printf("master: total %ld is exact\n", total);
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ftm_init(&argc, &argv, &rank, &size);
     const int victim = ft_kill_rank();
-    FT_CHECK(victim > 0 && victim < size, "FT_KILL_RANK must name a worker");
+    CHECK(victim > 0 && victim < size, "FT_KILL_RANK must name a worker");
     if (rank == 0)
         master(size);
     else
@@ -107,10 +104,10 @@ int main(int argc, char **argv) {
     int n, r;
     MPI_Comm_size(work, &n);
     MPI_Comm_rank(work, &r);
-    FT_CHECK(n == size && r == rank, "after the recovery rank %d of %d", r, n);
+    CHECK(n == size && r == rank, "after the recovery rank %d of %d", r, n);
     int one = 1, live = 0;
-    FT_CHECK_MPI(MPI_Allreduce(&one, &live, 1, MPI_INT, MPI_SUM, work));
-    FT_CHECK(live == size - 1, "%d live ranks, expected %d", live, size - 1);
+    CHECK_MPI(MPI_Allreduce(&one, &live, 1, MPI_INT, MPI_SUM, work));
+    CHECK(live == size - 1, "%d live ranks, expected %d", live, size - 1);
     MPI_Comm_free(&work);
     MPI_Finalize();
     return 0;

@@ -43,8 +43,8 @@ static void on_error(MPI_Comm *comm, int *code, ...) {
 
 static void checkpoint_path(char *path, size_t n, int rank) {
     const char *dir = getenv("FT_CKPT_DIR");
-    FT_CHECK(dir && *dir, "FT_CKPT_DIR must be set");
-    FT_CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "cannot make %s", dir);
+    CHECK(dir && *dir, "FT_CKPT_DIR must be set");
+    CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "cannot make %s", dir);
     snprintf(path, n, "%s/rank%d", dir, rank);
 }
 
@@ -52,7 +52,7 @@ static void save(int rank, int it, long v) {
     char path[512];
     checkpoint_path(path, sizeof path, rank);
     FILE *f = fopen(path, it == 0 ? "w" : "a");
-    FT_CHECK(f != NULL, "cannot write %s", path);
+    CHECK(f != NULL, "cannot write %s", path);
     fprintf(f, "%d %ld\n", it, v);
     fclose(f);
 }
@@ -61,7 +61,7 @@ static void load(int rank) {
     char path[512];
     checkpoint_path(path, sizeof path, rank);
     FILE *f = fopen(path, "r");
-    FT_CHECK(f != NULL, "no checkpoint %s", path);
+    CHECK(f != NULL, "no checkpoint %s", path);
     int it;
     long v;
     last = -1;
@@ -70,17 +70,17 @@ static void load(int rank) {
         last = it;
     }
     fclose(f);
-    FT_CHECK(last >= 0, "empty checkpoint %s", path);
+    CHECK(last >= 0, "empty checkpoint %s", path);
 }
 
 int main(int argc, char **argv) {
     int rc = MPI_Init(&argc, &argv);
     const int restarted = rc == MPI_INIT_RESTARTED_NODE;
-    FT_CHECK(rc == MPI_SUCCESS || restarted, "MPI_Init returned %d", rc);
+    CHECK(rc == MPI_SUCCESS || restarted, "MPI_Init returned %d", rc);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    FT_CHECK(size <= 64, "at most 64 ranks");
+    CHECK(size <= 64, "at most 64 ranks");
     const char *at = getenv("FT_KILL_ITER");
     const int kill_iter = at && *at ? atoi(at) : 5;
     if (restarted) {
@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
     }
     in_recovery = 1;
     int tries = 0;
-    while (MPI_Comm_dup(MPI_COMM_WORLD, &work) != MPI_SUCCESS) FT_CHECK(++tries < 8, "no recovery after %d tries", tries);
+    while (MPI_Comm_dup(MPI_COMM_WORLD, &work) != MPI_SUCCESS) CHECK(++tries < 8, "no recovery after %d tries", tries);
     in_recovery = 0;
     /* Measured, not asserted: failure seen -> working communicator. */
     if (recoveries > 0)
@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
                (MPI_Wtime() - seen) * 1e3);
     int n;
     MPI_Comm_size(work, &n);
-    FT_CHECK(n == size, "REBUILD gave %d ranks, expected %d", n, size);
+    CHECK(n == size, "REBUILD gave %d ranks, expected %d", n, size);
 
     /* Restart where every rank has a checkpoint (they differ by at most one). */
     int from = last;
@@ -133,9 +133,9 @@ int main(int argc, char **argv) {
     long total = 0;
     MPI_Allreduce(&hist[iterations], &total, 1, MPI_LONG, MPI_SUM, work);
     const long expect = failure_free_answer(size);
-    FT_CHECK(total == expect, "answer %ld, a failure-free run gives %ld", total, expect);
+    CHECK(total == expect, "answer %ld, a failure-free run gives %ld", total, expect);
     const int expect_recoveries = restarted || ft_kill_rank() < 0 || ft_kill_rank() >= size ? 0 : 1;
-    FT_CHECK(recoveries == expect_recoveries, "rank %d recovered %d times, expected %d", rank, recoveries,
+    CHECK(recoveries == expect_recoveries, "rank %d recovered %d times, expected %d", rank, recoveries,
              expect_recoveries);
     printf("rank %d: answer %ld equals the failure-free run's (%s, %d recoveries)\n", rank, total,
            restarted ? "replacement" : "original", recoveries);

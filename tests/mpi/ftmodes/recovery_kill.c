@@ -5,15 +5,12 @@
 #include "ftmodes.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    FT_CHECK(size == 5 && ft_kill_rank() == 2, "run with 5 ranks and FT_KILL_RANK=2");
+    ftm_init(&argc, &argv, &rank, &size);
+    CHECK(size == 5 && ft_kill_rank() == 2, "run with 5 ranks and FT_KILL_RANK=2");
 
     int iters = ftm_run_until_failure(MPI_COMM_WORLD, rank, 1000);
-    FT_CHECK(iters < 1000, "no failure seen");
+    CHECK(iters < 1000, "no failure seen");
     if (rank == 3) {
         printf("rank 3: killing myself as the recovery starts\n");
         ft_die();
@@ -25,12 +22,12 @@ int main(int argc, char **argv) {
     /* Rank 3 died before or during the first agreement (the recovery then
      * agrees again) or after it (the dup fails and ftm_recover's next dup
      * recovers): either way the dup that succeeds has 3 ranks. */
-    FT_CHECK(n == 3, "size %d after two failures", n);
+    CHECK(n == 3, "size %d after two failures", n);
     const int expect_rank = rank == 4 ? 2 : rank;
-    FT_CHECK(r == expect_rank, "rank %d, expected %d", r, expect_rank);
+    CHECK(r == expect_rank, "rank %d, expected %d", r, expect_rank);
     int sum = 0;
-    FT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
-    FT_CHECK(sum == 0 + 1 + 4, "allreduce gave %d, expected 5", sum);
+    CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
+    CHECK(sum == 0 + 1 + 4, "allreduce gave %d, expected 5", sum);
     printf("rank %d: recovered from a failure during the recovery (now %d of %d)\n", rank, r, n);
     MPI_Comm_free(&work);
     MPI_Finalize();

@@ -5,16 +5,13 @@
 #include "ftmodes.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ftm_init(&argc, &argv, &rank, &size);
     const int victim = ft_kill_rank();
-    FT_CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
+    CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
 
     int iters = ftm_run_until_failure(MPI_COMM_WORLD, rank, 1000);
-    FT_CHECK(iters < 1000, "no failure seen");
+    CHECK(iters < 1000, "no failure seen");
     MPI_Comm work = ftm_recover(MPI_COMM_WORLD);
 
     int wsize, wrank, nsize, nrank;
@@ -23,19 +20,19 @@ int main(int argc, char **argv) {
     MPI_Comm_size(work, &nsize);
     MPI_Comm_rank(work, &nrank);
     const int expect_rank = rank < victim ? rank : rank - 1;
-    FT_CHECK(wsize == size - 1 && nsize == size - 1, "sizes world %d new %d, expected %d", wsize, nsize, size - 1);
-    FT_CHECK(wrank == expect_rank && nrank == expect_rank, "ranks world %d new %d, expected %d", wrank, nrank,
+    CHECK(wsize == size - 1 && nsize == size - 1, "sizes world %d new %d, expected %d", wsize, nsize, size - 1);
+    CHECK(wrank == expect_rank && nrank == expect_rank, "ranks world %d new %d, expected %d", wrank, nrank,
              expect_rank);
 
     int sum = -1, expect = size * (size - 1) / 2 - victim;
-    FT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
-    FT_CHECK(sum == expect, "allreduce over the recovered comm gave %d, expected %d", sum, expect);
+    CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
+    CHECK(sum == expect, "allreduce over the recovered comm gave %d, expected %d", sum, expect);
     /* Point-to-point over the renumbered world: a ring. */
     int from = -1;
-    FT_CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, (wrank + 1) % wsize, 7, &from, 1, MPI_INT,
+    CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, (wrank + 1) % wsize, 7, &from, 1, MPI_INT,
                               (wrank + wsize - 1) % wsize, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     const int left = (wrank + wsize - 1) % wsize;
-    FT_CHECK(from == (left < victim ? left : left + 1), "ring got %d from new rank %d", from, left);
+    CHECK(from == (left < victim ? left : left + 1), "ring got %d from new rank %d", from, left);
     printf("rank %d: shrink ok after %d iterations (now rank %d of %d)\n", rank, iters, wrank, wsize);
     MPI_Comm_free(&work);
     MPI_Finalize();

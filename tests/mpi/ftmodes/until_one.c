@@ -5,13 +5,10 @@
 #include "ftmodes.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ftm_init(&argc, &argv, &rank, &size);
     MPI_Comm work;
-    FT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &work));
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &work));
     for (int alive = size; alive > 1; --alive) {
         int r;
         MPI_Comm_rank(work, &r);
@@ -22,13 +19,13 @@ int main(int argc, char **argv) {
         /* Every survivor sees it in some allreduce (the victim's part is missing). */
         int sum = 0, rc = MPI_SUCCESS;
         for (int i = 0; i < 1000 && rc == MPI_SUCCESS; ++i) rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work);
-        FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce with %d alive gave %s", alive, ft_class_name(rc));
+        CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce with %d alive gave %s", alive, error_class_name(rc));
         MPI_Comm_free(&work);
         work = ftm_recover(MPI_COMM_WORLD);
         int n, wn;
         MPI_Comm_size(work, &n);
         MPI_Comm_size(MPI_COMM_WORLD, &wn);
-        FT_CHECK(n == alive - 1 && wn == alive - 1, "after a failure with %d alive: sizes %d and %d", alive, n, wn);
+        CHECK(n == alive - 1 && wn == alive - 1, "after a failure with %d alive: sizes %d and %d", alive, n, wn);
         /* The survivors are the original ranks 0 .. alive-2. The next
          * victim dies as soon as this allreduce returns at its end, and a
          * survivor may then lose its last message (p2p applies a failure
@@ -36,12 +33,12 @@ int main(int argc, char **argv) {
          * next round has begun, which the next loop sees again. */
         const int expect = (alive - 1) * (alive - 2) / 2;
         rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work);
-        FT_CHECK(rc == MPI_SUCCESS || (alive - 1 > 1 && ft_class(rc) == MPIX_ERR_PROC_FAILED),
-                 "allreduce with %d left gave %s", alive - 1, ft_class_name(rc));
-        FT_CHECK(rc != MPI_SUCCESS || sum == expect, "allreduce with %d left gave %d, expected %d", alive - 1, sum,
+        CHECK(rc == MPI_SUCCESS || (alive - 1 > 1 && error_class(rc) == MPIX_ERR_PROC_FAILED),
+                 "allreduce with %d left gave %s", alive - 1, error_class_name(rc));
+        CHECK(rc != MPI_SUCCESS || sum == expect, "allreduce with %d left gave %d, expected %d", alive - 1, sum,
                  expect);
     }
-    FT_CHECK(rank == 0, "rank %d is the last one", rank);
+    CHECK(rank == 0, "rank %d is the last one", rank);
     printf("rank %d: alone at the end, as expected\n", rank);
     MPI_Comm_free(&work);
     MPI_Finalize();

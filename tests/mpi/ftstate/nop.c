@@ -35,9 +35,9 @@ int main(int argc, char **argv) {
     int rc = MPI_SUCCESS;
     while (!done && MPI_Wtime() < give_up) rc = MPI_Test(&pending, &done, &status);
     CHECK(done, "the pending receive between survivors was not completed within 10 s");
-    CHECK(error_class_of(rc) == MPIX_ERR_PROC_FAILED || error_class_of(status.MPI_ERROR) == MPIX_ERR_PROC_FAILED,
-          "the pending receive completed with class %d / status %d", error_class_of(rc),
-          error_class_of(status.MPI_ERROR));
+    CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED || error_class(status.MPI_ERROR) == MPIX_ERR_PROC_FAILED,
+          "the pending receive completed with class %d / status %d", error_class(rc),
+          error_class(status.MPI_ERROR));
 
     /* New operations between survivors fail at once. */
     const int peer = (check_rank_ + 1) % survivors;

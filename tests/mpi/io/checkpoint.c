@@ -50,7 +50,7 @@ static int read_checkpoint(MPI_Comm comm, const char *base, int step, int64_t *x
     rc = MPI_File_read_at_all(fh, 0, &header, 1, MPI_INT64_T, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS) rc = MPI_File_read_at_all(fh, 8 + 8 * (MPI_Offset)lo, x, hi - lo, MPI_INT64_T, MPI_STATUS_IGNORE);
     int crc = MPI_File_close(&fh);
-    FT_CHECK(rc != MPI_SUCCESS || header == step, "checkpoint file holds step %lld, not %d", (long long)header, step);
+    CHECK(rc != MPI_SUCCESS || header == step, "checkpoint file holds step %lld, not %d", (long long)header, step);
     return rc != MPI_SUCCESS ? rc : crc;
 }
 
@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
 
     char base[256];
     if (rank == 0) snprintf(base, sizeof base, "/tmp/ftmpi-io-ckpt-%ld", (long)getpid());
-    FT_CHECK_MPI(MPI_Bcast(base, sizeof base, MPI_CHAR, 0, comm));
+    CHECK_MPI(MPI_Bcast(base, sizeof base, MPI_CHAR, 0, comm));
 
     /* The failure-free answer, serially. */
     static int64_t all[N];
@@ -103,12 +103,12 @@ int main(int argc, char **argv) {
             continue;
         }
         /* Recovery: drop the failed, restore the last committed state. */
-        FT_CHECK(ft_ok_or_failed(rc), "step %d failed with %s", step, ft_class_name(rc));
-        FT_CHECK(committed >= 0, "a failure before the first checkpoint");
+        CHECK(ft_ok_or_failed(rc), "step %d failed with %s", step, error_class_name(rc));
+        CHECK(committed >= 0, "a failure before the first checkpoint");
         for (;;) {
             MPI_Comm smaller;
             MPIX_Comm_revoke(comm);
-            FT_CHECK_MPI(MPIX_Comm_shrink(comm, &smaller));
+            CHECK_MPI(MPIX_Comm_shrink(comm, &smaller));
             MPI_Comm_free(&comm);
             comm = smaller;
             MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
@@ -125,9 +125,9 @@ int main(int argc, char **argv) {
     }
     int64_t local = 0, sum = 0;
     for (int i = lo; i < hi; ++i) local += x[i - lo];
-    FT_CHECK_MPI(MPI_Allreduce(&local, &sum, 1, MPI_INT64_T, MPI_SUM, comm));
-    FT_CHECK(sum == expected, "answer %lld, failure-free answer %lld", (long long)sum, (long long)expected);
-    FT_CHECK(kill_step < 0 || recoveries > 0, "the victim's death was never noticed");
+    CHECK_MPI(MPI_Allreduce(&local, &sum, 1, MPI_INT64_T, MPI_SUM, comm));
+    CHECK(sum == expected, "answer %lld, failure-free answer %lld", (long long)sum, (long long)expected);
+    CHECK(kill_step < 0 || recoveries > 0, "the victim's death was never noticed");
     if (rank == 0) {
         printf("checkpoint: answer %lld correct after %d recoveries (last commit: step %d)\n", (long long)sum,
                recoveries, committed);

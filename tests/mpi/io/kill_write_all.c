@@ -15,11 +15,11 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     const int victim = ft_kill_rank();
-    FT_CHECK(victim >= 0 && victim < size, "FT_KILL_RANK=%d with %d ranks", victim, size);
+    CHECK(victim >= 0 && victim < size, "FT_KILL_RANK=%d with %d ranks", victim, size);
 
     char name[256];
     if (rank == 0) snprintf(name, sizeof name, "/tmp/ftmpi-io-kill-%ld", (long)getpid());
-    FT_CHECK_MPI(MPI_Bcast(name, sizeof name, MPI_CHAR, 0, comm));
+    CHECK_MPI(MPI_Bcast(name, sizeof name, MPI_CHAR, 0, comm));
     MPI_Info info;
     MPI_Info_create(&info);
     const char *hint = getenv("FT_IO_HINT");
@@ -29,12 +29,12 @@ int main(int argc, char **argv) {
         MPI_Info_set(info, key, strchr(hint, '=') + 1);
     }
     MPI_File fh;
-    FT_CHECK_MPI(MPI_File_open(comm, name, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
+    CHECK_MPI(MPI_File_open(comm, name, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
     MPI_Info_free(&info);
     static double data[COUNT];
     for (int i = 0; i < COUNT; ++i) data[i] = rank * COUNT + i;
     MPI_Status st;
-    FT_CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)rank * sizeof data, data, COUNT, MPI_DOUBLE, &st));
+    CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)rank * sizeof data, data, COUNT, MPI_DOUBLE, &st));
 
     /* Everybody is past the first write; the victim dies instead of joining
      * the second, while the others are in it. */
@@ -44,21 +44,21 @@ int main(int argc, char **argv) {
         ft_die();
     }
     const int rc = MPI_File_write_at_all(fh, (MPI_Offset)rank * sizeof data, data, COUNT, MPI_DOUBLE, &st);
-    FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED, "write_all gave %s", ft_class_name(rc));
-    printf("rank %d: write_all returned %s\n", rank, ft_class_name(rc));
+    CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "write_all gave %s", error_class_name(rc));
+    printf("rank %d: write_all returned %s\n", rank, error_class_name(rc));
     /* The file stays broken for collectives: the next one fails too. */
-    FT_CHECK_CLASS(MPI_File_read_at_all(fh, 0, data, 1, MPI_DOUBLE, &st), MPIX_ERR_PROC_FAILED);
+    CHECK_CLASS(MPI_File_read_at_all(fh, 0, data, 1, MPI_DOUBLE, &st), MPIX_ERR_PROC_FAILED);
     int crc = MPI_File_close(&fh);
-    FT_CHECK(ft_ok_or_failed(crc) && fh == MPI_FILE_NULL, "close gave %s", ft_class_name(crc));
+    CHECK(ft_ok_or_failed(crc) && fh == MPI_FILE_NULL, "close gave %s", error_class_name(crc));
 
     /* Every survivor saw the same class. */
     MPI_Comm alive;
     MPIX_Comm_revoke(comm);
-    FT_CHECK_MPI(MPIX_Comm_shrink(comm, &alive));
-    int mine = ft_class(rc), lo, hi;
-    FT_CHECK_MPI(MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, alive));
-    FT_CHECK_MPI(MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, alive));
-    FT_CHECK(lo == hi, "survivors disagree on write_all's outcome (%d vs %d)", lo, hi);
+    CHECK_MPI(MPIX_Comm_shrink(comm, &alive));
+    int mine = error_class(rc), lo, hi;
+    CHECK_MPI(MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, alive));
+    CHECK_MPI(MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, alive));
+    CHECK(lo == hi, "survivors disagree on write_all's outcome (%d vs %d)", lo, hi);
     int alive_rank;
     MPI_Comm_rank(alive, &alive_rank);
     if (alive_rank == 0) unlink(name);

@@ -8,13 +8,10 @@
 #include "ftmodes.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ftm_init(&argc, &argv, &rank, &size);
     const int victim = ft_kill_rank();
-    FT_CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
+    CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
     const char *status_text = getenv("FT_EXIT_STATUS");
     const int status = status_text && *status_text ? atoi(status_text) : 1;
 
@@ -27,15 +24,15 @@ int main(int argc, char **argv) {
 
     int sum = 0, rc = MPI_SUCCESS;
     for (int i = 0; i < 1000 && rc == MPI_SUCCESS; ++i) rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    FT_CHECK(rc != MPI_SUCCESS, "no failure seen in 1000 allreduces");
-    FT_CHECK(ft_class(rc) == MPIX_ERR_PROC_FAILED || ft_class(rc) == MPIX_ERR_REVOKED,
-             "the allreduce after the exit gave %s", ft_class_name(rc));
+    CHECK(rc != MPI_SUCCESS, "no failure seen in 1000 allreduces");
+    CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED || error_class(rc) == MPIX_ERR_REVOKED,
+             "the allreduce after the exit gave %s", error_class_name(rc));
 
     MPI_Comm work = MPI_COMM_NULL;
     const char *mode = getenv("FTMPI_COMM_MODE");
     if (mode == NULL || strcmp(mode, "ulfm") == 0) {
         MPIX_Comm_revoke(MPI_COMM_WORLD);
-        FT_CHECK_MPI(MPIX_Comm_shrink(MPI_COMM_WORLD, &work));
+        CHECK_MPI(MPIX_Comm_shrink(MPI_COMM_WORLD, &work));
     } else {
         work = ftm_recover(MPI_COMM_WORLD);
     }
@@ -43,10 +40,10 @@ int main(int argc, char **argv) {
     const int expect_size = mode != NULL && strcmp(mode, "blank") == 0 ? size : size - 1;
     int nsize = 0;
     MPI_Comm_size(work, &nsize);
-    FT_CHECK(nsize == expect_size, "%d ranks after the recovery, expected %d", nsize, expect_size);
+    CHECK(nsize == expect_size, "%d ranks after the recovery, expected %d", nsize, expect_size);
     const int expect = size * (size - 1) / 2 - victim;
-    FT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
-    FT_CHECK(sum == expect, "allreduce over the survivors gave %d, expected %d", sum, expect);
+    CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
+    CHECK(sum == expect, "allreduce over the survivors gave %d, expected %d", sum, expect);
     printf("rank %d: survived the exit of rank %d (communicator of %d)\n", rank, victim, nsize);
     MPI_Comm_free(&work);
     MPI_Finalize();

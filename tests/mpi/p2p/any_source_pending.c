@@ -7,7 +7,7 @@
  * completes when a live rank sends to it. Isend to the failed rank succeeds
  * at initiation; its Wait reports the failure. Run without a VM: the broken
  * connection is the failure. */
-#include "check.h"
+#include "support/check.h"
 
 #include <mpi-ext.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* Point-to-point basics: a ring of blocking sends, self-sends, MPI_PROC_NULL,
  * and what MPI_Status/MPI_Get_count report. */
-#include "check.h"
+#include "support/check.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* MPI_Cancel of receives, and probing: Probe/Iprobe (status without
  * receiving), Mprobe/Improbe + Mrecv/Imrecv (the matched message cannot be
  * stolen by another receive), eager and rendezvous sizes, MPI_PROC_NULL. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Wait/Test families: Waitany, Waitsome, Testany, Testsome, Testall with
  * null and completed requests, and MPI_Request_get_status. Rank 0 receives
  * one message from each other rank, released one at a time in a known order. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * posts matching receives one by one as they stream in (each may meet its
  * message half-read), by tag, in order and by ANY_TAG. Regression test for
  * a hang where such a receive and its message missed each other. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 #include <string.h>

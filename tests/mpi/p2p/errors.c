@@ -1,6 +1,6 @@
 /* Invalid arguments return the right error class under MPI_ERRORS_RETURN
  * (and nothing is sent): rank, tag, count, datatype, communicator, request. */
-#include "check.h"
+#include "support/check.h"
 
 static int class_of(int code) {
     int c = -1;

@@ -5,7 +5,7 @@
  * stopped (ULFM): MPIX_ERR_PROC_FAILED_PENDING in its status, still active.
  * The last rank exits with status 0 (so the launcher keeps the job) right
  * after telling rank 0 it is going. */
-#include "check.h"
+#include "support/check.h"
 
 #include <mpi-ext.h>
 #include <stdlib.h>

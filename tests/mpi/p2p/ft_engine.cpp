@@ -17,6 +17,7 @@
 //    failed (no VM: a broken connection is a failure at once).
 #include "internal/comm.hpp"
 #include "internal/p2p.hpp"
+#include "support/check.h"
 
 #include <mpi-ext.h>
 
@@ -27,27 +28,7 @@
 
 namespace p2p = ftmpi::p2p;
 
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            int r_ = -1;                                                                          \
-            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                   \
-            std::fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", r_, __FILE__, __LINE__, #cond); \
-            std::fprintf(stderr, __VA_ARGS__);                                                    \
-            std::fprintf(stderr, "\n");                                                           \
-            std::fflush(stderr);                                                                  \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                         \
-        }                                                                                         \
-    } while (0)
-#define CHECK_MPI(call) CHECK((call) == MPI_SUCCESS, "%s", #call)
-
 namespace {
-
-int class_of(int code) {
-    int c = -1;
-    MPI_Error_class(code, &c);
-    return c;
-}
 
 constexpr int stray_tag = 5;
 constexpr int big = 1 << 20;
@@ -102,7 +83,7 @@ void inject(int rank) {
         // Rank 0 never sends this: the receive ends when rank 0 drops us.
         int v = 0;
         int e = MPI_Recv(&v, 1, MPI_INT, 0, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "rank 2's receive from rank 0 gave class %d", class_of(e));
+        CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "rank 2's receive from rank 0 gave class %d", error_class(e));
         return;
     }
     if (rank != 0) return;
@@ -113,14 +94,14 @@ void inject(int rank) {
     // and no message rank 2 sent after it is taken.
     int e = MPI_Recv(&v, 1, MPI_INT, victim, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     notifier.join();
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "Recv from the injected failure gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "Recv from the injected failure gave class %d", error_class(e));
     CHECK(p2p::is_failed(victim), "rank 2 not failed");
     CHECK(p2p::failure_epoch() == before + 1, "failure_epoch %llu, expected %llu",
           static_cast<unsigned long long>(p2p::failure_epoch()), static_cast<unsigned long long>(before + 1));
     p2p::notify_failed(victim);  // once only
     CHECK(p2p::failure_epoch() == before + 1, "a second notice counted again");
     e = MPI_Send(&v, 1, MPI_INT, victim, 11, MPI_COMM_WORLD);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "Send to the injected failure gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "Send to the injected failure gave class %d", error_class(e));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 /* Large messages: 8 and 24 MiB contiguous (rendezvous, read straight into
  * the user's buffer), a 9 MiB strided vector type on both sides, and a
  * truncated receive that reports MPI_ERR_TRUNCATE. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdint.h>
 #include <stdlib.h>

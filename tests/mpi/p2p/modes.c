@@ -1,7 +1,7 @@
 /* Send modes: synchronous (an Issend does not complete before its receive
  * is posted), buffered (Buffer_attach/detach, MPI_ERR_BUFFER when full),
  * ready, and the non-blocking forms; small and large messages. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Non-overtaking: messages from one sender on one communicator and tag set
  * arrive in the order sent, across eager and rendezvous sizes, whether the
  * receiver names the source or uses MPI_ANY_SOURCE. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 #include <string.h>

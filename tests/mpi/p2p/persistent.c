@@ -1,7 +1,7 @@
 /* Persistent requests: Send_init/Recv_init/Ssend_init/Bsend_init/
  * Rsend_init reused over many rounds with Start/Startall, inactive requests
  * in Wait/Test, and Request_free of an inactive request. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 

@@ -8,7 +8,7 @@
  * the collective channel) still runs on the revoked communicator.
  * A second round has a non-zero rank revoke from inside a receive's wait
  * loop of its own (the flood does not depend on rank 0). */
-#include "check.h"
+#include "support/check.h"
 
 #include <mpi-ext.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* MPI_THREAD_MULTIPLE: several threads per rank ping-pong at once with their
  * own tags (eager and rendezvous sizes), plus one thread receiving with
  * MPI_ANY_TAG what the others send to self. Pairs: rank r with r^1. */
-#include "check.h"
+#include "support/check.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,34 +1,16 @@
-/* Helpers of the ULFM tests: a check that ends only this rank
- * with one line (with failures around, MPI_Abort is no way to report), and
- * the failure-detection step the tests start from. Plain C, header only. */
+/* Helpers of the ULFM tests: the checks of support/check.h, ending only this
+ * rank (with failures around, MPI_Abort is no way to report), and the
+ * failure-detection step the tests start from. Plain C, header only. */
 #ifndef ULFM_TEST_H
 #define ULFM_TEST_H
+
+#define CHECK_ENDS_RANK_ONLY
+#include "support/check.h"
 
 #include <mpi.h>
 #include <mpi-ext.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            int r_ = -1;                                                              \
-            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                       \
-            fprintf(stderr, "rank %d: %s:%d: FAILED: ", r_, __FILE__, __LINE__);      \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fprintf(stderr, "\n");                                                    \
-            fflush(stderr);                                                           \
-            _exit(1);                                                                 \
-        }                                                                             \
-    } while (0)
-
-static inline int error_class(int code) {
-    int c = code;
-    if (code != MPI_SUCCESS) MPI_Error_class(code, &c);
-    return c;
-}
 
 /* Dies here, for real. */
 static inline void die_now(void) {

@@ -13,6 +13,12 @@ static int check(int ok, const char *what, int *failures)
 
 static const harness_plugin_descriptor *entry(void) { return NULL; }
 
+static const char *no_id(void *host)
+{
+    (void)host;
+    return "";
+}
+
 int main(void)
 {
     int failures = 0;
@@ -52,6 +58,22 @@ int main(void)
     check(strcmp(harness_status_string(HARNESS_OK), "ok") == 0, "status", &failures);
     check(strcmp(harness_status_string(-1), "unknown status") == 0, "status -1", &failures);
     check(fn() == NULL, "entry type", &failures);
+
+    /* HARNESS_HOST_HAS: NULL host, a 1.0-sized table, an unset slot. */
+    {
+        harness_host_api host;
+        const harness_host_api *none = NULL, *h = &host;
+        memset(&host, 0, sizeof host);
+        host.struct_size = sizeof host;
+        host.member_id = no_id;
+        check(!HARNESS_HOST_HAS(none, member_id), "host NULL", &failures);
+        check(HARNESS_HOST_HAS(h, member_id), "host has member_id", &failures);
+        check(!HARNESS_HOST_HAS(h, list_members), "slot unset", &failures);
+        host.list_members = NULL;
+        host.struct_size = (uint32_t)offsetof(harness_host_api, list_members);
+        check(HARNESS_HOST_HAS(h, member_id), "1.0 table has member_id", &failures);
+        check(!HARNESS_HOST_HAS(h, root_dir), "1.0 table lacks root_dir", &failures);
+    }
     harness_buf_free(&b);
     return failures == 0 ? 0 : 1;
 }

@@ -4,18 +4,14 @@
 // malformed interface table before calling anything (the malformed test
 // plugins abort in init). Test plugins: abi/abitest.c.
 #include "abitest_counter.h"
+#include "edited_manifest.hpp"
 
 #include <harness/loader.hpp>
 
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 using namespace harness;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -104,25 +100,8 @@ TEST_CASE("malformed interface tables are refused before anything in the plugin 
 
 TEST_CASE("a manifest listing an interface the plugin does not export is refused")
 {
-    auto w = where("good");
-    REQUIRE(w.ok());
-    char dir_template[] = "/tmp/abitest-XXXXXX";
-    REQUIRE(::mkdtemp(dir_template) != nullptr);
-    fs::path dir = dir_template;
-    fs::create_directories(dir / "lib" / "abitest");
-    fs::copy_file(w->shared_object, dir / "lib" / "abitest" / "good.so");
-    auto manifest = read_manifest(w->manifest);
-    REQUIRE(manifest.ok());
-    {
-        std::ifstream in(w->manifest);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        auto at = text.find("\"interfaces\": [");
-        REQUIRE(at != std::string::npos);
-        text.insert(at + std::string("\"interfaces\": [").size(), R"({"name": "abitest.counter", "version": 3}, )");
-        std::ofstream(dir / "lib" / "abitest" / "good.json") << text;
-    }
-    auto lib = LoadedLibrary::open(*Resolver(dir).resolve({"abitest", "good"}));
-    fs::remove_all(dir);
+    auto lib = abitest::open_good_with(R"("interfaces": [)",
+                                       R"("interfaces": [{"name": "abitest.counter", "version": 3}, )");
     REQUIRE_FALSE(lib.ok());
     CHECK(lib.error().status == HARNESS_ERR_LOAD_FAILED);
     CHECK(lib.error().message.find("lists interface abitest.counter v3 that the plugin does not export") !=

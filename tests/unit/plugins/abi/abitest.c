@@ -11,7 +11,10 @@
  *   null_table, small_entry, null_name, null_ops, duplicate, unlisted
  *                malformed interface tables (or one the manifest does not
  *                list): the loader must refuse them before calling anything,
- *                so their init aborts the process. */
+ *                so their init aborts the process
+ *   unlisted_function
+ *                the good tables, but the manifest leaves out "relay": refused
+ *                the same way, naming the function */
 #include "abitest_counter.h"
 
 #include <harness/plugin.h>
@@ -225,7 +228,7 @@ static const harness_interface interfaces[] = {{sizeof(harness_interface), "abit
 #elif defined(VARIANT_DUPLICATE)
 static const harness_interface interfaces[] = {{sizeof(harness_interface), "abitest.counter", 1, &counter_v1},
                                                {sizeof(harness_interface), "abitest.counter", 1, &counter_v2}};
-#else /* good, failinit, unlisted, null_table (whose table pointer is NULL) */
+#else /* good, failinit, unlisted, unlisted_function, null_table (whose table pointer is NULL) */
 static const harness_interface interfaces[] = {{sizeof(harness_interface), "abitest.counter", 1, &counter_v1},
                                                {sizeof(harness_interface), "abitest.counter", 2, &counter_v2}};
 #endif

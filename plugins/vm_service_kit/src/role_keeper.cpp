@@ -1,6 +1,6 @@
-#include "role_keeper.hpp"
+#include "vm_service_kit/role_keeper.hpp"
 
-#include "active_call.hpp"
+#include "vm_service_kit/active_call.hpp"
 
 namespace harness::vmsvc {
 

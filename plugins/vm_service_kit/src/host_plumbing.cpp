@@ -1,4 +1,4 @@
-#include "host_plumbing.hpp"
+#include "vm_service_kit/host_plumbing.hpp"
 
 #include <cstddef>
 #include <map>
@@ -7,12 +7,6 @@
 namespace harness::vmsvc {
 
 namespace {
-
-template <class Field>
-bool offers(const harness_host_api *host, std::size_t offset, Field field)
-{
-    return host && host->struct_size >= offset + sizeof field && field != nullptr;
-}
 
 std::mutex hooks_mutex;
 std::map<std::uint64_t, MemberHooks::Hook> hooks;
@@ -33,11 +27,11 @@ void on_member(void *user, const char *member_id, int state)
 Result<void> check_host(const harness_host_api *host, const char *service)
 {
     if (!host) return make_error(HARNESS_ERR_NOT_SUPPORTED, std::string(service) + " needs a host");
-    if (!offers(host, offsetof(harness_host_api, member_id), host->member_id) ||
-        !offers(host, offsetof(harness_host_api, subscribe_members), host->subscribe_members) ||
-        !offers(host, offsetof(harness_host_api, list_members), host->list_members) ||
-        !offers(host, offsetof(harness_host_api, key_file), host->key_file) ||
-        !offers(host, offsetof(harness_host_api, call_local), host->call_local))
+    if (!HARNESS_HOST_HAS(host, member_id) ||
+        !HARNESS_HOST_HAS(host, subscribe_members) ||
+        !HARNESS_HOST_HAS(host, list_members) ||
+        !HARNESS_HOST_HAS(host, key_file) ||
+        !HARNESS_HOST_HAS(host, call_local))
         return make_error(HARNESS_ERR_NOT_SUPPORTED,
                           std::string(service) + " runs only in a daemon offering host API 1.1 "
                                                  "(member_id, subscribe_members, list_members, key_file, call_local)");

@@ -1,4 +1,4 @@
-#include "hlib_forwarder.hpp"
+#include "vm_service_kit/hlib_forwarder.hpp"
 
 namespace harness::vmsvc {
 

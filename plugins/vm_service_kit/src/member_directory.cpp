@@ -1,4 +1,4 @@
-#include "member_directory.hpp"
+#include "vm_service_kit/member_directory.hpp"
 
 #include <cstddef>
 
@@ -15,9 +15,7 @@ std::optional<MemberEntry> MemberDirectory::find(const std::string &id)
 
 Result<std::vector<MemberEntry>> HostMemberDirectory::list()
 {
-    bool supported = host_ && host_->struct_size >= offsetof(harness_host_api, list_members) + sizeof host_->list_members &&
-                     host_->list_members != nullptr;
-    if (!supported) return make_error(HARNESS_ERR_NOT_SUPPORTED, "the host offers no list_members (ABI 1.1)");
+    if (!HARNESS_HOST_HAS(host_, list_members)) return make_error(HARNESS_ERR_NOT_SUPPORTED, "the host offers no list_members (ABI 1.1)");
     std::vector<MemberEntry> out;
     int status = host_->list_members(
         host_->host,

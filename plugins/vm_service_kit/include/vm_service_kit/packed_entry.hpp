@@ -1,38 +1,18 @@
 // packed_entry.hpp — the C edge of the services' PACKED functions.
 //
-// guarded() runs a function body that returns Result<void>, turns an Error
-// into its status plus a message in the call context, and catches every
-// exception, so nothing crosses the C boundary (STYLE.md, practice 3).
 // Argument helpers turn a short or mistyped argument buffer into one clear
-// "invalid argument" message naming the function and what it expects.
+// "invalid argument" message naming the function and what it expects; the
+// reply helper appends a Packer to the host's buffer. The guard that keeps
+// exceptions from crossing the C boundary is harness::guarded_call
+// (harness/plugin_guard.hpp); service_plugin.hpp wraps it for the services.
 #pragma once
 
 #include <harness/pack.hpp>
 #include <harness/plugin.hpp>
 
-#include <exception>
-#include <new>
 #include <string>
 
 namespace harness::vmsvc {
-
-template <class Body>
-int guarded(harness_call_ctx *ctx, Body &&body) noexcept
-{
-    try {
-        Result<void> r = body();
-        if (r) return HARNESS_OK;
-        set_call_error(ctx, r.error().message);
-        return r.error().status;
-    } catch (const std::bad_alloc &) {
-        set_call_error(ctx, "out of memory");
-    } catch (const std::exception &e) {
-        set_call_error(ctx, e.what());
-    } catch (...) {
-        set_call_error(ctx, "unknown exception");
-    }
-    return HARNESS_ERR_INTERNAL;
-}
 
 inline Error bad_arguments(const char *function, const char *expected)
 {

@@ -1,4 +1,4 @@
-#include "active_role.hpp"
+#include "vm_service_kit/active_role.hpp"
 
 namespace harness::vmsvc {
 

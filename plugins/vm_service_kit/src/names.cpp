@@ -1,4 +1,4 @@
-#include "names.hpp"
+#include "vm_service_kit/names.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "memory_record_store.hpp"
+#include "vm_service_kit/memory_record_store.hpp"
 
 namespace harness::vmsvc {
 

@@ -1,4 +1,4 @@
-#include "drd_record_store.hpp"
+#include "vm_service_kit/drd_record_store.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -11,8 +11,7 @@ Error malformed(const char *function) { return make_error(HARNESS_ERR_PROTOCOL, 
 
 bool DrdRecordStore::host_supports(const harness_host_api *host)
 {
-    return host && host->struct_size >= offsetof(harness_host_api, call_local) + sizeof host->call_local &&
-           host->call_local != nullptr;
+    return HARNESS_HOST_HAS(host, call_local);
 }
 
 Result<Bytes> DrdRecordStore::call(const char *function, const Packer &args)

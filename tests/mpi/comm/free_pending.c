@@ -4,7 +4,7 @@
  * makes and frees other communicators (so freed memory is reused), and only
  * then waits: data and status must be right, small and large messages.
  * Also a persistent receive whose communicator is freed while it is active. */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  * communicator, with blocking collectives on it in between, each give a
  * working communicator of its own, with the parent's attributes copied; the
  * same on an intercommunicator; MPI_Comm_idup_with_info keeps its hints. */
-#include "check.h"
+#include "support/check.h"
 
 #include <string.h>
 

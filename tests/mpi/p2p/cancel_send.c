@@ -5,7 +5,7 @@
  * waits for its receiver (a large message, MPI_Issend, a started persistent
  * send) is unmatched, so its cancel must succeed, and the cancelled message
  * must be gone from the receiver. Also to self (a synchronous send). */
-#include "check.h"
+#include "support/check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #
 # Builds a plugin shared object as <plugins-root>/lib/<PACKAGE>/<COMPONENT>.so
 # with its manifest beside it as <COMPONENT>.json — the layout the resolver
-# expects under <HARNESS_ROOT>/lib. Plugins see only harness/plugin.h(.hpp).
+# expects under <HARNESS_ROOT>/lib. Plugins see only harness/common/plugin.h(.hpp).
 function(harness_add_plugin)
   cmake_parse_arguments(P "" "PACKAGE;COMPONENT;MANIFEST" "SOURCES" ${ARGN})
   set(target plugin_${P_PACKAGE}_${P_COMPONENT})

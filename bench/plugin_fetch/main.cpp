@@ -9,8 +9,8 @@
 //   plugin_fetch_bench [--iterations N] [--json]
 #include "support/fetch_fixture.hpp"
 
-#include <harness/loader.hpp>
-#include <harness/repo_keys.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <algorithm>
 #include <chrono>

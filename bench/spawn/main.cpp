@@ -9,7 +9,7 @@
 #include "daemon_fixture.hpp"
 #include "spawn_client.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <algorithm>
 #include <chrono>

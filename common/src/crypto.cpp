@@ -1,4 +1,4 @@
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>

@@ -1,4 +1,4 @@
-#include <harness/endpoint.hpp>
+#include <harness/common/endpoint.hpp>
 
 #include <charconv>
 

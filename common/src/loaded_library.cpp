@@ -1,4 +1,4 @@
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include <harness/log.hpp>
+#include <harness/common/log.hpp>
 
 #include <chrono>
 #include <cstdio>

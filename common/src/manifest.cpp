@@ -1,5 +1,5 @@
-#include <harness/json_integer.hpp>
-#include <harness/loader.hpp>
+#include <harness/common/json_integer.hpp>
+#include <harness/common/loader.hpp>
 
 #include <nlohmann/json.hpp>
 

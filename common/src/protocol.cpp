@@ -1,4 +1,4 @@
-#include <harness/protocol.hpp>
+#include <harness/common/protocol.hpp>
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include <harness/signature.hpp>
+#include <harness/common/signature.hpp>
 
 #include <cstdlib>
 

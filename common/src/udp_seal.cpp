@@ -1,4 +1,4 @@
-#include <harness/udp_seal.hpp>
+#include <harness/common/udp_seal.hpp>
 
 #include <cstring>
 

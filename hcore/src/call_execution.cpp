@@ -1,6 +1,6 @@
 #include "call_execution.hpp"
 
-#include <harness/signature.hpp>
+#include <harness/common/signature.hpp>
 
 namespace harness::hcore {
 

@@ -5,7 +5,7 @@
 
 #include "plugin_registry.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <span>
 

@@ -17,8 +17,8 @@
 #include "root_dir.hpp"
 #include "settings.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/protocol.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/protocol.hpp>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>

@@ -1,6 +1,6 @@
 #include "fetch_setup.hpp"
 
-#include <harness/http_fetcher.hpp>
+#include <harness/fetch/http_fetcher.hpp>
 
 namespace harness::hcore {
 

@@ -6,8 +6,8 @@
 #include "plugin_directory.hpp"
 #include "settings.hpp"
 
-#include <harness/loader.hpp>
-#include <harness/log.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/log.hpp>
 
 #include <memory>
 

@@ -3,7 +3,7 @@
 // exception crosses back into plugin code.
 #pragma once
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 namespace harness::hcore {
 

@@ -10,7 +10,7 @@
 
 #include "membership.hpp"
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <condition_variable>
 #include <functional>

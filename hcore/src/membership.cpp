@@ -1,6 +1,6 @@
 #include "membership.hpp"
 
-#include <harness/protocol.hpp>
+#include <harness/common/protocol.hpp>
 
 #include <boost/asio/post.hpp>
 

@@ -17,10 +17,10 @@
 // the I/O thread.
 #pragma once
 
-#include <harness/endpoint.hpp>
-#include <harness/loader.hpp>
-#include <harness/log.hpp>
-#include <harness/pack.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/log.hpp>
+#include <harness/common/pack.hpp>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>

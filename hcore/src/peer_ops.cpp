@@ -4,7 +4,7 @@
 // never on the I/O thread, and every one has a deadline.
 #include "daemon.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>

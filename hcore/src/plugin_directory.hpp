@@ -10,7 +10,7 @@
 // is unchanged: only indexes signed by a --trust key are accepted.
 #pragma once
 
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <map>
 #include <mutex>

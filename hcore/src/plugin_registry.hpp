@@ -10,8 +10,8 @@
 // thread blocked in a lookup or a load must not deadlock the daemon.
 #pragma once
 
-#include <harness/loader.hpp>
-#include <harness/log.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/log.hpp>
 
 #include <atomic>
 #include <functional>

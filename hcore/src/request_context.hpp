@@ -1,7 +1,7 @@
 // What a request handler needs from the transport a request came in on.
 #pragma once
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <chrono>
 #include <functional>

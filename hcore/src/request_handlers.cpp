@@ -1,7 +1,7 @@
 // Daemon::handle_request and the handlers of each request type.
 #include "daemon.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 namespace harness::hcore {
 

@@ -4,7 +4,7 @@
 // stealing the first one's Unix socket.
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <filesystem>
 

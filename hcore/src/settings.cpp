@@ -1,6 +1,6 @@
 #include "settings.hpp"
 
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -4,8 +4,8 @@
 // the README's option table is copied from that help.
 #pragma once
 
-#include <harness/endpoint.hpp>
-#include <harness/log.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/common/log.hpp>
 
 #include <chrono>
 #include <cstdint>

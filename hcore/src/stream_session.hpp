@@ -10,8 +10,8 @@
 
 #include "request_context.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/protocol.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/protocol.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>

@@ -10,7 +10,7 @@
 
 #include "request_context.hpp"
 
-#include <harness/udp_seal.hpp>
+#include <harness/common/udp_seal.hpp>
 
 #include <boost/asio/ip/udp.hpp>
 

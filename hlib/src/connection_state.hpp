@@ -1,8 +1,8 @@
 // hlib/src/connection_state.hpp — Connection's private parts (internal).
 #pragma once
 
-#include <harness/hlib.hpp>
-#include <harness/udp_seal.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/udp_seal.hpp>
 
 #include <map>
 #include <set>

@@ -1,6 +1,6 @@
 #include "direct_host.hpp"
 
-#include <harness/log.hpp>
+#include <harness/common/log.hpp>
 
 #include <cstdio>
 #include <map>

@@ -6,8 +6,8 @@
 // loaded and initialised once, then kept until the process exits.
 #pragma once
 
-#include <harness/hlib.hpp>
-#include <harness/loader.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/loader.hpp>
 
 #include <filesystem>
 

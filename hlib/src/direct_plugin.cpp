@@ -2,8 +2,8 @@
 // daemon — through its native pointer (AUTO) or its packed entry.
 #include "direct_host.hpp"
 
-#include <harness/hlib.hpp>
-#include <harness/signature.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/signature.hpp>
 
 namespace harness::hlib {
 

@@ -4,7 +4,7 @@
 // the daemon holds the repositories, the publisher keys and the policy.
 #include "direct_host.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 namespace harness::hlib::detail {
 

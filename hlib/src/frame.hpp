@@ -3,8 +3,8 @@
 
 #include "io.hpp"
 
-#include <harness/pack.hpp>
-#include <harness/protocol.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/protocol.hpp>
 
 namespace harness::hlib::detail {
 

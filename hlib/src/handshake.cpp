@@ -2,7 +2,7 @@
 
 #include "frame.hpp"
 
-#include <harness/protocol.hpp>
+#include <harness/common/protocol.hpp>
 
 #include <unistd.h>
 

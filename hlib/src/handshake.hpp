@@ -3,7 +3,7 @@
 
 #include "io.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <string>
 

@@ -5,8 +5,8 @@
 // is gone" become HARNESS_ERR_UNREACHABLE, a passed deadline HARNESS_ERR_TIMEOUT.
 #pragma once
 
-#include <harness/endpoint.hpp>
-#include <harness/result.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // ConnectOptions defaults (docs/tools.md, "Common options"): --root, else $HARNESS_ROOT, else
 // ~/.harness; --hcore, else $HARNESS_HCORE, else the Unix socket of the root;
 // --key, else $HARNESS_KEY, else <root>/vm.key.
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <cstdlib>
 

@@ -3,7 +3,7 @@
 // and nothing more.
 #include "io.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <algorithm>
 #include <future>

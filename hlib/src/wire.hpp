@@ -4,7 +4,7 @@
 // daemon) and VirtualMachine (fan-out to many) encode and decode alike.
 #pragma once
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 namespace harness::hlib::detail {
 

@@ -2,7 +2,7 @@
 
 #include "raft_auth.hpp"
 
-#include <harness/endpoint.hpp>
+#include <harness/common/endpoint.hpp>
 
 #include <cstdio>
 #include <cstring>

@@ -8,7 +8,7 @@
 // Everything runs on the raft node's libuv loop thread.
 #pragma once
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <uv.h>
 // c-raft's headers declare C functions without extern "C" guards.

@@ -8,8 +8,8 @@
 // prefix and rejects anything inconsistent instead of crashing.
 #pragma once
 
-#include <harness/pack.hpp>
-#include <harness/result.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
 
 #include <cstdint>
 #include <string>

@@ -3,7 +3,7 @@
 // these functions; every failure becomes a status and a message.
 #include "service.hpp"
 
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 namespace {
 

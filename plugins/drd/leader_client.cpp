@@ -6,8 +6,8 @@
 // costs a caller one election, not an error.
 #include "service.hpp"
 
-#include <harness/endpoint.hpp>
-#include <harness/hlib.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <thread>
 

@@ -11,7 +11,7 @@
 // and comes back as the same server with its log.
 #include "service.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <set>
 

@@ -1,6 +1,6 @@
 #include "raft_auth.hpp"
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <cstring>
 #include <span>

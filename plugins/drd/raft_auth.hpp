@@ -17,8 +17,8 @@
 // also checks that the server is the raft id it meant to reach.
 #pragma once
 
-#include <harness/crypto.hpp>
-#include <harness/result.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/result.hpp>
 
 #include <array>
 #include <cstdint>

@@ -13,7 +13,7 @@
 #include "replicated_log.hpp"
 #include "store.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <filesystem>
 #include <functional>

@@ -10,7 +10,7 @@
 
 #include "command.hpp"
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "service.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/endpoint.hpp>
-#include <harness/hlib.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <cstdlib>
 #include <cstring>

@@ -15,7 +15,7 @@
 #include "raft_node.hpp"
 #include "store.hpp"
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <atomic>
 #include <condition_variable>

@@ -17,8 +17,8 @@
 
 #include "command.hpp"
 
-#include <harness/pack.hpp>
-#include <harness/result.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
 
 #include <cstdint>
 #include <filesystem>

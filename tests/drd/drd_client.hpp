@@ -5,9 +5,9 @@
 // packing and unpacking exactly as the contract says.
 #pragma once
 
-#include <harness/endpoint.hpp>
-#include <harness/hlib.hpp>
-#include <harness/pack.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/pack.hpp>
 
 #include <chrono>
 #include <optional>

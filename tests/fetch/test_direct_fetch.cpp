@@ -9,8 +9,8 @@
 #include "support/fetch_fixture.hpp"
 
 #include <daemon_fixture.hpp>
-#include <harness/hlib.hpp>
-#include <harness/repo_keys.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <doctest/doctest.h>
 

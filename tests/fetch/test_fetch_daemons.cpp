@@ -5,8 +5,8 @@
 #include "support/fetch_fixture.hpp"
 
 #include <daemon_fixture.hpp>
-#include <harness/hlib.hpp>
-#include <harness/publish_push.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/publish/publish_push.hpp>
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 // download.
 #include "support/fetch_fixture.hpp"
 
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 // in the cache.
 #include "support/fetch_fixture.hpp"
 
-#include <harness/repo_keys.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <doctest/doctest.h>
 

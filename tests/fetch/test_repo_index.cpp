@@ -1,6 +1,6 @@
 // The index format: round trip, and malformed or hostile indexes refused.
-#include <harness/repo_index.hpp>
-#include <harness/repo_keys.hpp>
+#include <harness/fetch/repo_index.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // libFuzzer target: a frame as it arrives on a socket — header decode, then
 // the body as a pack buffer of arbitrary items. Property: decoding never
 // crashes, and a body that unpacks completely re-packs to the same bytes.
-#include <harness/pack.hpp>
-#include <harness/protocol.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/protocol.hpp>
 
 #include <cstdint>
 #include <algorithm>

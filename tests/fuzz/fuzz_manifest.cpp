@@ -1,6 +1,6 @@
 // libFuzzer target: plugin manifests (JSON). Property: parsing never crashes
 // or throws, and an accepted manifest has safe names and known enum values.
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <cstdlib>
 #include <string_view>

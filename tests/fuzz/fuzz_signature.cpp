@@ -2,7 +2,7 @@
 // Input: signature text, a NUL byte, then packed arguments. Properties: a
 // parsed signature prints to a text that parses to the same signature, and
 // arguments accepted by unpack_values pack back to the same bytes.
-#include <harness/signature.hpp>
+#include <harness/common/signature.hpp>
 
 #include <algorithm>
 #include <cstdlib>

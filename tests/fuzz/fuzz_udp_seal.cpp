@@ -6,7 +6,7 @@
 //   odd:  the rest is a script of (sender, sequence number) pairs that are
 //         sealed with the right key, so the replay window itself is fuzzed.
 //         Property: no (sender, seq) is ever accepted twice.
-#include <harness/udp_seal.hpp>
+#include <harness/common/udp_seal.hpp>
 
 #include <cstdlib>
 #include <set>

@@ -9,11 +9,11 @@
 
 #include "daemon_fixture.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/hlib.hpp>
-#include <harness/pack.hpp>
-#include <harness/protocol.hpp>
-#include <harness/udp_seal.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/protocol.hpp>
+#include <harness/common/udp_seal.hpp>
 
 #include <doctest/doctest.h>
 

@@ -6,9 +6,9 @@
 // ABI 1.1 is refused at init.
 #include "vm_service_kit/memory_record_store.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/loader.hpp>
-#include <harness/pack.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/pack.hpp>
 
 #include <doctest/doctest.h>
 

@@ -9,9 +9,9 @@
 
 #include "daemon_fixture.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/hlib.hpp>
-#include <harness/pack.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/pack.hpp>
 
 #include <memory>
 #include <string>

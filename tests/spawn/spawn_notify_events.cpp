@@ -4,7 +4,7 @@
 // vm/naming and its ranks' exits land on topic job/<id>.
 #include "spawn_support.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <doctest/doctest.h>
 

@@ -4,8 +4,8 @@
 // malformed argument buffers for every function, and fini killing and
 // reaping what still runs. Small and daemon-free, so it also runs under the
 // sanitizers cheaply.
-#include <harness/pack.hpp>
-#include <harness/plugin.h>
+#include <harness/common/pack.hpp>
+#include <harness/common/plugin.h>
 
 #include <doctest/doctest.h>
 

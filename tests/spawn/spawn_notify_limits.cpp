@@ -3,7 +3,7 @@
 // lines are dropped, and overlong lines are cut.
 #include "spawn_support.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <doctest/doctest.h>
 

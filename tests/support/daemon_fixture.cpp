@@ -1,6 +1,6 @@
 #include "daemon_fixture.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <arpa/inet.h>
 #include <fcntl.h>

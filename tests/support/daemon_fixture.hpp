@@ -23,7 +23,7 @@
 // (PR_SET_PDEATHSIG), so a crashed test run leaves no daemons behind.
 #pragma once
 
-#include <harness/endpoint.hpp>
+#include <harness/common/endpoint.hpp>
 
 #include <sys/types.h>
 

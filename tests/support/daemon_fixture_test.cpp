@@ -2,7 +2,7 @@
 // like hcored or misbehave in one way each) and, when built, the real hcored.
 #include "daemon_fixture.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 /* fetchbench/big: a 1 MiB plugin for the fetch benchmark. The table is
  * initialized data, so the .so really carries the megabyte on disk and over
  * the wire; "first use" calls checksum(), which touches a few of its pages. */
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #define BIG_BYTES (1024 * 1024 - 16 * 1024) /* the ELF around it brings the file to about 1 MiB */
 

@@ -1,7 +1,7 @@
 // Decoding of the job topic's failure events (events.hpp).
 #include "ft/events.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <csignal>
 #include <cstdlib>

@@ -15,8 +15,8 @@
 #include "internal/runtime.hpp"
 #include "runtime/log.hpp"
 
-#include <harness/hlib.hpp>
-#include <harness/pack.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/pack.hpp>
 
 #include <algorithm>
 #include <condition_variable>

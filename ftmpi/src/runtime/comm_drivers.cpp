@@ -4,7 +4,7 @@
 #include "runtime/log.hpp"
 #include "settings/values.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <memory>
 #include <stdexcept>

@@ -4,8 +4,8 @@
 // prefix until the contacts of the lower ranks are there.
 #include "runtime/wireup.hpp"
 
-#include <harness/hlib.hpp>
-#include <harness/pack.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/pack.hpp>
 
 #include <algorithm>
 #include <cstdlib>

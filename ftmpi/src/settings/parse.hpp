@@ -5,7 +5,7 @@
 
 #include "settings/table.hpp"
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <string>
 #include <string_view>

@@ -8,8 +8,8 @@
 // could write there could plant a shared object the daemon would dlopen.
 #pragma once
 
-#include <harness/loader.hpp>
-#include <harness/result.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <filesystem>

@@ -6,7 +6,7 @@
 // Errors start with their reason: "unreachable", "too large", "not found".
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <cstddef>

@@ -1,6 +1,6 @@
 #include "gpg_context.hpp"
 
-#include <harness/repo_keys.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <mutex>
 

@@ -1,7 +1,7 @@
 // RAII owners for GPGME contexts and data buffers bound to one GNUPGHOME.
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <gpgme.h>
 

@@ -1,5 +1,5 @@
 // The Fetcher: repositories in order, one download per component at a time.
-#include <harness/http_fetcher.hpp>
+#include <harness/fetch/http_fetcher.hpp>
 
 #include "cache_writer.hpp"
 #include "index_fetch.hpp"

@@ -4,8 +4,8 @@
 
 #include "index_state.hpp"
 
-#include <harness/http_fetcher.hpp>
-#include <harness/repo_index.hpp>
+#include <harness/fetch/http_fetcher.hpp>
+#include <harness/fetch/repo_index.hpp>
 
 #include <optional>
 

@@ -2,7 +2,7 @@
 // restarted daemon still refuses an older (replayed) index: rollback defence.
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <cstdint>
 #include <filesystem>

@@ -3,8 +3,8 @@
 // against the requested name.
 #pragma once
 
-#include <harness/http_fetcher.hpp>
-#include <harness/repo_index.hpp>
+#include <harness/fetch/http_fetcher.hpp>
+#include <harness/fetch/repo_index.hpp>
 
 #include <chrono>
 #include <string>

@@ -1,7 +1,7 @@
 // The index's JSON form: parsing with full validation, and serializing.
-#include <harness/repo_index.hpp>
+#include <harness/fetch/repo_index.hpp>
 
-#include <harness/json_integer.hpp>
+#include <harness/common/json_integer.hpp>
 
 #include <nlohmann/json.hpp>
 

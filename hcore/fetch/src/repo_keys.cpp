@@ -1,7 +1,7 @@
 // Key management and signing (hpublish, tests, hcored --import-key).
 #include "gpg_context.hpp"
 
-#include <harness/repo_keys.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <algorithm>
 #include <cctype>

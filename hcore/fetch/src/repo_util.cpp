@@ -1,6 +1,6 @@
 // Small helpers of the repository format: UTC times, architectures, hashes.
-#include <harness/crypto.hpp>
-#include <harness/repo_index.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/fetch/repo_index.hpp>
 
 #include <cstdio>
 #include <ctime>

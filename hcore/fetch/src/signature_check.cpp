@@ -1,7 +1,7 @@
 // Verifying the index's detached signature against the fingerprint allowlist.
 #include "gpg_context.hpp"
 
-#include <harness/repo_keys.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // comm/shm — the shared-memory comm driver as an application-level plugin,
 // loaded into each MPI process by Hlib. It has no RPC functions: libftmpi
 // takes its ops table (ftmpi/transport.h).
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <ftmpi/comm_shm.h>
 

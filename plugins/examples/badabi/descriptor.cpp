@@ -2,7 +2,7 @@
 // it from the descriptor's first fields alone; init aborts so that a loader
 // calling anything in it is caught at once (the daemon dies, the test fails).
 // Its manifest claims ABI 1 on purpose: only the descriptor check can catch it.
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <cstdlib>
 

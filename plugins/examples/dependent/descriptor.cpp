@@ -2,7 +2,7 @@
 // same host first (the seed paper's load dependency tree). If that load fails,
 // so does this one; a test checks both that math appears as loaded and that
 // the failure propagates.
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <cstddef>
 #include <cstdio>

@@ -5,7 +5,7 @@
 // sample of ABI 1.2's interface slot.
 #include "examples_adder.h"
 
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 namespace {
 

@@ -1,7 +1,7 @@
 // examples/failinit — init refuses to start. The host must report the load
 // as failed with init's message, keep nothing loaded, and never call fini or
 // a function of it.
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -5,7 +5,7 @@
 // services call each other), and member_events returns what the membership
 // hook heard since load (joined/failed, in order). Every slot is checked against struct_size first,
 // so the component also runs on a host that predates 1.1.
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <cstddef>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // The examples/math descriptor: the one exported symbol of this plugin.
 #include "math.hpp"
 
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 namespace {
 

@@ -6,7 +6,7 @@
 // PACKED reducer and a RAW echo that speaks its own protocol on the socket.
 #pragma once
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <cstdint>
 #include <string>

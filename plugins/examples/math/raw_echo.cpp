@@ -1,6 +1,6 @@
 #include "math.hpp"
 
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <cerrno>
 #include <cstring>

@@ -2,7 +2,7 @@
 // the same VM must fail with HARNESS_ERR_ALREADY_IN_VM. whoami tells which
 // daemon holds it. Written against the C AUTO interface directly (not
 // auto_function) because it needs the call context to reach its init state.
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <cstddef>
 #include <cstdio>

@@ -3,7 +3,7 @@
 #include "instance.hpp"
 #include "job_cleanup.hpp"
 
-#include <harness/plugin.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <cstddef>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "exit_publisher.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <cstddef>
 

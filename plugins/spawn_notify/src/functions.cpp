@@ -2,8 +2,8 @@
 
 #include "instance.hpp"
 
-#include <harness/pack.hpp>
-#include <harness/plugin.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <chrono>
 #include <string>

@@ -6,7 +6,7 @@
 // asks, so a daemon that stops is never held up by them for long.
 #pragma once
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <cstdint>
 

@@ -4,7 +4,7 @@
 #include "exit_publisher.hpp"
 #include "process_table.hpp"
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <memory>
 #include <string>

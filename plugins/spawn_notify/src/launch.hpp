@@ -14,7 +14,7 @@
 // knows whether it ended as an MPI process should (README.md, "Exits").
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <string>
 #include <sys/types.h>

@@ -23,7 +23,7 @@
 #include "limits.hpp"
 #include "output_log.hpp"
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <condition_variable>

@@ -1,7 +1,7 @@
 /* A tiny plugin for the fetch tests: one AUTO function "answer" returning
  * ANSWER. Built twice, as fetchtest/alpha (42) and fetchtest/beta (7), so a
  * test can serve one component under the other's name (mix-and-match). */
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 static int answer_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result)
 {

@@ -3,7 +3,7 @@
  * the fetch tests so that a process gets it through its daemon. */
 #include "fetchtest_answer.h"
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 static int64_t answer(void) { return 42; }
 

@@ -1,6 +1,6 @@
 #include "fetch_fixture.hpp"
 
-#include <harness/repo_keys.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <chrono>
 #include <cstdlib>

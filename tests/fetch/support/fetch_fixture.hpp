@@ -9,9 +9,9 @@
 //   tmp/root         the daemon's HARNESS root: gnupg/, cache/lib/, var/
 #pragma once
 
-#include <harness/http_fetcher.hpp>
-#include <harness/log.hpp>
-#include <harness/publish.hpp>
+#include <harness/fetch/http_fetcher.hpp>
+#include <harness/common/log.hpp>
+#include <harness/publish/publish.hpp>
 
 #include <filesystem>
 #include <string>

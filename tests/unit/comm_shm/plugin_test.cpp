@@ -1,6 +1,6 @@
 // comm/shm.so as a plugin: the common loader accepts it (application level,
 // descriptor and manifest agree), and its exported ops table works.
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <ftmpi/comm_shm.h>
 

@@ -1,5 +1,5 @@
-// HMAC, hashes and the VM key file (harness/crypto.hpp).
-#include <harness/crypto.hpp>
+// HMAC, hashes and the VM key file (harness/common/crypto.hpp).
+#include <harness/common/crypto.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
-// HOST:PORT parsing (harness/endpoint.hpp).
-#include <harness/endpoint.hpp>
+// HOST:PORT parsing (harness/common/endpoint.hpp).
+#include <harness/common/endpoint.hpp>
 
 #include <doctest/doctest.h>
 

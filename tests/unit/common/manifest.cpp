@@ -1,6 +1,6 @@
-// Manifests (parse_manifest in harness/loader.hpp): the documented keys, the
+// Manifests (parse_manifest in harness/common/loader.hpp): the documented keys, the
 // defaults, refusals, and every manifest of the examples package.
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <doctest/doctest.h>
 

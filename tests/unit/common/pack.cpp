@@ -1,6 +1,6 @@
-// Pack buffer (harness/pack.hpp over plugin.h): round trips, truncation and
+// Pack buffer (harness/common/pack.hpp over plugin.h): round trips, truncation and
 // mistyped reads fail cleanly, errors are sticky.
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-// harness/plugin_guard.hpp: the C edge of C++ plugin entries. A body's status
+// harness/common/plugin_guard.hpp: the C edge of C++ plugin entries. A body's status
 // or Error comes through as it is; an exception becomes the guard's status
 // with its message, prefixed by the guard's context.
-#include <harness/plugin_guard.hpp>
+#include <harness/common/plugin_guard.hpp>
 
 #include <doctest/doctest.h>
 

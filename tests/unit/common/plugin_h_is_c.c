@@ -1,6 +1,6 @@
-/* harness/plugin.h is pure C: this file includes nothing else and is built as
+/* harness/common/plugin.h is pure C: this file includes nothing else and is built as
  * C11 with -Wpedantic -Werror. It also runs the C pack helpers once. */
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 static int check(int ok, const char *what, int *failures)
 {

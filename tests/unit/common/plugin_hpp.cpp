@@ -1,7 +1,7 @@
-// C++ plugin helpers (harness/plugin.hpp): AUTO wrappers built from typed
+// C++ plugin helpers (harness/common/plugin.hpp): AUTO wrappers built from typed
 // functions, their signatures, native pointers and error handling.
-#include <harness/plugin.hpp>
-#include <harness/signature.hpp>
+#include <harness/common/plugin.hpp>
+#include <harness/common/signature.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// Frame header (harness/protocol.hpp): encoding, and refusal of bad magic,
+// Frame header (harness/common/protocol.hpp): encoding, and refusal of bad magic,
 // bad version, truncated headers and oversize bodies.
-#include <harness/protocol.hpp>
+#include <harness/common/protocol.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// AUTO signatures (harness/signature.hpp): parsing, printing, checking
+// AUTO signatures (harness/common/signature.hpp): parsing, printing, checking
 // packed arguments against them.
-#include <harness/signature.hpp>
+#include <harness/common/signature.hpp>
 
 #include <doctest/doctest.h>
 

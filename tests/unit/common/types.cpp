@@ -1,6 +1,6 @@
-// C++ ↔ pack types at compile time (harness/types.hpp).
-#include <harness/signature.hpp>
-#include <harness/types.hpp>
+// C++ ↔ pack types at compile time (harness/common/types.hpp).
+#include <harness/common/signature.hpp>
+#include <harness/common/types.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// UDP datagram seal (harness/udp_seal.hpp): MAC, replay window, ordering.
-#include <harness/protocol.hpp>
-#include <harness/udp_seal.hpp>
+// UDP datagram seal (harness/common/udp_seal.hpp): MAC, replay window, ordering.
+#include <harness/common/protocol.hpp>
+#include <harness/common/udp_seal.hpp>
 
 #include <doctest/doctest.h>
 

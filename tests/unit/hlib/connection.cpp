@@ -2,7 +2,7 @@
 // replies, and deadlines on every wait.
 #include "fake_daemon.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <doctest/doctest.h>
 

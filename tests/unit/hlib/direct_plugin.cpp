@@ -8,7 +8,7 @@
 #include "abitest_counter.h"
 #include "examples_adder.h"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <doctest/doctest.h>
 

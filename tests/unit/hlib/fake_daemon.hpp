@@ -6,11 +6,11 @@
 // or drop replies). Threads: one acceptor, one per connection, one for UDP.
 #pragma once
 
-#include <harness/crypto.hpp>
-#include <harness/endpoint.hpp>
-#include <harness/pack.hpp>
-#include <harness/protocol.hpp>
-#include <harness/udp_seal.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/protocol.hpp>
+#include <harness/common/udp_seal.hpp>
 
 #include <atomic>
 #include <chrono>

@@ -1,6 +1,6 @@
 // hconsole's argument literals: parsing, adapting to AUTO signatures, packing,
 // and printing results back.
-#include <harness/hconsole_literal.hpp>
+#include <harness/console/hconsole_literal.hpp>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // sealed reply arrives, and a deadline that always ends the wait.
 #include "fake_daemon.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 // every daemon gets a result or an error by the deadline.
 #include "fake_daemon.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <doctest/doctest.h>
 

@@ -6,7 +6,7 @@
 #include "abitest_counter.h"
 #include "edited_manifest.hpp"
 
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // The examples package (plugins/examples) loaded through the common loader,
 // called the way a host calls it, with a fake host API.
-#include <harness/loader.hpp>
-#include <harness/pack.hpp>
-#include <harness/signature.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/signature.hpp>
 
 #include <doctest/doctest.h>
 

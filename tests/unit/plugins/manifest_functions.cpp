@@ -5,7 +5,7 @@
 // functions a caller cannot get. Test plugins: abi/abitest.c.
 #include "edited_manifest.hpp"
 
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <doctest/doctest.h>
 

@@ -5,7 +5,7 @@
 // Pure, so tests check the parsing and the environment without a VM.
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <string>
 #include <vector>

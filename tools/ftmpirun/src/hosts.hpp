@@ -13,8 +13,8 @@
 // robin over the hosts, one each.
 #pragma once
 
-#include <harness/endpoint.hpp>
-#include <harness/result.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/common/result.hpp>
 
 #include <optional>
 #include <string>

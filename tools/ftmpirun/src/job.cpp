@@ -4,7 +4,7 @@
 #include "job_io.hpp"
 #include "job_watchers.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <array>
 #include <atomic>

@@ -21,7 +21,7 @@
 #include "spawn_client.hpp"
 #include "vm_link.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <chrono>
 #include <optional>

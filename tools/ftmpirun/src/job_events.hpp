@@ -5,7 +5,7 @@
 // check the encodings without a VM.
 #pragma once
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -12,9 +12,9 @@
 #include "job.hpp"
 #include "private_daemon.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/hlib.hpp>
-#include <harness/pack.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/pack.hpp>
 
 #include <CLI/CLI.hpp>
 

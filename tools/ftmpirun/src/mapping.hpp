@@ -11,7 +11,7 @@
 
 #include "hosts.hpp"
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <string>
 #include <vector>

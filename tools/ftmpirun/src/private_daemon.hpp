@@ -7,8 +7,8 @@
 // (or destruction) ends it and removes its root.
 #pragma once
 
-#include <harness/endpoint.hpp>
-#include <harness/result.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <filesystem>

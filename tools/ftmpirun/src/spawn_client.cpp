@@ -1,6 +1,6 @@
 #include "spawn_client.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 namespace harness::spawn_client {
 

@@ -6,10 +6,10 @@
 // by one thread at a time (open one per thread for concurrent long polls).
 #pragma once
 
-#include <harness/crypto.hpp>
-#include <harness/endpoint.hpp>
-#include <harness/hlib.hpp>
-#include <harness/result.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <cstdint>

@@ -3,11 +3,11 @@
 // the next of its list when that one stops answering. One VmLink per thread.
 #pragma once
 
-#include <harness/crypto.hpp>
-#include <harness/endpoint.hpp>
-#include <harness/hlib.hpp>
-#include <harness/pack.hpp>
-#include <harness/result.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <optional>

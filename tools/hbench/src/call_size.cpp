@@ -1,9 +1,9 @@
 #include "call_size.hpp"
 
-#include <harness/pack.hpp>
-#include <harness/plugin.h>
-#include <harness/protocol.hpp>
-#include <harness/udp_seal.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/plugin.h>
+#include <harness/common/protocol.hpp>
+#include <harness/common/udp_seal.hpp>
 
 namespace hbench {
 

@@ -1,6 +1,6 @@
 #include "daemons.hpp"
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <fcntl.h>
 #include <poll.h>

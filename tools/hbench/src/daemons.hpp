@@ -6,7 +6,7 @@
 // removed when the LocalVm goes away.
 #pragma once
 
-#include <harness/endpoint.hpp>
+#include <harness/common/endpoint.hpp>
 
 #include <sys/types.h>
 

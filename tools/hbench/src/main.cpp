@@ -10,7 +10,7 @@
 #include "raw_roundtrip.hpp"
 #include "report.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -1,6 +1,6 @@
 #include "methods.hpp"
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <algorithm>
 #include <functional>

@@ -6,7 +6,7 @@
 
 #include "stats.hpp"
 
-#include <harness/endpoint.hpp>
+#include <harness/common/endpoint.hpp>
 
 #include <filesystem>
 #include <optional>

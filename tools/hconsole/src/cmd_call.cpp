@@ -2,7 +2,7 @@
 // convention, one line of result per daemon.
 #include "session.hpp"
 
-#include <harness/hconsole_literal.hpp>
+#include <harness/console/hconsole_literal.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
-#include <harness/crypto.hpp>
-#include <harness/hconsole_literal.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/console/hconsole_literal.hpp>
 
 #include <nlohmann/json.hpp>
 

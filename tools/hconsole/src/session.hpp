@@ -1,7 +1,7 @@
 // hconsole's state between commands: settings, the lazily opened VM, output.
 #pragma once
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <iosfwd>
 #include <optional>

@@ -6,7 +6,7 @@
 // member that does not answer) are reported as notes, not failures.
 #pragma once
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <map>
 #include <string>

@@ -5,9 +5,9 @@
 //   hpublish keygen --gnupghome DIR --name NAME
 //   hpublish export-key --gnupghome DIR --signer FPR --out FILE
 //   hpublish verify --repo DIR --gnupghome DIR --trust FPR…
-#include <harness/publish.hpp>
-#include <harness/publish_push.hpp>
-#include <harness/repo_keys.hpp>
+#include <harness/publish/publish.hpp>
+#include <harness/publish/publish_push.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <CLI/CLI.hpp>
 

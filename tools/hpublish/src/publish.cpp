@@ -1,5 +1,5 @@
-#include <harness/publish.hpp>
-#include <harness/repo_keys.hpp>
+#include <harness/publish/publish.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <algorithm>
 #include <cerrno>

@@ -1,4 +1,4 @@
-#include <harness/publish_push.hpp>
+#include <harness/publish/publish_push.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // hpublish verify: the daemon's checks, run on a repository directory.
-#include <harness/publish.hpp>
-#include <harness/repo_keys.hpp>
+#include <harness/publish/publish.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <fstream>
 #include <sstream>

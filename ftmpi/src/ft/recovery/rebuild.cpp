@@ -8,7 +8,7 @@
 #include "../../runtime/log.hpp"
 #include "../../settings/values.hpp"
 
-#include <harness/pack.hpp>
+#include <harness/common/pack.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -8,7 +8,7 @@
 
 #include "record_store.hpp"
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 namespace harness::vmsvc {
 

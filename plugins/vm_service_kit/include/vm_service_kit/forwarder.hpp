@@ -5,8 +5,8 @@
 // pool of open connections); unit tests connect service objects in-process.
 #pragma once
 
-#include <harness/pack.hpp>
-#include <harness/result.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <span>

@@ -8,8 +8,8 @@
 
 #include "forwarder.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/hlib.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <map>
 #include <memory>

@@ -12,8 +12,8 @@
 
 #include "active_role.hpp"
 
-#include <harness/crypto.hpp>
-#include <harness/plugin.h>
+#include <harness/common/crypto.hpp>
+#include <harness/common/plugin.h>
 
 #include <cstdint>
 #include <functional>

@@ -6,8 +6,8 @@
 // tests give a fixed list.
 #pragma once
 
-#include <harness/plugin.h>
-#include <harness/result.hpp>
+#include <harness/common/plugin.h>
+#include <harness/common/result.hpp>
 
 #include <optional>
 #include <string>

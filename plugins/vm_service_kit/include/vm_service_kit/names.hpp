@@ -7,7 +7,7 @@
 // record of topic "job/5#…").
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <string_view>
 

@@ -4,11 +4,11 @@
 // "invalid argument" message naming the function and what it expects; the
 // reply helper appends a Packer to the host's buffer. The guard that keeps
 // exceptions from crossing the C boundary is harness::guarded_call
-// (harness/plugin_guard.hpp); service_plugin.hpp wraps it for the services.
+// (harness/common/plugin_guard.hpp); service_plugin.hpp wraps it for the services.
 #pragma once
 
-#include <harness/pack.hpp>
-#include <harness/plugin.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/plugin.hpp>
 
 #include <string>
 

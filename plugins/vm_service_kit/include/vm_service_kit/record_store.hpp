@@ -8,8 +8,8 @@
 // without daemons.
 #pragma once
 
-#include <harness/pack.hpp>
-#include <harness/result.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -27,7 +27,7 @@
 #include "host_plumbing.hpp"
 #include "packed_entry.hpp"
 
-#include <harness/plugin_guard.hpp>
+#include <harness/common/plugin_guard.hpp>
 
 #include <cstddef>
 #include <memory>

@@ -17,7 +17,7 @@
  *                the same way, naming the function */
 #include "abitest_counter.h"
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <stdio.h>
 #include <stdlib.h>

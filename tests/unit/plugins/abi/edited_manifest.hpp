@@ -4,7 +4,7 @@
 // cases use it: none runs init, which would load abitest/old from that root.
 #pragma once
 
-#include <harness/loader.hpp>
+#include <harness/common/loader.hpp>
 
 #include <doctest/doctest.h>
 

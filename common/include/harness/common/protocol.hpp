@@ -1,4 +1,4 @@
-// harness/protocol.hpp — the wire protocol between hcored daemons and clients.
+// harness/common/protocol.hpp — the wire protocol between hcored daemons and clients.
 //
 // Every TCP or Unix-socket message is a frame: a fixed 24-byte header followed
 // by a body encoded with the pack buffer. UDP datagrams are one frame followed
@@ -54,7 +54,7 @@
 //             u64 n, n × (str id, str tcp, str udp), u64 m, m × (str pkg, str comp) }
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <array>
 #include <cstdint>

@@ -1,18 +1,18 @@
-// harness/plugin.hpp — conveniences for plugins written in C++ (header only).
+// harness/common/plugin.hpp — conveniences for plugins written in C++ (header only).
 //
 // harness::auto_function<&fn>("name") turns a plain typed C++ function into an
 // AUTO table entry: the signature string is derived from fn's type at compile
 // time, arguments arrive already type-checked, and any exception fn throws is
-// caught here (harness/plugin_guard.hpp) and reported as
+// caught here (harness/common/plugin_guard.hpp) and reported as
 // HARNESS_ERR_PLUGIN_FAILED with its message, so nothing crosses the C
 // boundary. Scalar-only functions also get their native pointer published for
 // direct invocation. packed_function and raw_function make the other entries;
 // plugin_descriptor and HARNESS_PLUGIN_EXPORT the descriptor and its symbol.
 #pragma once
 
-#include <harness/plugin.h>
-#include <harness/plugin_guard.hpp>
-#include <harness/types.hpp>
+#include <harness/common/plugin.h>
+#include <harness/common/plugin_guard.hpp>
+#include <harness/common/types.hpp>
 
 #include <cstddef>
 #include <cstdlib>

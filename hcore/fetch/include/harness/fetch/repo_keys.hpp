@@ -1,4 +1,4 @@
-// harness/repo_keys.hpp — OpenPGP keys and detached signatures via GPGME.
+// harness/fetch/repo_keys.hpp — OpenPGP keys and detached signatures via GPGME.
 //
 // Every function works in an explicit GNUPGHOME (the daemon's own, default
 // <root>/gnupg, or a publisher's), never the user's ~/.gnupg. Trust is not
@@ -6,7 +6,7 @@
 // fingerprint is on the caller's allowlist.
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <filesystem>
 #include <string>

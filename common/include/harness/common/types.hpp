@@ -1,4 +1,4 @@
-// harness/types.hpp — C++ types ↔ pack-buffer types, at compile time.
+// harness/common/types.hpp — C++ types ↔ pack-buffer types, at compile time.
 //
 // Used by plugins (plugin.hpp) to build AUTO wrappers and their signature
 // strings, and by Hlib to pack typed calls and check them against the
@@ -6,8 +6,8 @@
 // bool, std::string (std::string_view as a plugin argument), Bytes.
 #pragma once
 
-#include <harness/pack.hpp>
-#include <harness/plugin.h>
+#include <harness/common/pack.hpp>
+#include <harness/common/plugin.h>
 
 #include <array>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// harness/udp_seal.hpp — MAC and replay protection for UDP datagrams.
+// harness/common/udp_seal.hpp — MAC and replay protection for UDP datagrams.
 //
 // A sealed datagram is  frame | sender_nonce u64 | seq u64 | HMAC(key, all before).
 // The sender nonce is random per sending process, so a restarted client does
@@ -7,7 +7,7 @@
 // anything replayed or older than the window.
 #pragma once
 
-#include <harness/crypto.hpp>
+#include <harness/common/crypto.hpp>
 
 #include <cstdint>
 #include <list>

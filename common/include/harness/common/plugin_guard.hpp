@@ -1,4 +1,4 @@
-// harness/plugin_guard.hpp — the C edge of a plugin written in C++.
+// harness/common/plugin_guard.hpp — the C edge of a plugin written in C++.
 //
 // Every function a plugin hands the host (a PACKED, RAW or AUTO entry, init)
 // is called from C and must not let an exception out (STYLE.md, practice 3).
@@ -19,8 +19,8 @@
 // understood and already says what failed, an exception's what() often does not.
 #pragma once
 
-#include <harness/plugin.h>
-#include <harness/result.hpp>
+#include <harness/common/plugin.h>
+#include <harness/common/result.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -1,11 +1,11 @@
-// harness/hlib_inline.hpp — template bodies of hlib.hpp (included at its end).
+// harness/hlib/hlib_inline.hpp — template bodies of hlib.hpp (included at its end).
 //
 // Typed calls are checked against the function's declared signature before
 // anything is sent: a C++ call whose types differ from the plugin's
 // "ret(args)" text is HARNESS_ERR_TYPE_MISMATCH, never a misinterpreted value.
 #pragma once
 
-#include <harness/hlib.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <type_traits>
 

@@ -1,4 +1,4 @@
-// harness/http_fetcher.hpp — the resolver's HTTP step: signed plugin repositories.
+// harness/fetch/http_fetcher.hpp — the resolver's HTTP step: signed plugin repositories.
 //
 // make_http_fetcher() returns the harness::Fetcher that hcored hands to its
 // Resolver. For a component missing from lib/ and cache/, it tries each
@@ -27,10 +27,10 @@
 // then: allow_unsigned accepts no signature, never a wrong one.
 #pragma once
 
-#include <harness/loader.hpp>
-#include <harness/log.hpp>
-#include <harness/repo_keys.hpp>
-#include <harness/result.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/log.hpp>
+#include <harness/fetch/repo_keys.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// harness/repo_index.hpp — the web repository's signed index (webrepo/README.md).
+// harness/fetch/repo_index.hpp — the web repository's signed index (webrepo/README.md).
 //
 // A repository is a directory any static web server serves unmodified:
 //   index.json            this index (RepoIndex), signed by a publisher key
@@ -9,8 +9,8 @@
 // Shared by the daemon's fetcher (parse) and hpublish (build and serialize).
 #pragma once
 
-#include <harness/loader.hpp>
-#include <harness/result.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <cstdint>

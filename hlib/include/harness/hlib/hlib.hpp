@@ -1,4 +1,4 @@
-// harness/hlib.hpp — Hlib, the client library of a HARNESS virtual machine.
+// harness/hlib/hlib.hpp — Hlib, the client library of a HARNESS virtual machine.
 //
 // The seed paper's five classes of operation:
 //   1. locate and load a package into one daemon, a list, or all of a VM;
@@ -7,7 +7,7 @@
 //   4. invoke: synchronous, asynchronous (a future), parallel over daemons
 //      with one result or error per daemon — a dead daemon is an error for its
 //      part, never a hang (every wait has a deadline);
-//   5. marshalling: raw socket, explicit pack/unpack (harness/pack.hpp), and
+//   5. marshalling: raw socket, explicit pack/unpack (harness/common/pack.hpp), and
 //      automatic typed calls checked against the plugin's signature.
 // Plus direct invocation: DirectPlugin loads a component into this process.
 //
@@ -18,13 +18,13 @@
 // connections of their own.
 #pragma once
 
-#include <harness/endpoint.hpp>
-#include <harness/crypto.hpp>
-#include <harness/loader.hpp>
-#include <harness/pack.hpp>
-#include <harness/protocol.hpp>
-#include <harness/result.hpp>
-#include <harness/types.hpp>
+#include <harness/common/endpoint.hpp>
+#include <harness/common/crypto.hpp>
+#include <harness/common/loader.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/protocol.hpp>
+#include <harness/common/result.hpp>
+#include <harness/common/types.hpp>
 
 #include <chrono>
 #include <filesystem>
@@ -330,4 +330,4 @@ private:
 
 } // namespace harness::hlib
 
-#include <harness/hlib_inline.hpp>
+#include <harness/hlib/hlib_inline.hpp>

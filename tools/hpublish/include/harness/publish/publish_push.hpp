@@ -1,4 +1,4 @@
-// harness/publish_push.hpp — telling a running VM what was published.
+// harness/publish/publish_push.hpp — telling a running VM what was published.
 //
 // After publish() has written the repository, push_to_vm() sends the plugins'
 // repository URL, versions and calling parameters to one daemon (PUBLISH),
@@ -7,8 +7,8 @@
 // daemons' own: they accept only indexes signed by a key they --trust.
 #pragma once
 
-#include <harness/hlib.hpp>
-#include <harness/repo_index.hpp>
+#include <harness/hlib/hlib.hpp>
+#include <harness/fetch/repo_index.hpp>
 
 #include <string>
 #include <vector>

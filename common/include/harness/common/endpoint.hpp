@@ -1,7 +1,7 @@
-// harness/endpoint.hpp — "HOST:PORT" addresses as written on command lines.
+// harness/common/endpoint.hpp — "HOST:PORT" addresses as written on command lines.
 #pragma once
 
-#include <harness/result.hpp>
+#include <harness/common/result.hpp>
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-// harness/publish.hpp — adding built plugins to a web repository (hpublish).
+// harness/publish/publish.hpp — adding built plugins to a web repository (hpublish).
 //
 // publish() copies each plugin's .so and manifest into the repository layout
 // (webrepo/README.md), adds or replaces its index entry, bumps index_version,
@@ -7,8 +7,8 @@
 // the entries publish() returns.
 #pragma once
 
-#include <harness/repo_index.hpp>
-#include <harness/result.hpp>
+#include <harness/fetch/repo_index.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <cstdint>

@@ -1,5 +1,5 @@
 /*
- * harness/plugin.h — the HARNESS plugin ABI (pure C).
+ * harness/common/plugin.h — the HARNESS plugin ABI (pure C).
  *
  * A plugin is a shared object exporting one symbol, HARNESS_PLUGIN_ENTRY, a
  * function returning a const descriptor. The descriptor starts with the ABI
@@ -16,7 +16,7 @@
  *           the daemon checks the caller's arguments against it before calling,
  *           and a direct caller gets a native pointer of exactly that type.
  *
- * The pack encoding (also the wire encoding, harness/pack.hpp wraps it):
+ * The pack encoding (also the wire encoding, harness/common/pack.hpp wraps it):
  * a sequence of items, each a one-byte type tag followed by its value in
  * little-endian order; str and bytes carry a u32 length then the bytes.
  * Unpacking checks every bound and every tag, and fails instead of reading
@@ -31,7 +31,7 @@
  * with its own struct_size so that it too can grow at the end.
  *
  * Nothing in this header throws; C++ plugins must catch everything before
- * returning (harness/plugin.hpp does it for them).
+ * returning (harness/common/plugin.hpp does it for them).
  */
 #ifndef HARNESS_PLUGIN_H
 #define HARNESS_PLUGIN_H

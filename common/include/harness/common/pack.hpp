@@ -1,4 +1,4 @@
-// harness/pack.hpp — the pack buffer in C++: typed, little-endian, bounds-checked.
+// harness/common/pack.hpp — the pack buffer in C++: typed, little-endian, bounds-checked.
 //
 // A thin layer over the C helpers in plugin.h so that the daemon, Hlib and C
 // plugins share one encoding and one implementation. Packer owns a growable
@@ -7,8 +7,8 @@
 // user-level pack/unpack.
 #pragma once
 
-#include <harness/plugin.h>
-#include <harness/result.hpp>
+#include <harness/common/plugin.h>
+#include <harness/common/result.hpp>
 
 #include <cstdint>
 #include <span>

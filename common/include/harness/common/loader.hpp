@@ -1,4 +1,4 @@
-// harness/loader.hpp — finding and loading plugin shared objects.
+// harness/common/loader.hpp — finding and loading plugin shared objects.
 //
 // Shared by hcored (daemon-level plugins) and Hlib (application-level plugins
 // loaded straight into an MPI process). Resolution order (docs/hcore.md):
@@ -13,9 +13,9 @@
 // LoadedLibrary::find_interface.
 #pragma once
 
-#include <harness/plugin.h>
-#include <harness/result.hpp>
-#include <harness/signature.hpp>
+#include <harness/common/plugin.h>
+#include <harness/common/result.hpp>
+#include <harness/common/signature.hpp>
 
 #include <chrono>
 #include <filesystem>

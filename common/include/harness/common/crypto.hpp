@@ -1,12 +1,12 @@
-// harness/crypto.hpp — HMAC-SHA256, SHA-256, randomness and the VM key.
+// harness/common/crypto.hpp — HMAC-SHA256, SHA-256, randomness and the VM key.
 //
 // Every peer of a VM proves it holds the VM key (protocol.hpp's challenge and
 // udp_seal.hpp's datagram MAC). The key file holds 32 random bytes as hex;
 // hcored creates it with mode 0600 when absent, tools only read it.
 #pragma once
 
-#include <harness/protocol.hpp>
-#include <harness/result.hpp>
+#include <harness/common/protocol.hpp>
+#include <harness/common/result.hpp>
 
 #include <array>
 #include <memory>

@@ -1,4 +1,4 @@
-// harness/hconsole_literal.hpp — typed argument literals of `hconsole call`.
+// harness/console/hconsole_literal.hpp — typed argument literals of `hconsole call`.
 //
 // An argument is written TYPE:VALUE with TYPE one of i32, i64, u64, f64,
 // bool, str, bytes (hex), or bare: an integer is i64, a decimal with '.' is
@@ -8,9 +8,9 @@
 // same spirit (bytes as hex).
 #pragma once
 
-#include <harness/pack.hpp>
-#include <harness/result.hpp>
-#include <harness/signature.hpp>
+#include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
+#include <harness/common/signature.hpp>
 
 #include <nlohmann/json_fwd.hpp>
 

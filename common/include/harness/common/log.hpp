@@ -1,4 +1,4 @@
-// harness/log.hpp — leveled logging to stderr, one line per message.
+// harness/common/log.hpp — leveled logging to stderr, one line per message.
 //
 // The level is per Logger so that two daemons in one process (tests) can log
 // differently; lines carry a prefix naming the daemon.

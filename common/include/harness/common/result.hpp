@@ -1,11 +1,11 @@
-// harness/result.hpp — value-or-error results used inside the C++ code.
+// harness/common/result.hpp — value-or-error results used inside the C++ code.
 //
 // C boundaries speak harness_status codes (plugin.h); inside C++ a function
 // that can fail returns Result<T>, which carries either the value or an Error
 // (a status and a readable message). Convert at the edge, never throw across it.
 #pragma once
 
-#include <harness/plugin.h>
+#include <harness/common/plugin.h>
 
 #include <string>
 #include <utility>

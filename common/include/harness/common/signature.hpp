@@ -1,4 +1,4 @@
-// harness/signature.hpp — AUTO calling-convention signatures.
+// harness/common/signature.hpp — AUTO calling-convention signatures.
 //
 // A signature is written "ret(arg,arg,…)" with the type names i32, i64, u64,
 // f64, bool, str, bytes, and "void" for no result: "i64(i64,i64)", "void()".
@@ -7,9 +7,9 @@
 // native pointer, so a mistyped call is an error and never undefined behaviour.
 #pragma once
 
-#include <harness/plugin.h>
-#include <harness/pack.hpp>
-#include <harness/result.hpp>
+#include <harness/common/plugin.h>
+#include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
 
 #include <cstdint>
 #include <string>

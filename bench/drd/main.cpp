@@ -32,15 +32,13 @@ struct Stats {
     std::size_t n = 0, failed = 0;
 };
 
-double percentile(std::vector<double> &v, double p)
-{
+double percentile(std::vector<double> &v, double p) {
     if (v.empty()) return 0;
     std::size_t i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
     return v[std::min(i, v.size() - 1)];
 }
 
-Stats summarize(std::vector<double> v, std::size_t failed)
-{
+Stats summarize(std::vector<double> v, std::size_t failed) {
     std::sort(v.begin(), v.end());
     Stats s;
     s.n = v.size();
@@ -53,36 +51,37 @@ Stats summarize(std::vector<double> v, std::size_t failed)
 }
 
 // Times ops calls of call(i) in µs; a failed call is counted, not timed.
-Stats measure(int ops, const std::function<bool(int)> &call)
-{
-    for (int i = 0; i < std::min(ops / 10 + 1, 20); ++i) (void)call(-1 - i); // warm-up: connections, caches
+Stats measure(int ops, const std::function<bool(int)> &call) {
+    for (int i = 0; i < std::min(ops / 10 + 1, 20); ++i) (void)call(-1 - i);  // warm-up: connections, caches
     std::vector<double> us;
     std::size_t failed = 0;
     for (int i = 0; i < ops; ++i) {
         auto t0 = Clock::now();
         bool ok = call(i);
         auto dt = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-        if (ok) us.push_back(dt);
-        else ++failed;
+        if (ok)
+            us.push_back(dt);
+        else
+            ++failed;
     }
     return summarize(std::move(us), failed);
 }
 
-void row(const char *name, const Stats &s)
-{
+void row(const char *name, const Stats &s) {
     std::printf("| %-28s | %8.0f | %8.0f | %8.0f | %8.0f | %5zu | %3zu |\n", name, s.median, s.p10, s.p90, s.p99, s.n,
                 s.failed);
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int ops = 300;
     int failovers = 3;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--ops") && i + 1 < argc) ops = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--failovers") && i + 1 < argc) failovers = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--ops") && i + 1 < argc)
+            ops = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--failovers") && i + 1 < argc)
+            failovers = std::atoi(argv[++i]);
         else {
             std::fprintf(stderr, "usage: drd_bench [--ops N] [--failovers K]\n");
             return 2;
@@ -108,21 +107,16 @@ int main(int argc, char **argv)
         std::printf("|%s|%s|%s|%s|%s|%s|%s|\n", std::string(30, '-').c_str(), std::string(10, '-').c_str(),
                     std::string(10, '-').c_str(), std::string(10, '-').c_str(), std::string(10, '-').c_str(),
                     std::string(7, '-').c_str(), std::string(5, '-').c_str());
-        row("put via leader's daemon", measure(ops, [&](int i) {
-                return on_leader.put("bench/l" + std::to_string(i), value).ok();
-            }));
-        row("put via follower (forwarded)", measure(ops, [&](int i) {
-                return on_follower.put("bench/f" + std::to_string(i), value).ok();
-            }));
-        row("linearizable get, leader", measure(ops, [&](int i) {
-                return on_leader.get("bench/l" + std::to_string(std::abs(i)), true).ok();
-            }));
-        row("linearizable get, follower", measure(ops, [&](int i) {
-                return on_follower.get("bench/l" + std::to_string(std::abs(i)), true).ok();
-            }));
-        row("local get (not linearizable)", measure(ops, [&](int i) {
-                return on_follower.get("bench/l" + std::to_string(std::abs(i)), false).ok();
-            }));
+        row("put via leader's daemon",
+            measure(ops, [&](int i) { return on_leader.put("bench/l" + std::to_string(i), value).ok(); }));
+        row("put via follower (forwarded)",
+            measure(ops, [&](int i) { return on_follower.put("bench/f" + std::to_string(i), value).ok(); }));
+        row("linearizable get, leader",
+            measure(ops, [&](int i) { return on_leader.get("bench/l" + std::to_string(std::abs(i)), true).ok(); }));
+        row("linearizable get, follower",
+            measure(ops, [&](int i) { return on_follower.get("bench/l" + std::to_string(std::abs(i)), true).ok(); }));
+        row("local get (not linearizable)",
+            measure(ops, [&](int i) { return on_follower.get("bench/l" + std::to_string(std::abs(i)), false).ok(); }));
         row("put, replication=local", measure(ops, [&](int i) {
                 return on_follower.put("bench/local" + std::to_string(i), value, "local").ok();
             }));
@@ -147,13 +141,15 @@ int main(int argc, char **argv)
             if (!vm.wait_formed(3, 0, 30s)) break;
         }
         std::sort(failover_ms.begin(), failover_ms.end());
-        std::printf("\nfailover after kill -9 of the leader (kill → first acknowledged write on a survivor), %zu rounds:\n",
-                    failover_ms.size());
+        std::printf(
+            "\nfailover after kill -9 of the leader (kill → first acknowledged write on a survivor), %zu rounds:\n",
+            failover_ms.size());
         if (!failover_ms.empty())
-            std::printf("  median %.0f ms, min %.0f ms, max %.0f ms\n", percentile(failover_ms, 0.5), failover_ms.front(),
-                        failover_ms.back());
+            std::printf("  median %.0f ms, min %.0f ms, max %.0f ms\n", percentile(failover_ms, 0.5),
+                        failover_ms.front(), failover_ms.back());
         double load[3] = {0, 0, 0};
-        if (getloadavg(load, 3) > 0) std::printf("load average during the run: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+        if (getloadavg(load, 3) > 0)
+            std::printf("load average during the run: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
         return failover_ms.size() == static_cast<std::size_t>(failovers) ? 0 : 1;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "drd_bench: %s\n", e.what());

@@ -86,7 +86,8 @@ int main(int argc, char **argv) {
     static const struct {
         const char *name;
         op_fn op;
-    } ops[] = {{"barrier", run_barrier}, {"bcast", run_bcast}, {"allreduce", run_allreduce}, {"alltoall", run_alltoall}};
+    } ops[] = {
+        {"barrier", run_barrier}, {"bcast", run_bcast}, {"allreduce", run_allreduce}, {"alltoall", run_alltoall}};
 
     for (int o = 0; o < 4; ++o) {
         int wanted = argc < 2;

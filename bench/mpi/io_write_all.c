@@ -59,8 +59,8 @@ int main(int argc, char **argv) {
     }
     MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
     MPI_File fh;
-    if (MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                      MPI_INFO_NULL, &fh) != MPI_SUCCESS) {
+    if (MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                      &fh) != MPI_SUCCESS) {
         if (rank == 0) fprintf(stderr, "io_write_all: cannot open %s\n", name);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }

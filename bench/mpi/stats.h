@@ -26,9 +26,8 @@ static double bench_percentile(const double *sorted, int n, double p) {
 
 static void bench_report(const char *bench, int np, long bytes, const char *unit, double *samples, int n) {
     qsort(samples, (size_t)n, sizeof(double), bench_compare);
-    printf("RESULT bench=%s np=%d bytes=%ld unit=%s median=%.4g p10=%.4g p90=%.4g samples=%d\n", bench, np, bytes,
-           unit, bench_percentile(samples, n, 0.5), bench_percentile(samples, n, 0.1),
-           bench_percentile(samples, n, 0.9), n);
+    printf("RESULT bench=%s np=%d bytes=%ld unit=%s median=%.4g p10=%.4g p90=%.4g samples=%d\n", bench, np, bytes, unit,
+           bench_percentile(samples, n, 0.5), bench_percentile(samples, n, 0.1), bench_percentile(samples, n, 0.9), n);
     fflush(stdout);
 }
 

@@ -32,24 +32,23 @@ struct Stats {
     double median = 0, min = 0, max = 0, p10 = 0, p90 = 0;
 };
 
-Stats stats_of(std::vector<double> v)
-{
+Stats stats_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     auto at = [&](double q) { return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)]; };
     return {at(0.5), v.front(), v.back(), at(0.1), at(0.9)};
 }
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
-[[noreturn]] void fail(const std::string &what)
-{
+[[noreturn]] void fail(const std::string &what) {
     std::cerr << "plugin_fetch_bench: " << what << "\n";
     std::exit(1);
 }
 
 // Resolve, dlopen, call checksum: the time until the plugin's first answer.
-double first_use(const harness::Resolver &resolver, harness::PluginOrigin expected)
-{
+double first_use(const harness::Resolver &resolver, harness::PluginOrigin expected) {
     auto t0 = Clock::now();
     auto where = resolver.resolve(big);
     if (!where) fail("resolve: " + where.error().describe());
@@ -65,8 +64,7 @@ double first_use(const harness::Resolver &resolver, harness::PluginOrigin expect
     return ms;
 }
 
-std::vector<double> repeat(int n, const std::function<void()> &setup, const std::function<double()> &run)
-{
+std::vector<double> repeat(int n, const std::function<void()> &setup, const std::function<double()> &run) {
     std::vector<double> out;
     for (int i = 0; i < n; ++i) {
         setup();
@@ -75,15 +73,16 @@ std::vector<double> repeat(int n, const std::function<void()> &setup, const std:
     return out;
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int iterations = 30;
     bool json = false;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::max(3, std::atoi(argv[++i]));
-        else if (!std::strcmp(argv[i], "--json")) json = true;
+        if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc)
+            iterations = std::max(3, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--json"))
+            json = true;
         else {
             std::cerr << "usage: plugin_fetch_bench [--iterations N] [--json]\n";
             return 2;
@@ -104,7 +103,8 @@ int main(int argc, char **argv)
     fs::copy_file(built / "big.so", lib_root / "lib" / "fetchbench" / "big.so");
     fs::copy_file(built / "big.json", lib_root / "lib" / "fetchbench" / "big.json");
     harness::Resolver lib_resolver(lib_root);
-    auto lib_ms = repeat(iterations, [] {}, [&] { return first_use(lib_resolver, harness::PluginOrigin::lib); });
+    auto lib_ms = repeat(
+        iterations, [] {}, [&] { return first_use(lib_resolver, harness::PluginOrigin::lib); });
 
     auto fetcher = harness::make_http_fetcher(w.config());
     if (!fetcher) fail("fetcher: " + fetcher.error().describe());
@@ -112,7 +112,8 @@ int main(int argc, char **argv)
     auto http_ms = repeat(
         iterations, [&] { fs::remove_all(w.cache_lib() / "fetchbench"); },
         [&] { return first_use(http_resolver, harness::PluginOrigin::fetched); });
-    auto cache_ms = repeat(iterations, [] {}, [&] { return first_use(http_resolver, harness::PluginOrigin::cache); });
+    auto cache_ms = repeat(
+        iterations, [] {}, [&] { return first_use(http_resolver, harness::PluginOrigin::cache); });
 
     // Verification alone, on the bytes the fetcher verified.
     auto index = read_text(w.www() / "index.json");
@@ -150,9 +151,8 @@ int main(int argc, char **argv)
         std::printf("{\"plugin_bytes\":%llu,\"iterations\":%d,\"unit\":\"ms\",\"cases\":{",
                     static_cast<unsigned long long>(so_size), iterations);
         for (std::size_t i = 0; i < rows.size(); ++i)
-            std::printf("%s\"%s\":{\"median\":%.3f,\"min\":%.3f,\"p10\":%.3f,\"p90\":%.3f,\"max\":%.3f}",
-                        i ? "," : "", rows[i].name, rows[i].s.median, rows[i].s.min, rows[i].s.p10, rows[i].s.p90,
-                        rows[i].s.max);
+            std::printf("%s\"%s\":{\"median\":%.3f,\"min\":%.3f,\"p10\":%.3f,\"p90\":%.3f,\"max\":%.3f}", i ? "," : "",
+                        rows[i].name, rows[i].s.median, rows[i].s.min, rows[i].s.p10, rows[i].s.p90, rows[i].s.max);
         std::printf("},\"verification_share_of_http\":%.4f}\n", share);
         return 0;
     }

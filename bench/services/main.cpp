@@ -33,25 +33,24 @@ struct Stats {
     std::size_t n;
 };
 
-Stats stats_of(std::vector<double> v)
-{
+Stats stats_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     auto at = [&](double q) { return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)]; };
     return Stats{v.front(), at(0.1), at(0.5), at(0.9), v.back(), v.size()};
 }
 
-void print_row(const std::string &what, const Stats &s, const char *unit)
-{
+void print_row(const std::string &what, const Stats &s, const char *unit) {
     std::printf("%-34s %6zu %10.1f %10.1f %10.1f %10.1f %10.1f  %s\n", what.c_str(), s.n, s.median, s.min, s.p10, s.p90,
                 s.max, unit);
 }
 
-std::int64_t now_ns() { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count(); }
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
 
 // One round = one publish; latency = until the last subscriber has it.
 // acks: the publish's own latency (until committed and acknowledged).
-std::vector<double> delivery_latency(ServiceVm &vm, std::size_t subscribers, int rounds, std::vector<double> &acks)
-{
+std::vector<double> delivery_latency(ServiceVm &vm, std::size_t subscribers, int rounds, std::vector<double> &acks) {
     const std::string topic = "bench/fanout" + std::to_string(subscribers);
     std::mutex mutex;
     std::condition_variable progress;
@@ -70,7 +69,7 @@ std::vector<double> delivery_latency(ServiceVm &vm, std::size_t subscribers, int
         threads.emplace_back([&, s] {
             ServiceClient c(vm[s % vm.size()], vm.key_file());
             std::int64_t last = base;
-            (void)c.fetch(topic, last, 0, 1); // connect before the first round
+            (void)c.fetch(topic, last, 0, 1);  // connect before the first round
             ++ready;
             while (!stop) {
                 auto batch = c.fetch(topic, last, 200, 1000);
@@ -80,7 +79,8 @@ std::vector<double> delivery_latency(ServiceVm &vm, std::size_t subscribers, int
                 for (auto &e : *batch) {
                     last = e.seq;
                     std::int64_t round = e.seq - base - 1;
-                    if (round >= 0 && round < rounds) received_at[static_cast<std::size_t>(round) * subscribers + s] = t;
+                    if (round >= 0 && round < rounds)
+                        received_at[static_cast<std::size_t>(round) * subscribers + s] = t;
                 }
                 seen[s] = last;
                 progress.notify_all();
@@ -103,11 +103,13 @@ std::vector<double> delivery_latency(ServiceVm &vm, std::size_t subscribers, int
             return std::all_of(seen.begin(), seen.end(), [&](std::int64_t v) { return v >= *seq; });
         });
         if (!all) {
-            std::fprintf(stderr, "round %d: not every subscriber got seq %lld within 10 s\n", r, static_cast<long long>(*seq));
+            std::fprintf(stderr, "round %d: not every subscriber got seq %lld within 10 s\n", r,
+                         static_cast<long long>(*seq));
             break;
         }
         std::int64_t last = 0;
-        for (std::size_t s = 0; s < subscribers; ++s) last = std::max(last, received_at[static_cast<std::size_t>(r) * subscribers + s]);
+        for (std::size_t s = 0; s < subscribers; ++s)
+            last = std::max(last, received_at[static_cast<std::size_t>(r) * subscribers + s]);
         latencies.push_back(static_cast<double>(last - sent) / 1000.0);
     }
     stop = true;
@@ -117,8 +119,7 @@ std::vector<double> delivery_latency(ServiceVm &vm, std::size_t subscribers, int
 
 // Kills the host of the active events instance; returns ms until a publish
 // and an allocate through a survivor succeed.
-std::pair<double, double> failover_once(std::chrono::milliseconds heartbeat_timeout)
-{
+std::pair<double, double> failover_once(std::chrono::milliseconds heartbeat_timeout) {
     ServiceVm vm(3, 50ms, heartbeat_timeout);
     auto formed = Clock::now();
     if (!vm.wait_for_drd_voters(3, 60s)) {
@@ -134,7 +135,11 @@ std::pair<double, double> failover_once(std::chrono::milliseconds heartbeat_time
     auto where = probe.events_where();
     if (!warm || !warm_id || !where) {
         std::fprintf(stderr, "failover: services not ready: %s\n",
-                     (!warm ? warm.error() : !warm_id ? warm_id.error() : where.error()).describe().c_str());
+                     (!warm          ? warm.error()
+                          : !warm_id ? warm_id.error()
+                                     : where.error())
+                         .describe()
+                         .c_str());
         return {-1, -1};
     }
     std::size_t victim = vm.index_of(*where);
@@ -165,17 +170,19 @@ std::pair<double, double> failover_once(std::chrono::milliseconds heartbeat_time
     return {events_ms, naming_ms};
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int rounds = 200, failovers = 5;
     long heartbeat_timeout = 600;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--rounds" && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--failovers" && i + 1 < argc) failovers = std::max(0, std::atoi(argv[++i]));
-        else if (a == "--heartbeat-timeout-ms" && i + 1 < argc) heartbeat_timeout = std::max(100L, std::atol(argv[++i]));
+        if (a == "--rounds" && i + 1 < argc)
+            rounds = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--failovers" && i + 1 < argc)
+            failovers = std::max(0, std::atoi(argv[++i]));
+        else if (a == "--heartbeat-timeout-ms" && i + 1 < argc)
+            heartbeat_timeout = std::max(100L, std::atol(argv[++i]));
         else {
             std::fprintf(stderr, "usage: services_bench [--rounds N] [--failovers K] [--heartbeat-timeout-ms T]\n");
             return a == "--help" ? 0 : 2;
@@ -203,7 +210,8 @@ int main(int argc, char **argv)
         if (!ev.empty()) print_row("failover events (kill -9 → publish)", stats_of(ev), "ms");
         if (!nm.empty()) print_row("failover naming (kill -9 → allocate)", stats_of(nm), "ms");
         std::printf("(3 daemons on loopback, heartbeat 50 ms, heartbeat timeout %ld ms)\n", heartbeat_timeout);
-        return ev.size() == static_cast<std::size_t>(failovers) && nm.size() == static_cast<std::size_t>(failovers) ? 0 : 1;
+        return ev.size() == static_cast<std::size_t>(failovers) && nm.size() == static_cast<std::size_t>(failovers) ? 0
+                                                                                                                    : 1;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "services_bench: %s\n", e.what());
         return 1;

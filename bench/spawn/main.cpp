@@ -32,17 +32,17 @@ struct Stats {
     double p10, median, p90;
 };
 
-Stats stats_of(std::vector<double> v)
-{
+Stats stats_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     auto at = [&](double q) { return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))]; };
     return {at(0.1), at(0.5), at(0.9)};
 }
 
-double micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+double micros(Clock::duration d) {
+    return std::chrono::duration<double, std::micro>(d).count();
+}
 
-std::vector<double> bench_posix_spawn(int n)
-{
+std::vector<double> bench_posix_spawn(int n) {
     std::vector<double> out;
     char arg0[] = "/bin/true";
     char *argv[] = {arg0, nullptr};
@@ -60,8 +60,7 @@ std::vector<double> bench_posix_spawn(int n)
     return out;
 }
 
-std::vector<double> bench_spawn_notify(harness::spawn_client::SpawnClient &c, int n)
-{
+std::vector<double> bench_spawn_notify(harness::spawn_client::SpawnClient &c, int n) {
     std::vector<double> out;
     std::int64_t after = 0;
     // Start after every event already there.
@@ -88,10 +87,9 @@ std::vector<double> bench_spawn_notify(harness::spawn_client::SpawnClient &c, in
     return out;
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int n = 300;
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--iterations") == 0) n = std::max(5, std::atoi(argv[i + 1]));

@@ -20,21 +20,18 @@ namespace harness {
 
 namespace {
 
-std::span<const std::uint8_t> as_bytes(std::string_view s)
-{
+std::span<const std::uint8_t> as_bytes(std::string_view s) {
     return {reinterpret_cast<const std::uint8_t *>(s.data()), s.size()};
 }
 
-int hex_value(char c)
-{
+int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
 }
 
-Result<VmKey> parse_key_text(const std::string &text, const std::filesystem::path &file)
-{
+Result<VmKey> parse_key_text(const std::string &text, const std::filesystem::path &file) {
     VmKey key;
     int high = -1;
     for (char c : text) {
@@ -53,20 +50,18 @@ Result<VmKey> parse_key_text(const std::string &text, const std::filesystem::pat
     return key;
 }
 
-} // namespace
+}  // namespace
 
 struct HmacKey::Impl {
     EVP_MAC *mac = nullptr;
     EVP_MAC_CTX *ctx = nullptr;
-    ~Impl()
-    {
+    ~Impl() {
         EVP_MAC_CTX_free(ctx);
         EVP_MAC_free(mac);
     }
 };
 
-HmacKey::HmacKey(const VmKey &key) : impl_(std::make_unique<Impl>())
-{
+HmacKey::HmacKey(const VmKey &key) : impl_(std::make_unique<Impl>()) {
     char digest[] = "SHA256";
     OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
     impl_->mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
@@ -79,8 +74,7 @@ HmacKey::HmacKey(HmacKey &&) noexcept = default;
 HmacKey &HmacKey::operator=(HmacKey &&) noexcept = default;
 HmacKey::~HmacKey() = default;
 
-Mac HmacKey::mac(std::span<const std::uint8_t> data)
-{
+Mac HmacKey::mac(std::span<const std::uint8_t> data) {
     Mac out{};
     std::size_t len = 0;
     // Re-initialising with no key keeps the prepared key (OpenSSL 3).
@@ -90,8 +84,7 @@ Mac HmacKey::mac(std::span<const std::uint8_t> data)
     return out;
 }
 
-Mac hmac_sha256(const VmKey &key, std::initializer_list<std::span<const std::uint8_t>> parts)
-{
+Mac hmac_sha256(const VmKey &key, std::initializer_list<std::span<const std::uint8_t>> parts) {
     // The one-shot HMAC() is OpenSSL 3's cheapest non-deprecated path for many
     // small MACs; the few multi-part callers concatenate first.
     std::vector<std::uint8_t> joined;
@@ -110,32 +103,27 @@ Mac hmac_sha256(const VmKey &key, std::initializer_list<std::span<const std::uin
     return mac;
 }
 
-std::array<std::uint8_t, 32> sha256(std::span<const std::uint8_t> data)
-{
+std::array<std::uint8_t, 32> sha256(std::span<const std::uint8_t> data) {
     std::array<std::uint8_t, 32> out{};
     SHA256(data.data(), data.size(), out.data());
     return out;
 }
 
-bool equal_constant_time(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b)
-{
+bool equal_constant_time(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
     return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
-void random_bytes(std::span<std::uint8_t> out)
-{
+void random_bytes(std::span<std::uint8_t> out) {
     if (RAND_bytes(out.data(), static_cast<int>(out.size())) != 1) throw std::runtime_error("RAND_bytes failed");
 }
 
-std::uint64_t random_u64()
-{
+std::uint64_t random_u64() {
     std::uint8_t b[8];
     random_bytes(b);
     return harness_get_le(b, 8);
 }
 
-std::string to_hex(std::span<const std::uint8_t> bytes)
-{
+std::string to_hex(std::span<const std::uint8_t> bytes) {
     static const char digits[] = "0123456789abcdef";
     std::string s;
     s.reserve(bytes.size() * 2);
@@ -146,8 +134,7 @@ std::string to_hex(std::span<const std::uint8_t> bytes)
     return s;
 }
 
-Result<VmKey> load_key(const std::filesystem::path &file)
-{
+Result<VmKey> load_key(const std::filesystem::path &file) {
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0)
         return make_error(HARNESS_ERR_AUTH, "cannot read key file " + file.string() + ": " + std::strerror(errno));
@@ -159,8 +146,7 @@ Result<VmKey> load_key(const std::filesystem::path &file)
     return parse_key_text(text, file);
 }
 
-Result<VmKey> load_or_create_key(const std::filesystem::path &file)
-{
+Result<VmKey> load_or_create_key(const std::filesystem::path &file) {
     if (std::filesystem::exists(file)) return load_key(file);
     std::error_code ec;
     if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
@@ -181,15 +167,13 @@ Result<VmKey> load_or_create_key(const std::filesystem::path &file)
 }
 
 Mac client_proof(const VmKey &key, std::string_view vm, std::span<const std::uint8_t> server_nonce,
-                 std::span<const std::uint8_t> client_nonce)
-{
+                 std::span<const std::uint8_t> client_nonce) {
     return hmac_sha256(key, {as_bytes("harness-client"), as_bytes(vm), server_nonce, client_nonce});
 }
 
 Mac server_proof(const VmKey &key, std::string_view vm, std::span<const std::uint8_t> client_nonce,
-                 std::span<const std::uint8_t> server_nonce)
-{
+                 std::span<const std::uint8_t> server_nonce) {
     return hmac_sha256(key, {as_bytes("harness-server"), as_bytes(vm), client_nonce, server_nonce});
 }
 
-} // namespace harness
+}  // namespace harness

@@ -4,8 +4,7 @@
 
 namespace harness {
 
-Result<Endpoint> parse_endpoint(std::string_view text)
-{
+Result<Endpoint> parse_endpoint(std::string_view text) {
     auto bad = [&](const char *why) {
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "bad address \"" + std::string(text) + "\": " + why);
     };
@@ -21,4 +20,4 @@ Result<Endpoint> parse_endpoint(std::string_view text)
     return Endpoint{std::string(host), static_cast<std::uint16_t>(value)};
 }
 
-} // namespace harness
+}  // namespace harness

@@ -22,13 +22,16 @@ constexpr std::size_t kInterfaceSize12 = sizeof(harness_interface);
 // instead of walked.
 constexpr std::size_t kMaxInterfaces = 1024;
 
-Error abi_error(const std::string &why) { return make_error(HARNESS_ERR_ABI_MISMATCH, why); }
+Error abi_error(const std::string &why) {
+    return make_error(HARNESS_ERR_ABI_MISMATCH, why);
+}
 
-const char *level_name(std::uint32_t level) { return level == HARNESS_LEVEL_APPLICATION ? "application" : "daemon"; }
+const char *level_name(std::uint32_t level) {
+    return level == HARNESS_LEVEL_APPLICATION ? "application" : "daemon";
+}
 
 // The interface table, when the descriptor is large enough to hold one.
-Result<void> validate_interfaces(const harness_plugin_descriptor &d)
-{
+Result<void> validate_interfaces(const harness_plugin_descriptor &d) {
     std::size_t count = interface_count(d);
     if (count == 0) return {};
     if (count > kMaxInterfaces)
@@ -53,25 +56,25 @@ Result<void> validate_interfaces(const harness_plugin_descriptor &d)
 
 // The manifest lists exactly the (name, version) pairs the descriptor exports,
 // so what a repository index or console shows is what a process will get.
-Result<void> check_manifest_interfaces(const Manifest &m, const harness_plugin_descriptor &d)
-{
+Result<void> check_manifest_interfaces(const Manifest &m, const harness_plugin_descriptor &d) {
     std::set<std::pair<std::string, std::uint32_t>> listed, exported;
     for (const auto &i : m.interfaces) listed.emplace(i.name, i.version);
     for (std::size_t i = 0; i < interface_count(d); ++i)
         exported.emplace(interface_at(d, i).name, interface_at(d, i).version);
     for (const auto &[name, version] : exported)
         if (!listed.count({name, version}))
-            return make_error(HARNESS_ERR_LOAD_FAILED, "the plugin exports interface " + name + " v" +
-                                                           std::to_string(version) + " that its manifest does not list");
+            return make_error(HARNESS_ERR_LOAD_FAILED,
+                              "the plugin exports interface " + name + " v" + std::to_string(version) +
+                                  " that its manifest does not list");
     for (const auto &[name, version] : listed)
         if (!exported.count({name, version}))
-            return make_error(HARNESS_ERR_LOAD_FAILED, "the manifest lists interface " + name + " v" +
-                                                           std::to_string(version) + " that the plugin does not export");
+            return make_error(HARNESS_ERR_LOAD_FAILED,
+                              "the manifest lists interface " + name + " v" + std::to_string(version) +
+                                  " that the plugin does not export");
     return {};
 }
 
-const char *convention_name(std::uint32_t c)
-{
+const char *convention_name(std::uint32_t c) {
     switch (c) {
     case HARNESS_CALL_RAW: return "raw";
     case HARNESS_CALL_PACKED: return "packed";
@@ -80,8 +83,7 @@ const char *convention_name(std::uint32_t c)
     }
 }
 
-const char *mode_name(std::uint32_t m)
-{
+const char *mode_name(std::uint32_t m) {
     switch (m) {
     case HARNESS_MODE_DEFAULT:
     case HARNESS_MODE_INLINE: return "inline";
@@ -97,8 +99,7 @@ const char *mode_name(std::uint32_t m)
 // beside the descriptor, so it is held to the descriptor here: the same names,
 // and for each the same convention, default mode and (AUTO) signature. A
 // descriptor's DEFAULT mode runs inline, as the daemon does.
-Result<void> check_manifest_functions(const Manifest &m, const harness_plugin_descriptor &d)
-{
+Result<void> check_manifest_functions(const Manifest &m, const harness_plugin_descriptor &d) {
     auto refuse = [&](const std::string &why) {
         return make_error(HARNESS_ERR_LOAD_FAILED, m.package + "/" + m.component + ": " + why);
     };
@@ -127,15 +128,13 @@ Result<void> check_manifest_functions(const Manifest &m, const harness_plugin_de
     return {};
 }
 
-} // namespace
+}  // namespace
 
-std::size_t interface_count(const harness_plugin_descriptor &d)
-{
+std::size_t interface_count(const harness_plugin_descriptor &d) {
     return d.struct_size >= kDescriptorSize12 ? d.interface_count : 0;
 }
 
-Result<void> validate_descriptor(const harness_plugin_descriptor *d)
-{
+Result<void> validate_descriptor(const harness_plugin_descriptor *d) {
     if (!d) return abi_error("the entry symbol returned no descriptor");
     if (d->abi_major != HARNESS_PLUGIN_ABI_MAJOR)
         return abi_error("plugin ABI " + std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor) +
@@ -178,22 +177,22 @@ Result<void> validate_descriptor(const harness_plugin_descriptor *d)
     return validate_interfaces(*d);
 }
 
-static Error wrong_level(const ComponentName &name, std::uint32_t plugin_level, harness_level host_level)
-{
-    std::string what = name.to_string() + (plugin_level == HARNESS_LEVEL_APPLICATION ? " is an application" : " is a daemon") +
-                       "-level plugin";
+static Error wrong_level(const ComponentName &name, std::uint32_t plugin_level, harness_level host_level) {
+    std::string what = name.to_string() +
+        (plugin_level == HARNESS_LEVEL_APPLICATION ? " is an application" : " is a daemon") + "-level plugin";
     if (host_level == HARNESS_LEVEL_DAEMON)
         return make_error(HARNESS_ERR_NOT_SUPPORTED,
-                          what + ": it is loaded into application processes through Hlib (DirectPlugin), never "
-                                 "into a daemon");
+                          what +
+                              ": it is loaded into application processes through Hlib (DirectPlugin), never "
+                              "into a daemon");
     return make_error(HARNESS_ERR_NOT_SUPPORTED,
-                      what + ": it runs inside a daemon and is called through the VM (load, then call), never "
-                             "loaded into an application process");
+                      what +
+                          ": it runs inside a daemon and is called through the VM (load, then call), never "
+                          "loaded into an application process");
 }
 
 Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::open(const ResolvedPlugin &where,
-                                                           std::optional<harness_level> host_level)
-{
+                                                           std::optional<harness_level> host_level) {
     auto manifest = read_manifest(where.manifest);
     if (!manifest) return manifest.error();
     // The manifest's level is checked before dlopen, so a plugin of the other
@@ -217,27 +216,27 @@ Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::open(const ResolvedPlugin 
     if (auto ok = validate_descriptor(d); !ok) return ok.error();
     const Manifest &m = lib->manifest_;
     if (m.package != d->package || m.component != d->component)
-        return make_error(HARNESS_ERR_LOAD_FAILED, "manifest names " + m.package + "/" + m.component +
-                                                       " but the shared object is " + d->package + "/" + d->component);
+        return make_error(HARNESS_ERR_LOAD_FAILED,
+                          "manifest names " + m.package + "/" + m.component + " but the shared object is " +
+                              d->package + "/" + d->component);
     if (m.abi_major != d->abi_major)
         return abi_error("manifest says ABI major " + std::to_string(m.abi_major) + ", descriptor " +
                          std::to_string(d->abi_major));
     if (m.level != d->level)
-        return make_error(HARNESS_ERR_LOAD_FAILED, "manifest says level " + std::string(level_name(m.level)) +
-                                                       " but the descriptor says " + level_name(d->level));
+        return make_error(HARNESS_ERR_LOAD_FAILED,
+                          "manifest says level " + std::string(level_name(m.level)) + " but the descriptor says " +
+                              level_name(d->level));
     if (auto ok = check_manifest_functions(m, *d); !ok) return ok.error();
     if (auto ok = check_manifest_interfaces(m, *d); !ok) return ok.error();
     lib->descriptor_ = d;
     return lib;
 }
 
-LoadedLibrary::~LoadedLibrary()
-{
+LoadedLibrary::~LoadedLibrary() {
     if (handle_) ::dlclose(handle_);
 }
 
-const harness_interface *LoadedLibrary::find_interface(std::string_view name, std::uint32_t min_version) const
-{
+const harness_interface *LoadedLibrary::find_interface(std::string_view name, std::uint32_t min_version) const {
     if (!descriptor_) return nullptr;
     const harness_interface *best = nullptr;
     for (std::size_t i = 0; i < interface_count(*descriptor_); ++i) {
@@ -247,8 +246,7 @@ const harness_interface *LoadedLibrary::find_interface(std::string_view name, st
     return best;
 }
 
-const harness_function *LoadedLibrary::find_function(std::string_view name) const
-{
+const harness_function *LoadedLibrary::find_function(std::string_view name) const {
     if (!descriptor_) return nullptr;
     for (std::size_t i = 0; i < descriptor_->function_count; ++i) {
         const harness_function &f = function_at(*descriptor_, i);
@@ -257,4 +255,4 @@ const harness_function *LoadedLibrary::find_function(std::string_view name) cons
     return nullptr;
 }
 
-} // namespace harness
+}  // namespace harness

@@ -6,16 +6,14 @@
 
 namespace harness {
 
-LogLevel parse_log_level(std::string_view text)
-{
+LogLevel parse_log_level(std::string_view text) {
     if (text == "debug") return LogLevel::debug;
     if (text == "warning" || text == "warn") return LogLevel::warning;
     if (text == "error") return LogLevel::error;
     return LogLevel::info;
 }
 
-void Logger::log(LogLevel level, std::string_view message) const
-{
+void Logger::log(LogLevel level, std::string_view message) const {
     if (!enabled(level)) return;
     static const char *const names[] = {"debug", "info", "warning", "error"};
     auto now = std::chrono::system_clock::now();
@@ -30,4 +28,4 @@ void Logger::log(LogLevel level, std::string_view message) const
                  names[static_cast<int>(level)], static_cast<int>(message.size()), message.data());
 }
 
-} // namespace harness
+}  // namespace harness

@@ -12,12 +12,13 @@ namespace {
 
 using json = nlohmann::json;
 
-Error manifest_error(const std::string &why) { return make_error(HARNESS_ERR_LOAD_FAILED, "manifest: " + why); }
+Error manifest_error(const std::string &why) {
+    return make_error(HARNESS_ERR_LOAD_FAILED, "manifest: " + why);
+}
 
 template <class E>
-bool parse_enum(const json &j, const char *key, std::initializer_list<std::pair<const char *, E>> names, E &out)
-{
-    if (!j.contains(key)) return true; // keep the default
+bool parse_enum(const json &j, const char *key, std::initializer_list<std::pair<const char *, E>> names, E &out) {
+    if (!j.contains(key)) return true;  // keep the default
     if (!j[key].is_string()) return false;
     auto text = j[key].get<std::string>();
     for (const auto &[name, value] : names)
@@ -28,10 +29,9 @@ bool parse_enum(const json &j, const char *key, std::initializer_list<std::pair<
     return false;
 }
 
-} // namespace
+}  // namespace
 
-const char *convention_name(harness_convention convention)
-{
+const char *convention_name(harness_convention convention) {
     switch (convention) {
     case HARNESS_CALL_RAW: return "raw";
     case HARNESS_CALL_PACKED: return "packed";
@@ -40,8 +40,7 @@ const char *convention_name(harness_convention convention)
     return "unknown";
 }
 
-const char *mode_name(harness_mode mode)
-{
+const char *mode_name(harness_mode mode) {
     switch (mode) {
     case HARNESS_MODE_DEFAULT: return "default";
     case HARNESS_MODE_INLINE: return "inline";
@@ -52,8 +51,7 @@ const char *mode_name(harness_mode mode)
     return "unknown";
 }
 
-Result<Manifest> parse_manifest(std::string_view json_text)
-{
+Result<Manifest> parse_manifest(std::string_view json_text) {
     json j = json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) return manifest_error("not a JSON object");
     Manifest m;
@@ -70,13 +68,12 @@ Result<Manifest> parse_manifest(std::string_view json_text)
         if (!abi_major || !abi_minor) return manifest_error("abi_major and abi_minor must be integers");
         m.abi_major = *abi_major;
         m.abi_minor = *abi_minor;
-        if (!parse_enum<harness_level>(j, "level",
-                                       {{"daemon", HARNESS_LEVEL_DAEMON}, {"application", HARNESS_LEVEL_APPLICATION}},
-                                       m.level))
+        if (!parse_enum<harness_level>(
+                j, "level", {{"daemon", HARNESS_LEVEL_DAEMON}, {"application", HARNESS_LEVEL_APPLICATION}}, m.level))
             return manifest_error("level must be \"daemon\" or \"application\"");
-        if (!parse_enum<harness_instance_policy>(j, "instance_policy",
-                                                 {{"per_daemon", HARNESS_PER_DAEMON}, {"one_per_vm", HARNESS_ONE_PER_VM}},
-                                                 m.instance_policy))
+        if (!parse_enum<harness_instance_policy>(
+                j, "instance_policy", {{"per_daemon", HARNESS_PER_DAEMON}, {"one_per_vm", HARNESS_ONE_PER_VM}},
+                m.instance_policy))
             return manifest_error("instance_policy must be \"per_daemon\" or \"one_per_vm\"");
         for (const auto &d : j.value("dependencies", json::array())) {
             auto dep = d.get<std::string>();
@@ -120,8 +117,7 @@ Result<Manifest> parse_manifest(std::string_view json_text)
     return m;
 }
 
-Result<Manifest> read_manifest(const std::filesystem::path &file)
-{
+Result<Manifest> read_manifest(const std::filesystem::path &file) {
     std::ifstream in(file);
     if (!in) return manifest_error("cannot read " + file.string());
     std::ostringstream text;
@@ -131,4 +127,4 @@ Result<Manifest> read_manifest(const std::filesystem::path &file)
     return m;
 }
 
-} // namespace harness
+}  // namespace harness

@@ -4,8 +4,7 @@
 
 namespace harness::protocol {
 
-const char *type_name(std::uint8_t type)
-{
+const char *type_name(std::uint8_t type) {
     switch (static_cast<Type>(type)) {
     case Type::hello: return "hello";
     case Type::auth: return "auth";
@@ -29,10 +28,11 @@ const char *type_name(std::uint8_t type)
     return "unknown";
 }
 
-bool is_known_type(std::uint8_t type) { return std::string_view(type_name(type)) != "unknown"; }
+bool is_known_type(std::uint8_t type) {
+    return std::string_view(type_name(type)) != "unknown";
+}
 
-HeaderBytes encode_header(const Header &h)
-{
+HeaderBytes encode_header(const Header &h) {
     HeaderBytes b{};
     harness_put_le(&b[0], kMagic, 4);
     b[4] = kVersion;
@@ -44,8 +44,7 @@ HeaderBytes encode_header(const Header &h)
     return b;
 }
 
-Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint32_t max_body)
-{
+Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint32_t max_body) {
     if (bytes.size() < kHeaderSize)
         return make_error(HARNESS_ERR_PROTOCOL, "truncated frame header (" + std::to_string(bytes.size()) + " bytes)");
     if (harness_get_le(&bytes[0], 4) != kMagic) return make_error(HARNESS_ERR_PROTOCOL, "bad frame magic");
@@ -58,9 +57,10 @@ Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint32_t 
     h.body_len = static_cast<std::uint32_t>(harness_get_le(&bytes[16], 4));
     h.status = static_cast<std::int32_t>(static_cast<std::uint32_t>(harness_get_le(&bytes[20], 4)));
     if (h.body_len > max_body)
-        return make_error(HARNESS_ERR_TOO_LARGE, "frame body of " + std::to_string(h.body_len) +
-                                                     " bytes exceeds the maximum of " + std::to_string(max_body));
+        return make_error(HARNESS_ERR_TOO_LARGE,
+                          "frame body of " + std::to_string(h.body_len) + " bytes exceeds the maximum of " +
+                              std::to_string(max_body));
     return h;
 }
 
-} // namespace harness::protocol
+}  // namespace harness::protocol

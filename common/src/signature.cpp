@@ -11,35 +11,31 @@ struct TypeName {
     std::string_view name;
 };
 constexpr TypeName kTypes[] = {
-    {HARNESS_T_I32, "i32"}, {HARNESS_T_I64, "i64"},   {HARNESS_T_U64, "u64"}, {HARNESS_T_F64, "f64"},
+    {HARNESS_T_I32, "i32"}, {HARNESS_T_I64, "i64"},     {HARNESS_T_U64, "u64"},   {HARNESS_T_F64, "f64"},
     {HARNESS_T_STR, "str"}, {HARNESS_T_BYTES, "bytes"}, {HARNESS_T_BOOL, "bool"},
 };
 
-std::string_view trim(std::string_view s)
-{
+std::string_view trim(std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
     return s;
 }
 
-} // namespace
+}  // namespace
 
-const char *type_name(int type)
-{
+const char *type_name(int type) {
     for (const auto &t : kTypes)
         if (t.type == type) return t.name.data();
     return "void";
 }
 
-int type_from_name(std::string_view name)
-{
+int type_from_name(std::string_view name) {
     for (const auto &t : kTypes)
         if (t.name == name) return t.type;
     return 0;
 }
 
-std::string Signature::to_string() const
-{
+std::string Signature::to_string() const {
     std::string s = type_name(result);
     s += "(";
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -49,8 +45,7 @@ std::string Signature::to_string() const
     return s + ")";
 }
 
-Result<Signature> parse_signature(std::string_view text)
-{
+Result<Signature> parse_signature(std::string_view text) {
     auto bad = [&](const char *why) {
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "bad signature \"" + std::string(text) + "\": " + why);
     };
@@ -76,8 +71,7 @@ Result<Signature> parse_signature(std::string_view text)
     return sig;
 }
 
-Result<std::vector<harness_value>> unpack_values(const Signature &sig, std::span<const std::uint8_t> packed)
-{
+Result<std::vector<harness_value>> unpack_values(const Signature &sig, std::span<const std::uint8_t> packed) {
     Unpacker u(packed);
     std::vector<harness_value> values;
     values.reserve(sig.args.size());
@@ -106,31 +100,24 @@ Result<std::vector<harness_value>> unpack_values(const Signature &sig, std::span
         if (!ok) return make_error(HARNESS_ERR_PROTOCOL, "argument " + std::to_string(i + 1) + " is truncated");
         values.push_back(v);
     }
-    if (!u.done())
-        return make_error(HARNESS_ERR_TYPE_MISMATCH, "too many arguments for " + sig.to_string());
+    if (!u.done()) return make_error(HARNESS_ERR_TYPE_MISMATCH, "too many arguments for " + sig.to_string());
     return values;
 }
 
-void pack_value(Packer &p, const harness_value &v)
-{
+void pack_value(Packer &p, const harness_value &v) {
     switch (v.type) {
     case HARNESS_T_I32: p.i32(v.v.i32); break;
     case HARNESS_T_I64: p.i64(v.v.i64); break;
     case HARNESS_T_U64: p.u64(v.v.u64); break;
     case HARNESS_T_F64: p.f64(v.v.f64); break;
     case HARNESS_T_BOOL: p.boolean(v.v.boolean != 0); break;
-    case HARNESS_T_STR:
-        p.str(std::string_view(static_cast<const char *>(v.v.blob.data), v.v.blob.len));
-        break;
-    case HARNESS_T_BYTES:
-        p.bytes({static_cast<const std::uint8_t *>(v.v.blob.data), v.v.blob.len});
-        break;
-    default: break; // void: nothing
+    case HARNESS_T_STR: p.str(std::string_view(static_cast<const char *>(v.v.blob.data), v.v.blob.len)); break;
+    case HARNESS_T_BYTES: p.bytes({static_cast<const std::uint8_t *>(v.v.blob.data), v.v.blob.len}); break;
+    default: break;  // void: nothing
     }
 }
 
-void release_value(harness_value &v)
-{
+void release_value(harness_value &v) {
     if ((v.type == HARNESS_T_STR || v.type == HARNESS_T_BYTES) && v.v.blob.owned) {
         std::free(const_cast<void *>(v.v.blob.data));
         v.v.blob.data = nullptr;
@@ -138,4 +125,4 @@ void release_value(harness_value &v)
     }
 }
 
-} // namespace harness
+}  // namespace harness

@@ -6,8 +6,7 @@ namespace harness {
 
 UdpSealer::UdpSealer(VmKey key) : mac_(key), nonce_(random_u64()) {}
 
-std::vector<std::uint8_t> UdpSealer::seal(std::span<const std::uint8_t> frame)
-{
+std::vector<std::uint8_t> UdpSealer::seal(std::span<const std::uint8_t> frame) {
     std::vector<std::uint8_t> d(frame.size() + kSealSize);
     if (!frame.empty()) std::memcpy(d.data(), frame.data(), frame.size());
     harness_put_le(&d[frame.size()], nonce_, 8);
@@ -19,8 +18,7 @@ std::vector<std::uint8_t> UdpSealer::seal(std::span<const std::uint8_t> frame)
 
 UdpOpener::UdpOpener(VmKey key, std::size_t max_senders) : mac_(key), max_senders_(max_senders) {}
 
-Result<OpenedDatagram> UdpOpener::open(std::span<const std::uint8_t> d)
-{
+Result<OpenedDatagram> UdpOpener::open(std::span<const std::uint8_t> d) {
     if (d.size() < protocol::kHeaderSize + kSealSize)
         return make_error(HARNESS_ERR_PROTOCOL, "datagram too short to be sealed");
     std::size_t signed_len = d.size() - protocol::kMacSize;
@@ -35,8 +33,7 @@ Result<OpenedDatagram> UdpOpener::open(std::span<const std::uint8_t> d)
     return o;
 }
 
-bool UdpOpener::accept(std::uint64_t sender, std::uint64_t seq)
-{
+bool UdpOpener::accept(std::uint64_t sender, std::uint64_t seq) {
     if (seq == 0) return false;
     auto it = windows_.find(sender);
     if (it == windows_.end()) {
@@ -64,4 +61,4 @@ bool UdpOpener::accept(std::uint64_t sender, std::uint64_t seq)
     return true;
 }
 
-} // namespace harness
+}  // namespace harness

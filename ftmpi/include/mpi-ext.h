@@ -35,16 +35,17 @@ extern "C" {
  * OMPI_HAVE_MPI_EXT_FTMPI in Open MPI). At run time the MPIX_FT attribute
  * says whether the job runs with fault tolerance on. */
 #define FTMPI_HAVE_MPI_EXT_FT 1
-#define MPIX_HAVE_ULFM 1
+#define MPIX_HAVE_ULFM        1
 
 /* ---- Error classes (follow mpi.h's MPI_ERR_IO = 57, below LASTCODE 63) ---- */
-#define MPIX_ERR_PROC_FAILED         58  /* a process the operation needs has failed */
-#define MPIX_ERR_PROC_FAILED_PENDING 59  /* ANY_SOURCE receive stopped by an unacknowledged failure; the request stays pending */
-#define MPIX_ERR_REVOKED             60  /* the communicator was revoked */
+#define MPIX_ERR_PROC_FAILED 58 /* a process the operation needs has failed */
+#define MPIX_ERR_PROC_FAILED_PENDING                                                                                   \
+    59                      /* ANY_SOURCE receive stopped by an unacknowledged failure; the request stays pending */
+#define MPIX_ERR_REVOKED 60 /* the communicator was revoked */
 /* MPI_Init's return in a replacement process started by REBUILD (FT-MPI's
  * MPI_INIT_RESTARTED_NODE): load checkpoint data instead of initial data.
  * Not an error: MPI is initialized when it is returned. */
-#define MPI_INIT_RESTARTED_NODE      61
+#define MPI_INIT_RESTARTED_NODE 61
 /* The names the MPI Forum chapter uses. */
 #ifndef MPI_ERR_PROC_FAILED
 #define MPI_ERR_PROC_FAILED MPIX_ERR_PROC_FAILED
@@ -89,27 +90,28 @@ int PMPIX_File_revoke(MPI_File fh);
 #endif
 
 /* ---- FT-MPI communicator and message modes ---- */
-#define FTMPI_COMM_MODE_ULFM           0  /* default: no automatic recovery (MPIX_ calls) */
-#define FTMPI_COMM_MODE_ABORT          1  /* any failure ends the job gracefully; cannot be trapped */
-#define FTMPI_COMM_MODE_BLANK          2  /* recovery keeps the extent; failed ranks are gaps (MPI_ERR_RANK) */
-#define FTMPI_COMM_MODE_SHRINK         3  /* recovery renumbers the survivors contiguously */
-#define FTMPI_COMM_MODE_REBUILD        4  /* recovery starts replacements into the failed ranks */
-#define FTMPI_COMM_MODE_REBUILD_APPEND 5  /* recovery shrinks, then appends replacements at the end */
+#define FTMPI_COMM_MODE_ULFM           0 /* default: no automatic recovery (MPIX_ calls) */
+#define FTMPI_COMM_MODE_ABORT          1 /* any failure ends the job gracefully; cannot be trapped */
+#define FTMPI_COMM_MODE_BLANK          2 /* recovery keeps the extent; failed ranks are gaps (MPI_ERR_RANK) */
+#define FTMPI_COMM_MODE_SHRINK         3 /* recovery renumbers the survivors contiguously */
+#define FTMPI_COMM_MODE_REBUILD        4 /* recovery starts replacements into the failed ranks */
+#define FTMPI_COMM_MODE_REBUILD_APPEND 5 /* recovery shrinks, then appends replacements at the end */
 
-#define FTMPI_MSG_MODE_NOP  0  /* after a failure every user operation on the communicator returns an error until recovery */
-#define FTMPI_MSG_MODE_CONT 1  /* default: operations not involving a failed process go on normally */
+#define FTMPI_MSG_MODE_NOP                                                                                             \
+    0 /* after a failure every user operation on the communicator returns an error until recovery */
+#define FTMPI_MSG_MODE_CONT 1 /* default: operations not involving a failed process go on normally */
 
 /* Communicator states (FT-MPI's FT_OK … FT_FAILED). */
 #define FTMPI_COMM_OK        0
-#define FTMPI_COMM_DETECTED  1  /* a member failed since the last recovery */
-#define FTMPI_COMM_RECOVER   2  /* a recovery is running on it */
-#define FTMPI_COMM_RECOVERED 3  /* recovered; becomes OK at its next operation */
-#define FTMPI_COMM_FAILED    4  /* cannot be recovered (freed by the program) */
+#define FTMPI_COMM_DETECTED  1 /* a member failed since the last recovery */
+#define FTMPI_COMM_RECOVER   2 /* a recovery is running on it */
+#define FTMPI_COMM_RECOVERED 3 /* recovered; becomes OK at its next operation */
+#define FTMPI_COMM_FAILED    4 /* cannot be recovered (freed by the program) */
 
 /* Process states. */
 #define FTMPI_PROC_OK          0
-#define FTMPI_PROC_UNAVAILABLE 1  /* suspected: a broken connection not yet confirmed by the VM */
-#define FTMPI_PROC_JOINING     2  /* a replacement is being started or is connecting */
+#define FTMPI_PROC_UNAVAILABLE 1 /* suspected: a broken connection not yet confirmed by the VM */
+#define FTMPI_PROC_JOINING     2 /* a replacement is being started or is connecting */
 #define FTMPI_PROC_FAILED      3
 
 /* Set or read a communicator's modes (local; new communicators inherit the
@@ -137,14 +139,14 @@ int PFTMPI_Comm_get_strict(MPI_Comm comm, int *strict);
  * values are pointers owned by the library, valid until the next MPI call on
  * that communicator). "Since the last recovery" means since the
  * communicator was created or last recovered. ---- */
-#define FT_MPI_LIST_NUM_FAILED 8   /* int*: number of failure events seen locally on comm since the last recovery */
-#define FT_MPI_LIST_FAILED     9   /* int*: their ranks in comm, in the order detected locally */
-#define FT_MPI_COM_NUM_FAILED  10  /* int*: number of distinct ranks of comm that failed since the last recovery */
-#define FT_MPI_COM_FAILED      11  /* int*: array [extent of comm]: failures per rank since the last recovery */
-#define FT_MPI_ERROR_STRING    12  /* char*: what happened, readable ("rank 2 (world 2) killed by signal 9 on member …") */
-#define MPIX_FT                13  /* int*: 1 when the job runs with fault tolerance (comm mode not ABORT), else 0 */
-#define FTMPI_RESTARTED        14  /* int*: 1 in a replacement process (also MPI_Init's return), else 0 */
-#define FTMPI_INCARNATION      15  /* int*: this process's incarnation (0 = started by ftmpirun, k = k-th replacement) */
+#define FT_MPI_LIST_NUM_FAILED 8  /* int*: number of failure events seen locally on comm since the last recovery */
+#define FT_MPI_LIST_FAILED     9  /* int*: their ranks in comm, in the order detected locally */
+#define FT_MPI_COM_NUM_FAILED  10 /* int*: number of distinct ranks of comm that failed since the last recovery */
+#define FT_MPI_COM_FAILED      11 /* int*: array [extent of comm]: failures per rank since the last recovery */
+#define FT_MPI_ERROR_STRING    12 /* char*: what happened, readable ("rank 2 (world 2) killed by signal 9 on member …") */
+#define MPIX_FT                13 /* int*: 1 when the job runs with fault tolerance (comm mode not ABORT), else 0 */
+#define FTMPI_RESTARTED        14 /* int*: 1 in a replacement process (also MPI_Init's return), else 0 */
+#define FTMPI_INCARNATION      15 /* int*: this process's incarnation (0 = started by ftmpirun, k = k-th replacement) */
 
 /* ---- Collective algorithms (ftmpi/src/coll/README.md) ----
  * Forces `algorithm` for `collective` in this process from the next call

@@ -28,8 +28,8 @@ extern "C" {
 #endif
 
 /* ---- Version -------------------------------------------------------- */
-#define MPI_VERSION    3
-#define MPI_SUBVERSION 1
+#define MPI_VERSION          3
+#define MPI_SUBVERSION       1
 #define FTMPI_VERSION_STRING "FT-MPI (HARNESS) 0.1.0"
 
 /* Inside libftmpi (C++) every entry point is noexcept (no exception may
@@ -44,34 +44,34 @@ extern "C" {
 typedef int64_t MPI_Aint;
 typedef int64_t MPI_Offset;
 typedef int64_t MPI_Count;
-typedef int     MPI_Fint;
+typedef int MPI_Fint;
 
 /* ---- Handles -------------------------------------------------------- */
-typedef struct ftmpi_comm_s       *MPI_Comm;
-typedef struct ftmpi_group_s      *MPI_Group;
-typedef struct ftmpi_datatype_s   *MPI_Datatype;
-typedef struct ftmpi_op_s         *MPI_Op;
-typedef struct ftmpi_request_s    *MPI_Request;
+typedef struct ftmpi_comm_s *MPI_Comm;
+typedef struct ftmpi_group_s *MPI_Group;
+typedef struct ftmpi_datatype_s *MPI_Datatype;
+typedef struct ftmpi_op_s *MPI_Op;
+typedef struct ftmpi_request_s *MPI_Request;
 typedef struct ftmpi_errhandler_s *MPI_Errhandler;
-typedef struct ftmpi_message_s    *MPI_Message;
-typedef struct ftmpi_info_s       *MPI_Info;
-typedef struct ftmpi_win_s        *MPI_Win;   /* RMA is not provided; the */
-typedef struct ftmpi_file_s       *MPI_File;  /* handles exist for headers that name them */
+typedef struct ftmpi_message_s *MPI_Message;
+typedef struct ftmpi_info_s *MPI_Info;
+typedef struct ftmpi_win_s *MPI_Win;   /* RMA is not provided; the */
+typedef struct ftmpi_file_s *MPI_File; /* handles exist for headers that name them */
 
 /* ---- Status --------------------------------------------------------- */
 typedef struct MPI_Status {
     int MPI_SOURCE;
     int MPI_TAG;
     int MPI_ERROR;
-    int ftmpi_cancelled;      /* private: MPI_Test_cancelled */
-    size_t ftmpi_count;       /* private: bytes received */
+    int ftmpi_cancelled; /* private: MPI_Test_cancelled */
+    size_t ftmpi_count;  /* private: bytes received */
 } MPI_Status;
 
-#define MPI_STATUS_IGNORE   ((MPI_Status *)0)
-#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+#define MPI_STATUS_IGNORE     ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE   ((MPI_Status *)0)
 #define MPI_F_STATUS_IGNORE   ((MPI_Fint *)0)
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
-#define MPI_F_STATUS_SIZE 6
+#define MPI_F_STATUS_SIZE     6
 
 /* ---- Null handles --------------------------------------------------- */
 #define MPI_COMM_NULL       ((MPI_Comm)0)
@@ -92,70 +92,65 @@ extern struct ftmpi_errhandler_s ftmpi_errhandler_fatal, ftmpi_errhandler_return
 extern struct ftmpi_info_s ftmpi_info_env;
 extern struct ftmpi_message_s ftmpi_message_no_proc;
 
-#define MPI_COMM_WORLD        (&ftmpi_comm_world)
-#define MPI_COMM_SELF         (&ftmpi_comm_self)
-#define MPI_GROUP_EMPTY       (&ftmpi_group_empty)
-#define MPI_ERRORS_ARE_FATAL  (&ftmpi_errhandler_fatal)
-#define MPI_ERRORS_RETURN     (&ftmpi_errhandler_return)
-#define MPI_INFO_ENV          (&ftmpi_info_env)
-#define MPI_MESSAGE_NO_PROC   (&ftmpi_message_no_proc)
+#define MPI_COMM_WORLD       (&ftmpi_comm_world)
+#define MPI_COMM_SELF        (&ftmpi_comm_self)
+#define MPI_GROUP_EMPTY      (&ftmpi_group_empty)
+#define MPI_ERRORS_ARE_FATAL (&ftmpi_errhandler_fatal)
+#define MPI_ERRORS_RETURN    (&ftmpi_errhandler_return)
+#define MPI_INFO_ENV         (&ftmpi_info_env)
+#define MPI_MESSAGE_NO_PROC  (&ftmpi_message_no_proc)
 
 /* Datatypes. Synonyms share one object: MPI_LONG_LONG is MPI_LONG_LONG_INT,
  * MPI_C_COMPLEX is MPI_C_FLOAT_COMPLEX. */
-extern struct ftmpi_datatype_s
-    ftmpi_dt_char, ftmpi_dt_signed_char, ftmpi_dt_unsigned_char, ftmpi_dt_byte,
-    ftmpi_dt_wchar, ftmpi_dt_short, ftmpi_dt_unsigned_short, ftmpi_dt_int,
-    ftmpi_dt_unsigned, ftmpi_dt_long, ftmpi_dt_unsigned_long,
-    ftmpi_dt_long_long_int, ftmpi_dt_unsigned_long_long, ftmpi_dt_float,
-    ftmpi_dt_double, ftmpi_dt_long_double, ftmpi_dt_packed,
-    ftmpi_dt_c_bool, ftmpi_dt_int8_t, ftmpi_dt_int16_t, ftmpi_dt_int32_t,
-    ftmpi_dt_int64_t, ftmpi_dt_uint8_t, ftmpi_dt_uint16_t, ftmpi_dt_uint32_t,
-    ftmpi_dt_uint64_t, ftmpi_dt_aint, ftmpi_dt_offset, ftmpi_dt_count,
-    ftmpi_dt_c_float_complex, ftmpi_dt_c_double_complex,
-    ftmpi_dt_c_long_double_complex,
-    ftmpi_dt_float_int, ftmpi_dt_double_int, ftmpi_dt_long_int, ftmpi_dt_2int,
+extern struct ftmpi_datatype_s ftmpi_dt_char, ftmpi_dt_signed_char, ftmpi_dt_unsigned_char, ftmpi_dt_byte,
+    ftmpi_dt_wchar, ftmpi_dt_short, ftmpi_dt_unsigned_short, ftmpi_dt_int, ftmpi_dt_unsigned, ftmpi_dt_long,
+    ftmpi_dt_unsigned_long, ftmpi_dt_long_long_int, ftmpi_dt_unsigned_long_long, ftmpi_dt_float, ftmpi_dt_double,
+    ftmpi_dt_long_double, ftmpi_dt_packed, ftmpi_dt_c_bool, ftmpi_dt_int8_t, ftmpi_dt_int16_t, ftmpi_dt_int32_t,
+    ftmpi_dt_int64_t, ftmpi_dt_uint8_t, ftmpi_dt_uint16_t, ftmpi_dt_uint32_t, ftmpi_dt_uint64_t, ftmpi_dt_aint,
+    ftmpi_dt_offset, ftmpi_dt_count, ftmpi_dt_c_float_complex, ftmpi_dt_c_double_complex,
+    ftmpi_dt_c_long_double_complex, ftmpi_dt_float_int, ftmpi_dt_double_int, ftmpi_dt_long_int, ftmpi_dt_2int,
     ftmpi_dt_short_int, ftmpi_dt_long_double_int;
 
-#define MPI_CHAR               (&ftmpi_dt_char)
-#define MPI_SIGNED_CHAR        (&ftmpi_dt_signed_char)
-#define MPI_UNSIGNED_CHAR      (&ftmpi_dt_unsigned_char)
-#define MPI_BYTE               (&ftmpi_dt_byte)
-#define MPI_WCHAR              (&ftmpi_dt_wchar)
-#define MPI_SHORT              (&ftmpi_dt_short)
-#define MPI_UNSIGNED_SHORT     (&ftmpi_dt_unsigned_short)
-#define MPI_INT                (&ftmpi_dt_int)
-#define MPI_UNSIGNED           (&ftmpi_dt_unsigned)
-#define MPI_LONG               (&ftmpi_dt_long)
-#define MPI_UNSIGNED_LONG      (&ftmpi_dt_unsigned_long)
-#define MPI_LONG_LONG_INT      (&ftmpi_dt_long_long_int)
-#define MPI_LONG_LONG          MPI_LONG_LONG_INT
-#define MPI_UNSIGNED_LONG_LONG (&ftmpi_dt_unsigned_long_long)
-#define MPI_FLOAT              (&ftmpi_dt_float)
-#define MPI_DOUBLE             (&ftmpi_dt_double)
-#define MPI_LONG_DOUBLE        (&ftmpi_dt_long_double)
-#define MPI_PACKED             (&ftmpi_dt_packed)
-#define MPI_C_BOOL             (&ftmpi_dt_c_bool)
-#define MPI_INT8_T             (&ftmpi_dt_int8_t)
-#define MPI_INT16_T            (&ftmpi_dt_int16_t)
-#define MPI_INT32_T            (&ftmpi_dt_int32_t)
-#define MPI_INT64_T            (&ftmpi_dt_int64_t)
-#define MPI_UINT8_T            (&ftmpi_dt_uint8_t)
-#define MPI_UINT16_T           (&ftmpi_dt_uint16_t)
-#define MPI_UINT32_T           (&ftmpi_dt_uint32_t)
-#define MPI_UINT64_T           (&ftmpi_dt_uint64_t)
-#define MPI_AINT               (&ftmpi_dt_aint)
-#define MPI_OFFSET             (&ftmpi_dt_offset)
-#define MPI_COUNT              (&ftmpi_dt_count)
-#define MPI_C_FLOAT_COMPLEX    (&ftmpi_dt_c_float_complex)
-#define MPI_C_COMPLEX          MPI_C_FLOAT_COMPLEX
-#define MPI_C_DOUBLE_COMPLEX   (&ftmpi_dt_c_double_complex)
+#define MPI_CHAR                  (&ftmpi_dt_char)
+#define MPI_SIGNED_CHAR           (&ftmpi_dt_signed_char)
+#define MPI_UNSIGNED_CHAR         (&ftmpi_dt_unsigned_char)
+#define MPI_BYTE                  (&ftmpi_dt_byte)
+#define MPI_WCHAR                 (&ftmpi_dt_wchar)
+#define MPI_SHORT                 (&ftmpi_dt_short)
+#define MPI_UNSIGNED_SHORT        (&ftmpi_dt_unsigned_short)
+#define MPI_INT                   (&ftmpi_dt_int)
+#define MPI_UNSIGNED              (&ftmpi_dt_unsigned)
+#define MPI_LONG                  (&ftmpi_dt_long)
+#define MPI_UNSIGNED_LONG         (&ftmpi_dt_unsigned_long)
+#define MPI_LONG_LONG_INT         (&ftmpi_dt_long_long_int)
+#define MPI_LONG_LONG             MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG    (&ftmpi_dt_unsigned_long_long)
+#define MPI_FLOAT                 (&ftmpi_dt_float)
+#define MPI_DOUBLE                (&ftmpi_dt_double)
+#define MPI_LONG_DOUBLE           (&ftmpi_dt_long_double)
+#define MPI_PACKED                (&ftmpi_dt_packed)
+#define MPI_C_BOOL                (&ftmpi_dt_c_bool)
+#define MPI_INT8_T                (&ftmpi_dt_int8_t)
+#define MPI_INT16_T               (&ftmpi_dt_int16_t)
+#define MPI_INT32_T               (&ftmpi_dt_int32_t)
+#define MPI_INT64_T               (&ftmpi_dt_int64_t)
+#define MPI_UINT8_T               (&ftmpi_dt_uint8_t)
+#define MPI_UINT16_T              (&ftmpi_dt_uint16_t)
+#define MPI_UINT32_T              (&ftmpi_dt_uint32_t)
+#define MPI_UINT64_T              (&ftmpi_dt_uint64_t)
+#define MPI_AINT                  (&ftmpi_dt_aint)
+#define MPI_OFFSET                (&ftmpi_dt_offset)
+#define MPI_COUNT                 (&ftmpi_dt_count)
+#define MPI_C_FLOAT_COMPLEX       (&ftmpi_dt_c_float_complex)
+#define MPI_C_COMPLEX             MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX      (&ftmpi_dt_c_double_complex)
 #define MPI_C_LONG_DOUBLE_COMPLEX (&ftmpi_dt_c_long_double_complex)
-#define MPI_FLOAT_INT          (&ftmpi_dt_float_int)
-#define MPI_DOUBLE_INT         (&ftmpi_dt_double_int)
-#define MPI_LONG_INT           (&ftmpi_dt_long_int)
-#define MPI_2INT               (&ftmpi_dt_2int)
-#define MPI_SHORT_INT          (&ftmpi_dt_short_int)
-#define MPI_LONG_DOUBLE_INT    (&ftmpi_dt_long_double_int)
+#define MPI_FLOAT_INT             (&ftmpi_dt_float_int)
+#define MPI_DOUBLE_INT            (&ftmpi_dt_double_int)
+#define MPI_LONG_INT              (&ftmpi_dt_long_int)
+#define MPI_2INT                  (&ftmpi_dt_2int)
+#define MPI_SHORT_INT             (&ftmpi_dt_short_int)
+#define MPI_LONG_DOUBLE_INT       (&ftmpi_dt_long_double_int)
 
 /* C++ types (the same layout as C's bool and _Complex types). */
 extern struct ftmpi_datatype_s ftmpi_dt_cxx_bool, ftmpi_dt_cxx_float_complex, ftmpi_dt_cxx_double_complex,
@@ -169,34 +164,33 @@ extern struct ftmpi_datatype_s ftmpi_dt_cxx_bool, ftmpi_dt_cxx_float_complex, ft
  * and LOGICAL are 4 bytes). The predefined ops take them as the standard
  * allows, except REAL2, REAL16, COMPLEX32 and INTEGER16, which move data
  * but have no predefined op here. */
-extern struct ftmpi_datatype_s
-    ftmpi_dt_integer, ftmpi_dt_real, ftmpi_dt_double_precision, ftmpi_dt_complex,
-    ftmpi_dt_double_complex, ftmpi_dt_logical, ftmpi_dt_character, ftmpi_dt_2integer,
-    ftmpi_dt_2real, ftmpi_dt_2double_precision, ftmpi_dt_integer1, ftmpi_dt_integer2,
-    ftmpi_dt_integer4, ftmpi_dt_integer8, ftmpi_dt_integer16, ftmpi_dt_real2, ftmpi_dt_real4,
-    ftmpi_dt_real8, ftmpi_dt_real16, ftmpi_dt_complex8, ftmpi_dt_complex16, ftmpi_dt_complex32;
-#define MPI_INTEGER             (&ftmpi_dt_integer)
-#define MPI_REAL                (&ftmpi_dt_real)
-#define MPI_DOUBLE_PRECISION    (&ftmpi_dt_double_precision)
-#define MPI_COMPLEX             (&ftmpi_dt_complex)
-#define MPI_DOUBLE_COMPLEX      (&ftmpi_dt_double_complex)
-#define MPI_LOGICAL             (&ftmpi_dt_logical)
-#define MPI_CHARACTER           (&ftmpi_dt_character)
-#define MPI_2INTEGER            (&ftmpi_dt_2integer)
-#define MPI_2REAL               (&ftmpi_dt_2real)
-#define MPI_2DOUBLE_PRECISION   (&ftmpi_dt_2double_precision)
-#define MPI_INTEGER1            (&ftmpi_dt_integer1)
-#define MPI_INTEGER2            (&ftmpi_dt_integer2)
-#define MPI_INTEGER4            (&ftmpi_dt_integer4)
-#define MPI_INTEGER8            (&ftmpi_dt_integer8)
-#define MPI_INTEGER16           (&ftmpi_dt_integer16)
-#define MPI_REAL2               (&ftmpi_dt_real2)
-#define MPI_REAL4               (&ftmpi_dt_real4)
-#define MPI_REAL8               (&ftmpi_dt_real8)
-#define MPI_REAL16              (&ftmpi_dt_real16)
-#define MPI_COMPLEX8            (&ftmpi_dt_complex8)
-#define MPI_COMPLEX16           (&ftmpi_dt_complex16)
-#define MPI_COMPLEX32           (&ftmpi_dt_complex32)
+extern struct ftmpi_datatype_s ftmpi_dt_integer, ftmpi_dt_real, ftmpi_dt_double_precision, ftmpi_dt_complex,
+    ftmpi_dt_double_complex, ftmpi_dt_logical, ftmpi_dt_character, ftmpi_dt_2integer, ftmpi_dt_2real,
+    ftmpi_dt_2double_precision, ftmpi_dt_integer1, ftmpi_dt_integer2, ftmpi_dt_integer4, ftmpi_dt_integer8,
+    ftmpi_dt_integer16, ftmpi_dt_real2, ftmpi_dt_real4, ftmpi_dt_real8, ftmpi_dt_real16, ftmpi_dt_complex8,
+    ftmpi_dt_complex16, ftmpi_dt_complex32;
+#define MPI_INTEGER           (&ftmpi_dt_integer)
+#define MPI_REAL              (&ftmpi_dt_real)
+#define MPI_DOUBLE_PRECISION  (&ftmpi_dt_double_precision)
+#define MPI_COMPLEX           (&ftmpi_dt_complex)
+#define MPI_DOUBLE_COMPLEX    (&ftmpi_dt_double_complex)
+#define MPI_LOGICAL           (&ftmpi_dt_logical)
+#define MPI_CHARACTER         (&ftmpi_dt_character)
+#define MPI_2INTEGER          (&ftmpi_dt_2integer)
+#define MPI_2REAL             (&ftmpi_dt_2real)
+#define MPI_2DOUBLE_PRECISION (&ftmpi_dt_2double_precision)
+#define MPI_INTEGER1          (&ftmpi_dt_integer1)
+#define MPI_INTEGER2          (&ftmpi_dt_integer2)
+#define MPI_INTEGER4          (&ftmpi_dt_integer4)
+#define MPI_INTEGER8          (&ftmpi_dt_integer8)
+#define MPI_INTEGER16         (&ftmpi_dt_integer16)
+#define MPI_REAL2             (&ftmpi_dt_real2)
+#define MPI_REAL4             (&ftmpi_dt_real4)
+#define MPI_REAL8             (&ftmpi_dt_real8)
+#define MPI_REAL16            (&ftmpi_dt_real16)
+#define MPI_COMPLEX8          (&ftmpi_dt_complex8)
+#define MPI_COMPLEX16         (&ftmpi_dt_complex16)
+#define MPI_COMPLEX32         (&ftmpi_dt_complex32)
 
 /* MPI-1's bound markers (removed in MPI-3.0, still shipped by MPICH): in
  * MPI_Type_struct / MPI_Type_create_struct they set the new type's lower
@@ -206,10 +200,9 @@ extern struct ftmpi_datatype_s ftmpi_dt_lb, ftmpi_dt_ub;
 #define MPI_UB (&ftmpi_dt_ub)
 
 /* Reduction operations. */
-extern struct ftmpi_op_s
-    ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod, ftmpi_op_land,
-    ftmpi_op_band, ftmpi_op_lor, ftmpi_op_bor, ftmpi_op_lxor, ftmpi_op_bxor,
-    ftmpi_op_maxloc, ftmpi_op_minloc, ftmpi_op_replace, ftmpi_op_no_op;
+extern struct ftmpi_op_s ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod, ftmpi_op_land, ftmpi_op_band,
+    ftmpi_op_lor, ftmpi_op_bor, ftmpi_op_lxor, ftmpi_op_bxor, ftmpi_op_maxloc, ftmpi_op_minloc, ftmpi_op_replace,
+    ftmpi_op_no_op;
 
 #define MPI_MAX     (&ftmpi_op_max)
 #define MPI_MIN     (&ftmpi_op_min)
@@ -287,7 +280,7 @@ extern struct ftmpi_op_s
 #define MPI_ERR_IO                    57
 /* 58..63 are the MPIX_ classes of mpi-ext.h; codes added at run time by
  * MPI_Add_error_class/code are above MPI_ERR_LASTCODE. */
-#define MPI_ERR_LASTCODE              63
+#define MPI_ERR_LASTCODE 63
 
 /* ---- Special values ------------------------------------------------- */
 #define MPI_ANY_SOURCE      (-1)
@@ -345,25 +338,25 @@ extern struct ftmpi_op_s
 #define MPI_LASTUSEDCODE    7
 
 /* Datatype constructors' combiners (MPI_Type_get_envelope). */
-#define MPI_COMBINER_NAMED          1
-#define MPI_COMBINER_DUP            2
-#define MPI_COMBINER_CONTIGUOUS     3
-#define MPI_COMBINER_VECTOR         4
-#define MPI_COMBINER_HVECTOR_INTEGER 5
-#define MPI_COMBINER_HVECTOR        6
-#define MPI_COMBINER_INDEXED        7
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
 #define MPI_COMBINER_HINDEXED_INTEGER 8
-#define MPI_COMBINER_HINDEXED       9
-#define MPI_COMBINER_INDEXED_BLOCK  10
-#define MPI_COMBINER_HINDEXED_BLOCK 11
-#define MPI_COMBINER_STRUCT_INTEGER 12
-#define MPI_COMBINER_STRUCT         13
-#define MPI_COMBINER_SUBARRAY       14
-#define MPI_COMBINER_DARRAY         15
-#define MPI_COMBINER_F90_REAL       16
-#define MPI_COMBINER_F90_COMPLEX    17
-#define MPI_COMBINER_F90_INTEGER    18
-#define MPI_COMBINER_RESIZED        19
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_HINDEXED_BLOCK   11
+#define MPI_COMBINER_STRUCT_INTEGER   12
+#define MPI_COMBINER_STRUCT           13
+#define MPI_COMBINER_SUBARRAY         14
+#define MPI_COMBINER_DARRAY           15
+#define MPI_COMBINER_F90_REAL         16
+#define MPI_COMBINER_F90_COMPLEX      17
+#define MPI_COMBINER_F90_INTEGER      18
+#define MPI_COMBINER_RESIZED          19
 
 /* Subarray and darray. */
 #define MPI_ORDER_C              56
@@ -379,25 +372,24 @@ extern struct ftmpi_op_s
 #define MPI_TYPECLASS_COMPLEX 3
 
 /* ---- User callback types -------------------------------------------- */
-typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
-typedef int (MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
-                                          void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val,
-                                            void *extra_state);
-typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state,
-                                          void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
-                                            void *attribute_val, void *extra_state);
-typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
+typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in,
+                                         void *attribute_val_out, int *flag);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                         void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                           void *extra_state);
+typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
-typedef void (MPI_Handler_function)(MPI_Comm *comm, int *error_code, ...); /* MPI-1 */
+typedef void(MPI_Handler_function)(MPI_Comm *comm, int *error_code, ...); /* MPI-1 */
 /* Generalized requests (MPI_Grequest_start). */
-typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
-typedef int (MPI_Grequest_free_function)(void *extra_state);
-typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
-typedef int (MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state,
-                                void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef int(MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int(MPI_Grequest_free_function)(void *extra_state);
+typedef int(MPI_Grequest_cancel_function)(void *extra_state, int complete);
+typedef int(MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                               void *attribute_val_out, int *flag);
+typedef int(MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 
 /* Predefined attribute callbacks (defined by the comm part). */
 int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *) FTMPI_NOEXCEPT;
@@ -412,7 +404,9 @@ int MPI_NULL_DELETE_FN(MPI_Comm, int, void *, void *) FTMPI_NOEXCEPT;
 
 /* ---- Functions ------------------------------------------------------ */
 /* FTMPI_API(Name, (params)) declares MPI_Name and its PMPI_Name twin. */
-#define FTMPI_API(name, params) int MPI_##name params FTMPI_NOEXCEPT; int PMPI_##name params FTMPI_NOEXCEPT;
+#define FTMPI_API(name, params)                                                                                        \
+    int MPI_##name params FTMPI_NOEXCEPT;                                                                              \
+    int PMPI_##name params FTMPI_NOEXCEPT;
 
 /* Environment */
 FTMPI_API(Init, (int *argc, char ***argv))
@@ -439,13 +433,13 @@ FTMPI_API(Error_string, (int errorcode, char *string, int *resultlen))
 FTMPI_API(Add_error_class, (int *errorclass))
 FTMPI_API(Add_error_code, (int errorclass, int *errorcode))
 FTMPI_API(Add_error_string, (int errorcode, const char *string))
-FTMPI_API(Comm_create_errhandler, (MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler))
+FTMPI_API(Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler *errhandler))
 FTMPI_API(Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 FTMPI_API(Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 FTMPI_API(Comm_call_errhandler, (MPI_Comm comm, int errorcode))
-FTMPI_API(Errhandler_free, (MPI_Errhandler *errhandler))
+FTMPI_API(Errhandler_free, (MPI_Errhandler * errhandler))
 /* MPI-1 names (removed in MPI-3.0; MPICH still ships them). */
-FTMPI_API(Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler))
+FTMPI_API(Errhandler_create, (MPI_Handler_function * function, MPI_Errhandler *errhandler))
 FTMPI_API(Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
 FTMPI_API(Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
 
@@ -454,7 +448,7 @@ int MPI_Pcontrol(const int level, ...) FTMPI_NOEXCEPT;
 int PMPI_Pcontrol(const int level, ...) FTMPI_NOEXCEPT;
 
 /* Info */
-FTMPI_API(Info_create, (MPI_Info *info))
+FTMPI_API(Info_create, (MPI_Info * info))
 FTMPI_API(Info_set, (MPI_Info info, const char *key, const char *value))
 FTMPI_API(Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
 FTMPI_API(Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
@@ -462,21 +456,21 @@ FTMPI_API(Info_get_nkeys, (MPI_Info info, int *nkeys))
 FTMPI_API(Info_get_nthkey, (MPI_Info info, int n, char *key))
 FTMPI_API(Info_delete, (MPI_Info info, const char *key))
 FTMPI_API(Info_dup, (MPI_Info info, MPI_Info *newinfo))
-FTMPI_API(Info_free, (MPI_Info *info))
+FTMPI_API(Info_free, (MPI_Info * info))
 FTMPI_API(Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
 FTMPI_API(Info_create_env, (int argc, char *argv[], MPI_Info *info))
 
-#include "ftmpi/mpi_p2p.h"  /* Point-to-point and requests. */
-#include "ftmpi/mpi_datatype.h"  /* Datatypes: constructors, queries, pack/unpack, and the MPI-1 names removed in MPI-3.0. */
+#include "ftmpi/mpi_datatype.h" /* Datatypes: constructors, queries, pack/unpack, and the MPI-1 names removed in MPI-3.0. */
+#include "ftmpi/mpi_p2p.h"      /* Point-to-point and requests. */
 /* Reduction operations */
-FTMPI_API(Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
-FTMPI_API(Op_free, (MPI_Op *op))
+FTMPI_API(Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op))
+FTMPI_API(Op_free, (MPI_Op * op))
 FTMPI_API(Op_commutative, (MPI_Op op, int *commute))
 FTMPI_API(Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
-#include "ftmpi/mpi_coll.h"  /* Collectives: blocking, non-blocking, persistent (MPI-4) and neighbourhood. */
-#include "ftmpi/mpi_comm.h"  /* Groups, communicators, attributes and topologies. */
-#include "ftmpi/mpi_large_count.h"  /* The MPI-4 large-count (`_c`) forms. */
+#include "ftmpi/mpi_coll.h"        /* Collectives: blocking, non-blocking, persistent (MPI-4) and neighbourhood. */
+#include "ftmpi/mpi_comm.h"        /* Groups, communicators, attributes and topologies. */
+#include "ftmpi/mpi_large_count.h" /* The MPI-4 large-count (`_c`) forms. */
 /* Fortran handle conversion (simple integer tables). */
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm) FTMPI_NOEXCEPT;
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm) FTMPI_NOEXCEPT;
@@ -512,7 +506,7 @@ MPI_Fint PMPI_Message_c2f(MPI_Message message) FTMPI_NOEXCEPT;
 MPI_Message PMPI_Message_f2c(MPI_Fint message) FTMPI_NOEXCEPT;
 FTMPI_API(Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
-#include "ftmpi/mpi_io.h"  /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
+#include "ftmpi/mpi_io.h" /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
 
 #ifdef __cplusplus
 }

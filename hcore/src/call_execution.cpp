@@ -4,37 +4,35 @@
 
 namespace harness::hcore {
 
-Outcome ok_outcome(std::span<const std::uint8_t> result)
-{
+Outcome ok_outcome(std::span<const std::uint8_t> result) {
     Packer p;
     p.bytes(result);
     return {HARNESS_OK, p.take()};
 }
 
-Outcome error_outcome(int status, std::string_view message)
-{
+Outcome error_outcome(int status, std::string_view message) {
     Packer p;
     p.str(message);
     return {status == HARNESS_OK ? HARNESS_ERR_INTERNAL : status, p.take()};
 }
 
-Outcome error_outcome(const Error &e) { return error_outcome(e.status, e.message); }
+Outcome error_outcome(const Error &e) {
+    return error_outcome(e.status, e.message);
+}
 
 namespace {
 
 // A plugin's error text, or the status name when it wrote none.
-std::string plugin_message(const harness_buf &err, int status, const harness_function &f)
-{
+std::string plugin_message(const harness_buf &err, int status, const harness_function &f) {
     std::string why = err.len ? std::string(reinterpret_cast<const char *>(err.data), err.len)
                               : std::string(harness_status_string(status));
     return std::string(f.name) + ": " + why;
 }
 
-} // namespace
+}  // namespace
 
 Outcome execute_call(const LoadedPlugin &plugin, const harness_function &f, std::size_t function_index,
-                     std::span<const std::uint8_t> args, int raw_fd, const harness_host_api *host)
-{
+                     std::span<const std::uint8_t> args, int raw_fd, const harness_host_api *host) {
     harness_buf err{};
     harness_call_ctx ctx{sizeof(harness_call_ctx), plugin.state, host, &err};
     struct FreeErr {
@@ -82,15 +80,13 @@ Outcome execute_call(const LoadedPlugin &plugin, const harness_function &f, std:
     return error_outcome(HARNESS_ERR_NOT_SUPPORTED, "unknown calling convention");
 }
 
-Bytes encode_outcome(const Outcome &o)
-{
+Bytes encode_outcome(const Outcome &o) {
     Packer p;
     p.i32(o.status).bytes(o.body);
     return p.take();
 }
 
-Result<Outcome> decode_outcome(std::span<const std::uint8_t> bytes)
-{
+Result<Outcome> decode_outcome(std::span<const std::uint8_t> bytes) {
     Unpacker u(bytes);
     Outcome o;
     if (!u.i32(o.status) || !u.bytes(o.body) || !u.done())
@@ -98,4 +94,4 @@ Result<Outcome> decode_outcome(std::span<const std::uint8_t> bytes)
     return o;
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -30,4 +30,4 @@ Outcome execute_call(const LoadedPlugin &plugin, const harness_function &f, std:
 Bytes encode_outcome(const Outcome &o);
 Result<Outcome> decode_outcome(std::span<const std::uint8_t> bytes);
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

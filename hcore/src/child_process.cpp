@@ -10,8 +10,7 @@
 
 namespace harness::hcore {
 
-void prepare_child(std::initializer_list<int *> keep)
-{
+void prepare_child(std::initializer_list<int *> keep) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGPIPE}) ::signal(sig, SIG_DFL);
     sigset_t none;
@@ -32,8 +31,7 @@ void prepare_child(std::initializer_list<int *> keep)
     ::close_range(static_cast<unsigned>(next), ~0U, 0);
 }
 
-bool write_all(int fd, const void *data, unsigned long len)
-{
+bool write_all(int fd, const void *data, unsigned long len) {
     auto p = static_cast<const std::uint8_t *>(data);
     while (len > 0) {
         ssize_t n = ::write(fd, p, len);
@@ -45,8 +43,7 @@ bool write_all(int fd, const void *data, unsigned long len)
     return true;
 }
 
-bool read_all(int fd, void *data, unsigned long len)
-{
+bool read_all(int fd, void *data, unsigned long len) {
     auto p = static_cast<std::uint8_t *>(data);
     while (len > 0) {
         ssize_t n = ::read(fd, p, len);
@@ -58,4 +55,4 @@ bool read_all(int fd, void *data, unsigned long len)
     return true;
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

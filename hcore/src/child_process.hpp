@@ -16,4 +16,4 @@ bool write_all(int fd, const void *data, unsigned long len);
 // Reads exactly len bytes; false on EOF or error.
 bool read_all(int fd, void *data, unsigned long len);
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -7,10 +7,11 @@
 
 namespace harness::hcore {
 
-ChildReaper::ChildReaper(boost::asio::io_context &io) : sigchld_(io, SIGCHLD) { arm(); }
+ChildReaper::ChildReaper(boost::asio::io_context &io) : sigchld_(io, SIGCHLD) {
+    arm();
+}
 
-void ChildReaper::arm()
-{
+void ChildReaper::arm() {
     sigchld_.async_wait([this](const boost::system::error_code &ec, int) {
         if (ec) return;
         poll();
@@ -18,14 +19,12 @@ void ChildReaper::arm()
     });
 }
 
-void ChildReaper::watch(pid_t pid, Callback cb)
-{
+void ChildReaper::watch(pid_t pid, Callback cb) {
     children_[pid] = std::move(cb);
-    poll(); // it may have exited before we watched it
+    poll();  // it may have exited before we watched it
 }
 
-void ChildReaper::poll()
-{
+void ChildReaper::poll() {
     // Callbacks run after the walk: they may watch new children.
     std::vector<std::pair<Callback, int>> finished;
     for (auto it = children_.begin(); it != children_.end();) {
@@ -42,8 +41,7 @@ void ChildReaper::poll()
         if (cb) cb(status);
 }
 
-void ChildReaper::kill_all()
-{
+void ChildReaper::kill_all() {
     for (auto &[pid, cb] : children_) ::kill(pid, SIGKILL);
     for (auto &[pid, cb] : children_) {
         int status = 0;
@@ -52,4 +50,4 @@ void ChildReaper::kill_all()
     children_.clear();
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

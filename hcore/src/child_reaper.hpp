@@ -33,4 +33,4 @@ private:
     std::map<pid_t, Callback> children_;
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <csignal>
-#include <sys/resource.h>
 #include <cstdio>
+#include <sys/resource.h>
 
 namespace harness::hcore {
 
@@ -21,20 +21,18 @@ using asio::ip::udp;
 
 namespace {
 
-std::string new_member_id()
-{
+std::string new_member_id() {
     std::uint8_t b[4];
     random_bytes(b);
     return to_hex(b);
 }
 
-} // namespace
+}  // namespace
 
 Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
                std::shared_ptr<PluginDirectory> directory)
     : settings_(std::move(settings)), log_(log), id_(new_member_id()), stop_signals_(io_, SIGTERM, SIGINT),
-      tcp_acceptor_(io_), unix_acceptor_(io_), reaper_(io_), directory_(std::move(directory))
-{
+      tcp_acceptor_(io_), unix_acceptor_(io_), reaper_(io_), directory_(std::move(directory)) {
     root_text_ = settings_.root.string();
     key_file_text_ = settings_.key_file.string();
     host_api_ = make_daemon_host_api(this);
@@ -45,8 +43,7 @@ Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
     invoker_ = std::make_unique<Invoker>(io_, reaper_, &host_api_, log_);
 }
 
-Daemon::~Daemon()
-{
+Daemon::~Daemon() {
     background_.join();
     member_records_.reset();
     invoker_.reset();
@@ -54,11 +51,12 @@ Daemon::~Daemon()
     reaper_.kill_all();
 }
 
-Result<void> Daemon::bind_listeners()
-{
+Result<void> Daemon::bind_listeners() {
     boost::system::error_code ec;
     auto address = asio::ip::make_address(settings_.listen.host, ec);
-    if (ec) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "--listen needs a numeric address, got " + settings_.listen.host);
+    if (ec)
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          "--listen needs a numeric address, got " + settings_.listen.host);
     // With port 0 the TCP port is picked first and UDP takes the same number;
     // retry if that UDP port happens to be taken.
     for (int attempt = 0; attempt < 20; ++attempt) {
@@ -68,14 +66,16 @@ Result<void> Daemon::bind_listeners()
         if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
         if (!ec) acceptor.bind(want, ec);
         if (ec)
-            return make_error(HARNESS_ERR_BUSY, "cannot listen on TCP " + settings_.listen.to_string() + ": " + ec.message());
+            return make_error(HARNESS_ERR_BUSY,
+                              "cannot listen on TCP " + settings_.listen.to_string() + ": " + ec.message());
         std::uint16_t port = acceptor.local_endpoint().port();
         udp::socket socket(io_);
         socket.open(want.protocol() == tcp::v4() ? udp::v4() : udp::v6(), ec);
         if (!ec) socket.bind(udp::endpoint(address, port), ec);
         if (ec) {
             if (settings_.listen.port == 0) continue;
-            return make_error(HARNESS_ERR_BUSY, "cannot listen on UDP " + settings_.listen.to_string() + ": " + ec.message());
+            return make_error(HARNESS_ERR_BUSY,
+                              "cannot listen on UDP " + settings_.listen.to_string() + ": " + ec.message());
         }
         acceptor.listen(asio::socket_base::max_listen_connections, ec);
         if (ec) return make_error(HARNESS_ERR_BUSY, "listen: " + ec.message());
@@ -90,7 +90,8 @@ Result<void> Daemon::bind_listeners()
     // The root lock is held, so a socket file left here is stale.
     auto path = settings_.unix_socket();
     if (path.string().size() >= sizeof(sockaddr_un::sun_path))
-        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "the Unix socket path " + path.string() + " is too long; use a shorter --root");
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          "the Unix socket path " + path.string() + " is too long; use a shorter --root");
     std::error_code fs_ec;
     std::filesystem::remove(path, fs_ec);
     asio::local::stream_protocol::acceptor unix_acceptor(io_);
@@ -103,8 +104,7 @@ Result<void> Daemon::bind_listeners()
     return {};
 }
 
-int Daemon::run(ReadyReporter &ready)
-{
+int Daemon::run(ReadyReporter &ready) {
     auto fail = [&](const Error &e) {
         ready.failed(e.message);
         return 1;
@@ -138,12 +138,16 @@ int Daemon::run(ReadyReporter &ready)
         auto name = parse_component_name(text);
         if (!name) return fail(name.error());
         if (auto loaded = registry_->load(*name); !loaded)
-            return fail(make_error(loaded.error().status, "cannot load " + text + " at start: " + loaded.error().describe()));
+            return fail(
+                make_error(loaded.error().status, "cannot load " + text + " at start: " + loaded.error().describe()));
     }
 
     member_records_ = std::make_unique<MemberRecords>(
         id_, [this] { return membership_->snapshot(); },
-        [this] { return registry_->find(ComponentName{"vm", "drd"}) != nullptr; }, &host_api_, log_);
+        [this] {
+            return registry_->find(ComponentName{"vm", "drd"}) != nullptr;
+        },
+        &host_api_, log_);
     membership_->subscribe([this](const std::string &, bool) {
         if (member_records_) member_records_->changed();
     });
@@ -192,8 +196,7 @@ int Daemon::run(ReadyReporter &ready)
     return 0;
 }
 
-void Daemon::request_stop()
-{
+void Daemon::request_stop() {
     if (stopping_) return;
     stopping_ = true;
     boost::system::error_code ignored;
@@ -205,8 +208,7 @@ void Daemon::request_stop()
     io_.stop();
 }
 
-void Daemon::accept_tcp()
-{
+void Daemon::accept_tcp() {
     tcp_acceptor_.async_accept([this](const boost::system::error_code &ec, tcp::socket socket) {
         if (ec == asio::error::operation_aborted || stopping_) return;
         if (!ec) {
@@ -226,26 +228,25 @@ void Daemon::accept_tcp()
     });
 }
 
-void Daemon::accept_unix()
-{
-    unix_acceptor_.async_accept([this](const boost::system::error_code &ec, asio::local::stream_protocol::socket socket) {
-        if (ec == asio::error::operation_aborted || stopping_) return;
-        if (!ec && too_many_sessions()) {
-            boost::system::error_code ignored;
-            socket.close(ignored);
-        } else if (!ec) {
-            std::make_shared<StreamSession<asio::local::stream_protocol::socket>>(*this, std::move(socket),
-                                                                                 Via::unix_socket, "unix socket")
-                ->start();
-        } else {
-            return accept_later(ec, [this] { accept_unix(); });
-        }
-        accept_unix();
-    });
+void Daemon::accept_unix() {
+    unix_acceptor_.async_accept(
+        [this](const boost::system::error_code &ec, asio::local::stream_protocol::socket socket) {
+            if (ec == asio::error::operation_aborted || stopping_) return;
+            if (!ec && too_many_sessions()) {
+                boost::system::error_code ignored;
+                socket.close(ignored);
+            } else if (!ec) {
+                std::make_shared<StreamSession<asio::local::stream_protocol::socket>>(*this, std::move(socket),
+                                                                                      Via::unix_socket, "unix socket")
+                    ->start();
+            } else {
+                return accept_later(ec, [this] { accept_unix(); });
+            }
+            accept_unix();
+        });
 }
 
-bool Daemon::too_many_sessions()
-{
+bool Daemon::too_many_sessions() {
     if (open_sessions_ < max_sessions_) return false;
     auto now = SteadyClock::now();
     if (now - last_refusal_log_ > std::chrono::seconds(1)) {
@@ -256,8 +257,7 @@ bool Daemon::too_many_sessions()
     return true;
 }
 
-void Daemon::accept_later(const boost::system::error_code &ec, std::function<void()> accept)
-{
+void Daemon::accept_later(const boost::system::error_code &ec, std::function<void()> accept) {
     // Out of descriptors (EMFILE) the listening socket stays readable, so
     // accepting again at once would spin and flood the log; pause instead.
     constexpr auto kPause = std::chrono::milliseconds(100);
@@ -268,8 +268,7 @@ void Daemon::accept_later(const boost::system::error_code &ec, std::function<voi
     });
 }
 
-void Daemon::send_heartbeat(const Endpoint &to, Bytes body)
-{
+void Daemon::send_heartbeat(const Endpoint &to, Bytes body) {
     boost::system::error_code ec;
     auto address = asio::ip::make_address(to.host, ec);
     if (ec) return log_.warning("cannot heartbeat " + to.to_string() + ": not a numeric address");
@@ -281,8 +280,7 @@ void Daemon::send_heartbeat(const Endpoint &to, Bytes body)
     udp_->send_frame(udp::endpoint(address, to.port), frame);
 }
 
-void Daemon::load_services()
-{
+void Daemon::load_services() {
     for (const auto &text : settings_.services) {
         if (stopping_) return;
         auto name = parse_component_name(text);
@@ -293,8 +291,7 @@ void Daemon::load_services()
     }
 }
 
-std::vector<MemberInfo> Daemon::members() const
-{
+std::vector<MemberInfo> Daemon::members() const {
     std::vector<MemberInfo> out;
     if (membership_) {
         out = membership_->snapshot();
@@ -305,21 +302,21 @@ std::vector<MemberInfo> Daemon::members() const
     return out;
 }
 
-Result<const LoadedPlugin *> Daemon::find_or_load(const ComponentName &name)
-{
+Result<const LoadedPlugin *> Daemon::find_or_load(const ComponentName &name) {
     // The common case takes only the registry's shared lock.
     if (const auto *p = registry_->find(name)) return p;
     return registry_->load(name);
 }
 
-void Daemon::handle_heartbeat(std::span<const std::uint8_t> body) { membership_->handle_heartbeat(body); }
+void Daemon::handle_heartbeat(std::span<const std::uint8_t> body) {
+    membership_->handle_heartbeat(body);
+}
 
-void Daemon::in_background(std::function<Reply()> work, ReplyFn done)
-{
+void Daemon::in_background(std::function<Reply()> work, ReplyFn done) {
     asio::post(background_, [this, work = std::move(work), done = std::move(done)]() mutable {
         Reply r = work();
         asio::post(io_, [done = std::move(done), r = std::move(r)]() mutable { done(std::move(r)); });
     });
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -66,8 +66,7 @@ public:
     Result<const LoadedPlugin *> find_or_load(const ComponentName &name);
     bool plugins_stopping() const { return registry_->closed(); }
     // A plugin's code at `return_address` calls `callee` (shutdown order).
-    void note_plugin_call(const void *return_address, const LoadedPlugin &callee)
-    {
+    void note_plugin_call(const void *return_address, const LoadedPlugin &callee) {
         registry_->note_call(return_address, callee);
     }
     const harness_host_api *host_api() const { return &host_api_; }
@@ -89,10 +88,10 @@ private:
     Result<void> bind_listeners();
     Result<void> join_vm(const Endpoint &via);
     Result<void> check_one_per_vm(const ComponentName &name);
-    void load_services(); // settings_.services, in order; failures are warnings
+    void load_services();  // settings_.services, in order; failures are warnings
     void accept_tcp();
     void accept_unix();
-    void accept_later(const boost::system::error_code &ec, std::function<void()> accept); // after a failed accept
+    void accept_later(const boost::system::error_code &ec, std::function<void()> accept);  // after a failed accept
     void send_heartbeat(const Endpoint &to, Bytes body);
 
     void handle_load(std::span<const std::uint8_t> body, ReplyFn done);
@@ -114,12 +113,12 @@ private:
     std::string id_;
     VmKey key_;
     std::optional<RootLock> lock_;
-    std::string root_text_, key_file_text_; // stable strings for the host API
+    std::string root_text_, key_file_text_;  // stable strings for the host API
     harness_host_api host_api_{};
 
-    int open_sessions_ = 0; // before io_: sessions die with the io_context
+    int open_sessions_ = 0;  // before io_: sessions die with the io_context
     int max_sessions_ = 0;
-    bool too_many_sessions(); // logs (rate limited) when a connection is refused
+    bool too_many_sessions();  // logs (rate limited) when a connection is refused
     SteadyClock::time_point last_refusal_log_{};
 
     boost::asio::io_context io_;
@@ -134,7 +133,7 @@ private:
     std::unique_ptr<PluginRegistry> registry_;
     std::shared_ptr<PluginDirectory> directory_;
     std::unique_ptr<Membership> membership_;
-    std::unique_ptr<MemberRecords> member_records_; // vm/members/ in the DRD; stopped before plugins unload
+    std::unique_ptr<MemberRecords> member_records_;  // vm/members/ in the DRD; stopped before plugins unload
     std::unique_ptr<Invoker> invoker_;
     std::atomic<bool> stopping_{false};
 
@@ -147,4 +146,4 @@ private:
     std::map<ComponentName, Claim> claims_;
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

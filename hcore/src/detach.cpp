@@ -9,8 +9,7 @@
 
 namespace harness::hcore {
 
-ReadyReporter ReadyReporter::start(bool foreground, const std::string &log_file)
-{
+ReadyReporter ReadyReporter::start(bool foreground, const std::string &log_file) {
     ReadyReporter r;
     if (foreground) return r;
     int fds[2];
@@ -49,8 +48,7 @@ ReadyReporter ReadyReporter::start(bool foreground, const std::string &log_file)
     return r;
 }
 
-void ReadyReporter::ready(const std::string &line)
-{
+void ReadyReporter::ready(const std::string &line) {
     std::string text = line + "\n";
     if (pipe_fd_ < 0) {
         std::fputs(text.c_str(), stdout);
@@ -64,16 +62,14 @@ void ReadyReporter::ready(const std::string &line)
     pipe_fd_ = -1;
 }
 
-void ReadyReporter::failed(const std::string &why)
-{
+void ReadyReporter::failed(const std::string &why) {
     std::string text = "hcored: " + why + "\n";
     std::fputs(text.c_str(), stderr);
     if (pipe_fd_ >= 0) {
-        if (::write(pipe_fd_, text.data(), text.size()) < 0) {
-        }
+        if (::write(pipe_fd_, text.data(), text.size()) < 0) {}
         ::close(pipe_fd_);
         pipe_fd_ = -1;
     }
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

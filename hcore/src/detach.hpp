@@ -14,10 +14,10 @@ public:
     static ReadyReporter start(bool foreground, const std::string &log_file);
 
     void ready(const std::string &line);  // "hcored ready …"
-    void failed(const std::string &why);   // one-line reason, exit status 1
+    void failed(const std::string &why);  // one-line reason, exit status 1
 
 private:
-    int pipe_fd_ = -1; // detached child: write end towards the waiting parent
+    int pipe_fd_ = -1;  // detached child: write end towards the waiting parent
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

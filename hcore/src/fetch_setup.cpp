@@ -5,13 +5,13 @@
 namespace harness::hcore {
 
 Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &log,
-                                              std::shared_ptr<const PluginDirectory> directory)
-{
+                                              std::shared_ptr<const PluginDirectory> directory) {
     auto gnupghome = settings.root / "gnupg";
     for (const auto &file : settings.import_keys) {
         auto imported = import_daemon_key(gnupghome, file);
         if (!imported)
-            return make_error(imported.error().status, "--import-key " + file.string() + ": " + imported.error().message);
+            return make_error(imported.error().status,
+                              "--import-key " + file.string() + ": " + imported.error().message);
         for (const auto &fpr : *imported) log.info("imported publisher key " + fpr + " from " + file.string());
     }
     if (settings.repositories.empty() && settings.trusted_fingerprints.empty() && !settings.allow_unsigned)
@@ -32,4 +32,4 @@ Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &
     return make_http_fetcher(std::move(config));
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -16,4 +16,4 @@ namespace harness::hcore {
 Result<std::shared_ptr<Fetcher>> make_fetcher(const Settings &settings, Logger &log,
                                               std::shared_ptr<const PluginDirectory> directory);
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

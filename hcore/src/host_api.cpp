@@ -8,18 +8,18 @@ namespace harness::hcore {
 
 namespace {
 
-Daemon &daemon_of(void *host) { return *static_cast<Daemon *>(host); }
+Daemon &daemon_of(void *host) {
+    return *static_cast<Daemon *>(host);
+}
 
-void copy_message(const std::string &message, char *err, std::size_t errlen)
-{
+void copy_message(const std::string &message, char *err, std::size_t errlen) {
     if (!err || errlen == 0) return;
     std::size_t n = std::min(message.size(), errlen - 1);
     std::memcpy(err, message.data(), n);
     err[n] = '\0';
 }
 
-int host_load(void *host, const char *package, const char *component, char *err, std::size_t errlen) noexcept
-{
+int host_load(void *host, const char *package, const char *component, char *err, std::size_t errlen) noexcept {
     try {
         if (!package || !component) return HARNESS_ERR_INVALID_ARGUMENT;
         auto r = daemon_of(host).load_component(ComponentName{package, component});
@@ -36,16 +36,13 @@ int host_load(void *host, const char *package, const char *component, char *err,
     return HARNESS_ERR_INTERNAL;
 }
 
-void host_log(void *host, int level, const char *message) noexcept
-{
+void host_log(void *host, int level, const char *message) noexcept {
     try {
         if (message) daemon_of(host).log().log(static_cast<LogLevel>(std::clamp(level, 0, 3)), message);
-    } catch (...) {
-    }
+    } catch (...) {}
 }
 
-int host_subscribe(void *host, harness_member_hook hook, void *user) noexcept
-{
+int host_subscribe(void *host, harness_member_hook hook, void *user) noexcept {
     try {
         if (!hook) return HARNESS_ERR_INVALID_ARGUMENT;
         daemon_of(host).subscribe_members([hook, user](const std::string &id, bool alive) {
@@ -57,10 +54,11 @@ int host_subscribe(void *host, harness_member_hook hook, void *user) noexcept
     }
 }
 
-const char *host_member_id(void *host) noexcept { return daemon_of(host).id().c_str(); }
+const char *host_member_id(void *host) noexcept {
+    return daemon_of(host).id().c_str();
+}
 
-int host_list_members(void *host, harness_member_visitor visit, void *user) noexcept
-{
+int host_list_members(void *host, harness_member_visitor visit, void *user) noexcept {
     try {
         if (!visit) return HARNESS_ERR_INVALID_ARGUMENT;
         Daemon &d = daemon_of(host);
@@ -78,11 +76,14 @@ int host_list_members(void *host, harness_member_visitor visit, void *user) noex
     }
 }
 
-const char *host_root_dir(void *host) noexcept { return daemon_of(host).root_text().c_str(); }
-const char *host_key_file(void *host) noexcept { return daemon_of(host).key_file_text().c_str(); }
+const char *host_root_dir(void *host) noexcept {
+    return daemon_of(host).root_text().c_str();
+}
+const char *host_key_file(void *host) noexcept {
+    return daemon_of(host).key_file_text().c_str();
+}
 
-const harness_function *find_function(const LoadedPlugin &plugin, std::string_view name)
-{
+const harness_function *find_function(const LoadedPlugin &plugin, std::string_view name) {
     const auto &d = plugin.descriptor();
     for (std::size_t i = 0; i < d.function_count; ++i)
         if (name == function_at(d, i).name) return &function_at(d, i);
@@ -90,8 +91,7 @@ const harness_function *find_function(const LoadedPlugin &plugin, std::string_vi
 }
 
 int host_call_local(void *host, const char *package, const char *component, const char *function, const void *args,
-                    std::size_t args_len, harness_buf *out, char *err, std::size_t errlen) noexcept
-{
+                    std::size_t args_len, harness_buf *out, char *err, std::size_t errlen) noexcept {
     try {
         if (!package || !component || !function || !out || (!args && args_len > 0)) {
             copy_message("call_local: null package, component, function, args or out", err, errlen);
@@ -118,7 +118,8 @@ int host_call_local(void *host, const char *package, const char *component, cons
         }
         const harness_function *f = find_function(**plugin, function);
         if (!f) {
-            copy_message("call_local: no function \"" + std::string(function) + "\" in " + name.to_string(), err, errlen);
+            copy_message("call_local: no function \"" + std::string(function) + "\" in " + name.to_string(), err,
+                         errlen);
             return HARNESS_ERR_NOT_FOUND;
         }
         // Only PACKED: an AUTO function needs its signature checked and its
@@ -152,10 +153,9 @@ int host_call_local(void *host, const char *package, const char *component, cons
     return HARNESS_ERR_INTERNAL;
 }
 
-} // namespace
+}  // namespace
 
-harness_host_api make_daemon_host_api(Daemon *daemon)
-{
+harness_host_api make_daemon_host_api(Daemon *daemon) {
     harness_host_api api{};
     api.struct_size = sizeof api;
     api.host = daemon;
@@ -170,4 +170,4 @@ harness_host_api make_daemon_host_api(Daemon *daemon)
     return api;
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -10,4 +10,4 @@ namespace harness::hcore {
 class Daemon;
 harness_host_api make_daemon_host_api(Daemon *daemon);
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -3,8 +3,8 @@
 #include "child_process.hpp"
 #include "service_process.hpp"
 
-#include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 
 #include <chrono>
@@ -20,14 +20,13 @@ namespace harness::hcore {
 namespace asio = boost::asio;
 
 Invoker::Invoker(asio::io_context &io, ChildReaper &reaper, const harness_host_api *host, Logger &log)
-    : io_(io), reaper_(reaper), host_(host), log_(log)
-{
+    : io_(io), reaper_(reaper), host_(host), log_(log) {}
+
+Invoker::~Invoker() {
+    shutdown();
 }
 
-Invoker::~Invoker() { shutdown(); }
-
-void Invoker::invoke(const CallTarget &target, harness_mode mode, Bytes args, int raw_fd, Done done)
-{
+void Invoker::invoke(const CallTarget &target, harness_mode mode, Bytes args, int raw_fd, Done done) {
     switch (mode) {
     case HARNESS_MODE_INLINE:
         done(execute_call(*target.plugin, *target.function, target.function_index, args, raw_fd, host_));
@@ -39,8 +38,7 @@ void Invoker::invoke(const CallTarget &target, harness_mode mode, Bytes args, in
     }
 }
 
-void Invoker::run_in_thread(const CallTarget &target, Bytes args, int raw_fd, Done done)
-{
+void Invoker::run_in_thread(const CallTarget &target, Bytes args, int raw_fd, Done done) {
     ++threads_running_;
     try {
         std::thread([this, target, args = std::move(args), raw_fd, done]() mutable {
@@ -56,8 +54,7 @@ void Invoker::run_in_thread(const CallTarget &target, Bytes args, int raw_fd, Do
 
 namespace {
 
-std::string describe_wait_status(int status)
-{
+std::string describe_wait_status(int status) {
     if (WIFSIGNALED(status)) return std::string("killed by signal ") + strsignal(WTERMSIG(status));
     if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
     return "ended";
@@ -73,8 +70,7 @@ struct ForkedCall : std::enable_shared_from_this<ForkedCall> {
     bool eof = false, exited = false;
     int wait_status = 0;
 
-    void read()
-    {
+    void read() {
         pipe.async_read_some(asio::buffer(chunk), [self = shared_from_this()](auto ec, std::size_t n) {
             self->received.insert(self->received.end(), self->chunk, self->chunk + n);
             if (ec) {
@@ -85,8 +81,7 @@ struct ForkedCall : std::enable_shared_from_this<ForkedCall> {
             }
         });
     }
-    void finish()
-    {
+    void finish() {
         if (!eof || !exited || !done) return;
         auto d = std::move(done);
         auto o = decode_outcome(received);
@@ -95,10 +90,9 @@ struct ForkedCall : std::enable_shared_from_this<ForkedCall> {
     }
 };
 
-} // namespace
+}  // namespace
 
-void Invoker::run_in_fork(const CallTarget &target, Bytes args, int raw_fd, Done done)
-{
+void Invoker::run_in_fork(const CallTarget &target, Bytes args, int raw_fd, Done done) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         return done(error_outcome(HARNESS_ERR_BUSY, std::string("pipe: ") + std::strerror(errno)));
@@ -130,8 +124,7 @@ void Invoker::run_in_fork(const CallTarget &target, Bytes args, int raw_fd, Done
     });
 }
 
-void Invoker::run_in_service(const CallTarget &target, Bytes args, int raw_fd, Done done)
-{
+void Invoker::run_in_service(const CallTarget &target, Bytes args, int raw_fd, Done done) {
     auto &service = services_[target.function];
     if (!service || !service->alive()) {
         auto started = ServiceProcess::start(io_, reaper_, target, host_, log_);
@@ -141,8 +134,7 @@ void Invoker::run_in_service(const CallTarget &target, Bytes args, int raw_fd, D
     service->call(std::move(args), raw_fd, std::move(done));
 }
 
-void Invoker::shutdown()
-{
+void Invoker::shutdown() {
     for (auto &[f, s] : services_) s->stop();
     services_.clear();
     // Threads run plugin code; give them a bounded time before the plugins go.
@@ -153,4 +145,4 @@ void Invoker::shutdown()
         log_.warning(std::to_string(threads_running_.load()) + " call threads still running at shutdown");
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -58,4 +58,4 @@ private:
     std::map<const harness_function *, std::shared_ptr<ServiceProcess>> services_;
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

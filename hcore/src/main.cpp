@@ -8,13 +8,12 @@
 #include <csignal>
 #include <exception>
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     using namespace harness::hcore;
     auto parsed = parse_settings(argc, argv);
     if (!parsed.settings) return parsed.exit_code;
     Settings settings = std::move(*parsed.settings);
-    ::signal(SIGPIPE, SIG_IGN); // a vanished client is an error code, not a crash
+    ::signal(SIGPIPE, SIG_IGN);  // a vanished client is an error code, not a crash
 
     std::error_code ec;
     std::filesystem::create_directories(settings.var_dir(), ec);

@@ -2,15 +2,12 @@
 
 namespace harness::hcore {
 
-MemberRecords::MemberRecords(std::string self_id, Snapshot snapshot, DrdLoaded drd_loaded,
-                             const harness_host_api *host, Logger &log)
+MemberRecords::MemberRecords(std::string self_id, Snapshot snapshot, DrdLoaded drd_loaded, const harness_host_api *host,
+                             Logger &log)
     : self_id_(std::move(self_id)), snapshot_(std::move(snapshot)), drd_loaded_(std::move(drd_loaded)), host_(host),
-      log_(log), worker_([this] { run(); })
-{
-}
+      log_(log), worker_([this] { run(); }) {}
 
-MemberRecords::~MemberRecords()
-{
+MemberRecords::~MemberRecords() {
     {
         std::lock_guard lock(mutex_);
         stop_ = true;
@@ -19,8 +16,7 @@ MemberRecords::~MemberRecords()
     worker_.join();
 }
 
-void MemberRecords::changed()
-{
+void MemberRecords::changed() {
     {
         std::lock_guard lock(mutex_);
         dirty_ = true;
@@ -28,8 +24,7 @@ void MemberRecords::changed()
     wake_.notify_all();
 }
 
-void MemberRecords::run()
-{
+void MemberRecords::run() {
     // Also every second without a change: a write that failed (no DRD
     // majority yet) or a coordinator change is caught up with.
     constexpr auto kRetry = std::chrono::seconds(1);
@@ -44,15 +39,14 @@ void MemberRecords::run()
     }
 }
 
-void MemberRecords::write_differences()
-{
+void MemberRecords::write_differences() {
     if (!drd_loaded_()) return;
     auto members = snapshot_();
     const MemberInfo *coordinator = nullptr;
     for (const auto &m : members)
         if (m.alive && (!coordinator || m.id < coordinator->id)) coordinator = &m;
     if (!coordinator || coordinator->id != self_id_) {
-        written_.clear(); // whoever coordinates later rewrites everything
+        written_.clear();  // whoever coordinates later rewrites everything
         return;
     }
     for (const auto &m : members) {
@@ -70,10 +64,10 @@ void MemberRecords::write_differences()
         harness_buf_free(&out);
         if (rc != HARNESS_OK) {
             log_.debug("membership record " + key + " not written yet: " + err);
-            return; // retried on the next change or second
+            return;  // retried on the next change or second
         }
         written_[key] = value.take();
     }
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -28,9 +28,9 @@ public:
 
     MemberRecords(std::string self_id, Snapshot snapshot, DrdLoaded drd_loaded, const harness_host_api *host,
                   Logger &log);
-    ~MemberRecords(); // stops and joins the worker
+    ~MemberRecords();  // stops and joins the worker
 
-    void changed(); // membership changed: write what differs (thread-safe)
+    void changed();  // membership changed: write what differs (thread-safe)
 
 private:
     void run();
@@ -41,7 +41,7 @@ private:
     DrdLoaded drd_loaded_;
     const harness_host_api *host_;
     Logger &log_;
-    std::map<std::string, Bytes> written_; // key → value last acknowledged by the DRD
+    std::map<std::string, Bytes> written_;  // key → value last acknowledged by the DRD
 
     std::mutex mutex_;
     std::condition_variable wake_;
@@ -49,4 +49,4 @@ private:
     std::thread worker_;
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

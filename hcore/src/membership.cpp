@@ -10,27 +10,24 @@ namespace harness::hcore {
 
 Membership::Membership(boost::asio::io_context &io, MemberInfo self, std::string vm, std::chrono::milliseconds period,
                        std::chrono::milliseconds timeout, Logger &log)
-    : io_(io), self_(std::move(self)), vm_(std::move(vm)), period_(period), timeout_(timeout), log_(log), timer_(io)
-{
-}
+    : io_(io), self_(std::move(self)), vm_(std::move(vm)), period_(period), timeout_(timeout), log_(log), timer_(io) {}
 
-void Membership::start(SendDatagram send, LocalLoaded local_loaded)
-{
+void Membership::start(SendDatagram send, LocalLoaded local_loaded) {
     send_ = std::move(send);
     local_loaded_ = std::move(local_loaded);
     tick();
 }
 
-void Membership::stop() { timer_.cancel(); }
+void Membership::stop() {
+    timer_.cancel();
+}
 
-void Membership::subscribe(Hook hook)
-{
+void Membership::subscribe(Hook hook) {
     std::lock_guard lock(mutex_);
     hooks_.push_back(std::move(hook));
 }
 
-void Membership::notify(const std::string &id, bool alive)
-{
+void Membership::notify(const std::string &id, bool alive) {
     std::vector<Hook> hooks;
     {
         std::lock_guard lock(mutex_);
@@ -40,8 +37,7 @@ void Membership::notify(const std::string &id, bool alive)
     for (auto &h : hooks) boost::asio::post(io_, [h, id, alive] { h(id, alive); });
 }
 
-void Membership::tick()
-{
+void Membership::tick() {
     auto now = SteadyClock::now();
     std::vector<std::string> failed;
     std::vector<Endpoint> targets;
@@ -50,9 +46,10 @@ void Membership::tick()
         bool was_frozen = last_tick_ != SteadyClock::time_point{} && now - last_tick_ > timeout_;
         if (was_frozen) {
             ++self_.incarnation;
-            log_.warning("this daemon was not scheduled for " +
-                         std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now - last_tick_).count()) +
-                         " ms: the others get a fresh timeout; incarnation " + std::to_string(self_.incarnation));
+            log_.warning(
+                "this daemon was not scheduled for " +
+                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now - last_tick_).count()) +
+                " ms: the others get a fresh timeout; incarnation " + std::to_string(self_.incarnation));
         }
         for (auto &[id, m] : members_) {
             if (!m.alive) {
@@ -88,8 +85,7 @@ void Membership::tick()
     });
 }
 
-Bytes Membership::encode_heartbeat() const
-{
+Bytes Membership::encode_heartbeat() const {
     Packer p;
     std::lock_guard lock(mutex_);
     p.str(vm_).str(self_.id).str(self_.tcp.to_string()).str(self_.udp.to_string()).u64(self_.incarnation);
@@ -105,8 +101,7 @@ Bytes Membership::encode_heartbeat() const
 }
 
 void Membership::add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct,
-                                std::uint64_t incarnation)
-{
+                                std::uint64_t incarnation) {
     if (id == self_.id) return;
     bool added = false, rejoined = false;
     std::uint64_t now_incarnation = 0;
@@ -147,8 +142,7 @@ void Membership::add_or_refresh(const std::string &id, const Endpoint &tcp, cons
     }
 }
 
-void Membership::handle_heartbeat(std::span<const std::uint8_t> body)
-{
+void Membership::handle_heartbeat(std::span<const std::uint8_t> body) {
     Unpacker u(body);
     std::string vm, id, tcp, udp;
     std::uint64_t incarnation = 0, n = 0;
@@ -188,23 +182,22 @@ void Membership::handle_heartbeat(std::span<const std::uint8_t> body)
     if (auto it = members_.find(id); it != members_.end()) it->second.loaded = std::move(loaded);
 }
 
-Result<Bytes> Membership::handle_join(std::span<const std::uint8_t> body)
-{
+Result<Bytes> Membership::handle_join(std::span<const std::uint8_t> body) {
     Unpacker u(body);
     std::string vm, id, tcp, udp;
     if (!u.str(vm) || !u.str(id) || !u.str(tcp) || !u.str(udp) || !u.done())
         return make_error(HARNESS_ERR_PROTOCOL, "malformed join request");
-    if (vm != vm_) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "this daemon is in VM \"" + vm_ + "\", not \"" + vm + "\"");
+    if (vm != vm_)
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "this daemon is in VM \"" + vm_ + "\", not \"" + vm + "\"");
     if (id == self_.id) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "member id " + id + " is taken");
     auto tcp_e = parse_endpoint(tcp);
     auto udp_e = parse_endpoint(udp);
     if (!tcp_e || !udp_e) return make_error(HARNESS_ERR_PROTOCOL, "malformed join addresses");
-    add_or_refresh(id, *tcp_e, *udp_e, true); // a failed member asking again rejoins
+    add_or_refresh(id, *tcp_e, *udp_e, true);  // a failed member asking again rejoins
     return encode_members();
 }
 
-Result<void> Membership::adopt_member_list(std::span<const std::uint8_t> members_body)
-{
+Result<void> Membership::adopt_member_list(std::span<const std::uint8_t> members_body) {
     Unpacker u(members_body);
     std::uint64_t n = 0;
     if (!u.u64(n)) return make_error(HARNESS_ERR_PROTOCOL, "malformed member list");
@@ -221,8 +214,7 @@ Result<void> Membership::adopt_member_list(std::span<const std::uint8_t> members
     return {};
 }
 
-Bytes Membership::encode_members() const
-{
+Bytes Membership::encode_members() const {
     auto now = SteadyClock::now();
     Packer p;
     std::lock_guard lock(mutex_);
@@ -236,16 +228,14 @@ Bytes Membership::encode_members() const
     return p.take();
 }
 
-std::vector<MemberInfo> Membership::snapshot() const
-{
+std::vector<MemberInfo> Membership::snapshot() const {
     std::lock_guard lock(mutex_);
     std::vector<MemberInfo> out{self_};
     for (const auto &[id, m] : members_) out.push_back(m);
     return out;
 }
 
-std::vector<std::string> Membership::holders_of(const ComponentName &name) const
-{
+std::vector<std::string> Membership::holders_of(const ComponentName &name) const {
     std::vector<std::string> out;
     if (local_loaded_) {
         auto mine = local_loaded_();
@@ -257,10 +247,9 @@ std::vector<std::string> Membership::holders_of(const ComponentName &name) const
     return out;
 }
 
-std::size_t Membership::size() const
-{
+std::size_t Membership::size() const {
     std::lock_guard lock(mutex_);
     return members_.size() + 1;
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -42,9 +42,9 @@ struct MemberInfo {
     Endpoint udp;
     bool alive = true;
     SteadyClock::time_point last_heard;
-    std::vector<ComponentName> loaded; // as last gossiped by that member
-    std::uint64_t incarnation = 1;     // +1 each time it rejoins after being declared failed
-    SteadyClock::time_point last_probe{}; // while failed: the last heartbeat sent to it
+    std::vector<ComponentName> loaded;     // as last gossiped by that member
+    std::uint64_t incarnation = 1;         // +1 each time it rejoins after being declared failed
+    SteadyClock::time_point last_probe{};  // while failed: the last heartbeat sent to it
 };
 
 class Membership {
@@ -65,9 +65,9 @@ public:
     // Adds members from a JOIN reply (the joining side).
     Result<void> adopt_member_list(std::span<const std::uint8_t> members_body);
 
-    Bytes encode_members() const; // MEMBERS reply body
+    Bytes encode_members() const;  // MEMBERS reply body
     std::vector<MemberInfo> snapshot() const;
-    std::vector<std::string> holders_of(const ComponentName &name) const; // live members incl. self
+    std::vector<std::string> holders_of(const ComponentName &name) const;  // live members incl. self
     std::size_t size() const;
     const MemberInfo &self() const { return self_; }
     const std::string &vm() const { return vm_; }
@@ -92,9 +92,9 @@ private:
     SendDatagram send_;
     LocalLoaded local_loaded_;
 
-    mutable std::mutex mutex_; // members_ is read from background threads
-    std::map<std::string, MemberInfo> members_; // everyone but self
+    mutable std::mutex mutex_;                   // members_ is read from background threads
+    std::map<std::string, MemberInfo> members_;  // everyone but self
     std::vector<Hook> hooks_;
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -19,36 +19,35 @@ namespace {
 
 constexpr auto kPeerTimeout = std::chrono::milliseconds(3000);
 
-Reply fail(int status, std::string_view message)
-{
+Reply fail(int status, std::string_view message) {
     Packer p;
     p.str(message);
     return Reply{status, p.take()};
 }
 
-Result<Bytes> ask(const Endpoint &where, const VmKey &key, Type type, std::span<const std::uint8_t> body)
-{
+Result<Bytes> ask(const Endpoint &where, const VmKey &key, Type type, std::span<const std::uint8_t> body) {
     auto deadline = hlib::deadline_in(kPeerTimeout);
     auto conn = hlib::Connection::open_tcp(where, key, deadline);
     if (!conn) return conn.error();
     return conn->request(type, body, deadline);
 }
 
-} // namespace
+}  // namespace
 
-Result<void> Daemon::join_vm(const Endpoint &via)
-{
+Result<void> Daemon::join_vm(const Endpoint &via) {
     Packer p;
     p.str(settings_.vm).str(id_).str(tcp_address_.to_string()).str(udp_address_.to_string());
     auto reply = ask(via, key_, Type::join, p.view());
-    if (!reply) return make_error(reply.error().status, "cannot join the VM at " + via.to_string() + ": " + reply.error().message);
+    if (!reply)
+        return make_error(reply.error().status,
+                          "cannot join the VM at " + via.to_string() + ": " + reply.error().message);
     if (auto adopted = membership_->adopt_member_list(*reply); !adopted) return adopted;
-    log_.info("joined VM " + settings_.vm + " through " + via.to_string() + " (" + std::to_string(membership_->size()) + " members)");
+    log_.info("joined VM " + settings_.vm + " through " + via.to_string() + " (" + std::to_string(membership_->size()) +
+              " members)");
     return {};
 }
 
-Result<void> Daemon::check_one_per_vm(const ComponentName &name)
-{
+Result<void> Daemon::check_one_per_vm(const ComponentName &name) {
     // First a claim at the coordinator (the live member with the smallest id),
     // which serializes concurrent loads; members' views of who is alive agree
     // except for a heartbeat timeout after a failure.
@@ -83,13 +82,13 @@ Result<void> Daemon::check_one_per_vm(const ComponentName &name)
         }
         for (const auto &c : *loaded)
             if (c.name == name)
-                return make_error(HARNESS_ERR_ALREADY_IN_VM, name.to_string() + " is one-per-VM and already loaded on member " + m.id);
+                return make_error(HARNESS_ERR_ALREADY_IN_VM,
+                                  name.to_string() + " is one-per-VM and already loaded on member " + m.id);
     }
     return {};
 }
 
-Result<void> Daemon::claim(const ComponentName &name, const std::string &member_id)
-{
+Result<void> Daemon::claim(const ComponentName &name, const std::string &member_id) {
     // A claim holds while its member is alive and has the component loaded,
     // or for a grace period while that member is still loading it (a load that
     // failed after claiming must not block the VM forever).
@@ -105,14 +104,14 @@ Result<void> Daemon::claim(const ComponentName &name, const std::string &member_
         bool holds = std::find(holders.begin(), holders.end(), it->second.member_id) != holders.end();
         if (holder_alive && (holds || now - it->second.at < kLoadGrace))
             return make_error(HARNESS_ERR_ALREADY_IN_VM,
-                              name.to_string() + " is one-per-VM and already claimed by member " + it->second.member_id);
+                              name.to_string() + " is one-per-VM and already claimed by member " +
+                                  it->second.member_id);
     }
     claims_[name] = Claim{member_id, now};
     return {};
 }
 
-void Daemon::handle_claim(std::span<const std::uint8_t> body, ReplyFn done)
-{
+void Daemon::handle_claim(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     ComponentName name;
     std::string member_id;
@@ -122,8 +121,7 @@ void Daemon::handle_claim(std::span<const std::uint8_t> body, ReplyFn done)
     done(r ? Reply{HARNESS_OK, {}} : fail(r.error().status, r.error().message));
 }
 
-void Daemon::handle_add(std::span<const std::uint8_t> body, ReplyFn done)
-{
+void Daemon::handle_add(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     std::string text;
     if (!u.str(text) || !u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed add request"));
@@ -134,14 +132,14 @@ void Daemon::handle_add(std::span<const std::uint8_t> body, ReplyFn done)
             Packer p;
             p.str(tcp_address_.to_string());
             auto reply = ask(target, key_, Type::invite, p.view());
-            if (!reply) return fail(reply.error().status, "cannot add " + target.to_string() + ": " + reply.error().message);
+            if (!reply)
+                return fail(reply.error().status, "cannot add " + target.to_string() + ": " + reply.error().message);
             return Reply{HARNESS_OK, std::move(reply.value())};
         },
         std::move(done));
 }
 
-void Daemon::handle_invite(std::span<const std::uint8_t> body, ReplyFn done)
-{
+void Daemon::handle_invite(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     std::string text;
     if (!u.str(text) || !u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed invite request"));
@@ -150,8 +148,8 @@ void Daemon::handle_invite(std::span<const std::uint8_t> body, ReplyFn done)
     std::size_t alive = 0;
     for (const auto &m : membership_->snapshot()) alive += m.alive;
     if (alive > 1)
-        return done(fail(HARNESS_ERR_INVALID_ARGUMENT, "member " + id_ + " is already in a VM with " +
-                                                            std::to_string(alive - 1) + " other members"));
+        return done(fail(HARNESS_ERR_INVALID_ARGUMENT,
+                         "member " + id_ + " is already in a VM with " + std::to_string(alive - 1) + " other members"));
     in_background(
         [this, via = *via] {
             if (auto joined = join_vm(via); !joined) return fail(joined.error().status, joined.error().message);
@@ -162,8 +160,7 @@ void Daemon::handle_invite(std::span<const std::uint8_t> body, ReplyFn done)
         std::move(done));
 }
 
-void Daemon::handle_halt(std::span<const std::uint8_t> body, ReplyFn done)
-{
+void Daemon::handle_halt(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     bool whole_vm = false;
     if (!u.boolean(whole_vm) || !u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed halt request"));
@@ -194,12 +191,11 @@ void Daemon::handle_halt(std::span<const std::uint8_t> body, ReplyFn done)
         });
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore
 
 namespace harness::hcore {
 
-void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done)
-{
+void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     std::string url;
     bool forwarded = false;
@@ -242,10 +238,11 @@ void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done)
                 if (auto r = ask(m.tcp, key_, Type::publish, p.view()); !r)
                     failures += (failures.empty() ? "" : "; ") + m.id + ": " + r.error().describe();
             }
-            if (!failures.empty()) return fail(HARNESS_ERR_UNREACHABLE, "recorded here, but not on every member: " + failures);
+            if (!failures.empty())
+                return fail(HARNESS_ERR_UNREACHABLE, "recorded here, but not on every member: " + failures);
             return Reply{HARNESS_OK, {}};
         },
         std::move(done));
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

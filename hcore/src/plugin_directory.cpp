@@ -4,8 +4,7 @@
 
 namespace harness::hcore {
 
-void PluginDirectory::record(PublishedPlugin entry)
-{
+void PluginDirectory::record(PublishedPlugin entry) {
     std::lock_guard lock(mutex_);
     auto &list = entries_[entry.name];
     // One entry per repository: a republication replaces it and moves it first.
@@ -15,8 +14,7 @@ void PluginDirectory::record(PublishedPlugin entry)
     list.insert(list.begin(), std::move(entry));
 }
 
-std::vector<std::string> PluginDirectory::repositories_for(const ComponentName &name) const
-{
+std::vector<std::string> PluginDirectory::repositories_for(const ComponentName &name) const {
     std::lock_guard lock(mutex_);
     std::vector<std::string> urls;
     if (auto it = entries_.find(name); it != entries_.end())
@@ -24,12 +22,11 @@ std::vector<std::string> PluginDirectory::repositories_for(const ComponentName &
     return urls;
 }
 
-std::vector<PublishedPlugin> PluginDirectory::all() const
-{
+std::vector<PublishedPlugin> PluginDirectory::all() const {
     std::lock_guard lock(mutex_);
     std::vector<PublishedPlugin> out;
     for (const auto &[name, list] : entries_) out.insert(out.end(), list.begin(), list.end());
     return out;
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

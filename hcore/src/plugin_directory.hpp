@@ -23,7 +23,7 @@ struct PublishedPlugin {
     std::string repo_url;
     ComponentName name;
     std::string version;
-    std::string info_json; // level, TTL and functions with their calling conventions
+    std::string info_json;  // level, TTL and functions with their calling conventions
 };
 
 class PluginDirectory {
@@ -34,7 +34,7 @@ public:
 
 private:
     mutable std::mutex mutex_;
-    std::map<ComponentName, std::vector<PublishedPlugin>> entries_; // newest publication first
+    std::map<ComponentName, std::vector<PublishedPlugin>> entries_;  // newest publication first
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -11,17 +11,16 @@ namespace harness::hcore {
 namespace {
 // How long a stopping plugin waits for calls into it to return.
 constexpr std::chrono::seconds call_drain_timeout{5};
-} // namespace
+}  // namespace
 
 PluginRegistry::PluginRegistry(Resolver resolver, const harness_host_api *host_api, Logger &log)
-    : resolver_(std::move(resolver)), host_api_(host_api), log_(log)
-{
+    : resolver_(std::move(resolver)), host_api_(host_api), log_(log) {}
+
+PluginRegistry::~PluginRegistry() {
+    unload_all();
 }
 
-PluginRegistry::~PluginRegistry() { unload_all(); }
-
-Result<const LoadedPlugin *> PluginRegistry::load(const ComponentName &name)
-{
+Result<const LoadedPlugin *> PluginRegistry::load(const ComponentName &name) {
     // Checked before the lock too: unload_all holds it while finis run, and a
     // fini may wait for a thread that is loading.
     if (closed_) return make_error(HARNESS_ERR_BUSY, "the daemon is shutting down");
@@ -30,8 +29,7 @@ Result<const LoadedPlugin *> PluginRegistry::load(const ComponentName &name)
     return load_locked(name);
 }
 
-Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &name)
-{
+Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &name) {
     if (auto *p = find(name)) return p;
     if (in_progress_.count(name))
         return make_error(HARNESS_ERR_LOAD_FAILED, "dependency cycle through " + name.to_string());
@@ -46,8 +44,8 @@ Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &na
     }
     const harness_plugin_descriptor &d = (*library)->descriptor();
     if (name.package != d.package || name.component != d.component)
-        return make_error(HARNESS_ERR_LOAD_FAILED, "asked for " + name.to_string() + " but the plugin is " +
-                                                       d.package + "/" + d.component);
+        return make_error(HARNESS_ERR_LOAD_FAILED,
+                          "asked for " + name.to_string() + " but the plugin is " + d.package + "/" + d.component);
     if (d.instance_policy == HARNESS_ONE_PER_VM && one_per_vm_check_) {
         if (auto ok = one_per_vm_check_(name); !ok) return ok.error();
     }
@@ -64,8 +62,8 @@ Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &na
         if (!dep) return dep.error();
         auto loaded = load_locked(*dep);
         if (!loaded)
-            return make_error(HARNESS_ERR_LOAD_FAILED, "dependency " + dep_text + " of " + name.to_string() + ": " +
-                                                           loaded.error().describe());
+            return make_error(HARNESS_ERR_LOAD_FAILED,
+                              "dependency " + dep_text + " of " + name.to_string() + ": " + loaded.error().describe());
     }
 
     auto plugin = std::make_unique<LoadedPlugin>();
@@ -96,48 +94,44 @@ Result<const LoadedPlugin *> PluginRegistry::load_locked(const ComponentName &na
     return static_cast<const LoadedPlugin *>(raw);
 }
 
-Result<PluginRegistry::ForProcess> PluginRegistry::resolve_for_process(const ComponentName &name) const
-{
+Result<PluginRegistry::ForProcess> PluginRegistry::resolve_for_process(const ComponentName &name) const {
     auto where = resolver_.resolve(name);
     if (!where) return where.error();
     auto manifest = read_manifest(where->manifest);
     if (!manifest) return manifest.error();
     if (manifest->package != name.package || manifest->component != name.component)
-        return make_error(HARNESS_ERR_LOAD_FAILED, "asked for " + name.to_string() + " but the manifest at " +
-                                                       where->manifest.string() + " names " + manifest->package +
-                                                       "/" + manifest->component);
+        return make_error(HARNESS_ERR_LOAD_FAILED,
+                          "asked for " + name.to_string() + " but the manifest at " + where->manifest.string() +
+                              " names " + manifest->package + "/" + manifest->component);
     if (manifest->level != HARNESS_LEVEL_APPLICATION)
         return make_error(HARNESS_ERR_NOT_SUPPORTED,
-                          name.to_string() + " is a daemon-level plugin: it runs inside a daemon and is called "
-                                             "through the VM, never loaded into an application process");
+                          name.to_string() +
+                              " is a daemon-level plugin: it runs inside a daemon and is called "
+                              "through the VM, never loaded into an application process");
     log_.info("resolved " + name.to_string() + " " + manifest->version + " for a process from " +
               origin_name(where->origin) + " (" + where->shared_object.string() + ")");
     return ForProcess{*where, manifest->version};
 }
 
-const LoadedPlugin *PluginRegistry::find(const ComponentName &name) const
-{
+const LoadedPlugin *PluginRegistry::find(const ComponentName &name) const {
     std::shared_lock lock(map_mutex_);
     auto it = plugins_.find(name);
     return it == plugins_.end() || it->second->stopping ? nullptr : it->second.get();
 }
 
-std::vector<const LoadedPlugin *> PluginRegistry::all() const
-{
+std::vector<const LoadedPlugin *> PluginRegistry::all() const {
     std::shared_lock lock(map_mutex_);
     return {order_.begin(), order_.end()};
 }
 
-const LoadedPlugin *PluginRegistry::plugin_at(const void *base) const
-{
+const LoadedPlugin *PluginRegistry::plugin_at(const void *base) const {
     std::shared_lock lock(map_mutex_);
     for (const LoadedPlugin *p : order_)
         if (p->base == base) return p;
     return nullptr;
 }
 
-void PluginRegistry::note_call(const void *return_address, const LoadedPlugin &callee)
-{
+void PluginRegistry::note_call(const void *return_address, const LoadedPlugin &callee) {
     std::lock_guard lock(calls_mutex_);
     auto it = caller_at_.find(return_address);
     if (it == caller_at_.end()) {
@@ -148,8 +142,7 @@ void PluginRegistry::note_call(const void *return_address, const LoadedPlugin &c
     if (it->second && it->second != &callee) calls_.emplace(it->second, &callee);
 }
 
-void PluginRegistry::stop(LoadedPlugin &p)
-{
+void PluginRegistry::stop(LoadedPlugin &p) {
     p.stopping = true;
     const auto deadline = std::chrono::steady_clock::now() + call_drain_timeout;
     while (p.calls_in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline)
@@ -159,10 +152,9 @@ void PluginRegistry::stop(LoadedPlugin &p)
     p.initialized = false;
 }
 
-void PluginRegistry::unload_all()
-{
+void PluginRegistry::unload_all() {
     closed_ = true;
-    std::lock_guard lock(load_mutex_); // a load under way finishes first
+    std::lock_guard lock(load_mutex_);  // a load under way finishes first
     std::vector<LoadedPlugin *> live;
     {
         std::shared_lock map_lock(map_mutex_);
@@ -183,7 +175,7 @@ void PluginRegistry::unload_all()
             });
         };
         auto next = std::find_if(live.begin(), live.end(), [&](LoadedPlugin *p) { return !called_by_live(p); });
-        if (next == live.end()) next = live.begin(); // calls in a cycle: newest first
+        if (next == live.end()) next = live.begin();  // calls in a cycle: newest first
         LoadedPlugin *p = *next;
         live.erase(next);
         stop(*p);
@@ -193,4 +185,4 @@ void PluginRegistry::unload_all()
     plugins_.clear();
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

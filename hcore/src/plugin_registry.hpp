@@ -20,8 +20,8 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace harness::hcore {
@@ -31,13 +31,13 @@ struct LoadedPlugin {
     std::unique_ptr<LoadedLibrary> library;
     void *state = nullptr;
     bool initialized = false;
-    const void *base = nullptr; // where its shared object is mapped: names the caller of a host call
+    const void *base = nullptr;  // where its shared object is mapped: names the caller of a host call
     // Shutdown: set just before its fini. Lookups no longer find it and new
     // calls from other plugins' threads are refused; calls already in flight
     // (counted by PluginCall) end before the fini runs.
     std::atomic<bool> stopping{false};
     mutable std::atomic<int> calls_in_flight{0};
-    std::vector<Signature> signatures; // per function index; empty Signature for non-AUTO
+    std::vector<Signature> signatures;  // per function index; empty Signature for non-AUTO
 
     const harness_plugin_descriptor &descriptor() const { return library->descriptor(); }
 };
@@ -47,8 +47,7 @@ struct LoadedPlugin {
 // plugin is being stopped: the caller reports that the daemon is stopping.
 class PluginCall {
 public:
-    explicit PluginCall(const LoadedPlugin &p) : plugin_(p)
-    {
+    explicit PluginCall(const LoadedPlugin &p) : plugin_(p) {
         plugin_.calls_in_flight.fetch_add(1);
         if (plugin_.stopping) release();
     }
@@ -58,8 +57,7 @@ public:
     explicit operator bool() const { return held_; }
 
 private:
-    void release()
-    {
+    void release() {
         if (held_) plugin_.calls_in_flight.fetch_sub(1);
         held_ = false;
     }
@@ -90,7 +88,7 @@ public:
     };
     Result<ForProcess> resolve_for_process(const ComponentName &name) const;
     const LoadedPlugin *find(const ComponentName &name) const;
-    std::vector<const LoadedPlugin *> all() const; // in load order
+    std::vector<const LoadedPlugin *> all() const;  // in load order
     // unload_all has begun: calls between plugins that start now are refused,
     // so one in flight that waits on another plugin ends instead of waiting
     // for a VM that is going away.
@@ -113,17 +111,17 @@ private:
     Logger &log_;
     OnePerVmCheck one_per_vm_check_;
 
-    std::recursive_mutex load_mutex_;     // serializes loads; init may re-enter
-    std::set<ComponentName> in_progress_; // cycle detection
-    std::atomic<bool> closed_{false};     // set once by unload_all; loads refused
+    std::recursive_mutex load_mutex_;      // serializes loads; init may re-enter
+    std::set<ComponentName> in_progress_;  // cycle detection
+    std::atomic<bool> closed_{false};      // set once by unload_all; loads refused
 
     mutable std::shared_mutex map_mutex_;
     std::map<ComponentName, std::unique_ptr<LoadedPlugin>> plugins_;
     std::vector<LoadedPlugin *> order_;
 
     std::mutex calls_mutex_;
-    std::map<const void *, const LoadedPlugin *> caller_at_;               // return address -> caller
-    std::set<std::pair<const LoadedPlugin *, const LoadedPlugin *>> calls_; // (caller, callee)
+    std::map<const void *, const LoadedPlugin *> caller_at_;                 // return address -> caller
+    std::set<std::pair<const LoadedPlugin *, const LoadedPlugin *>> calls_;  // (caller, callee)
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

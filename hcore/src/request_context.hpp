@@ -29,4 +29,4 @@ public:
 
 enum class Via { unix_socket, tcp, udp };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -9,21 +9,26 @@ using protocol::Type;
 
 namespace {
 
-Reply ok(Bytes body = {}) { return Reply{HARNESS_OK, std::move(body)}; }
+Reply ok(Bytes body = {}) {
+    return Reply{HARNESS_OK, std::move(body)};
+}
 
-Reply fail(int status, std::string_view message)
-{
+Reply fail(int status, std::string_view message) {
     Packer p;
     p.str(message);
     return Reply{status, p.take()};
 }
 
-Reply fail(const Error &e) { return fail(e.status, e.message); }
+Reply fail(const Error &e) {
+    return fail(e.status, e.message);
+}
 
-Reply malformed(Type t) { return fail(HARNESS_ERR_PROTOCOL, std::string("malformed ") + protocol::type_name(static_cast<std::uint8_t>(t)) + " request"); }
+Reply malformed(Type t) {
+    return fail(HARNESS_ERR_PROTOCOL,
+                std::string("malformed ") + protocol::type_name(static_cast<std::uint8_t>(t)) + " request");
+}
 
-Result<ComponentName> read_component(Unpacker &u)
-{
+Result<ComponentName> read_component(Unpacker &u) {
     ComponentName n;
     if (!u.str(n.package) || !u.str(n.component)) return make_error(HARNESS_ERR_PROTOCOL, "malformed component name");
     if (!is_valid_name_part(n.package) || !is_valid_name_part(n.component))
@@ -31,17 +36,15 @@ Result<ComponentName> read_component(Unpacker &u)
     return n;
 }
 
-bool udp_allowed(Type t)
-{
+bool udp_allowed(Type t) {
     return t == Type::ping || t == Type::call || t == Type::members || t == Type::loaded || t == Type::locate ||
-           t == Type::published;
+        t == Type::published;
 }
 
-} // namespace
+}  // namespace
 
 void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint8_t> body, Via via, RawChannel *raw,
-                            ReplyFn done)
-{
+                            ReplyFn done) {
     auto type = static_cast<Type>(h.type);
     if (!protocol::is_known_type(h.type) || type == Type::hello || type == Type::auth || type == Type::auth_ok ||
         type == Type::heartbeat)
@@ -82,8 +85,7 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     }
 }
 
-void Daemon::handle_load(std::span<const std::uint8_t> body, ReplyFn done)
-{
+void Daemon::handle_load(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     auto name = read_component(u);
     if (!name) return done(fail(name.error()));
@@ -105,8 +107,7 @@ void Daemon::handle_load(std::span<const std::uint8_t> body, ReplyFn done)
         std::move(done));
 }
 
-void Daemon::handle_resolve(std::span<const std::uint8_t> body, ReplyFn done)
-{
+void Daemon::handle_resolve(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     auto name = read_component(u);
     if (!name) return done(fail(name.error()));
@@ -127,8 +128,7 @@ void Daemon::handle_resolve(std::span<const std::uint8_t> body, ReplyFn done)
         std::move(done));
 }
 
-void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, ReplyFn done)
-{
+void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, ReplyFn done) {
     Unpacker u(body);
     auto name = read_component(u);
     if (!name) return done(fail(name.error()));
@@ -139,7 +139,8 @@ void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, Re
         return done(malformed(Type::call));
     const LoadedPlugin *plugin = registry_->find(*name);
     if (!plugin)
-        return done(fail(HARNESS_ERR_NOT_FOUND, name->to_string() + " is not loaded on member " + id_ + "; load it first"));
+        return done(
+            fail(HARNESS_ERR_NOT_FOUND, name->to_string() + " is not loaded on member " + id_ + "; load it first"));
     CallTarget target{plugin, nullptr, 0};
     const auto &d = plugin->descriptor();
     for (std::size_t i = 0; i < d.function_count; ++i) {
@@ -150,13 +151,16 @@ void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, Re
         }
     }
     if (!target.function)
-        return done(fail(HARNESS_ERR_NOT_FOUND, "no function \"" + std::string(function) + "\" in " + name->to_string()));
+        return done(
+            fail(HARNESS_ERR_NOT_FOUND, "no function \"" + std::string(function) + "\" in " + name->to_string()));
     const harness_function &f = *target.function;
     if (static_cast<std::uint32_t>(convention) != f.convention)
-        return done(fail(HARNESS_ERR_TYPE_MISMATCH, std::string(f.name) + " uses another calling convention than requested"));
+        return done(
+            fail(HARNESS_ERR_TYPE_MISMATCH, std::string(f.name) + " uses another calling convention than requested"));
     if (mode < HARNESS_MODE_DEFAULT || mode > HARNESS_MODE_SERVICE)
         return done(fail(HARNESS_ERR_INVALID_ARGUMENT, "unknown invocation mode " + std::to_string(mode)));
-    auto how = mode == HARNESS_MODE_DEFAULT ? static_cast<harness_mode>(f.default_mode) : static_cast<harness_mode>(mode);
+    auto how =
+        mode == HARNESS_MODE_DEFAULT ? static_cast<harness_mode>(f.default_mode) : static_cast<harness_mode>(mode);
     if (how == HARNESS_MODE_DEFAULT) how = HARNESS_MODE_INLINE;
 
     auto finish = [done = std::move(done)](Outcome o) { done(Reply{o.status, std::move(o.body)}); };
@@ -176,17 +180,16 @@ void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, Re
     });
 }
 
-Bytes Daemon::encode_published() const
-{
+Bytes Daemon::encode_published() const {
     auto entries = directory_->all();
     Packer p;
     p.u64(entries.size());
-    for (const auto &e : entries) p.str(e.repo_url).str(e.name.package).str(e.name.component).str(e.version).str(e.info_json);
+    for (const auto &e : entries)
+        p.str(e.repo_url).str(e.name.package).str(e.name.component).str(e.version).str(e.info_json);
     return p.take();
 }
 
-Bytes Daemon::encode_loaded() const
-{
+Bytes Daemon::encode_loaded() const {
     Packer p;
     auto plugins = registry_->all();
     p.u64(plugins.size());
@@ -204,4 +207,4 @@ Bytes Daemon::encode_loaded() const
     return p.take();
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

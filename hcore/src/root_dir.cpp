@@ -9,8 +9,7 @@
 
 namespace harness::hcore {
 
-Result<RootLock> RootLock::acquire(const std::filesystem::path &root)
-{
+Result<RootLock> RootLock::acquire(const std::filesystem::path &root) {
     std::error_code ec;
     for (const auto &dir : {root / "lib", root / "cache" / "lib", root / "var"}) {
         std::filesystem::create_directories(dir, ec);
@@ -18,7 +17,8 @@ Result<RootLock> RootLock::acquire(const std::filesystem::path &root)
     }
     auto lock_path = root / "var" / "hcored.lock";
     int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return make_error(HARNESS_ERR_INTERNAL, "cannot open " + lock_path.string() + ": " + std::strerror(errno));
+    if (fd < 0)
+        return make_error(HARNESS_ERR_INTERNAL, "cannot open " + lock_path.string() + ": " + std::strerror(errno));
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
         char pid[32] = {};
         ssize_t n = ::pread(fd, pid, sizeof pid - 1, 0);
@@ -34,9 +34,8 @@ Result<RootLock> RootLock::acquire(const std::filesystem::path &root)
     return RootLock(fd);
 }
 
-RootLock::~RootLock()
-{
+RootLock::~RootLock() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -18,20 +18,18 @@ namespace {
 
 constexpr std::uint32_t kMaxServiceMessage = 1u << 30;
 
-Bytes frame(std::span<const std::uint8_t> payload)
-{
+Bytes frame(std::span<const std::uint8_t> payload) {
     Bytes b(4 + payload.size());
     harness_put_le(b.data(), payload.size(), 4);
     if (!payload.empty()) std::memcpy(b.data() + 4, payload.data(), payload.size());
     return b;
 }
 
-} // namespace
+}  // namespace
 
 Result<std::shared_ptr<ServiceProcess>> ServiceProcess::start(asio::io_context &io, ChildReaper &reaper,
                                                               const CallTarget &target, const harness_host_api *host,
-                                                              Logger &log)
-{
+                                                              Logger &log) {
     int fds[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         return make_error(HARNESS_ERR_BUSY, std::string("socketpair: ") + std::strerror(errno));
@@ -61,15 +59,12 @@ Result<std::shared_ptr<ServiceProcess>> ServiceProcess::start(asio::io_context &
 }
 
 ServiceProcess::ServiceProcess(asio::io_context &io, int fd, pid_t pid, Logger &log)
-    : socket_(io, asio::local::stream_protocol(), fd), pid_(pid), log_(log)
-{
-}
+    : socket_(io, asio::local::stream_protocol(), fd), pid_(pid), log_(log) {}
 
-void ServiceProcess::serve(const CallTarget &target, const harness_host_api *host, int fd)
-{
+void ServiceProcess::serve(const CallTarget &target, const harness_host_api *host, int fd) {
     for (;;) {
         std::uint8_t len_bytes[4];
-        if (!read_all(fd, len_bytes, 4)) return; // the daemon closed: exit quietly
+        if (!read_all(fd, len_bytes, 4)) return;  // the daemon closed: exit quietly
         auto len = static_cast<std::uint32_t>(harness_get_le(len_bytes, 4));
         if (len > kMaxServiceMessage) return;
         Bytes args(len);
@@ -80,8 +75,7 @@ void ServiceProcess::serve(const CallTarget &target, const harness_host_api *hos
     }
 }
 
-void ServiceProcess::call(Bytes args, int raw_fd, Invoker::Done done)
-{
+void ServiceProcess::call(Bytes args, int raw_fd, Invoker::Done done) {
     if (raw_fd >= 0)
         return done(error_outcome(HARNESS_ERR_NOT_SUPPORTED, "RAW functions cannot run in service mode yet"));
     if (!alive_) return done(error_outcome(HARNESS_ERR_CRASHED, "the service process ended"));
@@ -90,8 +84,7 @@ void ServiceProcess::call(Bytes args, int raw_fd, Invoker::Done done)
     write_next();
 }
 
-void ServiceProcess::write_next()
-{
+void ServiceProcess::write_next() {
     if (writing_ || to_write_.empty() || !alive_) return;
     writing_ = true;
     asio::async_write(socket_, asio::buffer(to_write_.front()), [self = shared_from_this()](auto ec, std::size_t) {
@@ -104,8 +97,7 @@ void ServiceProcess::write_next()
     });
 }
 
-void ServiceProcess::read_reply()
-{
+void ServiceProcess::read_reply() {
     auto self = shared_from_this();
     asio::async_read(socket_, asio::buffer(length_), [self](auto ec, std::size_t) {
         if (ec) return self->fail_all("the service process closed its socket");
@@ -124,13 +116,12 @@ void ServiceProcess::read_reply()
     });
 }
 
-void ServiceProcess::fail_all(const std::string &why)
-{
+void ServiceProcess::fail_all(const std::string &why) {
     if (alive_) {
         alive_ = false;
         boost::system::error_code ignored;
         socket_.close(ignored);
-        ::kill(pid_, SIGKILL); // half-dead services are not trusted with more calls
+        ::kill(pid_, SIGKILL);  // half-dead services are not trusted with more calls
     }
     auto pending = std::move(pending_);
     pending_.clear();
@@ -138,8 +129,7 @@ void ServiceProcess::fail_all(const std::string &why)
     for (auto &done : pending) done(error_outcome(HARNESS_ERR_CRASHED, why));
 }
 
-void ServiceProcess::stop()
-{
+void ServiceProcess::stop() {
     if (!alive_) return;
     alive_ = false;
     boost::system::error_code ignored;
@@ -147,4 +137,4 @@ void ServiceProcess::stop()
     ::kill(pid_, SIGTERM);
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

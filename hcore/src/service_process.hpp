@@ -23,10 +23,10 @@ public:
 
     void call(Bytes args, int raw_fd, Invoker::Done done);
     bool alive() const { return alive_; }
-    void stop(); // closes the socket; the service exits on EOF (or is killed with the daemon)
+    void stop();  // closes the socket; the service exits on EOF (or is killed with the daemon)
 
 private:
-    static void serve(const CallTarget &target, const harness_host_api *host, int fd); // in the child
+    static void serve(const CallTarget &target, const harness_host_api *host, int fd);  // in the child
     void write_next();
     void read_reply();
     void fail_all(const std::string &why);
@@ -42,4 +42,4 @@ private:
     Bytes reply_;
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

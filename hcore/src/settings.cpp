@@ -9,8 +9,7 @@
 
 namespace harness::hcore {
 
-std::filesystem::path default_root()
-{
+std::filesystem::path default_root() {
     if (const char *r = std::getenv("HARNESS_ROOT"); r && *r) return r;
     const char *home = std::getenv("HOME");
     return std::filesystem::path(home && *home ? home : "/tmp") / ".harness";
@@ -19,8 +18,7 @@ std::filesystem::path default_root()
 namespace {
 
 // Endpoint as a CLI11 option value.
-CLI::Validator endpoint_validator()
-{
+CLI::Validator endpoint_validator() {
     return CLI::Validator(
         [](std::string &text) {
             auto e = parse_endpoint(text);
@@ -29,8 +27,7 @@ CLI::Validator endpoint_validator()
         "HOST:PORT");
 }
 
-std::vector<std::string> split(const std::string &text, char separator)
-{
+std::vector<std::string> split(const std::string &text, char separator) {
     std::vector<std::string> parts;
     std::stringstream in(text);
     for (std::string part; std::getline(in, part, separator);)
@@ -38,8 +35,7 @@ std::vector<std::string> split(const std::string &text, char separator)
     return parts;
 }
 
-CLI::Validator services_validator()
-{
+CLI::Validator services_validator() {
     return CLI::Validator(
         [](std::string &text) {
             for (const auto &s : split(text, ','))
@@ -49,8 +45,7 @@ CLI::Validator services_validator()
         "PKG/COMP,…");
 }
 
-bool running_from(const std::filesystem::path &dir)
-{
+bool running_from(const std::filesystem::path &dir) {
     std::error_code ec;
     auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec || dir.empty()) return false;
@@ -58,10 +53,9 @@ bool running_from(const std::filesystem::path &dir)
     return exe.string().rfind(d + "/", 0) == 0;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<std::filesystem::path> default_plugin_path()
-{
+std::vector<std::filesystem::path> default_plugin_path() {
     // Baked in at compile time (hcore/CMakeLists.txt): an hcored run from its
     // build tree finds the plugins built beside it first.
     std::vector<std::filesystem::path> dirs;
@@ -74,8 +68,7 @@ std::vector<std::filesystem::path> default_plugin_path()
     return dirs;
 }
 
-ParsedSettings parse_settings(int argc, char **argv)
-{
+ParsedSettings parse_settings(int argc, char **argv) {
     Settings s;
     std::string root, key, listen = s.listen.to_string(), join, log_level = "info";
     long heartbeat_ms = s.heartbeat_period.count(), timeout_ms = s.heartbeat_timeout.count();
@@ -129,7 +122,7 @@ ParsedSettings parse_settings(int argc, char **argv)
         ->envname("HARNESS_SERVICES")
         ->check(services_validator())
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
-        ->expected(0, 1) // "--services=" or "--services ''": none
+        ->expected(0, 1)  // "--services=" or "--services ''": none
         ->capture_default_str();
     std::vector<std::string> plugin_path;
     std::string default_path;
@@ -183,4 +176,4 @@ ParsedSettings parse_settings(int argc, char **argv)
     return {std::move(s), 0};
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -17,9 +17,9 @@
 namespace harness::hcore {
 
 struct Settings {
-    std::filesystem::path root;         // HARNESS_ROOT; lib/, cache/, var/ below it
-    std::filesystem::path key_file;     // HARNESS_KEY; default <root>/vm.key
-    Endpoint listen{"127.0.0.1", 7001}; // TCP and UDP on the same port
+    std::filesystem::path root;          // HARNESS_ROOT; lib/, cache/, var/ below it
+    std::filesystem::path key_file;      // HARNESS_KEY; default <root>/vm.key
+    Endpoint listen{"127.0.0.1", 7001};  // TCP and UDP on the same port
     std::string vm = "harness";
     std::optional<Endpoint> join;
     bool foreground = false;
@@ -28,8 +28,8 @@ struct Settings {
     std::chrono::milliseconds heartbeat_timeout{1500};
     std::uint32_t max_body = 16u << 20;
     std::chrono::milliseconds auth_timeout{10000};
-    int max_connections = 0; // 0: derived from RLIMIT_NOFILE
-    std::vector<std::string> preload; // PKG/COMP loaded at start
+    int max_connections = 0;           // 0: derived from RLIMIT_NOFILE
+    std::vector<std::string> preload;  // PKG/COMP loaded at start
     // The VM services every daemon loads once it serves (VM_SERVICES.md), in
     // this order; one that cannot be loaded is a warning, not a stop.
     std::vector<std::string> services{"vm/drd", "vm/naming", "vm/events", "vm/spawn_notify"};
@@ -55,8 +55,8 @@ struct ParsedSettings {
 };
 ParsedSettings parse_settings(int argc, char **argv);
 
-std::filesystem::path default_root(); // $HARNESS_ROOT or ~/.harness
+std::filesystem::path default_root();  // $HARNESS_ROOT or ~/.harness
 // The build tree's plugins (when this hcored runs from it), then the install location.
 std::vector<std::filesystem::path> default_plugin_path();
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -19,33 +19,29 @@ namespace {
 constexpr std::size_t kReadChunk = 64 * 1024;
 
 // SO_RCVTIMEO/SO_SNDTIMEO for a RAW plugin's blocking I/O; 0 clears them.
-void set_io_timeout(int fd, std::chrono::milliseconds timeout)
-{
+void set_io_timeout(int fd, std::chrono::milliseconds timeout) {
     timeval tv{};
     tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
     tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
-}
+}  // namespace
 
 template <class Socket>
 StreamSession<Socket>::StreamSession(Daemon &daemon, Socket socket, Via via, std::string peer)
     : daemon_(daemon), socket_(std::move(socket)), auth_deadline_(socket_.get_executor()), via_(via),
-      peer_(std::move(peer))
-{
+      peer_(std::move(peer)) {
     daemon_.session_opened();
 }
 
 template <class Socket>
-StreamSession<Socket>::~StreamSession()
-{
+StreamSession<Socket>::~StreamSession() {
     daemon_.session_closed();
 }
 
 template <class Socket>
-void StreamSession<Socket>::arm_auth_deadline()
-{
+void StreamSession<Socket>::arm_auth_deadline() {
     // A connection that never authenticates would hold a descriptor forever.
     auth_deadline_.expires_after(daemon_.auth_timeout());
     auth_deadline_.async_wait([weak = this->weak_from_this()](const boost::system::error_code &ec) {
@@ -58,8 +54,7 @@ void StreamSession<Socket>::arm_auth_deadline()
 }
 
 template <class Socket>
-void StreamSession<Socket>::start()
-{
+void StreamSession<Socket>::start() {
     random_bytes(server_nonce_);
     Packer p;
     p.str(daemon_.vm()).str(daemon_.id()).bytes(server_nonce_);
@@ -69,8 +64,7 @@ void StreamSession<Socket>::start()
 }
 
 template <class Socket>
-void StreamSession<Socket>::read_more()
-{
+void StreamSession<Socket>::read_more() {
     // One read at a time: a second one would target the same bytes of in_,
     // survive a resize of in_, and steal a RAW plugin's input.
     if (closing_ || reading_) return;
@@ -94,8 +88,7 @@ void StreamSession<Socket>::read_more()
 }
 
 template <class Socket>
-void StreamSession<Socket>::process_buffer()
-{
+void StreamSession<Socket>::process_buffer() {
     // A read is outstanding only while in_ holds no complete frame; its
     // completion comes back here. Until then in_ must not be touched (resized).
     if (reading_) return;
@@ -125,8 +118,7 @@ void StreamSession<Socket>::process_buffer()
 }
 
 template <class Socket>
-void StreamSession<Socket>::handle_frame(const Header &h, std::span<const std::uint8_t> body)
-{
+void StreamSession<Socket>::handle_frame(const Header &h, std::span<const std::uint8_t> body) {
     if (!authenticated_) return handle_auth(h, body);
     if (h.is_reply()) return reply_error(h, HARNESS_ERR_PROTOCOL, "unexpected reply frame from a client", false);
     busy_ = true;
@@ -141,8 +133,7 @@ void StreamSession<Socket>::handle_frame(const Header &h, std::span<const std::u
 }
 
 template <class Socket>
-void StreamSession<Socket>::handle_auth(const Header &h, std::span<const std::uint8_t> body)
-{
+void StreamSession<Socket>::handle_auth(const Header &h, std::span<const std::uint8_t> body) {
     if (h.type != static_cast<std::uint8_t>(Type::auth)) {
         daemon_.log().warning("refused " + std::string(protocol::type_name(h.type)) + " from unauthenticated " + peer_);
         return reply_error(h, HARNESS_ERR_AUTH, "authenticate with the VM key first", true);
@@ -168,19 +159,19 @@ void StreamSession<Socket>::handle_auth(const Header &h, std::span<const std::ui
 }
 
 template <class Socket>
-void StreamSession<Socket>::reply_error(const Header &request, int status, const std::string &message, bool close_after)
-{
+void StreamSession<Socket>::reply_error(const Header &request, int status, const std::string &message,
+                                        bool close_after) {
     Packer p;
     p.str(message);
     send(Header{request.type, protocol::kFlagReply, request.request_id, 0, status}, p.take(), close_after);
 }
 
 template <class Socket>
-void StreamSession<Socket>::send(const Header &h, Bytes body, bool close_after)
-{
+void StreamSession<Socket>::send(const Header &h, Bytes body, bool close_after) {
     Header header = h;
     header.body_len = static_cast<std::uint32_t>(body.size());
-    auto data = std::make_shared<std::pair<protocol::HeaderBytes, Bytes>>(protocol::encode_header(header), std::move(body));
+    auto data =
+        std::make_shared<std::pair<protocol::HeaderBytes, Bytes>>(protocol::encode_header(header), std::move(body));
     busy_ = true;
     if (close_after) closing_ = true;
     std::array<asio::const_buffer, 2> bufs{asio::buffer(data->first), asio::buffer(data->second)};
@@ -192,8 +183,7 @@ void StreamSession<Socket>::send(const Header &h, Bytes body, bool close_after)
 }
 
 template <class Socket>
-void StreamSession<Socket>::close()
-{
+void StreamSession<Socket>::close() {
     closing_ = true;
     boost::system::error_code ignored;
     socket_.shutdown(Socket::shutdown_both, ignored);
@@ -201,8 +191,7 @@ void StreamSession<Socket>::close()
 }
 
 template <class Socket>
-int StreamSession<Socket>::begin(std::chrono::milliseconds io_timeout)
-{
+int StreamSession<Socket>::begin(std::chrono::milliseconds io_timeout) {
     // The go-ahead frame is written synchronously: the client sends nothing
     // until it arrives, so no raw bytes can have been buffered by us.
     Header go{static_cast<std::uint8_t>(Type::call), protocol::kFlagRawStart, current_request_id_, 0, 0};
@@ -215,8 +204,7 @@ int StreamSession<Socket>::begin(std::chrono::milliseconds io_timeout)
 }
 
 template <class Socket>
-void StreamSession<Socket>::end()
-{
+void StreamSession<Socket>::end() {
     boost::system::error_code ec;
     set_io_timeout(socket_.native_handle(), std::chrono::milliseconds(0));
     socket_.native_non_blocking(true, ec);
@@ -225,4 +213,4 @@ void StreamSession<Socket>::end()
 template class StreamSession<asio::ip::tcp::socket>;
 template class StreamSession<asio::local::stream_protocol::socket>;
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

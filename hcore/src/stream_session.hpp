@@ -51,13 +51,13 @@ private:
     std::string peer_;
     Nonce server_nonce_{};
     bool authenticated_ = false;
-    bool busy_ = false;   // a request is being handled
+    bool busy_ = false;  // a request is being handled
     bool closing_ = false;
-    bool reading_ = false; // an async read is outstanding (never more than one)
-    Bytes in_;            // received, not yet parsed; starts at in_start_
+    bool reading_ = false;  // an async read is outstanding (never more than one)
+    Bytes in_;              // received, not yet parsed; starts at in_start_
     std::size_t in_start_ = 0;
     std::size_t in_end_ = 0;
-    std::uint64_t current_request_id_ = 0; // of the request being handled
+    std::uint64_t current_request_id_ = 0;  // of the request being handled
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

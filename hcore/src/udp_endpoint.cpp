@@ -11,53 +11,50 @@ using protocol::Type;
 namespace {
 constexpr std::size_t kRememberedReplies = 4096;
 constexpr auto kRememberFor = std::chrono::seconds(30);
-} // namespace
+}  // namespace
 
 UdpEndpoint::UdpEndpoint(Daemon &daemon, asio::ip::udp::socket socket, const VmKey &key)
-    : daemon_(daemon), socket_(std::move(socket)), sealer_(key), opener_(key)
-{
+    : daemon_(daemon), socket_(std::move(socket)), sealer_(key), opener_(key) {}
+
+void UdpEndpoint::start() {
+    receive();
 }
 
-void UdpEndpoint::start() { receive(); }
-
-void UdpEndpoint::close()
-{
+void UdpEndpoint::close() {
     boost::system::error_code ignored;
     socket_.close(ignored);
 }
 
-void UdpEndpoint::receive()
-{
-    socket_.async_receive_from(asio::buffer(buffer_), from_, [this](const boost::system::error_code &ec, std::size_t n) {
-        if (ec == asio::error::operation_aborted || !socket_.is_open()) return;
-        if (!ec) handle({buffer_.data(), n}, from_);
-        receive();
-    });
+void UdpEndpoint::receive() {
+    socket_.async_receive_from(asio::buffer(buffer_), from_,
+                               [this](const boost::system::error_code &ec, std::size_t n) {
+                                   if (ec == asio::error::operation_aborted || !socket_.is_open()) return;
+                                   if (!ec) handle({buffer_.data(), n}, from_);
+                                   receive();
+                               });
 }
 
-void UdpEndpoint::warn_limited(const std::string &message)
-{
+void UdpEndpoint::warn_limited(const std::string &message) {
     auto now = std::chrono::steady_clock::now();
     if (now - last_warning_ < std::chrono::seconds(1)) {
         ++suppressed_warnings_;
         return;
     }
-    std::string extra = suppressed_warnings_ ? " (" + std::to_string(suppressed_warnings_) + " similar suppressed)" : "";
+    std::string extra =
+        suppressed_warnings_ ? " (" + std::to_string(suppressed_warnings_) + " similar suppressed)" : "";
     daemon_.log().warning(message + extra);
     last_warning_ = now;
     suppressed_warnings_ = 0;
 }
 
-void UdpEndpoint::send_frame(const asio::ip::udp::endpoint &to, std::span<const std::uint8_t> frame)
-{
+void UdpEndpoint::send_frame(const asio::ip::udp::endpoint &to, std::span<const std::uint8_t> frame) {
     auto datagram = sealer_.seal(frame);
     boost::system::error_code ec;
-    socket_.send_to(asio::buffer(datagram), to, 0, ec); // UDP send does not block for long
+    socket_.send_to(asio::buffer(datagram), to, 0, ec);  // UDP send does not block for long
     if (ec) warn_limited("UDP send to " + to.address().to_string() + " failed: " + ec.message());
 }
 
-void UdpEndpoint::handle(std::span<const std::uint8_t> datagram, const asio::ip::udp::endpoint &from)
-{
+void UdpEndpoint::handle(std::span<const std::uint8_t> datagram, const asio::ip::udp::endpoint &from) {
     // Built only for a warning: this is the UDP fast path.
     auto who = [&] { return from.address().to_string() + ":" + std::to_string(from.port()); };
     auto opened = opener_.open(datagram);
@@ -84,7 +81,7 @@ void UdpEndpoint::handle(std::span<const std::uint8_t> datagram, const asio::ip:
     Key key{opened->sender_nonce, h->request_id};
     if (auto it = replies_.find(key); it != replies_.end()) {
         if (it->second.reply_frame) send_frame(from, *it->second.reply_frame);
-        return; // still running: the reply goes out when it is done
+        return;  // still running: the reply goes out when it is done
     }
     forget_old();
     replies_[key] = Remembered{std::nullopt, std::chrono::steady_clock::now()};
@@ -110,13 +107,11 @@ void UdpEndpoint::handle(std::span<const std::uint8_t> datagram, const asio::ip:
     });
 }
 
-void UdpEndpoint::remember(const Key &key, Bytes frame)
-{
+void UdpEndpoint::remember(const Key &key, Bytes frame) {
     if (auto it = replies_.find(key); it != replies_.end()) it->second.reply_frame = std::move(frame);
 }
 
-void UdpEndpoint::forget_old()
-{
+void UdpEndpoint::forget_old() {
     auto now = std::chrono::steady_clock::now();
     while (!reply_order_.empty()) {
         auto it = replies_.find(reply_order_.front());
@@ -129,4 +124,4 @@ void UdpEndpoint::forget_old()
     }
 }
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -16,8 +16,8 @@
 
 #include <chrono>
 #include <deque>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 
 namespace harness::hcore {
 
@@ -37,10 +37,12 @@ private:
         bool operator==(const Key &) const = default;
     };
     struct KeyHash {
-        std::size_t operator()(const Key &k) const { return std::hash<std::uint64_t>{}(k.sender * 0x9E3779B97F4A7C15ull ^ k.request_id); }
+        std::size_t operator()(const Key &k) const {
+            return std::hash<std::uint64_t>{}(k.sender * 0x9E3779B97F4A7C15ull ^ k.request_id);
+        }
     };
     struct Remembered {
-        std::optional<Bytes> reply_frame; // empty while the call runs
+        std::optional<Bytes> reply_frame;  // empty while the call runs
         std::chrono::steady_clock::time_point at;
     };
 
@@ -62,4 +64,4 @@ private:
     unsigned suppressed_warnings_ = 0;
 };
 
-} // namespace harness::hcore
+}  // namespace harness::hcore

@@ -13,13 +13,11 @@ using namespace detail;
 
 Connection::Connection(Connection &&o) noexcept
     : inbox_(std::move(o.inbox_)), fd_(o.fd_), transport_(o.transport_), peer_id_(std::move(o.peer_id_)),
-      vm_(std::move(o.vm_)), next_request_id_(o.next_request_id_), max_body_(o.max_body_), udp_(std::move(o.udp_))
-{
+      vm_(std::move(o.vm_)), next_request_id_(o.next_request_id_), max_body_(o.max_body_), udp_(std::move(o.udp_)) {
     o.fd_ = -1;
 }
 
-Connection &Connection::operator=(Connection &&o) noexcept
-{
+Connection &Connection::operator=(Connection &&o) noexcept {
     if (this != &o) {
         close_fd(fd_);
         fd_ = o.fd_;
@@ -35,13 +33,14 @@ Connection &Connection::operator=(Connection &&o) noexcept
     return *this;
 }
 
-Connection::~Connection() { close_fd(fd_); }
+Connection::~Connection() {
+    close_fd(fd_);
+}
 
 namespace {
 
 Result<Connection> finish_open(Result<int> fd, const VmKey &key, Deadline deadline,
-                               const std::function<Connection(int, HandshakeResult)> &make)
-{
+                               const std::function<Connection(int, HandshakeResult)> &make) {
     if (!fd) return fd.error();
     auto hs = client_handshake(*fd, key, protocol::kDefaultMaxBody, deadline);
     if (!hs) {
@@ -52,10 +51,9 @@ Result<Connection> finish_open(Result<int> fd, const VmKey &key, Deadline deadli
     return make(*fd, std::move(*hs));
 }
 
-} // namespace
+}  // namespace
 
-Result<Connection> Connection::open_unix(const std::filesystem::path &socket, const VmKey &key, Deadline deadline)
-{
+Result<Connection> Connection::open_unix(const std::filesystem::path &socket, const VmKey &key, Deadline deadline) {
     return finish_open(connect_unix(socket, deadline), key, deadline, [](int fd, HandshakeResult hs) {
         Connection c;
         c.fd_ = fd;
@@ -67,8 +65,7 @@ Result<Connection> Connection::open_unix(const std::filesystem::path &socket, co
     });
 }
 
-Result<Connection> Connection::open_tcp(const Endpoint &where, const VmKey &key, Deadline deadline)
-{
+Result<Connection> Connection::open_tcp(const Endpoint &where, const VmKey &key, Deadline deadline) {
     return finish_open(connect_tcp(where, deadline), key, deadline, [](int fd, HandshakeResult hs) {
         Connection c;
         c.fd_ = fd;
@@ -80,14 +77,12 @@ Result<Connection> Connection::open_tcp(const Endpoint &where, const VmKey &key,
     });
 }
 
-Result<std::uint64_t> Connection::send_request(protocol::Type type, std::span<const std::uint8_t> body)
-{
+Result<std::uint64_t> Connection::send_request(protocol::Type type, std::span<const std::uint8_t> body) {
     return send_request(type, body, deadline_in(std::chrono::milliseconds(10000)));
 }
 
 Result<std::uint64_t> Connection::send_request(protocol::Type type, std::span<const std::uint8_t> body,
-                                               Deadline deadline)
-{
+                                               Deadline deadline) {
     if (fd_ < 0) return make_error(HARNESS_ERR_UNREACHABLE, "connection to " + peer_id_ + " is closed");
     protocol::Header h;
     h.type = static_cast<std::uint8_t>(type);
@@ -109,23 +104,21 @@ Result<std::uint64_t> Connection::send_request(protocol::Type type, std::span<co
     }
     auto sent = write_frame(fd_, h, body, deadline);
     if (!sent) {
-        close_fd(fd_); // a frame cut short leaves the stream out of step
+        close_fd(fd_);  // a frame cut short leaves the stream out of step
         return sent.error();
     }
     inbox_->pending.insert(h.request_id);
     return h.request_id;
 }
 
-Clock::time_point Connection::wakeup_time() const
-{
+Clock::time_point Connection::wakeup_time() const {
     auto t = Clock::time_point::max();
     if (udp_)
         for (const auto &[id, o] : udp_->outstanding) t = std::min(t, o.next_send);
     return t;
 }
 
-Result<std::optional<Bytes>> Connection::try_receive_reply(std::uint64_t request_id, Deadline deadline)
-{
+Result<std::optional<Bytes>> Connection::try_receive_reply(std::uint64_t request_id, Deadline deadline) {
     if (inbox_) {
         auto it = inbox_->arrived.find(request_id);
         if (it != inbox_->arrived.end()) {
@@ -141,8 +134,7 @@ Result<std::optional<Bytes>> Connection::try_receive_reply(std::uint64_t request
     return try_receive_stream(request_id, deadline);
 }
 
-Result<std::optional<Bytes>> Connection::try_receive_stream(std::uint64_t request_id, Deadline deadline)
-{
+Result<std::optional<Bytes>> Connection::try_receive_stream(std::uint64_t request_id, Deadline deadline) {
     for (;;) {
         pollfd p{fd_, POLLIN, 0};
         if (::poll(&p, 1, 0) <= 0) return std::optional<Bytes>();
@@ -153,7 +145,7 @@ Result<std::optional<Bytes>> Connection::try_receive_stream(std::uint64_t reques
             inbox_->pending.clear();
             return frame.error();
         }
-        if (!frame->header.is_reply()) continue; // nothing unsolicited is defined for clients
+        if (!frame->header.is_reply()) continue;  // nothing unsolicited is defined for clients
         std::uint64_t id = frame->header.request_id;
         if (id == request_id) {
             inbox_->pending.erase(id);
@@ -165,8 +157,7 @@ Result<std::optional<Bytes>> Connection::try_receive_stream(std::uint64_t reques
     }
 }
 
-void Connection::abandon(std::uint64_t request_id)
-{
+void Connection::abandon(std::uint64_t request_id) {
     if (inbox_) {
         inbox_->pending.erase(request_id);
         inbox_->arrived.erase(request_id);
@@ -174,8 +165,7 @@ void Connection::abandon(std::uint64_t request_id)
     if (udp_) udp_->outstanding.erase(request_id);
 }
 
-Result<Bytes> Connection::receive_reply(std::uint64_t request_id, Deadline deadline)
-{
+Result<Bytes> Connection::receive_reply(std::uint64_t request_id, Deadline deadline) {
     // The request was sent just now: wait before the first receive instead
     // of paying for a receive attempt that finds nothing (one syscall per call).
     bool wait_first = fd_ >= 0 && inbox_ && !inbox_->arrived.count(request_id);
@@ -203,11 +193,10 @@ Result<Bytes> Connection::receive_reply(std::uint64_t request_id, Deadline deadl
     }
 }
 
-Result<Bytes> Connection::request(protocol::Type type, std::span<const std::uint8_t> body, Deadline deadline)
-{
+Result<Bytes> Connection::request(protocol::Type type, std::span<const std::uint8_t> body, Deadline deadline) {
     auto id = send_request(type, body, deadline);
     if (!id) return id.error();
     return receive_reply(*id, deadline);
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

@@ -1,8 +1,8 @@
 // hlib/src/connection_state.hpp — Connection's private parts (internal).
 #pragma once
 
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/udp_seal.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <map>
 #include <set>
@@ -19,7 +19,7 @@ struct Connection::Inbox {
 
 struct Connection::UdpState {
     struct Outstanding {
-        Bytes frame; // resealed on each send: the daemon drops replayed seals
+        Bytes frame;  // resealed on each send: the daemon drops replayed seals
         Clock::time_point next_send;
         std::chrono::milliseconds backoff;
     };
@@ -29,15 +29,15 @@ struct Connection::UdpState {
     int send_due(int fd);
     UdpSealer sealer;
     UdpOpener opener;
-    std::string peer; // HOST:PORT, for messages
+    std::string peer;  // HOST:PORT, for messages
     std::map<std::uint64_t, Outstanding> outstanding;
-    std::vector<std::uint8_t> buffer = std::vector<std::uint8_t>(65536); // one datagram
+    std::vector<std::uint8_t> buffer = std::vector<std::uint8_t>(65536);  // one datagram
 };
 
 namespace detail {
 inline constexpr std::chrono::milliseconds kUdpFirstRetry{20};
 inline constexpr std::chrono::milliseconds kUdpMaxRetry{640};
 inline constexpr std::size_t kUdpMaxDatagram = 65507;
-} // namespace detail
+}  // namespace detail
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

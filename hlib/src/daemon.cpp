@@ -8,38 +8,34 @@ namespace harness::hlib {
 using namespace detail;
 using protocol::Type;
 
-Result<void> Daemon::ping(Deadline deadline)
-{
+Result<void> Daemon::ping(Deadline deadline) {
     auto r = conn_.request(Type::ping, {}, deadline);
     if (!r) return r.error();
     return {};
 }
 
-Result<std::string> Daemon::load(const ComponentName &name, Deadline deadline)
-{
+Result<std::string> Daemon::load(const ComponentName &name, Deadline deadline) {
     auto r = conn_.request(Type::load, encode_component(name), deadline);
     if (!r) return r.error();
     return decode_single_str(*r, "LOAD");
 }
 
-Result<ResolvedComponent> Daemon::resolve(const ComponentName &name, Deadline deadline)
-{
+Result<ResolvedComponent> Daemon::resolve(const ComponentName &name, Deadline deadline) {
     auto r = conn_.request(Type::resolve, encode_component(name), deadline);
     if (!r) return r.error();
     return decode_resolve(*r);
 }
 
-Result<Bytes> Daemon::call(const ComponentName &name, std::string_view function, std::span<const std::uint8_t> packed_args,
-                           harness_convention convention, harness_mode mode, Deadline deadline)
-{
+Result<Bytes> Daemon::call(const ComponentName &name, std::string_view function,
+                           std::span<const std::uint8_t> packed_args, harness_convention convention, harness_mode mode,
+                           Deadline deadline) {
     auto r = conn_.request(Type::call, encode_call(name, function, mode, convention, packed_args), deadline);
     if (!r) return r.error();
     return decode_call_reply(*r);
 }
 
 Result<void> Daemon::call_raw(const ComponentName &name, std::string_view function, harness_mode mode,
-                              const std::function<Result<void>(int fd)> &talk, Deadline deadline)
-{
+                              const std::function<Result<void>(int fd)> &talk, Deadline deadline) {
     if (conn_.transport() == Transport::udp)
         return make_error(HARNESS_ERR_NOT_SUPPORTED, "RAW calls need a stream connection, not UDP");
     auto id = conn_.send_request(Type::call, encode_call(name, function, mode, HARNESS_CALL_RAW, {}), deadline);
@@ -71,29 +67,25 @@ Result<void> Daemon::call_raw(const ComponentName &name, std::string_view functi
     return {};
 }
 
-Result<std::vector<Member>> Daemon::members(Deadline deadline)
-{
+Result<std::vector<Member>> Daemon::members(Deadline deadline) {
     auto r = conn_.request(Type::members, {}, deadline);
     if (!r) return r.error();
     return decode_members(*r);
 }
 
-Result<std::vector<ComponentInfo>> Daemon::loaded(Deadline deadline)
-{
+Result<std::vector<ComponentInfo>> Daemon::loaded(Deadline deadline) {
     auto r = conn_.request(Type::loaded, {}, deadline);
     if (!r) return r.error();
     return decode_loaded(*r);
 }
 
-Result<std::vector<std::string>> Daemon::locate(const ComponentName &name, Deadline deadline)
-{
+Result<std::vector<std::string>> Daemon::locate(const ComponentName &name, Deadline deadline) {
     auto r = conn_.request(Type::locate, encode_component(name), deadline);
     if (!r) return r.error();
     return decode_locate(*r);
 }
 
-Result<std::string> Daemon::add(const Endpoint &host, Deadline deadline)
-{
+Result<std::string> Daemon::add(const Endpoint &host, Deadline deadline) {
     Packer p;
     p.str(host.to_string());
     auto r = conn_.request(Type::add, p.view(), deadline);
@@ -101,8 +93,7 @@ Result<std::string> Daemon::add(const Endpoint &host, Deadline deadline)
     return decode_single_str(*r, "ADD");
 }
 
-Result<void> Daemon::halt(bool whole_vm, Deadline deadline)
-{
+Result<void> Daemon::halt(bool whole_vm, Deadline deadline) {
     Packer p;
     p.boolean(whole_vm);
     auto id = conn_.send_request(Type::halt, p.view(), deadline);
@@ -114,4 +105,4 @@ Result<void> Daemon::halt(bool whole_vm, Deadline deadline)
     return {};
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

@@ -23,17 +23,15 @@ struct Dependency {
 
 // Recursive: a dependency's init may load its own dependencies.
 std::recursive_mutex registry_mutex;
-std::map<std::string, std::unique_ptr<Host>> hosts;                           // by root
-std::map<std::pair<std::string, ComponentName>, Dependency> dependencies;    // (root, name)
-std::set<std::pair<std::string, ComponentName>> loading;                     // cycle guard
+std::map<std::string, std::unique_ptr<Host>> hosts;                        // by root
+std::map<std::pair<std::string, ComponentName>, Dependency> dependencies;  // (root, name)
+std::set<std::pair<std::string, ComponentName>> loading;                   // cycle guard
 
-void write_error(char *err, std::size_t errlen, const std::string &message)
-{
+void write_error(char *err, std::size_t errlen, const std::string &message) {
     if (err && errlen > 0) std::snprintf(err, errlen, "%s", message.c_str());
 }
 
-int host_load(void *host, const char *package, const char *component, char *err, std::size_t errlen) noexcept
-{
+int host_load(void *host, const char *package, const char *component, char *err, std::size_t errlen) noexcept {
     try {
         auto *h = static_cast<Host *>(host);
         if (!package || !component) {
@@ -47,7 +45,7 @@ int host_load(void *host, const char *package, const char *component, char *err,
         }
         std::lock_guard lock(registry_mutex);
         auto key = std::make_pair(h->root.string(), name);
-        if (dependencies.count(key)) return HARNESS_OK; // idempotent
+        if (dependencies.count(key)) return HARNESS_OK;  // idempotent
         if (loading.count(key)) {
             write_error(err, errlen, "load: dependency cycle through " + name.to_string());
             return HARNESS_ERR_LOAD_FAILED;
@@ -69,38 +67,41 @@ int host_load(void *host, const char *package, const char *component, char *err,
     return HARNESS_ERR_INTERNAL;
 }
 
-void host_log(void *host, int level, const char *message) noexcept
-{
+void host_log(void *host, int level, const char *message) noexcept {
     try {
         auto *h = static_cast<Host *>(host);
         h->log.log(static_cast<LogLevel>(level < 0 ? 0 : level > 3 ? 3 : level), message ? message : "");
-    } catch (...) {
-    }
+    } catch (...) {}
 }
 
-int host_subscribe_members(void *, harness_member_hook, void *) noexcept
-{
+int host_subscribe_members(void *, harness_member_hook, void *) noexcept {
     // Membership events come from a daemon; an application host has none.
     return HARNESS_ERR_NOT_SUPPORTED;
 }
 
-const char *host_member_id(void *) noexcept { return ""; }
+const char *host_member_id(void *) noexcept {
+    return "";
+}
 
 // ABI 1.1: an application host is no VM member and has no daemon root or key.
-int host_list_members(void *, harness_member_visitor, void *) noexcept { return HARNESS_ERR_NOT_SUPPORTED; }
-const char *host_root_dir(void *) noexcept { return ""; }
-const char *host_key_file(void *) noexcept { return ""; }
+int host_list_members(void *, harness_member_visitor, void *) noexcept {
+    return HARNESS_ERR_NOT_SUPPORTED;
+}
+const char *host_root_dir(void *) noexcept {
+    return "";
+}
+const char *host_key_file(void *) noexcept {
+    return "";
+}
 int host_call_local(void *, const char *, const char *, const char *, const void *, std::size_t, harness_buf *,
-                    char *err, std::size_t errlen) noexcept
-{
+                    char *err, std::size_t errlen) noexcept {
     write_error(err, errlen, "call_local: only a daemon host calls components in-process by name");
     return HARNESS_ERR_NOT_SUPPORTED;
 }
 
-} // namespace
+}  // namespace
 
-const harness_host_api *direct_host(const std::filesystem::path &root)
-{
+const harness_host_api *direct_host(const std::filesystem::path &root) {
     std::lock_guard lock(registry_mutex);
     auto &h = hosts[root.string()];
     if (!h) {
@@ -121,8 +122,7 @@ const harness_host_api *direct_host(const std::filesystem::path &root)
 }
 
 Result<Initialised> open_and_init(const std::filesystem::path &root, const ComponentName &name,
-                                  const harness_host_api *host, const DirectLoadOptions &options)
-{
+                                  const harness_host_api *host, const DirectLoadOptions &options) {
     auto where = resolve_in_process(root, name, options);
     if (!where) return where.error();
     auto library = LoadedLibrary::open(*where, HARNESS_LEVEL_APPLICATION);
@@ -131,9 +131,9 @@ Result<Initialised> open_and_init(const std::filesystem::path &root, const Compo
     const auto &d = out.library->descriptor();
     // A file the daemon named, or one renamed in lib/, must be what was asked for.
     if (name.package != d.package || name.component != d.component)
-        return make_error(HARNESS_ERR_LOAD_FAILED, "asked for " + name.to_string() + " but " +
-                                                       where->shared_object.string() + " is " + d.package + "/" +
-                                                       d.component);
+        return make_error(HARNESS_ERR_LOAD_FAILED,
+                          "asked for " + name.to_string() + " but " + where->shared_object.string() + " is " +
+                              d.package + "/" + d.component);
     if (d.init) {
         char err[1024] = {};
         int rc = d.init(host, &out.state, err, sizeof err);
@@ -144,4 +144,4 @@ Result<Initialised> open_and_init(const std::filesystem::path &root, const Compo
     return out;
 }
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

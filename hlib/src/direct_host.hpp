@@ -6,8 +6,8 @@
 // loaded and initialised once, then kept until the process exits.
 #pragma once
 
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/loader.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <filesystem>
 
@@ -30,4 +30,4 @@ struct Initialised {
 Result<Initialised> open_and_init(const std::filesystem::path &root, const ComponentName &name,
                                   const harness_host_api *host, const DirectLoadOptions &options = {});
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

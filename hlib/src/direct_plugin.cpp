@@ -2,19 +2,17 @@
 // daemon — through its native pointer (AUTO) or its packed entry.
 #include "direct_host.hpp"
 
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/signature.hpp>
+#include <harness/hlib/hlib.hpp>
 
 namespace harness::hlib {
 
-Result<std::unique_ptr<DirectPlugin>> DirectPlugin::load(const std::filesystem::path &root, const ComponentName &name)
-{
+Result<std::unique_ptr<DirectPlugin>> DirectPlugin::load(const std::filesystem::path &root, const ComponentName &name) {
     return load(root, name, DirectLoadOptions{});
 }
 
 Result<std::unique_ptr<DirectPlugin>> DirectPlugin::load(const std::filesystem::path &root, const ComponentName &name,
-                                                         const DirectLoadOptions &options)
-{
+                                                         const DirectLoadOptions &options) {
     const harness_host_api *host = detail::direct_host(root);
     auto plugin = detail::open_and_init(root, name, host, options);
     if (!plugin) return plugin.error();
@@ -25,29 +23,27 @@ Result<std::unique_ptr<DirectPlugin>> DirectPlugin::load(const std::filesystem::
     return p;
 }
 
-DirectPlugin::~DirectPlugin()
-{
+DirectPlugin::~DirectPlugin() {
     if (library_ && library_->descriptor().fini) library_->descriptor().fini(state_);
 }
 
-Result<const void *> DirectPlugin::interface(std::string_view name, std::uint32_t min_version) const
-{
+Result<const void *> DirectPlugin::interface(std::string_view name, std::uint32_t min_version) const {
     if (const harness_interface *found = library_->find_interface(name, min_version)) return found->ops;
     const auto &d = library_->descriptor();
     std::string exported;
     for (std::size_t i = 0; i < interface_count(d); ++i)
         exported += std::string(exported.empty() ? "" : ", ") + interface_at(d, i).name + " v" +
-                    std::to_string(interface_at(d, i).version);
+            std::to_string(interface_at(d, i).version);
     std::string plugin = std::string(d.package) + "/" + d.component + " " + d.version;
-    return make_error(HARNESS_ERR_NOT_FOUND, plugin + " has no interface " + std::string(name) + " v" +
-                                                 std::to_string(min_version) + " or newer (it exports " +
-                                                 (exported.empty() ? std::string("none") : exported) + ")");
+    return make_error(HARNESS_ERR_NOT_FOUND,
+                      plugin + " has no interface " + std::string(name) + " v" + std::to_string(min_version) +
+                          " or newer (it exports " + (exported.empty() ? std::string("none") : exported) + ")");
 }
 
-Result<void (*)(void)> DirectPlugin::native(std::string_view function, std::string_view signature) const
-{
+Result<void (*)(void)> DirectPlugin::native(std::string_view function, std::string_view signature) const {
     const harness_function *f = library_->find_function(function);
-    std::string name = library_->manifest().package + "/" + library_->manifest().component + " " + std::string(function);
+    std::string name =
+        library_->manifest().package + "/" + library_->manifest().component + " " + std::string(function);
     if (!f) return make_error(HARNESS_ERR_NOT_FOUND, "no function " + name);
     if (f->convention != HARNESS_CALL_AUTO)
         return make_error(HARNESS_ERR_TYPE_MISMATCH, name + " is not an AUTO function (use call_packed)");
@@ -60,8 +56,7 @@ Result<void (*)(void)> DirectPlugin::native(std::string_view function, std::stri
     return f->native;
 }
 
-Result<Bytes> DirectPlugin::call_packed(std::string_view function, std::span<const std::uint8_t> args) const
-{
+Result<Bytes> DirectPlugin::call_packed(std::string_view function, std::span<const std::uint8_t> args) const {
     const harness_function *f = library_->find_function(function);
     if (!f) return make_error(HARNESS_ERR_NOT_FOUND, "no function " + std::string(function));
     Packer error;
@@ -104,4 +99,4 @@ Result<Bytes> DirectPlugin::call_packed(std::string_view function, std::span<con
     return make_error(HARNESS_ERR_NOT_SUPPORTED, std::string(function) + " cannot be called with packed arguments");
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

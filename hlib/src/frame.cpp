@@ -5,8 +5,7 @@
 
 namespace harness::hlib::detail {
 
-Bytes encode_frame(const protocol::Header &header, std::span<const std::uint8_t> body)
-{
+Bytes encode_frame(const protocol::Header &header, std::span<const std::uint8_t> body) {
     protocol::Header h = header;
     h.body_len = static_cast<std::uint32_t>(body.size());
     auto head = protocol::encode_header(h);
@@ -19,16 +18,14 @@ Bytes encode_frame(const protocol::Header &header, std::span<const std::uint8_t>
 }
 
 Result<void> write_frame(int fd, const protocol::Header &header, std::span<const std::uint8_t> body,
-                         Clock::time_point deadline)
-{
+                         Clock::time_point deadline) {
     if (body.size() > UINT32_MAX) return make_error(HARNESS_ERR_TOO_LARGE, "request body too large");
     // One buffer, one send: small requests leave in one segment.
     Bytes frame = encode_frame(header, body);
     return write_all(fd, frame, deadline);
 }
 
-Result<Frame> read_frame(int fd, std::uint32_t max_body, Clock::time_point deadline, bool *started)
-{
+Result<Frame> read_frame(int fd, std::uint32_t max_body, Clock::time_point deadline, bool *started) {
     protocol::HeaderBytes head{};
     bool head_started = false;
     auto got = read_exact(fd, head, deadline, &head_started);
@@ -42,8 +39,7 @@ Result<Frame> read_frame(int fd, std::uint32_t max_body, Clock::time_point deadl
     return f;
 }
 
-Result<Frame> decode_frame(std::span<const std::uint8_t> bytes, std::uint32_t max_body)
-{
+Result<Frame> decode_frame(std::span<const std::uint8_t> bytes, std::uint32_t max_body) {
     auto header = protocol::decode_header(bytes, max_body);
     if (!header) return header.error();
     if (bytes.size() != protocol::kHeaderSize + header->body_len)
@@ -52,8 +48,7 @@ Result<Frame> decode_frame(std::span<const std::uint8_t> bytes, std::uint32_t ma
     return Frame{*header, Bytes(body.begin(), body.end())};
 }
 
-Result<Bytes> reply_result(Frame &&reply)
-{
+Result<Bytes> reply_result(Frame &&reply) {
     if (reply.header.status == HARNESS_OK) return std::move(reply.body);
     std::string message;
     Unpacker u(reply.body);
@@ -63,4 +58,4 @@ Result<Bytes> reply_result(Frame &&reply)
     return make_error(status, message);
 }
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

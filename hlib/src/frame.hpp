@@ -24,4 +24,4 @@ Result<Frame> decode_frame(std::span<const std::uint8_t> bytes, std::uint32_t ma
 // A reply's outcome: its body, or the Error its status and message describe.
 Result<Bytes> reply_result(Frame &&reply);
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

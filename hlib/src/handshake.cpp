@@ -8,21 +8,20 @@
 
 namespace harness::hlib::detail {
 
-std::string client_id()
-{
+std::string client_id() {
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
     return std::string("hlib:") + host + ":" + std::to_string(::getpid());
 }
 
-Result<HandshakeResult> client_handshake(int fd, const VmKey &key, std::uint32_t max_body, Clock::time_point deadline)
-{
+Result<HandshakeResult> client_handshake(int fd, const VmKey &key, std::uint32_t max_body, Clock::time_point deadline) {
     using protocol::Type;
     auto hello = read_frame(fd, max_body, deadline, nullptr);
     if (!hello) return hello.error();
     if (hello->header.type != static_cast<std::uint8_t>(Type::hello))
-        return make_error(HARNESS_ERR_PROTOCOL, std::string("expected HELLO from the daemon, got ") +
-                                                    protocol::type_name(hello->header.type));
+        return make_error(HARNESS_ERR_PROTOCOL,
+                          std::string("expected HELLO from the daemon, got ") +
+                              protocol::type_name(hello->header.type));
     HandshakeResult r;
     std::span<const std::uint8_t> server_nonce;
     Unpacker u(hello->body);
@@ -43,8 +42,9 @@ Result<HandshakeResult> client_handshake(int fd, const VmKey &key, std::uint32_t
     if (!ok) {
         // A daemon that rejects our proof closes the connection.
         if (ok.error().status == HARNESS_ERR_UNREACHABLE)
-            return make_error(HARNESS_ERR_AUTH, "the daemon closed the connection during authentication "
-                                                "(wrong VM key?)");
+            return make_error(HARNESS_ERR_AUTH,
+                              "the daemon closed the connection during authentication "
+                              "(wrong VM key?)");
         return ok.error();
     }
     if (ok->header.status != HARNESS_OK) {
@@ -52,8 +52,8 @@ Result<HandshakeResult> client_handshake(int fd, const VmKey &key, std::uint32_t
         return make_error(HARNESS_ERR_AUTH, "daemon refused authentication: " + failed.error().message);
     }
     if (ok->header.type != static_cast<std::uint8_t>(Type::auth_ok))
-        return make_error(HARNESS_ERR_PROTOCOL, std::string("expected AUTH_OK from the daemon, got ") +
-                                                    protocol::type_name(ok->header.type));
+        return make_error(HARNESS_ERR_PROTOCOL,
+                          std::string("expected AUTH_OK from the daemon, got ") + protocol::type_name(ok->header.type));
     std::span<const std::uint8_t> server_mac;
     Unpacker v(ok->body);
     if (!v.bytes(server_mac)) return make_error(HARNESS_ERR_PROTOCOL, "malformed AUTH_OK");
@@ -63,4 +63,4 @@ Result<HandshakeResult> client_handshake(int fd, const VmKey &key, std::uint32_t
     return r;
 }
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

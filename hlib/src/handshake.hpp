@@ -21,4 +21,4 @@ Result<HandshakeResult> client_handshake(int fd, const VmKey &key, std::uint32_t
 // What this process calls itself in AUTH: "hlib:<host>:<pid>".
 std::string client_id();
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

@@ -15,39 +15,35 @@
 
 namespace harness::hlib::detail {
 
-int remaining_ms(Clock::time_point deadline)
-{
+int remaining_ms(Clock::time_point deadline) {
     auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return 0;
     return left > INT_MAX ? INT_MAX : static_cast<int>(left);
 }
 
-Error errno_error(const char *what, int err)
-{
+Error errno_error(const char *what, int err) {
     std::string message = std::string(what) + ": " + std::strerror(err);
     switch (err) {
     case ECONNREFUSED:
     case ECONNRESET:
     case ECONNABORTED:
     case EPIPE:
-    case ENOENT: // a Unix socket path that does not exist: no daemon there
+    case ENOENT:  // a Unix socket path that does not exist: no daemon there
     case ENOTCONN:
     case EHOSTUNREACH:
     case ENETUNREACH:
     case ENETDOWN:
-    case EHOSTDOWN:
-        return make_error(HARNESS_ERR_UNREACHABLE, message);
-    case ETIMEDOUT:
-        return make_error(HARNESS_ERR_TIMEOUT, message);
-    default:
-        return make_error(HARNESS_ERR_INTERNAL, message);
+    case EHOSTDOWN: return make_error(HARNESS_ERR_UNREACHABLE, message);
+    case ETIMEDOUT: return make_error(HARNESS_ERR_TIMEOUT, message);
+    default: return make_error(HARNESS_ERR_INTERNAL, message);
     }
 }
 
-Error timeout_error(const char *what) { return make_error(HARNESS_ERR_TIMEOUT, std::string(what) + ": deadline passed"); }
+Error timeout_error(const char *what) {
+    return make_error(HARNESS_ERR_TIMEOUT, std::string(what) + ": deadline passed");
+}
 
-Result<void> wait_fd(int fd, short events, Clock::time_point deadline, const char *what)
-{
+Result<void> wait_fd(int fd, short events, Clock::time_point deadline, const char *what) {
     for (;;) {
         pollfd p{fd, events, 0};
         int n = ::poll(&p, 1, remaining_ms(deadline));
@@ -61,15 +57,13 @@ Result<void> wait_fd(int fd, short events, Clock::time_point deadline, const cha
     }
 }
 
-void set_nonblocking(int fd, bool on)
-{
+void set_nonblocking(int fd, bool on) {
     int flags = ::fcntl(fd, F_GETFL, 0);
     if (flags < 0) return;
     ::fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK);
 }
 
-void close_fd(int &fd)
-{
+void close_fd(int &fd) {
     if (fd >= 0) ::close(fd);
     fd = -1;
 }
@@ -77,8 +71,7 @@ void close_fd(int &fd)
 namespace {
 
 // Finishes a non-blocking connect() started on fd.
-Result<void> finish_connect(int fd, const sockaddr *addr, socklen_t len, Clock::time_point deadline, const char *what)
-{
+Result<void> finish_connect(int fd, const sockaddr *addr, socklen_t len, Clock::time_point deadline, const char *what) {
     if (::connect(fd, addr, len) == 0) return {};
     if (errno != EINPROGRESS && errno != EAGAIN && errno != EINTR) return errno_error(what, errno);
     auto waited = wait_fd(fd, POLLOUT, deadline, what);
@@ -90,15 +83,13 @@ Result<void> finish_connect(int fd, const sockaddr *addr, socklen_t len, Clock::
     return {};
 }
 
-} // namespace
+}  // namespace
 
-Result<int> connect_unix(const std::filesystem::path &socket, Clock::time_point deadline)
-{
+Result<int> connect_unix(const std::filesystem::path &socket, Clock::time_point deadline) {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     const std::string &p = socket.native();
-    if (p.size() >= sizeof addr.sun_path)
-        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "socket path too long: " + p);
+    if (p.size() >= sizeof addr.sun_path) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "socket path too long: " + p);
     std::memcpy(addr.sun_path, p.c_str(), p.size() + 1);
     int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) return errno_error("socket", errno);
@@ -113,8 +104,7 @@ Result<int> connect_unix(const std::filesystem::path &socket, Clock::time_point 
 
 namespace {
 
-Result<addrinfo *> lookup(const Endpoint &where, int socktype)
-{
+Result<addrinfo *> lookup(const Endpoint &where, int socktype) {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = socktype;
@@ -128,10 +118,9 @@ Result<addrinfo *> lookup(const Endpoint &where, int socktype)
     return list;
 }
 
-} // namespace
+}  // namespace
 
-Result<int> connect_tcp(const Endpoint &where, Clock::time_point deadline)
-{
+Result<int> connect_tcp(const Endpoint &where, Clock::time_point deadline) {
     auto list = lookup(where, SOCK_STREAM);
     if (!list) return list.error();
     std::string what = "connect to " + where.to_string();
@@ -158,8 +147,7 @@ Result<int> connect_tcp(const Endpoint &where, Clock::time_point deadline)
     return last;
 }
 
-Result<SocketAddress> resolve_udp(const Endpoint &where)
-{
+Result<SocketAddress> resolve_udp(const Endpoint &where) {
     auto list = lookup(where, SOCK_DGRAM);
     if (!list) return list.error();
     SocketAddress a;
@@ -169,8 +157,7 @@ Result<SocketAddress> resolve_udp(const Endpoint &where)
     return a;
 }
 
-Result<int> connect_udp(const Endpoint &where)
-{
+Result<int> connect_udp(const Endpoint &where) {
     auto addr = resolve_udp(where);
     if (!addr) return addr.error();
     int fd = ::socket(addr->storage.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -183,8 +170,7 @@ Result<int> connect_udp(const Endpoint &where)
     return fd;
 }
 
-Result<void> write_all(int fd, std::span<const std::uint8_t> data, Clock::time_point deadline)
-{
+Result<void> write_all(int fd, std::span<const std::uint8_t> data, Clock::time_point deadline) {
     std::size_t done = 0;
     while (done < data.size()) {
         ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
@@ -203,8 +189,7 @@ Result<void> write_all(int fd, std::span<const std::uint8_t> data, Clock::time_p
     return {};
 }
 
-Result<void> read_exact(int fd, std::span<std::uint8_t> data, Clock::time_point deadline, bool *started)
-{
+Result<void> read_exact(int fd, std::span<std::uint8_t> data, Clock::time_point deadline, bool *started) {
     std::size_t done = 0;
     if (started) *started = false;
     while (done < data.size()) {
@@ -226,4 +211,4 @@ Result<void> read_exact(int fd, std::span<std::uint8_t> data, Clock::time_point 
     return {};
 }
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

@@ -28,7 +28,7 @@ Error timeout_error(const char *what);
 Result<void> wait_fd(int fd, short events, Clock::time_point deadline, const char *what);
 
 Result<int> connect_unix(const std::filesystem::path &socket, Clock::time_point deadline);
-Result<int> connect_tcp(const Endpoint &where, Clock::time_point deadline); // TCP_NODELAY set
+Result<int> connect_tcp(const Endpoint &where, Clock::time_point deadline);  // TCP_NODELAY set
 
 struct SocketAddress {
     sockaddr_storage storage{};
@@ -47,4 +47,4 @@ Result<void> read_exact(int fd, std::span<std::uint8_t> data, Clock::time_point 
 void set_nonblocking(int fd, bool on);
 void close_fd(int &fd);
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

@@ -12,33 +12,32 @@ namespace harness::hlib {
 
 namespace {
 
-const char *env(const char *name)
-{
+const char *env(const char *name) {
     const char *v = std::getenv(name);
     return v && *v ? v : nullptr;
 }
 
-std::filesystem::path home_directory()
-{
+std::filesystem::path home_directory() {
     if (const char *h = env("HOME")) return h;
     if (const passwd *pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
     return ".";
 }
 
-} // namespace
+}  // namespace
 
-ConnectOptions ConnectOptions::resolved() const
-{
+ConnectOptions ConnectOptions::resolved() const {
     ConnectOptions o = *this;
-    if (o.root.empty()) o.root = env("HARNESS_ROOT") ? std::filesystem::path(env("HARNESS_ROOT")) : home_directory() / ".harness";
+    if (o.root.empty())
+        o.root = env("HARNESS_ROOT") ? std::filesystem::path(env("HARNESS_ROOT")) : home_directory() / ".harness";
     if (!o.hcore) {
         // A malformed $HARNESS_HCORE is reported by VirtualMachine::connect.
         if (const char *h = env("HARNESS_HCORE"))
             if (auto e = parse_endpoint(h)) o.hcore = *e;
     }
-    if (o.key_file.empty()) o.key_file = env("HARNESS_KEY") ? std::filesystem::path(env("HARNESS_KEY")) : o.root / "vm.key";
+    if (o.key_file.empty())
+        o.key_file = env("HARNESS_KEY") ? std::filesystem::path(env("HARNESS_KEY")) : o.root / "vm.key";
     if (o.timeout.count() <= 0) o.timeout = std::chrono::milliseconds(5000);
     return o;
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

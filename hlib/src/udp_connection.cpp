@@ -6,15 +6,13 @@
 #include "frame.hpp"
 #include "io.hpp"
 
-
 #include <cerrno>
 
 namespace harness::hlib {
 
 using namespace detail;
 
-Result<Connection> Connection::open_udp(const Endpoint &where, const VmKey &key, Deadline)
-{
+Result<Connection> Connection::open_udp(const Endpoint &where, const VmKey &key, Deadline) {
     auto fd = connect_udp(where);
     if (!fd) return fd.error();
     Connection c;
@@ -29,8 +27,7 @@ Result<Connection> Connection::open_udp(const Endpoint &where, const VmKey &key,
     return c;
 }
 
-int Connection::UdpState::send_due(int fd)
-{
+int Connection::UdpState::send_due(int fd) {
     auto now = Clock::now();
     for (auto &[id, o] : outstanding) {
         if (o.next_send > now) continue;
@@ -44,8 +41,7 @@ int Connection::UdpState::send_due(int fd)
     return 0;
 }
 
-Result<std::optional<Bytes>> Connection::try_receive_udp(std::uint64_t request_id, Deadline)
-{
+Result<std::optional<Bytes>> Connection::try_receive_udp(std::uint64_t request_id, Deadline) {
     auto unreachable = [&](int err) -> Error {
         inbox_->pending.erase(request_id);
         udp_->outstanding.erase(request_id);
@@ -60,15 +56,15 @@ Result<std::optional<Bytes>> Connection::try_receive_udp(std::uint64_t request_i
         if (n < 0) {
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) return std::optional<Bytes>();
-            return unreachable(errno); // ECONNREFUSED: ICMP port unreachable
+            return unreachable(errno);  // ECONNREFUSED: ICMP port unreachable
         }
         std::span<const std::uint8_t> datagram(buffer.data(), static_cast<std::size_t>(n));
         auto opened = udp_->opener.open(datagram);
-        if (!opened) continue; // forged, replayed or from another VM: dropped
+        if (!opened) continue;  // forged, replayed or from another VM: dropped
         auto frame = decode_frame(opened->frame, max_body_);
         if (!frame || !frame->header.is_reply()) continue;
         std::uint64_t id = frame->header.request_id;
-        if (!inbox_->pending.count(id)) continue; // a duplicate answer to a resend
+        if (!inbox_->pending.count(id)) continue;  // a duplicate answer to a resend
         udp_->outstanding.erase(id);
         if (id == request_id) {
             inbox_->pending.erase(id);
@@ -80,4 +76,4 @@ Result<std::optional<Bytes>> Connection::try_receive_udp(std::uint64_t request_i
     }
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

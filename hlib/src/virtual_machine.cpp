@@ -12,16 +12,14 @@ using protocol::Type;
 
 namespace {
 
-Result<Connection> open_local(const ConnectOptions &o, const VmKey &key, Deadline deadline)
-{
+Result<Connection> open_local(const ConnectOptions &o, const VmKey &key, Deadline deadline) {
     if (o.hcore) return Connection::open_tcp(*o.hcore, key, deadline);
     return Connection::open_unix(o.root / "var" / "hcored.sock", key, deadline);
 }
 
-} // namespace
+}  // namespace
 
-Result<VirtualMachine> VirtualMachine::connect(const ConnectOptions &options)
-{
+Result<VirtualMachine> VirtualMachine::connect(const ConnectOptions &options) {
     ConnectOptions o = options.resolved();
     if (!options.hcore && !o.hcore) {
         if (const char *h = std::getenv("HARNESS_HCORE"); h && *h) {
@@ -40,17 +38,15 @@ Result<VirtualMachine> VirtualMachine::connect(const ConnectOptions &options)
     return vm;
 }
 
-Result<Daemon *> VirtualMachine::local_daemon(Deadline deadline)
-{
+Result<Daemon *> VirtualMachine::local_daemon(Deadline deadline) {
     if (local_->connection().is_open()) return local_.get();
     auto conn = open_local(options_, key_, deadline);
     if (!conn) return conn.error();
-    local_->connection() = std::move(*conn); // in place, as in daemon_at
+    local_->connection() = std::move(*conn);  // in place, as in daemon_at
     return local_.get();
 }
 
-std::optional<Member> VirtualMachine::known_member(const std::string &member_id, Deadline deadline)
-{
+std::optional<Member> VirtualMachine::known_member(const std::string &member_id, Deadline deadline) {
     auto find = [&]() -> std::optional<Member> {
         for (const auto &m : members_)
             if (m.id == member_id) return m;
@@ -61,8 +57,7 @@ std::optional<Member> VirtualMachine::known_member(const std::string &member_id,
     return find();
 }
 
-Result<std::vector<Member>> VirtualMachine::members_refresh(Deadline deadline)
-{
+Result<std::vector<Member>> VirtualMachine::members_refresh(Deadline deadline) {
     auto local = local_daemon(deadline);
     if (!local) return local.error();
     auto m = (*local)->members(deadline);
@@ -73,10 +68,11 @@ Result<std::vector<Member>> VirtualMachine::members_refresh(Deadline deadline)
     return m;
 }
 
-Result<std::vector<Member>> VirtualMachine::members() { return members_refresh(deadline_in(options_.timeout)); }
+Result<std::vector<Member>> VirtualMachine::members() {
+    return members_refresh(deadline_in(options_.timeout));
+}
 
-Result<Daemon *> VirtualMachine::daemon_for(const std::string &member_id, Transport transport, Deadline deadline)
-{
+Result<Daemon *> VirtualMachine::daemon_for(const std::string &member_id, Transport transport, Deadline deadline) {
     if (transport != Transport::udp && member_id == local_id()) return local_daemon(deadline);
     auto m = known_member(member_id, deadline);
     if (!m) return make_error(HARNESS_ERR_NOT_FOUND, "no member " + member_id + " in the VM");
@@ -84,8 +80,7 @@ Result<Daemon *> VirtualMachine::daemon_for(const std::string &member_id, Transp
 }
 
 Result<Daemon *> VirtualMachine::daemon_at(const std::string &member_id, const Endpoint &tcp, const Endpoint &udp,
-                                           Transport transport, Deadline deadline)
-{
+                                           Transport transport, Deadline deadline) {
     bool via_udp = transport == Transport::udp;
     if (!via_udp && member_id == local_id()) return local_daemon(deadline);
     std::string key = (via_udp ? "udp:" : "tcp:") + member_id;
@@ -94,8 +89,9 @@ Result<Daemon *> VirtualMachine::daemon_at(const std::string &member_id, const E
     auto conn = via_udp ? Connection::open_udp(udp, key_, deadline) : Connection::open_tcp(tcp, key_, deadline);
     if (!conn) return conn.error();
     if (!via_udp && conn->peer_id() != member_id)
-        return make_error(HARNESS_ERR_UNREACHABLE, "member " + member_id + " is no longer at " + tcp.to_string() +
-                                                       " (" + conn->peer_id() + " answers there)");
+        return make_error(HARNESS_ERR_UNREACHABLE,
+                          "member " + member_id + " is no longer at " + tcp.to_string() + " (" + conn->peer_id() +
+                              " answers there)");
     if (it != peers_.end()) {
         // Reconnect in place: a fan-out may still hold this Daemon's address.
         it->second->connection() = std::move(*conn);
@@ -105,8 +101,7 @@ Result<Daemon *> VirtualMachine::daemon_at(const std::string &member_id, const E
     return peers_.back().second.get();
 }
 
-Error VirtualMachine::refine_peer_error(const std::string &member_id, Error error, Deadline deadline)
-{
+Error VirtualMachine::refine_peer_error(const std::string &member_id, Error error, Deadline deadline) {
     // A peer that does not answer may have been declared failed meanwhile;
     // say so, it is the more useful diagnosis.
     if (error.status != HARNESS_ERR_UNREACHABLE && error.status != HARNESS_ERR_TIMEOUT) return error;
@@ -116,21 +111,19 @@ Error VirtualMachine::refine_peer_error(const std::string &member_id, Error erro
     if (now - members_refreshed_at_ > std::chrono::milliseconds(100))
         (void)members_refresh(std::max(deadline, now + std::chrono::milliseconds(500)));
     for (const auto &m : members_)
-            if (m.id == member_id && !m.alive)
-                return make_error(HARNESS_ERR_MEMBER_FAILED, member_id + " (" + error.describe() + ")");
+        if (m.id == member_id && !m.alive)
+            return make_error(HARNESS_ERR_MEMBER_FAILED, member_id + " (" + error.describe() + ")");
     return error;
 }
 
-Result<std::vector<std::string>> VirtualMachine::where_loaded(const ComponentName &name)
-{
+Result<std::vector<std::string>> VirtualMachine::where_loaded(const ComponentName &name) {
     auto deadline = deadline_in(options_.timeout);
     auto local = local_daemon(deadline);
     if (!local) return local.error();
     return (*local)->locate(name, deadline);
 }
 
-std::vector<PerDaemon<std::string>> VirtualMachine::load(const ComponentName &name, const Placement &where)
-{
+std::vector<PerDaemon<std::string>> VirtualMachine::load(const ComponentName &name, const Placement &where) {
     auto deadline = deadline_in(options_.timeout);
     std::vector<std::string> ids;
     std::vector<PerDaemon<std::string>> out;
@@ -151,7 +144,7 @@ std::vector<PerDaemon<std::string>> VirtualMachine::load(const ComponentName &na
         if (where.kind == Kind::all) {
             for (const auto &m : *members)
                 if (m.alive) ids.push_back(m.id);
-        } else { // single_instance: where it already runs, else here
+        } else {  // single_instance: where it already runs, else here
             std::string chosen = local_id();
             auto located = local_->locate(name, deadline);
             if (located)
@@ -179,10 +172,12 @@ std::vector<PerDaemon<std::string>> VirtualMachine::load(const ComponentName &na
         targets.push_back(std::move(t));
     }
     for (auto &r : fan_out(targets, Type::load, Transport::tcp, deadline)) {
-        if (!r.result) out.push_back({r.member_id, r.result.error()});
-        else out.push_back({r.member_id, decode_single_str(*r.result, "LOAD")});
+        if (!r.result)
+            out.push_back({r.member_id, r.result.error()});
+        else
+            out.push_back({r.member_id, decode_single_str(*r.result, "LOAD")});
     }
     return out;
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

@@ -9,26 +9,23 @@ using protocol::Type;
 
 namespace {
 
-Result<harness_convention> wire_convention(const FunctionRef &f)
-{
+Result<harness_convention> wire_convention(const FunctionRef &f) {
     // The request carries the function's own convention: AUTO arguments are
     // checked against the signature by the daemon, PACKED ones go through.
     if (f.function.convention == HARNESS_CALL_RAW)
-        return make_error(HARNESS_ERR_NOT_SUPPORTED,
-                          f.function.name + " is a RAW function; use Daemon::call_raw");
+        return make_error(HARNESS_ERR_NOT_SUPPORTED, f.function.name + " is a RAW function; use Daemon::call_raw");
     return f.function.convention;
 }
 
-} // namespace
+}  // namespace
 
-Result<Bytes> VirtualMachine::call_packed(const FunctionRef &f, std::span<const std::uint8_t> args, const CallOptions &o)
-{
+Result<Bytes> VirtualMachine::call_packed(const FunctionRef &f, std::span<const std::uint8_t> args,
+                                          const CallOptions &o) {
     return call_with_convention(f, args, o);
 }
 
 Result<Bytes> VirtualMachine::call_with_convention(const FunctionRef &f, std::span<const std::uint8_t> args,
-                                                   const CallOptions &o)
-{
+                                                   const CallOptions &o) {
     auto conv = wire_convention(f);
     if (!conv) return conv.error();
     auto deadline = deadline_in(o.timeout);
@@ -41,15 +38,14 @@ Result<Bytes> VirtualMachine::call_with_convention(const FunctionRef &f, std::sp
 
 std::vector<PerDaemon<Bytes>> VirtualMachine::call_packed_parallel(const std::vector<FunctionRef> &fs,
                                                                    std::span<const std::uint8_t> args,
-                                                                   const CallOptions &o)
-{
+                                                                   const CallOptions &o) {
     auto deadline = deadline_in(o.timeout);
     // Learn which members the VM has declared failed: those are answered at
     // once instead of being waited for.
     (void)members_refresh(deadline);
     std::vector<Target> targets;
     std::vector<PerDaemon<Bytes>> out(fs.size(), PerDaemon<Bytes>{{}, Bytes{}});
-    std::vector<std::size_t> sent; // index in fs of each target
+    std::vector<std::size_t> sent;  // index in fs of each target
     for (std::size_t i = 0; i < fs.size(); ++i) {
         out[i].member_id = fs[i].member_id;
         auto conv = wire_convention(fs[i]);
@@ -64,15 +60,16 @@ std::vector<PerDaemon<Bytes>> VirtualMachine::call_packed_parallel(const std::ve
     auto replies = fan_out(targets, Type::call, o.transport, deadline);
     for (std::size_t k = 0; k < replies.size(); ++k) {
         auto &slot = out[sent[k]];
-        if (!replies[k].result) slot.result = replies[k].result.error();
-        else slot.result = decode_call_reply(*replies[k].result);
+        if (!replies[k].result)
+            slot.result = replies[k].result.error();
+        else
+            slot.result = decode_call_reply(*replies[k].result);
     }
     return out;
 }
 
 Result<Bytes> VirtualMachine::call_detached(ConnectOptions options, VmKey key, std::string local_id, FunctionRef f,
-                                            Bytes args, CallOptions o)
-{
+                                            Bytes args, CallOptions o) {
     auto conv = wire_convention(f);
     if (!conv) return conv.error();
     auto deadline = deadline_in(o.timeout);
@@ -90,4 +87,4 @@ Result<Bytes> VirtualMachine::call_detached(ConnectOptions options, VmKey key, s
     return d.call(f.component, f.function.name, args, *conv, o.mode, deadline);
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

@@ -15,8 +15,7 @@ namespace harness::hlib {
 using namespace detail;
 
 std::vector<std::pair<std::string, Error>> VirtualMachine::open_in_parallel(const std::vector<Target> &targets,
-                                                                            Transport transport, Deadline deadline)
-{
+                                                                            Transport transport, Deadline deadline) {
     bool via_udp = transport == Transport::udp;
     std::vector<const Target *> missing;
     for (const auto &t : targets) {
@@ -24,25 +23,26 @@ std::vector<std::pair<std::string, Error>> VirtualMachine::open_in_parallel(cons
         std::string key = (via_udp ? "udp:" : "tcp:") + t.member_id;
         bool have = std::any_of(peers_.begin(), peers_.end(),
                                 [&](const auto &p) { return p.first == key && p.second->connection().is_open(); });
-        bool queued = std::any_of(missing.begin(), missing.end(), [&](const Target *m) { return m->member_id == t.member_id; });
+        bool queued =
+            std::any_of(missing.begin(), missing.end(), [&](const Target *m) { return m->member_id == t.member_id; });
         if (!have && !queued) missing.push_back(&t);
     }
     std::vector<std::pair<std::string, Error>> failures;
-    if (missing.size() < 2 || via_udp) return failures; // UDP opens never wait; one TCP open can go inline
+    if (missing.size() < 2 || via_udp) return failures;  // UDP opens never wait; one TCP open can go inline
 
     std::vector<std::future<Result<Connection>>> opening;
     for (const Target *t : missing)
-        opening.push_back(std::async(std::launch::async, [this, t, deadline] {
-            return Connection::open_tcp(t->tcp, key_, deadline);
-        }));
+        opening.push_back(std::async(std::launch::async,
+                                     [this, t, deadline] { return Connection::open_tcp(t->tcp, key_, deadline); }));
     for (std::size_t i = 0; i < missing.size(); ++i) {
         auto conn = opening[i].get();
         const std::string &id = missing[i]->member_id;
         if (!conn) {
             failures.emplace_back(id, conn.error());
         } else if (conn->peer_id() != id) {
-            failures.emplace_back(id, make_error(HARNESS_ERR_UNREACHABLE, "member " + id + " is no longer at " +
-                                                                              missing[i]->tcp.to_string()));
+            failures.emplace_back(id,
+                                  make_error(HARNESS_ERR_UNREACHABLE,
+                                             "member " + id + " is no longer at " + missing[i]->tcp.to_string()));
         } else {
             // Nothing is in flight yet, so a closed entry can be replaced.
             std::erase_if(peers_, [&](const auto &p) { return p.first == "tcp:" + id; });
@@ -53,12 +53,12 @@ std::vector<std::pair<std::string, Error>> VirtualMachine::open_in_parallel(cons
 }
 
 std::vector<PerDaemon<Bytes>> VirtualMachine::fan_out(const std::vector<Target> &targets, protocol::Type type,
-                                                      Transport transport, Deadline deadline)
-{
+                                                      Transport transport, Deadline deadline) {
     std::vector<PerDaemon<Bytes>> out;
     out.reserve(targets.size());
     for (const auto &t : targets)
-        out.push_back({t.member_id, make_error(HARNESS_ERR_TIMEOUT, "no reply from " + t.member_id + " before the deadline")});
+        out.push_back(
+            {t.member_id, make_error(HARNESS_ERR_TIMEOUT, "no reply from " + t.member_id + " before the deadline")});
 
     struct Waiting {
         std::size_t index;
@@ -77,7 +77,8 @@ std::vector<PerDaemon<Bytes>> VirtualMachine::fan_out(const std::vector<Target> 
             out[i].result = make_error(HARNESS_ERR_MEMBER_FAILED, t.member_id + " was declared failed by the VM");
             continue;
         }
-        auto failure = std::find_if(failures.begin(), failures.end(), [&](const auto &f) { return f.first == t.member_id; });
+        auto failure =
+            std::find_if(failures.begin(), failures.end(), [&](const auto &f) { return f.first == t.member_id; });
         if (failure != failures.end()) {
             out[i].result = failure->second;
             continue;
@@ -103,8 +104,10 @@ std::vector<PerDaemon<Bytes>> VirtualMachine::fan_out(const std::vector<Target> 
                 ++it;
                 continue;
             }
-            if (r) out[it->index].result = std::move(**r);
-            else out[it->index].result = r.error();
+            if (r)
+                out[it->index].result = std::move(**r);
+            else
+                out[it->index].result = r.error();
             it = waiting.erase(it);
         }
         if (waiting.empty() || Clock::now() >= deadline) break;
@@ -128,8 +131,9 @@ std::vector<PerDaemon<Bytes>> VirtualMachine::fan_out(const std::vector<Target> 
     }
     if (peer_silent)
         for (std::size_t i = 0; i < targets.size(); ++i)
-            if (!out[i].result) out[i].result = refine_peer_error(targets[i].member_id, out[i].result.error(), deadline);
+            if (!out[i].result)
+                out[i].result = refine_peer_error(targets[i].member_id, out[i].result.error(), deadline);
     return out;
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

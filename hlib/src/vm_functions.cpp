@@ -11,8 +11,7 @@ using protocol::Type;
 namespace {
 
 const FunctionInfo *find_function(const std::vector<ComponentInfo> &loaded, const ComponentName &name,
-                                  std::string_view function, bool *component_found)
-{
+                                  std::string_view function, bool *component_found) {
     for (const auto &c : loaded) {
         if (!(c.name == name)) continue;
         if (component_found) *component_found = true;
@@ -22,17 +21,15 @@ const FunctionInfo *find_function(const std::vector<ComponentInfo> &loaded, cons
     return nullptr;
 }
 
-Error no_function(const ComponentName &name, std::string_view function, bool component_found)
-{
+Error no_function(const ComponentName &name, std::string_view function, bool component_found) {
     if (component_found)
         return make_error(HARNESS_ERR_NOT_FOUND, name.to_string() + " has no function " + std::string(function));
     return make_error(HARNESS_ERR_NOT_FOUND, name.to_string() + " is not loaded on any daemon");
 }
 
-} // namespace
+}  // namespace
 
-std::vector<PerDaemon<std::vector<ComponentInfo>>> VirtualMachine::loaded_everywhere()
-{
+std::vector<PerDaemon<std::vector<ComponentInfo>>> VirtualMachine::loaded_everywhere() {
     auto deadline = deadline_in(options_.timeout);
     std::vector<PerDaemon<std::vector<ComponentInfo>>> out;
     auto members = members_refresh(deadline);
@@ -43,14 +40,15 @@ std::vector<PerDaemon<std::vector<ComponentInfo>>> VirtualMachine::loaded_everyw
     std::vector<Target> targets;
     for (const auto &m : *members) targets.push_back({m.id, m.tcp, m.udp, {}});
     for (auto &r : fan_out(targets, Type::loaded, Transport::tcp, deadline)) {
-        if (!r.result) out.push_back({r.member_id, r.result.error()});
-        else out.push_back({r.member_id, decode_loaded(*r.result)});
+        if (!r.result)
+            out.push_back({r.member_id, r.result.error()});
+        else
+            out.push_back({r.member_id, decode_loaded(*r.result)});
     }
     return out;
 }
 
-Result<FunctionRef> VirtualMachine::get_function(const ComponentName &name, std::string_view function)
-{
+Result<FunctionRef> VirtualMachine::get_function(const ComponentName &name, std::string_view function) {
     // The local daemon first: the cheapest place to call.
     auto deadline = deadline_in(options_.timeout);
     auto local = local_daemon(deadline);
@@ -72,8 +70,7 @@ Result<FunctionRef> VirtualMachine::get_function(const ComponentName &name, std:
     return all->front();
 }
 
-Result<std::vector<FunctionRef>> VirtualMachine::get_functions(const ComponentName &name, std::string_view function)
-{
+Result<std::vector<FunctionRef>> VirtualMachine::get_functions(const ComponentName &name, std::string_view function) {
     // Ask every member what it runs (authoritative), and add what the local
     // daemon's LOCATE knows about members that cannot answer right now, so a
     // parallel call reports those as failed instead of silently skipping them.
@@ -88,7 +85,7 @@ Result<std::vector<FunctionRef>> VirtualMachine::get_functions(const ComponentNa
     std::vector<FunctionRef> refs;
     std::optional<FunctionInfo> info;
     bool component_found = false;
-    std::vector<std::size_t> silent; // alive members that did not say what they run
+    std::vector<std::size_t> silent;  // alive members that did not say what they run
     for (std::size_t i = 0; i < answers.size(); ++i) {
         if (!answers[i].result) {
             silent.push_back(i);
@@ -119,4 +116,4 @@ Result<std::vector<FunctionRef>> VirtualMachine::get_functions(const ComponentNa
     return refs;
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

@@ -4,39 +4,39 @@ namespace harness::hlib::detail {
 
 namespace {
 
-Error malformed(const char *what) { return make_error(HARNESS_ERR_PROTOCOL, std::string("malformed ") + what + " reply"); }
+Error malformed(const char *what) {
+    return make_error(HARNESS_ERR_PROTOCOL, std::string("malformed ") + what + " reply");
+}
 
 // A count read from the wire must not make us reserve more than the body holds.
-bool sane_count(const Unpacker &u, std::uint64_t n) { return n <= u.rest().size(); }
+bool sane_count(const Unpacker &u, std::uint64_t n) {
+    return n <= u.rest().size();
+}
 
-} // namespace
+}  // namespace
 
-Bytes encode_component(const ComponentName &name)
-{
+Bytes encode_component(const ComponentName &name) {
     Packer p;
     p.str(name.package).str(name.component);
     return p.take();
 }
 
 Bytes encode_call(const ComponentName &name, std::string_view function, harness_mode mode,
-                  harness_convention convention, std::span<const std::uint8_t> args)
-{
+                  harness_convention convention, std::span<const std::uint8_t> args) {
     Packer p;
     p.str(name.package).str(name.component).str(function);
     p.i32(static_cast<std::int32_t>(mode)).i32(static_cast<std::int32_t>(convention)).bytes(args);
     return p.take();
 }
 
-Result<std::string> decode_single_str(std::span<const std::uint8_t> body, const char *what)
-{
+Result<std::string> decode_single_str(std::span<const std::uint8_t> body, const char *what) {
     Unpacker u(body);
     std::string s;
     if (!u.str(s)) return malformed(what);
     return s;
 }
 
-Result<ResolvedComponent> decode_resolve(std::span<const std::uint8_t> body)
-{
+Result<ResolvedComponent> decode_resolve(std::span<const std::uint8_t> body) {
     Unpacker u(body);
     std::string so, manifest, version, origin;
     if (!u.str(so) || !u.str(manifest) || !u.str(version) || !u.str(origin) || !u.done() || so.empty() ||
@@ -52,16 +52,14 @@ Result<ResolvedComponent> decode_resolve(std::span<const std::uint8_t> body)
     return r;
 }
 
-Result<Bytes> decode_call_reply(std::span<const std::uint8_t> body)
-{
+Result<Bytes> decode_call_reply(std::span<const std::uint8_t> body) {
     Unpacker u(body);
     Bytes result;
     if (!u.bytes(result)) return malformed("CALL");
     return result;
 }
 
-Result<std::vector<Member>> decode_members(std::span<const std::uint8_t> body)
-{
+Result<std::vector<Member>> decode_members(std::span<const std::uint8_t> body) {
     Unpacker u(body);
     std::uint64_t n = 0;
     if (!u.u64(n) || !sane_count(u, n)) return malformed("MEMBERS");
@@ -83,8 +81,7 @@ Result<std::vector<Member>> decode_members(std::span<const std::uint8_t> body)
     return members;
 }
 
-Result<std::vector<ComponentInfo>> decode_loaded(std::span<const std::uint8_t> body)
-{
+Result<std::vector<ComponentInfo>> decode_loaded(std::span<const std::uint8_t> body) {
     Unpacker u(body);
     std::uint64_t n = 0;
     if (!u.u64(n) || !sane_count(u, n)) return malformed("LOADED");
@@ -111,8 +108,7 @@ Result<std::vector<ComponentInfo>> decode_loaded(std::span<const std::uint8_t> b
     return out;
 }
 
-Result<std::vector<std::string>> decode_locate(std::span<const std::uint8_t> body)
-{
+Result<std::vector<std::string>> decode_locate(std::span<const std::uint8_t> body) {
     Unpacker u(body);
     std::uint64_t n = 0;
     if (!u.u64(n) || !sane_count(u, n)) return malformed("LOCATE");
@@ -122,4 +118,4 @@ Result<std::vector<std::string>> decode_locate(std::span<const std::uint8_t> bod
     return ids;
 }
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

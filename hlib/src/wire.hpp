@@ -8,7 +8,7 @@
 
 namespace harness::hlib::detail {
 
-Bytes encode_component(const ComponentName &name); // LOAD, LOCATE, RESOLVE
+Bytes encode_component(const ComponentName &name);  // LOAD, LOCATE, RESOLVE
 Bytes encode_call(const ComponentName &name, std::string_view function, harness_mode mode,
                   harness_convention convention, std::span<const std::uint8_t> args);
 
@@ -19,4 +19,4 @@ Result<std::vector<Member>> decode_members(std::span<const std::uint8_t> body);
 Result<std::vector<ComponentInfo>> decode_loaded(std::span<const std::uint8_t> body);
 Result<std::vector<std::string>> decode_locate(std::span<const std::uint8_t> body);
 
-} // namespace harness::hlib::detail
+}  // namespace harness::hlib::detail

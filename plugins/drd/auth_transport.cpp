@@ -25,15 +25,13 @@ struct Transport {
     raft_uv_accept_cb accept_cb = nullptr;
     std::set<Handshake *> handshakes;
     bool closing = false;
-    int open_handles = 0; // listener + handshake handles not yet closed
+    int open_handles = 0;  // listener + handshake handles not yet closed
     raft_uv_transport_close_cb close_cb = nullptr;
 
-    void log(int level, const std::string &m) const
-    {
+    void log(int level, const std::string &m) const {
         if (options.log) options.log(level, m);
     }
-    void handle_closed()
-    {
+    void handle_closed() {
         if (--open_handles == 0 && closing && close_cb) {
             auto cb = close_cb;
             close_cb = nullptr;
@@ -51,8 +49,8 @@ struct Handshake {
     raft_uv_connect *req = nullptr;
     raft_uv_connect_cb connect_cb = nullptr;
     raft_id peer_id = 0;
-    std::string peer; // for log lines
-    uv_tcp_t *sock = nullptr; // raft_malloc'd: raft frees it after closing
+    std::string peer;          // for log lines
+    uv_tcp_t *sock = nullptr;  // raft_malloc'd: raft frees it after closing
     uv_timer_t timer{};
     uv_connect_t connect_req{};
     uv_write_t write_req{};
@@ -71,8 +69,7 @@ struct Handshake {
     std::string deferred_failure;
 };
 
-void handshake_handle_closed(uv_handle_t *h)
-{
+void handshake_handle_closed(uv_handle_t *h) {
     auto *hs = static_cast<Handshake *>(h->data);
     Transport *tr = hs->tr;
     if (h == reinterpret_cast<uv_handle_t *>(hs->sock)) {
@@ -83,8 +80,7 @@ void handshake_handle_closed(uv_handle_t *h)
     tr->handle_closed();
 }
 
-void finish_handles(Handshake *hs, bool close_socket)
-{
+void finish_handles(Handshake *hs, bool close_socket) {
     hs->tr->handshakes.erase(hs);
     uv_timer_stop(&hs->timer);
     uv_close(reinterpret_cast<uv_handle_t *>(&hs->timer), handshake_handle_closed);
@@ -99,8 +95,7 @@ void finish_handles(Handshake *hs, bool close_socket)
     }
 }
 
-void fail(Handshake *hs, const std::string &reason, int status = RAFT_NOCONNECTION)
-{
+void fail(Handshake *hs, const std::string &reason, int status = RAFT_NOCONNECTION) {
     if (hs->finished) return;
     hs->finished = true;
     if (hs->client) {
@@ -113,8 +108,7 @@ void fail(Handshake *hs, const std::string &reason, int status = RAFT_NOCONNECTI
     finish_handles(hs, true);
 }
 
-void succeed(Handshake *hs, const auth::Peer &peer)
-{
+void succeed(Handshake *hs, const auth::Peer &peer) {
     if (hs->finished) return;
     hs->finished = true;
     uv_read_stop(reinterpret_cast<uv_stream_t *>(hs->sock));
@@ -123,14 +117,16 @@ void succeed(Handshake *hs, const auth::Peer &peer)
     bool client = hs->client;
     raft_uv_connect *req = hs->req;
     raft_uv_connect_cb cb = hs->connect_cb;
-    finish_handles(hs, false); // hs may be gone once its timer closes; use copies
-    if (client) cb(req, stream, 0);
-    else if (tr->accept_cb) tr->accept_cb(tr->t, peer.id, peer.address.c_str(), stream);
-    else uv_close(reinterpret_cast<uv_handle_t *>(stream), [](uv_handle_t *h) { raft_free(h); });
+    finish_handles(hs, false);  // hs may be gone once its timer closes; use copies
+    if (client)
+        cb(req, stream, 0);
+    else if (tr->accept_cb)
+        tr->accept_cb(tr->t, peer.id, peer.address.c_str(), stream);
+    else
+        uv_close(reinterpret_cast<uv_handle_t *>(stream), [](uv_handle_t *h) { raft_free(h); });
 }
 
-void on_alloc(uv_handle_t *h, std::size_t, uv_buf_t *buf)
-{
+void on_alloc(uv_handle_t *h, std::size_t, uv_buf_t *buf) {
     auto *hs = static_cast<Handshake *>(h->data);
     // Exactly what the current message still needs: never read past it into
     // the raft traffic that follows.
@@ -138,19 +134,18 @@ void on_alloc(uv_handle_t *h, std::size_t, uv_buf_t *buf)
     buf->len = hs->want - hs->got;
 }
 
-void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *)
-{
+void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *) {
     auto *hs = static_cast<Handshake *>(s->data);
     if (hs->finished) return;
-    if (n < 0) return fail(hs, n == UV_EOF ? "closed by the peer during authentication" : uv_strerror(static_cast<int>(n)));
+    if (n < 0)
+        return fail(hs, n == UV_EOF ? "closed by the peer during authentication" : uv_strerror(static_cast<int>(n)));
     hs->got += static_cast<std::size_t>(n);
     if (hs->got < hs->want) return;
     uv_read_stop(s);
     hs->next(hs);
 }
 
-void read_exact(Handshake *hs, std::uint8_t *buf, std::size_t n, Step next)
-{
+void read_exact(Handshake *hs, std::uint8_t *buf, std::size_t n, Step next) {
     hs->want_buf = buf;
     hs->want = n;
     hs->got = 0;
@@ -159,16 +154,14 @@ void read_exact(Handshake *hs, std::uint8_t *buf, std::size_t n, Step next)
     if (rv != 0) fail(hs, std::string("read: ") + uv_strerror(rv));
 }
 
-void on_written(uv_write_t *w, int status)
-{
+void on_written(uv_write_t *w, int status) {
     auto *hs = static_cast<Handshake *>(w->data);
     if (hs->finished) return;
     if (status < 0) return fail(hs, std::string("write: ") + uv_strerror(status));
     hs->next(hs);
 }
 
-void write_then(Handshake *hs, const std::uint8_t *data, std::size_t n, Step next)
-{
+void write_then(Handshake *hs, const std::uint8_t *data, std::size_t n, Step next) {
     std::memcpy(hs->out, data, n);
     hs->next = next;
     hs->write_req.data = hs;
@@ -178,22 +171,23 @@ void write_then(Handshake *hs, const std::uint8_t *data, std::size_t n, Step nex
 }
 
 // ---- client side: C1 → S1 → C2 → S2
-void client_got_ok(Handshake *hs)
-{
+void client_got_ok(Handshake *hs) {
     if (hs->s2 != 1) return fail(hs, "the raft peer refused us");
     succeed(hs, {});
 }
-void client_sent_auth(Handshake *hs) { read_exact(hs, &hs->s2, 1, client_got_ok); }
-void client_got_server_hello(Handshake *hs)
-{
+void client_sent_auth(Handshake *hs) {
+    read_exact(hs, &hs->s2, 1, client_got_ok);
+}
+void client_got_server_hello(Handshake *hs) {
     auto a = auth::answer_server_hello(hs->tr->options.key, hs->c1, hs->s1, hs->peer_id, hs->tr->id, hs->tr->address);
     if (!a) return fail(hs, a.error().message);
     hs->c2 = *a;
     write_then(hs, hs->c2.data(), hs->c2.size(), client_sent_auth);
 }
-void client_sent_hello(Handshake *hs) { read_exact(hs, hs->s1.data(), hs->s1.size(), client_got_server_hello); }
-void on_connected(uv_connect_t *c, int status)
-{
+void client_sent_hello(Handshake *hs) {
+    read_exact(hs, hs->s1.data(), hs->s1.size(), client_got_server_hello);
+}
+void on_connected(uv_connect_t *c, int status) {
     auto *hs = static_cast<Handshake *>(c->data);
     if (hs->finished) return;
     if (status < 0) return fail(hs, uv_strerror(status));
@@ -204,24 +198,23 @@ void on_connected(uv_connect_t *c, int status)
 }
 
 // ---- server side
-void server_sent_ok(Handshake *hs)
-{
+void server_sent_ok(Handshake *hs) {
     auth::Peer peer;
     peer.id = harness_get_le(hs->c2.data(), 8);
     const char *text = reinterpret_cast<const char *>(hs->c2.data() + 8);
     peer.address.assign(text, strnlen(text, auth::kAddressField));
     succeed(hs, peer);
 }
-void server_got_auth(Handshake *hs)
-{
+void server_got_auth(Handshake *hs) {
     auto peer = auth::check_client_auth(hs->tr->options.key, hs->c1, hs->s1, hs->c2);
     if (!peer) return fail(hs, peer.error().message);
     std::uint8_t ok = 1;
     write_then(hs, &ok, 1, server_sent_ok);
 }
-void server_sent_hello(Handshake *hs) { read_exact(hs, hs->c2.data(), hs->c2.size(), server_got_auth); }
-void server_got_hello(Handshake *hs)
-{
+void server_sent_hello(Handshake *hs) {
+    read_exact(hs, hs->c2.data(), hs->c2.size(), server_got_auth);
+}
+void server_got_hello(Handshake *hs) {
     random_bytes(hs->nonce);
     auto s1 = auth::answer_client_hello(hs->tr->options.key, hs->c1, hs->tr->id, hs->nonce);
     if (!s1) return fail(hs, s1.error().message);
@@ -229,14 +222,12 @@ void server_got_hello(Handshake *hs)
     write_then(hs, hs->s1.data(), hs->s1.size(), server_sent_hello);
 }
 
-void on_timeout(uv_timer_t *timer)
-{
+void on_timeout(uv_timer_t *timer) {
     auto *hs = static_cast<Handshake *>(timer->data);
     fail(hs, hs->deferred_failure.empty() ? "authentication timed out" : hs->deferred_failure);
 }
 
-Handshake *new_handshake(Transport *tr, bool client)
-{
+Handshake *new_handshake(Transport *tr, bool client) {
     auto *hs = new Handshake();
     hs->tr = tr;
     hs->client = client;
@@ -257,8 +248,7 @@ Handshake *new_handshake(Transport *tr, bool client)
     return hs;
 }
 
-std::string peer_name(uv_tcp_t *sock)
-{
+std::string peer_name(uv_tcp_t *sock) {
     sockaddr_storage ss{};
     int len = sizeof ss;
     char host[64] = "?";
@@ -277,8 +267,7 @@ std::string peer_name(uv_tcp_t *sock)
     return std::string(host) + ":" + std::to_string(port);
 }
 
-void on_connection(uv_stream_t *listener, int status)
-{
+void on_connection(uv_stream_t *listener, int status) {
     auto *tr = static_cast<Transport *>(listener->data);
     if (status < 0 || tr->closing) return;
     Handshake *hs = new_handshake(tr, false);
@@ -289,8 +278,7 @@ void on_connection(uv_stream_t *listener, int status)
     read_exact(hs, hs->c1.data(), hs->c1.size(), server_got_hello);
 }
 
-int resolve(const std::string &address, sockaddr_storage *out)
-{
+int resolve(const std::string &address, sockaddr_storage *out) {
     auto ep = parse_endpoint(address);
     if (!ep) return RAFT_INVALID;
     if (uv_ip4_addr(ep->host.c_str(), ep->port, reinterpret_cast<sockaddr_in *>(out)) == 0) return 0;
@@ -298,17 +286,17 @@ int resolve(const std::string &address, sockaddr_storage *out)
     return RAFT_INVALID;
 }
 
-Transport *impl(raft_uv_transport *t) { return static_cast<Transport *>(t->impl); }
+Transport *impl(raft_uv_transport *t) {
+    return static_cast<Transport *>(t->impl);
+}
 
-int tr_init(raft_uv_transport *t, raft_id id, const char *address)
-{
+int tr_init(raft_uv_transport *t, raft_id id, const char *address) {
     impl(t)->id = id;
     impl(t)->address = address;
     return 0;
 }
 
-int tr_listen(raft_uv_transport *t, raft_uv_accept_cb cb)
-{
+int tr_listen(raft_uv_transport *t, raft_uv_accept_cb cb) {
     Transport *tr = impl(t);
     if (!tr->bound) {
         std::snprintf(t->errmsg, RAFT_ERRMSG_BUF_SIZE, "drd transport: listen before bind");
@@ -320,8 +308,7 @@ int tr_listen(raft_uv_transport *t, raft_uv_accept_cb cb)
     return 0;
 }
 
-int tr_connect(raft_uv_transport *t, raft_uv_connect *req, raft_id id, const char *address, raft_uv_connect_cb cb)
-{
+int tr_connect(raft_uv_transport *t, raft_uv_connect *req, raft_id id, const char *address, raft_uv_connect_cb cb) {
     Transport *tr = impl(t);
     if (tr->closing) return RAFT_CANCELED;
     sockaddr_storage addr{};
@@ -344,27 +331,24 @@ int tr_connect(raft_uv_transport *t, raft_uv_connect *req, raft_id id, const cha
     return 0;
 }
 
-void tr_close(raft_uv_transport *t, raft_uv_transport_close_cb cb)
-{
+void tr_close(raft_uv_transport *t, raft_uv_transport_close_cb cb) {
     Transport *tr = impl(t);
     tr->closing = true;
     tr->close_cb = cb;
-    ++tr->open_handles; // held until every cancellation below has run
+    ++tr->open_handles;  // held until every cancellation below has run
     if (tr->bound) {
         tr->bound = false;
-        uv_close(reinterpret_cast<uv_handle_t *>(&tr->listener), [](uv_handle_t *h) {
-            static_cast<Transport *>(h->data)->handle_closed();
-        });
+        uv_close(reinterpret_cast<uv_handle_t *>(&tr->listener),
+                 [](uv_handle_t *h) { static_cast<Transport *>(h->data)->handle_closed(); });
     }
     auto pending = tr->handshakes;
     for (Handshake *hs : pending) fail(hs, "transport closing", RAFT_CANCELED);
     tr->handle_closed();
 }
 
-} // namespace
+}  // namespace
 
-int auth_transport_init(raft_uv_transport *t, uv_loop_t *loop, AuthTransportOptions options)
-{
+int auth_transport_init(raft_uv_transport *t, uv_loop_t *loop, AuthTransportOptions options) {
     auto *tr = new (std::nothrow) Transport();
     if (!tr) return RAFT_NOMEM;
     tr->loop = loop;
@@ -379,8 +363,7 @@ int auth_transport_init(raft_uv_transport *t, uv_loop_t *loop, AuthTransportOpti
     return 0;
 }
 
-int auth_transport_bind(raft_uv_transport *t, const std::string &host, std::uint16_t port, std::uint16_t *bound_port)
-{
+int auth_transport_bind(raft_uv_transport *t, const std::string &host, std::uint16_t port, std::uint16_t *bound_port) {
     Transport *tr = impl(t);
     sockaddr_storage addr{};
     if (resolve(host + ":" + std::to_string(port), &addr) != 0) {
@@ -390,7 +373,7 @@ int auth_transport_bind(raft_uv_transport *t, const std::string &host, std::uint
     uv_tcp_init(tr->loop, &tr->listener);
     tr->listener.data = tr;
     ++tr->open_handles;
-    tr->bound = true; // closed by tr_close (or auth_transport_free's caller) from here on
+    tr->bound = true;  // closed by tr_close (or auth_transport_free's caller) from here on
     int rv = uv_tcp_bind(&tr->listener, reinterpret_cast<sockaddr *>(&addr), 0);
     if (rv == 0) {
         // uv_tcp_bind reports EADDRINUSE only at listen time; listen now.
@@ -409,10 +392,9 @@ int auth_transport_bind(raft_uv_transport *t, const std::string &host, std::uint
     return 0;
 }
 
-void auth_transport_free(raft_uv_transport *t)
-{
+void auth_transport_free(raft_uv_transport *t) {
     delete impl(t);
     t->impl = nullptr;
 }
 
-} // namespace harness::drd
+}  // namespace harness::drd

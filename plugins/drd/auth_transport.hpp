@@ -41,4 +41,4 @@ int auth_transport_bind(raft_uv_transport *t, const std::string &host, std::uint
 // (or when it was never used).
 void auth_transport_free(raft_uv_transport *t);
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -4,35 +4,32 @@
 
 namespace harness::drd {
 
-Bytes frame_padded(std::span<const std::uint8_t> body)
-{
+Bytes frame_padded(std::span<const std::uint8_t> body) {
     Bytes out(padded_size(8 + body.size()), 0);
     harness_put_le(out.data(), body.size(), 8);
     if (!body.empty()) std::memcpy(out.data() + 8, body.data(), body.size());
     return out;
 }
 
-Result<std::span<const std::uint8_t>> unframe_padded(std::span<const std::uint8_t> framed)
-{
+Result<std::span<const std::uint8_t>> unframe_padded(std::span<const std::uint8_t> framed) {
     if (framed.size() < 8 || framed.size() % kEntryAlignment != 0)
-        return make_error(HARNESS_ERR_PROTOCOL, "drd entry of " + std::to_string(framed.size()) +
-                                                    " bytes is not a padded frame");
+        return make_error(HARNESS_ERR_PROTOCOL,
+                          "drd entry of " + std::to_string(framed.size()) + " bytes is not a padded frame");
     std::uint64_t len = harness_get_le(framed.data(), 8);
     if (len > framed.size() - 8 || padded_size(8 + len) != framed.size())
-        return make_error(HARNESS_ERR_PROTOCOL, "drd entry length " + std::to_string(len) + " does not match its " +
-                                                    std::to_string(framed.size()) + "-byte frame");
+        return make_error(HARNESS_ERR_PROTOCOL,
+                          "drd entry length " + std::to_string(len) + " does not match its " +
+                              std::to_string(framed.size()) + "-byte frame");
     return framed.subspan(8, len);
 }
 
-Bytes encode_command(const Command &c)
-{
+Bytes encode_command(const Command &c) {
     Packer p;
     p.i32(static_cast<std::int32_t>(c.op)).str(c.key).bytes(c.value).i64(c.expected_version);
     return frame_padded(p.view());
 }
 
-Result<Command> decode_command(std::span<const std::uint8_t> entry)
-{
+Result<Command> decode_command(std::span<const std::uint8_t> entry) {
     auto body = unframe_padded(entry);
     if (!body) return body.error();
     Unpacker u(*body);
@@ -46,4 +43,4 @@ Result<Command> decode_command(std::span<const std::uint8_t> entry)
     return c;
 }
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -22,22 +22,24 @@ struct Command {
     Op op = Op::put;
     std::string key;
     Bytes value;
-    std::int64_t expected_version = 0; // cas only: 0 = the key must not exist
+    std::int64_t expected_version = 0;  // cas only: 0 = the key must not exist
 };
 
 // What applying a command did, reported back to the writer.
 struct ApplyOutcome {
-    bool ok = true;               // cas: the expectation held
-    bool existed = false;         // del: there was a record
-    std::int64_t version = 0;     // put/cas: the record's version after the command
-    std::int64_t current_version = 0; // cas: the version found (0 = none)
-    bool skipped = false;         // already applied before a restart
+    bool ok = true;                    // cas: the expectation held
+    bool existed = false;              // del: there was a record
+    std::int64_t version = 0;          // put/cas: the record's version after the command
+    std::int64_t current_version = 0;  // cas: the version found (0 = none)
+    bool skipped = false;              // already applied before a restart
 };
 
 inline constexpr std::size_t kEntryAlignment = 8;
 
 // Rounds n up to a multiple of 8.
-constexpr std::size_t padded_size(std::size_t n) { return (n + kEntryAlignment - 1) / kEntryAlignment * kEntryAlignment; }
+constexpr std::size_t padded_size(std::size_t n) {
+    return (n + kEntryAlignment - 1) / kEntryAlignment * kEntryAlignment;
+}
 
 // Frames an opaque body: u64 length, body, zero padding to a multiple of 8.
 Bytes frame_padded(std::span<const std::uint8_t> body);
@@ -47,4 +49,4 @@ Result<std::span<const std::uint8_t>> unframe_padded(std::span<const std::uint8_
 Bytes encode_command(const Command &c);
 Result<Command> decode_command(std::span<const std::uint8_t> entry);
 
-} // namespace harness::drd
+}  // namespace harness::drd

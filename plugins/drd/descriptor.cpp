@@ -11,8 +11,7 @@ using harness::drd::Service;
 using Method = harness::Result<void> (Service::*)(harness::Unpacker &, harness::Packer &);
 
 template <Method M>
-int call(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
-{
+int call(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept {
     return harness::guarded_call(ctx, "vm/drd", [&]() -> harness::Result<void> {
         auto *service = static_cast<Service *>(ctx->plugin_state);
         if (!service) return harness::make_error(HARNESS_ERR_INTERNAL, "vm/drd is not initialized");
@@ -25,8 +24,7 @@ int call(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
     });
 }
 
-int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
-{
+int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept {
     return harness::guarded_init(err, errlen, "vm/drd", [&]() -> harness::Result<void> {
         auto s = Service::create(host);
         if (!s) return s.error();
@@ -35,12 +33,10 @@ int init(const harness_host_api *host, void **state, char *err, size_t errlen) n
     });
 }
 
-void fini(void *state) noexcept
-{
+void fini(void *state) noexcept {
     try {
         delete static_cast<Service *>(state);
-    } catch (...) {
-    }
+    } catch (...) {}
 }
 
 // Everything may wait for consensus or a long poll: a thread per call, so the
@@ -62,6 +58,6 @@ constexpr harness_function kFunctions[] = {
 constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
     {.package = "vm", .component = "drd", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -19,19 +19,17 @@ using namespace std::chrono_literals;
 
 const ComponentName kDrd{"vm", "drd"};
 
-bool retryable(const Error &e)
-{
-    return e.status == HARNESS_ERR_BUSY || e.status == HARNESS_ERR_UNREACHABLE || e.status == HARNESS_ERR_MEMBER_FAILED ||
-           e.status == HARNESS_ERR_AUTH /* a daemon restarting on the same port */;
+bool retryable(const Error &e) {
+    return e.status == HARNESS_ERR_BUSY || e.status == HARNESS_ERR_UNREACHABLE ||
+        e.status == HARNESS_ERR_MEMBER_FAILED ||
+        e.status == HARNESS_ERR_AUTH /* a daemon restarting on the same port */;
 }
 
-void pack_outcome(Packer &out, const ApplyOutcome &o)
-{
+void pack_outcome(Packer &out, const ApplyOutcome &o) {
     out.boolean(o.ok).boolean(o.existed).i64(o.version).i64(o.current_version);
 }
 
-Result<ApplyOutcome> unpack_outcome(const Bytes &reply)
-{
+Result<ApplyOutcome> unpack_outcome(const Bytes &reply) {
     Unpacker u(reply);
     ApplyOutcome o;
     if (!u.boolean(o.ok) || !u.boolean(o.existed) || !u.i64(o.version) || !u.i64(o.current_version))
@@ -39,8 +37,7 @@ Result<ApplyOutcome> unpack_outcome(const Bytes &reply)
     return o;
 }
 
-Result<std::vector<Record>> unpack_records(Unpacker &u)
-{
+Result<std::vector<Record>> unpack_records(Unpacker &u) {
     std::int64_t n = 0;
     if (!u.i64(n) || n < 0) return make_error(HARNESS_ERR_PROTOCOL, "malformed record list");
     std::vector<Record> out;
@@ -55,8 +52,7 @@ Result<std::vector<Record>> unpack_records(Unpacker &u)
 
 // Retries op until it succeeds, fails for good, or the deadline passes.
 template <class T, class Op>
-Result<T> with_retries(Deadline deadline, Op op)
-{
+Result<T> with_retries(Deadline deadline, Op op) {
     for (;;) {
         Result<T> r = op();
         if (r || !retryable(r.error()) || Clock::now() + 25ms >= deadline) return r;
@@ -64,11 +60,10 @@ Result<T> with_retries(Deadline deadline, Op op)
     }
 }
 
-} // namespace
+}  // namespace
 
 Result<Bytes> Service::call_member(const std::string &daemon_address, const std::string &function,
-                                   std::span<const std::uint8_t> args, Deadline deadline)
-{
+                                   std::span<const std::uint8_t> args, Deadline deadline) {
     std::unique_ptr<hlib::Daemon> d;
     {
         std::lock_guard lock(pool_mutex_);
@@ -94,23 +89,21 @@ Result<Bytes> Service::call_member(const std::string &daemon_address, const std:
     return r;
 }
 
-Result<Bytes> Service::call_leader(const std::string &op, std::span<const std::uint8_t> args, Deadline deadline)
-{
+Result<Bytes> Service::call_leader(const std::string &op, std::span<const std::uint8_t> args, Deadline deadline) {
     auto view = node_->view(deadline);
     if (!view) return view.error();
     if (view->leader_id == 0) return make_error(HARNESS_ERR_BUSY, "no drd leader elected yet");
     auto records = server_records();
     auto it = records.find(view->leader_id);
     if (it == records.end())
-        return make_error(HARNESS_ERR_BUSY, "the drd leader's daemon is not known yet (raft id " +
-                                                std::to_string(view->leader_id) + ")");
+        return make_error(HARNESS_ERR_BUSY,
+                          "the drd leader's daemon is not known yet (raft id " + std::to_string(view->leader_id) + ")");
     Packer p;
     p.str(op).bytes(args);
     return call_member(it->second.daemon_address, "forward", p.view(), deadline);
 }
 
-Result<ApplyOutcome> Service::replicate(const Command &command, Deadline deadline)
-{
+Result<ApplyOutcome> Service::replicate(const Command &command, Deadline deadline) {
     return with_retries<ApplyOutcome>(deadline, [&]() -> Result<ApplyOutcome> {
         auto local = node_->submit(command, deadline);
         if (local || !is_not_leader(local.error())) return local;
@@ -121,8 +114,7 @@ Result<ApplyOutcome> Service::replicate(const Command &command, Deadline deadlin
     });
 }
 
-Result<std::optional<Record>> Service::linearizable_get(const std::string &key, Deadline deadline)
-{
+Result<std::optional<Record>> Service::linearizable_get(const std::string &key, Deadline deadline) {
     return with_retries<std::optional<Record>>(deadline, [&]() -> Result<std::optional<Record>> {
         auto b = node_->barrier(deadline);
         if (b) return store_->get(key);
@@ -142,8 +134,7 @@ Result<std::optional<Record>> Service::linearizable_get(const std::string &key, 
     });
 }
 
-Result<std::vector<Record>> Service::linearizable_scan(const std::string &prefix, Deadline deadline)
-{
+Result<std::vector<Record>> Service::linearizable_scan(const std::string &prefix, Deadline deadline) {
     return with_retries<std::vector<Record>>(deadline, [&]() -> Result<std::vector<Record>> {
         auto b = node_->barrier(deadline);
         if (b) return store_->scan(prefix);
@@ -159,12 +150,12 @@ Result<std::vector<Record>> Service::linearizable_scan(const std::string &prefix
 
 // The leader's side of a forwarded call. Never forwards again: a daemon that
 // is no longer leader answers BUSY and the origin looks for the new one.
-Result<void> Service::forward(Unpacker &args, Packer &out)
-{
+Result<void> Service::forward(Unpacker &args, Packer &out) {
     std::string op;
     std::span<const std::uint8_t> body;
     if (!args.str(op) || !args.bytes(body) || !args.done())
-        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd forward: malformed arguments, expected (str op, bytes args)");
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          "vm/drd forward: malformed arguments, expected (str op, bytes args)");
     if (op != "apply" && op != "get" && op != "scan")
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd forward: unknown op \"" + op + "\"");
     auto deadline = Clock::now() + 3500ms;
@@ -182,8 +173,10 @@ Result<void> Service::forward(Unpacker &args, Packer &out)
     if (op == "get") {
         if (auto b = node_->barrier(deadline); !b) return b.error();
         auto r = store_->get(key);
-        if (r) out.boolean(true).bytes(r->value).i64(r->version);
-        else out.boolean(false).bytes({}).i64(0);
+        if (r)
+            out.boolean(true).bytes(r->value).i64(r->version);
+        else
+            out.boolean(false).bytes({}).i64(0);
         return {};
     }
     // scan
@@ -194,4 +187,4 @@ Result<void> Service::forward(Unpacker &args, Packer &out)
     return {};
 }
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -21,8 +21,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const char *role_name(Role r)
-{
+const char *role_name(Role r) {
     switch (r) {
     case Role::voter: return "voter";
     case Role::standby: return "standby";
@@ -31,10 +30,9 @@ const char *role_name(Role r)
     return "?";
 }
 
-} // namespace
+}  // namespace
 
-void Service::reconcile_loop()
-{
+void Service::reconcile_loop() {
     bool again = true;
     while (!stopping_) {
         {
@@ -44,7 +42,7 @@ void Service::reconcile_loop()
         }
         if (stopping_) break;
         try {
-            again = reconcile_once(); // after a change, look again at once
+            again = reconcile_once();  // after a change, look again at once
         } catch (const std::exception &e) {
             log(3, std::string("vm/drd: membership round failed: ") + e.what());
             again = false;
@@ -52,8 +50,7 @@ void Service::reconcile_loop()
     }
 }
 
-bool Service::reconcile_once()
-{
+bool Service::reconcile_once() {
     auto deadline = Clock::now() + 2s;
     auto view = node_->view(deadline);
     if (!view || !view->is_leader) return false;
@@ -81,7 +78,7 @@ bool Service::reconcile_once()
 
     std::set<std::uint64_t> in_config;
     for (const auto &s : view->servers) in_config.insert(s.id);
-    std::set<std::string> mapped; // member ids that have a raft server in the configuration
+    std::set<std::string> mapped;  // member ids that have a raft server in the configuration
     for (const auto &[id, rec] : records)
         if (in_config.count(id)) mapped.insert(rec.member_id);
 
@@ -107,8 +104,9 @@ bool Service::reconcile_once()
         }
         if (!in_config.count(id)) {
             auto added = node_->add(id, raft_address, deadline);
-            log(added ? 1 : 2, "vm/drd: adding member " + m.id + " (raft server " + std::to_string(id) + " at " +
-                                   raft_address + ")" + (added ? "" : ": " + added.error().describe()));
+            log(added ? 1 : 2,
+                "vm/drd: adding member " + m.id + " (raft server " + std::to_string(id) + " at " + raft_address + ")" +
+                    (added ? "" : ": " + added.error().describe()));
             return added.ok();
         }
         return true;
@@ -123,10 +121,14 @@ bool Service::reconcile_once()
         auto m = by_id.find(rec->second.member_id);
         bool alive = s.id == view->self_id || (m != by_id.end() && m->second->alive);
         live += alive ? 1 : 0;
-        if (s.role == Role::voter) (alive ? live_voters : dead_voters).push_back(&s);
-        else if (!alive) dead_others.push_back(&s);
-        else if (s.role == Role::standby) live_standbys.push_back(&s);
-        else live_spares.push_back(&s);
+        if (s.role == Role::voter)
+            (alive ? live_voters : dead_voters).push_back(&s);
+        else if (!alive)
+            dead_others.push_back(&s);
+        else if (s.role == Role::standby)
+            live_standbys.push_back(&s);
+        else
+            live_spares.push_back(&s);
     }
     std::size_t target = live >= 5 ? 5 : 3;
     // Logs a change; true when it succeeded (a failed one waits for the next round).
@@ -141,7 +143,8 @@ bool Service::reconcile_once()
                       node_->assign(s->id, Role::voter, deadline));
     }
     if (!dead_voters.empty()) {
-        return change("removing failed voter", dead_voters.front()->id, node_->remove(dead_voters.front()->id, deadline));
+        return change("removing failed voter", dead_voters.front()->id,
+                      node_->remove(dead_voters.front()->id, deadline));
     }
     if (!dead_others.empty()) {
         const ServerInfo *s = dead_others.front();
@@ -154,4 +157,4 @@ bool Service::reconcile_once()
     return false;
 }
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -14,22 +14,19 @@ constexpr std::string_view kMagic = "DRDAUTH1";
 constexpr std::string_view kServerLabel = "drd-raft-server";
 constexpr std::string_view kClientLabel = "drd-raft-client";
 
-std::span<const std::uint8_t> as_bytes(std::string_view s)
-{
+std::span<const std::uint8_t> as_bytes(std::string_view s) {
     return {reinterpret_cast<const std::uint8_t *>(s.data()), s.size()};
 }
 
-std::array<std::uint8_t, 8> le64(std::uint64_t v)
-{
+std::array<std::uint8_t, 8> le64(std::uint64_t v) {
     std::array<std::uint8_t, 8> out{};
     harness_put_le(out.data(), v, 8);
     return out;
 }
 
-} // namespace
+}  // namespace
 
-ClientHello make_client_hello(const Nonce &client_nonce)
-{
+ClientHello make_client_hello(const Nonce &client_nonce) {
     ClientHello h{};
     std::memcpy(h.data(), kMagic.data(), kMagic.size());
     std::memcpy(h.data() + 8, client_nonce.data(), client_nonce.size());
@@ -37,8 +34,7 @@ ClientHello make_client_hello(const Nonce &client_nonce)
 }
 
 Result<ServerHello> answer_client_hello(const VmKey &key, const ClientHello &hello, std::uint64_t server_id,
-                                        const Nonce &server_nonce)
-{
+                                        const Nonce &server_nonce) {
     if (std::memcmp(hello.data(), kMagic.data(), kMagic.size()) != 0)
         return make_error(HARNESS_ERR_PROTOCOL, "not a DRD raft client (bad magic)");
     ServerHello s{};
@@ -53,8 +49,7 @@ Result<ServerHello> answer_client_hello(const VmKey &key, const ClientHello &hel
 
 Result<ClientAuth> answer_server_hello(const VmKey &key, const ClientHello &hello, const ServerHello &reply,
                                        std::uint64_t expected_id, std::uint64_t client_id,
-                                       const std::string &client_address)
-{
+                                       const std::string &client_address) {
     std::span<const std::uint8_t> client_nonce(hello.data() + 8, 32);
     std::span<const std::uint8_t> server_nonce(reply.data(), 32);
     std::span<const std::uint8_t> id(reply.data() + 32, 8);
@@ -63,14 +58,14 @@ Result<ClientAuth> answer_server_hello(const VmKey &key, const ClientHello &hell
         return make_error(HARNESS_ERR_AUTH, "the raft peer failed to prove it holds the VM key");
     std::uint64_t server_id = harness_get_le(id.data(), 8);
     if (expected_id != 0 && server_id != expected_id)
-        return make_error(HARNESS_ERR_AUTH, "reached raft server " + std::to_string(server_id) + ", wanted " +
-                                                std::to_string(expected_id));
+        return make_error(HARNESS_ERR_AUTH,
+                          "reached raft server " + std::to_string(server_id) + ", wanted " +
+                              std::to_string(expected_id));
     return make_client_auth(key, hello, reply, client_id, client_address);
 }
 
 Result<ClientAuth> make_client_auth(const VmKey &key, const ClientHello &hello, const ServerHello &reply,
-                                    std::uint64_t client_id, const std::string &client_address)
-{
+                                    std::uint64_t client_id, const std::string &client_address) {
     std::span<const std::uint8_t> client_nonce(hello.data() + 8, 32);
     std::span<const std::uint8_t> server_nonce(reply.data(), 32);
     if (client_address.size() >= kAddressField)
@@ -86,8 +81,7 @@ Result<ClientAuth> make_client_auth(const VmKey &key, const ClientHello &hello, 
 }
 
 Result<Peer> check_client_auth(const VmKey &key, const ClientHello &hello, const ServerHello &server_hello,
-                               const ClientAuth &auth)
-{
+                               const ClientAuth &auth) {
     std::span<const std::uint8_t> client_nonce(hello.data() + 8, 32);
     std::span<const std::uint8_t> server_nonce(server_hello.data(), 32);
     std::span<const std::uint8_t> cid(auth.data(), 8);
@@ -103,4 +97,4 @@ Result<Peer> check_client_auth(const VmKey &key, const ClientHello &hello, const
     return p;
 }
 
-} // namespace harness::drd::auth
+}  // namespace harness::drd::auth

@@ -59,4 +59,4 @@ struct Peer {
 Result<Peer> check_client_auth(const VmKey &key, const ClientHello &hello, const ServerHello &server_hello,
                                const ClientAuth &auth);
 
-} // namespace harness::drd::auth
+}  // namespace harness::drd::auth

@@ -3,13 +3,13 @@
 #include "auth_transport.hpp"
 
 #include <array>
-#include <csignal>
-#include <pthread.h>
 #include <condition_variable>
+#include <csignal>
 #include <cstring>
 #include <deque>
 #include <future>
 #include <mutex>
+#include <pthread.h>
 #include <set>
 #include <thread>
 
@@ -29,8 +29,7 @@ struct Waiter {
 using WaiterPtr = std::shared_ptr<Waiter>;
 
 void complete(const WaiterPtr &w, std::optional<Error> error, const ApplyOutcome *outcome = nullptr,
-              ClusterView *view = nullptr)
-{
+              ClusterView *view = nullptr) {
     std::lock_guard lock(w->m);
     if (w->done) return;
     w->error = std::move(error);
@@ -40,16 +39,17 @@ void complete(const WaiterPtr &w, std::optional<Error> error, const ApplyOutcome
     w->cv.notify_all();
 }
 
-Error raft_error(int rv, const char *what)
-{
+Error raft_error(int rv, const char *what) {
     std::string m = std::string(what) + ": " + raft_strerror(rv);
     switch (rv) {
     case RAFT_NOTLEADER: return make_error(HARNESS_ERR_BUSY, kNotLeader);
     case RAFT_LEADERSHIPLOST: return make_error(HARNESS_ERR_BUSY, m + " (the write may or may not have committed)");
     case RAFT_CANTCHANGE: return make_error(HARNESS_ERR_BUSY, m);
     case RAFT_SHUTDOWN: return make_error(HARNESS_ERR_UNREACHABLE, "drd is shutting down");
-    case RAFT_BADID: case RAFT_NOTFOUND: return make_error(HARNESS_ERR_NOT_FOUND, m);
-    case RAFT_DUPLICATEID: case RAFT_DUPLICATEADDRESS: return make_error(HARNESS_ERR_INVALID_ARGUMENT, m);
+    case RAFT_BADID:
+    case RAFT_NOTFOUND: return make_error(HARNESS_ERR_NOT_FOUND, m);
+    case RAFT_DUPLICATEID:
+    case RAFT_DUPLICATEADDRESS: return make_error(HARNESS_ERR_INVALID_ARGUMENT, m);
     default: return make_error(HARNESS_ERR_INTERNAL, m);
     }
 }
@@ -61,7 +61,7 @@ struct Slot {
 };
 constexpr std::size_t kSlots = 4096;
 
-} // namespace
+}  // namespace
 
 struct RaftNode::Impl {
     RaftNodeOptions o;
@@ -73,23 +73,21 @@ struct RaftNode::Impl {
     raft_uv_transport transport{};
     raft_io io{};
     raft_fsm fsm{};
-    struct raft raft{};
+    struct raft raft {};
     bool raft_inited = false;
 
     std::mutex queue_mutex;
     std::deque<std::function<void()>> queue;
     bool stopping = false;
-    std::set<WaiterPtr> waiting; // failed at once when the node stops
+    std::set<WaiterPtr> waiting;  // failed at once when the node stops
     std::array<Slot, kSlots> slots;
 
-    void log(int level, const std::string &m) const
-    {
+    void log(int level, const std::string &m) const {
         if (o.log) o.log(level, m);
     }
 
     // ---- caller side
-    WaiterPtr post(std::function<void(const WaiterPtr &)> task)
-    {
+    WaiterPtr post(std::function<void(const WaiterPtr &)> task) {
         auto w = std::make_shared<Waiter>();
         {
             std::lock_guard lock(queue_mutex);
@@ -105,8 +103,7 @@ struct RaftNode::Impl {
         }
         return w;
     }
-    Result<void> wait(const WaiterPtr &w, Deadline deadline, const char *what)
-    {
+    Result<void> wait(const WaiterPtr &w, Deadline deadline, const char *what) {
         std::unique_lock lock(w->m);
         bool done = w->cv.wait_until(lock, deadline, [&] { return w->done; });
         lock.unlock();
@@ -120,8 +117,7 @@ struct RaftNode::Impl {
     }
 
     // ---- loop side
-    static void on_wakeup(uv_async_t *a)
-    {
+    static void on_wakeup(uv_async_t *a) {
         auto *im = static_cast<Impl *>(a->data);
         std::deque<std::function<void()>> tasks;
         {
@@ -131,8 +127,7 @@ struct RaftNode::Impl {
         for (auto &t : tasks) t();
     }
 
-    static int fsm_apply(raft_fsm *fsm, const raft_buffer *buf, void **result)
-    {
+    static int fsm_apply(raft_fsm *fsm, const raft_buffer *buf, void **result) {
         auto *im = static_cast<Impl *>(fsm->data);
         // c-raft moves last_applied past an entry only after apply returns.
         auto index = static_cast<std::int64_t>(raft_last_applied(&im->raft) + 1);
@@ -156,15 +151,13 @@ struct RaftNode::Impl {
     // loop; snapshot_async() serializes the store on a worker thread (the
     // store may include entries past the snapshot's index, which is harmless:
     // applying is idempotent by index); finalize frees what we allocated.
-    static int fsm_snapshot(raft_fsm *, raft_buffer *bufs[], unsigned *n_bufs)
-    {
+    static int fsm_snapshot(raft_fsm *, raft_buffer *bufs[], unsigned *n_bufs) {
         *bufs = static_cast<raft_buffer *>(raft_calloc(1, sizeof(raft_buffer)));
         if (!*bufs) return RAFT_NOMEM;
         *n_bufs = 1;
         return 0;
     }
-    static int fsm_snapshot_async(raft_fsm *fsm, raft_buffer *bufs[], unsigned *n_bufs)
-    {
+    static int fsm_snapshot_async(raft_fsm *fsm, raft_buffer *bufs[], unsigned *n_bufs) {
         auto *im = static_cast<Impl *>(fsm->data);
         auto data = im->o.store->snapshot();
         if (!data || *n_bufs < 1) return RAFT_IOERR;
@@ -178,8 +171,7 @@ struct RaftNode::Impl {
     // Without io->async_work (Debian's c-raft 0.15 libuv io is version 1) the
     // snapshot is taken synchronously on the loop: fine for the DRD's small
     // state, and still never holds the store's lock across a loop iteration.
-    static int fsm_snapshot_sync(raft_fsm *fsm, raft_buffer *bufs[], unsigned *n_bufs)
-    {
+    static int fsm_snapshot_sync(raft_fsm *fsm, raft_buffer *bufs[], unsigned *n_bufs) {
         if (int rv = fsm_snapshot(fsm, bufs, n_bufs); rv != 0) return rv;
         if (int rv = fsm_snapshot_async(fsm, bufs, n_bufs); rv != 0) {
             unsigned n = *n_bufs;
@@ -188,8 +180,7 @@ struct RaftNode::Impl {
         }
         return 0;
     }
-    static int fsm_snapshot_finalize(raft_fsm *, raft_buffer *bufs[], unsigned *n_bufs)
-    {
+    static int fsm_snapshot_finalize(raft_fsm *, raft_buffer *bufs[], unsigned *n_bufs) {
         if (*bufs) {
             for (unsigned i = 0; i < *n_bufs; ++i) raft_free((*bufs)[i].base);
             raft_free(*bufs);
@@ -198,27 +189,26 @@ struct RaftNode::Impl {
         *n_bufs = 0;
         return 0;
     }
-    static int fsm_restore(raft_fsm *fsm, raft_buffer *buf)
-    {
+    static int fsm_restore(raft_fsm *fsm, raft_buffer *buf) {
         auto *im = static_cast<Impl *>(fsm->data);
         auto r = im->o.store->restore({static_cast<const std::uint8_t *>(buf->base), buf->len});
         if (!r) {
             im->log(3, "drd: restoring a snapshot failed: " + r.error().message);
             return RAFT_MALFORMED;
         }
-        raft_free(buf->base); // the FSM owns a restored snapshot's buffer
+        raft_free(buf->base);  // the FSM owns a restored snapshot's buffer
         return 0;
     }
 
-    Result<void> open_on_loop_thread()
-    {
+    Result<void> open_on_loop_thread() {
         uv_loop_init(&loop);
         uv_async_init(&loop, &wakeup, on_wakeup);
         wakeup.data = this;
         AuthTransportOptions t;
         t.key = o.key;
         t.log = o.log;
-        if (auth_transport_init(&transport, &loop, std::move(t)) != 0) return make_error(HARNESS_ERR_INTERNAL, "drd: out of memory");
+        if (auth_transport_init(&transport, &loop, std::move(t)) != 0)
+            return make_error(HARNESS_ERR_INTERNAL, "drd: out of memory");
         std::uint16_t port = 0;
         if (auth_transport_bind(&transport, o.host, o.port, &port) != 0)
             return make_error(HARNESS_ERR_BUSY, transport.errmsg);
@@ -250,7 +240,8 @@ struct RaftNode::Impl {
             raft_configuration_add(&conf, o.id, address.c_str(), RAFT_VOTER);
             int rv = raft_bootstrap(&raft, &conf);
             raft_configuration_close(&conf);
-            if (rv == 0) log(1, "drd: bootstrapped a one-voter cluster as raft server " + std::to_string(o.id));
+            if (rv == 0)
+                log(1, "drd: bootstrapped a one-voter cluster as raft server " + std::to_string(o.id));
             else if (rv != RAFT_CANTBOOTSTRAP)
                 return make_error(HARNESS_ERR_INTERNAL, std::string("drd: raft_bootstrap: ") + raft_errmsg(&raft));
         }
@@ -260,8 +251,7 @@ struct RaftNode::Impl {
     }
 
     // Closes whatever open_on_loop_thread opened; the loop then runs dry.
-    void close_on_loop_thread()
-    {
+    void close_on_loop_thread() {
         if (raft_inited) {
             raft_inited = false;
             raft_close(&raft, [](struct raft *r) {
@@ -278,8 +268,7 @@ struct RaftNode::Impl {
         uv_close(reinterpret_cast<uv_handle_t *>(&wakeup), nullptr);
     }
 
-    void run(std::promise<Result<void>> &started)
-    {
+    void run(std::promise<Result<void>> &started) {
         // A write to a peer that vanished must be EPIPE, not a SIGPIPE that
         // kills whatever process hosts us (hcored ignores it, others may not).
         sigset_t pipe;
@@ -296,8 +285,7 @@ struct RaftNode::Impl {
     }
 };
 
-Result<std::unique_ptr<RaftNode>> RaftNode::start(RaftNodeOptions options)
-{
+Result<std::unique_ptr<RaftNode>> RaftNode::start(RaftNodeOptions options) {
     auto im = std::make_unique<Impl>();
     im->o = std::move(options);
     std::promise<Result<void>> started;
@@ -314,8 +302,7 @@ Result<std::unique_ptr<RaftNode>> RaftNode::start(RaftNodeOptions options)
 
 RaftNode::RaftNode(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-RaftNode::~RaftNode()
-{
+RaftNode::~RaftNode() {
     Impl *im = impl_.get();
     std::set<WaiterPtr> waiting;
     {
@@ -329,21 +316,24 @@ RaftNode::~RaftNode()
     im->thread.join();
 }
 
-const std::string &RaftNode::address() const { return impl_->address; }
-std::uint64_t RaftNode::id() const { return impl_->o.id; }
+const std::string &RaftNode::address() const {
+    return impl_->address;
+}
+std::uint64_t RaftNode::id() const {
+    return impl_->o.id;
+}
 
-Result<ApplyOutcome> RaftNode::submit(const Command &command, Deadline deadline)
-{
+Result<ApplyOutcome> RaftNode::submit(const Command &command, Deadline deadline) {
     Bytes entry = encode_command(command);
     Impl *im = impl_.get();
     struct Req {
-        struct raft_apply req{};
+        struct raft_apply req {};
         WaiterPtr w;
     };
     auto w = im->post([im, entry = std::move(entry)](const WaiterPtr &waiter) {
         if (raft_state(&im->raft) != RAFT_LEADER) return complete(waiter, raft_error(RAFT_NOTLEADER, "submit"));
         raft_buffer buf;
-        buf.len = entry.size(); // a multiple of 8 (frame_padded)
+        buf.len = entry.size();  // a multiple of 8 (frame_padded)
         buf.base = raft_malloc(buf.len);
         if (!buf.base) return complete(waiter, make_error(HARNESS_ERR_INTERNAL, "drd: out of memory"));
         std::memcpy(buf.base, entry.data(), buf.len);
@@ -356,8 +346,10 @@ Result<ApplyOutcome> RaftNode::submit(const Command &command, Deadline deadline)
                 complete(q->w, raft_error(status, "apply"));
             } else {
                 auto *slot = static_cast<Slot *>(result);
-                if (!slot->error.empty()) complete(q->w, make_error(HARNESS_ERR_INTERNAL, slot->error));
-                else complete(q->w, std::nullopt, &slot->outcome);
+                if (!slot->error.empty())
+                    complete(q->w, make_error(HARNESS_ERR_INTERNAL, slot->error));
+                else
+                    complete(q->w, std::nullopt, &slot->outcome);
             }
             delete q;
         });
@@ -371,11 +363,10 @@ Result<ApplyOutcome> RaftNode::submit(const Command &command, Deadline deadline)
     return w->outcome;
 }
 
-Result<void> RaftNode::barrier(Deadline deadline)
-{
+Result<void> RaftNode::barrier(Deadline deadline) {
     Impl *im = impl_.get();
     struct Req {
-        struct raft_barrier req{};
+        struct raft_barrier req {};
         WaiterPtr w;
     };
     auto w = im->post([im](const WaiterPtr &waiter) {
@@ -403,16 +394,14 @@ struct ChangeReq {
     WaiterPtr w;
 };
 
-void change_done(raft_change *r, int status)
-{
+void change_done(raft_change *r, int status) {
     auto *q = static_cast<ChangeReq *>(r->data);
     complete(q->w, status == 0 ? std::nullopt : std::optional<Error>(raft_error(status, "membership change")));
     delete q;
 }
 
 template <class Start>
-WaiterPtr post_change(RaftNode::Impl *im, Start start)
-{
+WaiterPtr post_change(RaftNode::Impl *im, Start start) {
     return im->post([im, start](const WaiterPtr &waiter) {
         if (raft_state(&im->raft) != RAFT_LEADER) return complete(waiter, raft_error(RAFT_NOTLEADER, "change"));
         auto *req = new ChangeReq();
@@ -426,34 +415,29 @@ WaiterPtr post_change(RaftNode::Impl *im, Start start)
     });
 }
 
-} // namespace
+}  // namespace
 
-Result<void> RaftNode::add(std::uint64_t id, const std::string &address, Deadline deadline)
-{
+Result<void> RaftNode::add(std::uint64_t id, const std::string &address, Deadline deadline) {
     auto w = post_change(impl_.get(), [id, address](struct raft *r, raft_change *req) {
         return raft_add(r, req, id, address.c_str(), change_done);
     });
     return impl_->wait(w, deadline, "adding a server");
 }
 
-Result<void> RaftNode::assign(std::uint64_t id, Role role, Deadline deadline)
-{
+Result<void> RaftNode::assign(std::uint64_t id, Role role, Deadline deadline) {
     auto w = post_change(impl_.get(), [id, role](struct raft *r, raft_change *req) {
         return raft_assign(r, req, id, static_cast<int>(role), change_done);
     });
     return impl_->wait(w, deadline, "assigning a role");
 }
 
-Result<void> RaftNode::remove(std::uint64_t id, Deadline deadline)
-{
-    auto w = post_change(impl_.get(), [id](struct raft *r, raft_change *req) {
-        return raft_remove(r, req, id, change_done);
-    });
+Result<void> RaftNode::remove(std::uint64_t id, Deadline deadline) {
+    auto w = post_change(impl_.get(),
+                         [id](struct raft *r, raft_change *req) { return raft_remove(r, req, id, change_done); });
     return impl_->wait(w, deadline, "removing a server");
 }
 
-Result<ClusterView> RaftNode::view(Deadline deadline)
-{
+Result<ClusterView> RaftNode::view(Deadline deadline) {
     Impl *im = impl_.get();
     auto w = im->post([im](const WaiterPtr &waiter) {
         ClusterView v;
@@ -476,4 +460,4 @@ Result<ClusterView> RaftNode::view(Deadline deadline)
     return w->view;
 }
 
-} // namespace harness::drd
+}  // namespace harness::drd

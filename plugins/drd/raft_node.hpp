@@ -22,25 +22,25 @@
 namespace harness::drd {
 
 struct RaftNodeOptions {
-    std::filesystem::path dir;          // c-raft's log and snapshots (must exist)
-    std::uint64_t id = 0;               // this server's raft id (> 0, stable per root)
-    std::string host = "127.0.0.1";     // listen host (the daemon's)
-    std::uint16_t port = 0;             // 0: pick a free port
-    bool bootstrap = false;             // first node of the VM: a one-voter cluster
+    std::filesystem::path dir;       // c-raft's log and snapshots (must exist)
+    std::uint64_t id = 0;            // this server's raft id (> 0, stable per root)
+    std::string host = "127.0.0.1";  // listen host (the daemon's)
+    std::uint16_t port = 0;          // 0: pick a free port
+    bool bootstrap = false;          // first node of the VM: a one-voter cluster
     VmKey key;
     std::function<void(int level, const std::string &message)> log;
     unsigned election_timeout_ms = 300;
     unsigned heartbeat_timeout_ms = 30;
-    unsigned snapshot_threshold = 1024; // entries between snapshots
-    unsigned snapshot_trailing = 512;   // entries kept after a snapshot
+    unsigned snapshot_threshold = 1024;  // entries between snapshots
+    unsigned snapshot_trailing = 512;    // entries kept after a snapshot
     Store *store = nullptr;
-    std::function<void(std::int64_t index)> on_applied; // loop thread, after each applied command
+    std::function<void(std::int64_t index)> on_applied;  // loop thread, after each applied command
 };
 
 class RaftNode final : public ReplicatedLog {
 public:
     static Result<std::unique_ptr<RaftNode>> start(RaftNodeOptions options);
-    ~RaftNode() override; // stops the loop: pending calls fail, the thread is joined
+    ~RaftNode() override;  // stops the loop: pending calls fail, the thread is joined
 
     Result<ApplyOutcome> submit(const Command &command, Deadline deadline) override;
     Result<void> barrier(Deadline deadline) override;
@@ -58,4 +58,4 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -22,7 +22,7 @@ namespace harness::drd {
 using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
-enum class Role { standby = 0, voter = 1, spare = 2 }; // c-raft's RAFT_STANDBY/VOTER/SPARE
+enum class Role { standby = 0, voter = 1, spare = 2 };  // c-raft's RAFT_STANDBY/VOTER/SPARE
 
 struct ServerInfo {
     std::uint64_t id = 0;
@@ -32,7 +32,7 @@ struct ServerInfo {
 
 struct ClusterView {
     std::uint64_t self_id = 0;
-    std::uint64_t leader_id = 0; // 0: none known
+    std::uint64_t leader_id = 0;  // 0: none known
     std::string leader_address;
     bool is_leader = false;
     std::vector<ServerInfo> servers;
@@ -42,7 +42,9 @@ struct ClusterView {
 
 // The error a follower gives for leader-only calls.
 inline constexpr const char *kNotLeader = "not the drd leader";
-inline bool is_not_leader(const Error &e) { return e.status == HARNESS_ERR_BUSY && e.message == kNotLeader; }
+inline bool is_not_leader(const Error &e) {
+    return e.status == HARNESS_ERR_BUSY && e.message == kNotLeader;
+}
 
 class ReplicatedLog {
 public:
@@ -62,4 +64,4 @@ public:
     virtual std::uint64_t id() const = 0;
 };
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -22,22 +22,20 @@ constexpr auto kCallBudget = 4000ms;
 constexpr std::int64_t kMaxWatchWaitMs = 1000;
 constexpr std::size_t kMaxWatchBatch = 1000;
 
-Error bad_args(const std::string &function, const std::string &expected)
-{
-    return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd " + function + ": malformed arguments, expected " + expected);
+Error bad_args(const std::string &function, const std::string &expected) {
+    return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                      "vm/drd " + function + ": malformed arguments, expected " + expected);
 }
 
 // A small integer from a file, or 0.
-std::uint64_t read_number(const std::filesystem::path &file)
-{
+std::uint64_t read_number(const std::filesystem::path &file) {
     std::ifstream in(file);
     std::uint64_t v = 0;
     if (in >> v) return v;
     return 0;
 }
 
-Result<void> write_number(const std::filesystem::path &file, std::uint64_t v)
-{
+Result<void> write_number(const std::filesystem::path &file, std::uint64_t v) {
     auto tmp = file.string() + ".tmp";
     {
         std::ofstream out(tmp, std::ios::trunc);
@@ -50,8 +48,7 @@ Result<void> write_number(const std::filesystem::path &file, std::uint64_t v)
     return {};
 }
 
-unsigned env_unsigned(const char *name, unsigned fallback)
-{
+unsigned env_unsigned(const char *name, unsigned fallback) {
     const char *v = std::getenv(name);
     if (!v || !*v) return fallback;
     char *end = nullptr;
@@ -60,29 +57,26 @@ unsigned env_unsigned(const char *name, unsigned fallback)
 }
 
 // Replication mode of a write: voters (default) or local.
-Result<bool> is_local(const std::string &function, const std::string &replication)
-{
+Result<bool> is_local(const std::string &function, const std::string &replication) {
     if (replication.empty() || replication == "voters") return false;
     if (replication == "local") return true;
     return make_error(HARNESS_ERR_INVALID_ARGUMENT,
-                      "vm/drd " + function + ": unknown replication \"" + replication + "\" (use \"voters\" or \"local\")");
+                      "vm/drd " + function + ": unknown replication \"" + replication +
+                          "\" (use \"voters\" or \"local\")");
 }
 
-void pack_records(Packer &out, const std::vector<Record> &records)
-{
+void pack_records(Packer &out, const std::vector<Record> &records) {
     out.i64(static_cast<std::int64_t>(records.size()));
     for (const auto &r : records) out.str(r.key).bytes(r.value).i64(r.version);
 }
 
-} // namespace
+}  // namespace
 
-void Service::log(int level, const std::string &message) const
-{
+void Service::log(int level, const std::string &message) const {
     if (host_ && host_->log) host_->log(host_->host, level, message.c_str());
 }
 
-Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host)
-{
+Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host) {
     if (!HARNESS_HOST_HAS(host, list_members) || !HARNESS_HOST_HAS(host, root_dir) ||
         !HARNESS_HOST_HAS(host, key_file) || !HARNESS_HOST_HAS(host, member_id))
         return make_error(HARNESS_ERR_NOT_SUPPORTED, "vm/drd needs a daemon host with the ABI 1.1 host API");
@@ -152,8 +146,11 @@ Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host)
     if (auto ep = parse_endpoint(s->node_->address())) {
         if (auto w = write_number(dir / "raft_port", ep->port); !w) return w.error();
     }
-    s->log(1, "vm/drd: raft server " + std::to_string(raft_id) + " on " + s->node_->address() +
-                  (has_state ? " (resuming its log)" : others_alive ? " (waiting to be added by the leader)" : ""));
+    s->log(1,
+           "vm/drd: raft server " + std::to_string(raft_id) + " on " + s->node_->address() +
+               (has_state          ? " (resuming its log)"
+                    : others_alive ? " (waiting to be added by the leader)"
+                                   : ""));
 
     if (host->subscribe_members) {
         host->subscribe_members(
@@ -170,8 +167,7 @@ Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host)
     return s;
 }
 
-Service::~Service()
-{
+Service::~Service() {
     stopping_ = true;
     {
         std::lock_guard lock(reconcile_mutex_);
@@ -185,8 +181,7 @@ Service::~Service()
     }
 }
 
-std::vector<MemberEntry> Service::members() const
-{
+std::vector<MemberEntry> Service::members() const {
     std::vector<MemberEntry> out;
     host_->list_members(
         host_->host,
@@ -199,8 +194,7 @@ std::vector<MemberEntry> Service::members() const
     return out;
 }
 
-std::map<std::uint64_t, ServerRecord> Service::server_records() const
-{
+std::map<std::uint64_t, ServerRecord> Service::server_records() const {
     std::map<std::uint64_t, ServerRecord> out;
     for (const auto &r : store_->scan(kServersPrefix)) {
         ServerRecord s;
@@ -214,8 +208,7 @@ std::map<std::uint64_t, ServerRecord> Service::server_records() const
 
 // ---------------------------------------------------------------- functions
 
-Result<void> Service::put(Unpacker &args, Packer &out)
-{
+Result<void> Service::put(Unpacker &args, Packer &out) {
     std::string key, replication;
     Bytes value;
     if (!args.str(key) || !args.bytes(value) || !args.str(replication) || !args.done())
@@ -236,8 +229,7 @@ Result<void> Service::put(Unpacker &args, Packer &out)
     return {};
 }
 
-Result<void> Service::cas(Unpacker &args, Packer &out)
-{
+Result<void> Service::cas(Unpacker &args, Packer &out) {
     std::string key, replication;
     std::int64_t expected = 0;
     Bytes value;
@@ -266,8 +258,7 @@ Result<void> Service::cas(Unpacker &args, Packer &out)
     return {};
 }
 
-Result<void> Service::get(Unpacker &args, Packer &out)
-{
+Result<void> Service::get(Unpacker &args, Packer &out) {
     std::string key;
     bool linearizable = false;
     if (!args.str(key) || !args.boolean(linearizable) || !args.done())
@@ -283,13 +274,14 @@ Result<void> Service::get(Unpacker &args, Packer &out)
             found = store_->get(key);
         }
     }
-    if (found) out.boolean(true).bytes(found->value).i64(found->version);
-    else out.boolean(false).bytes({}).i64(0);
+    if (found)
+        out.boolean(true).bytes(found->value).i64(found->version);
+    else
+        out.boolean(false).bytes({}).i64(0);
     return {};
 }
 
-Result<void> Service::del(Unpacker &args, Packer &out)
-{
+Result<void> Service::del(Unpacker &args, Packer &out) {
     std::string key;
     if (!args.str(key) || !args.done()) return bad_args("del", "(str key)");
     if (key.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd del: empty key");
@@ -304,8 +296,7 @@ Result<void> Service::del(Unpacker &args, Packer &out)
     return {};
 }
 
-Result<void> Service::scan(Unpacker &args, Packer &out)
-{
+Result<void> Service::scan(Unpacker &args, Packer &out) {
     std::string prefix;
     bool linearizable = false;
     if (!args.str(prefix) || !args.boolean(linearizable) || !args.done())
@@ -329,13 +320,13 @@ Result<void> Service::scan(Unpacker &args, Packer &out)
     return {};
 }
 
-Result<void> Service::watch(Unpacker &args, Packer &out)
-{
+Result<void> Service::watch(Unpacker &args, Packer &out) {
     std::string prefix;
     std::int64_t after = 0, wait_ms = 0;
     if (!args.str(prefix) || !args.i64(after) || !args.i64(wait_ms) || !args.done())
         return bad_args("watch", "(str prefix, i64 after_index, i64 wait_ms)");
-    if (after < 0 || wait_ms < 0) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd watch: negative after_index or wait_ms");
+    if (after < 0 || wait_ms < 0)
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd watch: negative after_index or wait_ms");
     auto until = Clock::now() + std::chrono::milliseconds(std::min(wait_ms, kMaxWatchWaitMs));
     std::vector<Change> changes;
     for (;;) {
@@ -354,8 +345,7 @@ Result<void> Service::watch(Unpacker &args, Packer &out)
     return {};
 }
 
-Result<void> Service::status(Unpacker &args, Packer &out)
-{
+Result<void> Service::status(Unpacker &args, Packer &out) {
     if (!args.done()) return bad_args("status", "no arguments");
     auto view = node_->view(Clock::now() + kCallBudget);
     if (!view) return view.error();
@@ -366,8 +356,10 @@ Result<void> Service::status(Unpacker &args, Packer &out)
     };
     std::vector<std::string> voters, standbys;
     for (const auto &s : view->servers) {
-        if (s.role == Role::voter) voters.push_back(name(s.id));
-        else if (s.role == Role::standby) standbys.push_back(name(s.id));
+        if (s.role == Role::voter)
+            voters.push_back(name(s.id));
+        else if (s.role == Role::standby)
+            standbys.push_back(name(s.id));
     }
     out.str(view->leader_id ? name(view->leader_id) : "");
     out.i64(static_cast<std::int64_t>(voters.size()));
@@ -378,11 +370,10 @@ Result<void> Service::status(Unpacker &args, Packer &out)
     return {};
 }
 
-Result<void> Service::raft_info(Unpacker &args, Packer &out)
-{
+Result<void> Service::raft_info(Unpacker &args, Packer &out) {
     if (!args.done()) return bad_args("raft_info", "no arguments");
     out.i64(static_cast<std::int64_t>(node_->id())).str(node_->address());
     return {};
 }
 
-} // namespace harness::drd
+}  // namespace harness::drd

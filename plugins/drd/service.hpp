@@ -26,7 +26,9 @@
 #include <thread>
 #include <vector>
 
-namespace harness::hlib { class Daemon; }
+namespace harness::hlib {
+class Daemon;
+}
 
 namespace harness::drd {
 
@@ -34,7 +36,7 @@ inline constexpr const char *kServersPrefix = "vm/drd/servers/";
 
 struct MemberEntry {
     std::string id;
-    std::string address; // daemon host:port
+    std::string address;  // daemon host:port
     bool alive = true;
     bool is_self = false;
 };
@@ -81,7 +83,7 @@ private:
 
     // membership.cpp
     void reconcile_loop();
-    bool reconcile_once(); // true when it changed something
+    bool reconcile_once();  // true when it changed something
 
     const harness_host_api *host_ = nullptr;
     VmKey key_;
@@ -89,7 +91,7 @@ private:
     std::unique_ptr<Store> store_;
     std::unique_ptr<RaftNode> node_;
 
-    std::mutex local_mutex_; // local_records read-modify-write (cas)
+    std::mutex local_mutex_;  // local_records read-modify-write (cas)
 
     // Watches wait for applied entries.
     std::mutex applied_mutex_;
@@ -109,4 +111,4 @@ private:
     std::map<std::string, std::vector<std::unique_ptr<hlib::Daemon>>> pool_;
 };
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -9,8 +9,7 @@ namespace {
 // One prepared statement, finalized on scope exit.
 class Statement {
 public:
-    Statement(sqlite3 *db, const char *sql)
-    {
+    Statement(sqlite3 *db, const char *sql) {
         if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) stmt_ = nullptr;
     }
     ~Statement() { sqlite3_finalize(stmt_); }
@@ -18,33 +17,28 @@ public:
     Statement &operator=(const Statement &) = delete;
 
     bool ok() const { return stmt_ != nullptr; }
-    Statement &text(int i, const std::string &s)
-    {
+    Statement &text(int i, const std::string &s) {
         sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
         return *this;
     }
-    Statement &blob(int i, std::span<const std::uint8_t> b)
-    {
+    Statement &blob(int i, std::span<const std::uint8_t> b) {
         // A zero-length blob must not bind as NULL.
         static const std::uint8_t empty = 0;
         sqlite3_bind_blob(stmt_, i, b.empty() ? &empty : b.data(), static_cast<int>(b.size()), SQLITE_TRANSIENT);
         return *this;
     }
-    Statement &i64(int i, std::int64_t v)
-    {
+    Statement &i64(int i, std::int64_t v) {
         sqlite3_bind_int64(stmt_, i, v);
         return *this;
     }
     bool step_row() { return sqlite3_step(stmt_) == SQLITE_ROW; }
     bool run() { return sqlite3_step(stmt_) == SQLITE_DONE; }
 
-    std::string col_text(int i) const
-    {
+    std::string col_text(int i) const {
         auto *p = reinterpret_cast<const char *>(sqlite3_column_text(stmt_, i));
         return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i))) : std::string();
     }
-    Bytes col_blob(int i) const
-    {
+    Bytes col_blob(int i) const {
         auto *p = static_cast<const std::uint8_t *>(sqlite3_column_blob(stmt_, i));
         return p ? Bytes(p, p + sqlite3_column_bytes(stmt_, i)) : Bytes();
     }
@@ -56,8 +50,7 @@ private:
 
 // The smallest string greater than every string starting with prefix, or
 // nullopt when there is none (empty prefix, or all 0xff bytes).
-std::optional<std::string> prefix_end(std::string prefix)
-{
+std::optional<std::string> prefix_end(std::string prefix) {
     while (!prefix.empty()) {
         auto &c = reinterpret_cast<unsigned char &>(prefix.back());
         if (c != 0xff) {
@@ -69,11 +62,10 @@ std::optional<std::string> prefix_end(std::string prefix)
     return std::nullopt;
 }
 
-std::vector<Record> scan_table(sqlite3 *db, const char *table, const std::string &prefix)
-{
+std::vector<Record> scan_table(sqlite3 *db, const char *table, const std::string &prefix) {
     auto end = prefix_end(prefix);
     std::string sql = std::string("SELECT key, value, version FROM ") + table + " WHERE key >= ?1" +
-                      (end ? " AND key < ?2" : "") + " ORDER BY key";
+        (end ? " AND key < ?2" : "") + " ORDER BY key";
     Statement s(db, sql.c_str());
     std::vector<Record> out;
     if (!s.ok()) return out;
@@ -83,8 +75,7 @@ std::vector<Record> scan_table(sqlite3 *db, const char *table, const std::string
     return out;
 }
 
-std::optional<Record> get_from(sqlite3 *db, const char *table, const std::string &key)
-{
+std::optional<Record> get_from(sqlite3 *db, const char *table, const std::string &key) {
     std::string sql = std::string("SELECT value, version FROM ") + table + " WHERE key = ?1";
     Statement s(db, sql.c_str());
     if (!s.ok()) return std::nullopt;
@@ -93,10 +84,9 @@ std::optional<Record> get_from(sqlite3 *db, const char *table, const std::string
     return Record{key, s.col_blob(0), s.col_i64(1)};
 }
 
-} // namespace
+}  // namespace
 
-Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path &file)
-{
+Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path &file) {
     std::unique_ptr<Store> s(new Store());
     s->file_ = file;
     int rc = sqlite3_open_v2(file.c_str(), &s->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
@@ -110,7 +100,8 @@ Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path &file)
         "PRAGMA journal_mode=WAL;"
         "PRAGMA synchronous=NORMAL;"
         "CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value BLOB NOT NULL, version INTEGER NOT NULL);"
-        "CREATE TABLE IF NOT EXISTS local_records (key TEXT PRIMARY KEY, value BLOB NOT NULL, version INTEGER NOT NULL);"
+        "CREATE TABLE IF NOT EXISTS local_records (key TEXT PRIMARY KEY, value BLOB NOT NULL, version INTEGER NOT "
+        "NULL);"
         "CREATE TABLE IF NOT EXISTS changes (idx INTEGER PRIMARY KEY, key TEXT NOT NULL, value BLOB NOT NULL,"
         "  version INTEGER NOT NULL, deleted INTEGER NOT NULL);"
         "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
@@ -119,10 +110,11 @@ Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path &file)
     return s;
 }
 
-Store::~Store() { sqlite3_close_v2(db_); }
+Store::~Store() {
+    sqlite3_close_v2(db_);
+}
 
-Result<void> Store::exec(const char *sql) const
-{
+Result<void> Store::exec(const char *sql) const {
     char *msg = nullptr;
     if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
         std::string text = msg ? msg : "unknown error";
@@ -132,15 +124,13 @@ Result<void> Store::exec(const char *sql) const
     return {};
 }
 
-std::int64_t Store::last_applied() const
-{
+std::int64_t Store::last_applied() const {
     std::lock_guard lock(mutex_);
     Statement s(db_, "SELECT value FROM meta WHERE name = 'last_applied'");
     return s.ok() && s.step_row() ? s.col_i64(0) : 0;
 }
 
-Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command)
-{
+Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command) {
     std::lock_guard lock(mutex_);
     ApplyOutcome out;
     {
@@ -161,9 +151,7 @@ Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command)
     bool change = false;
     bool deleted = false;
     switch (command.op) {
-    case Op::put:
-        change = true;
-        break;
+    case Op::put: change = true; break;
     case Op::cas:
         out.current_version = current_version;
         out.ok = command.expected_version == current_version;
@@ -184,13 +172,15 @@ Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command)
         if (!s.ok() || !s.text(1, command.key).run()) return fail("delete");
     }
     if (change) {
-        Statement s(db_, "INSERT OR REPLACE INTO changes (idx, key, value, version, deleted) VALUES (?1, ?2, ?3, ?4, ?5)");
-        if (!s.ok() || !s.i64(1, index)
-                            .text(2, command.key)
-                            .blob(3, deleted ? std::span<const std::uint8_t>() : std::span<const std::uint8_t>(command.value))
-                            .i64(4, deleted ? current_version : out.version)
-                            .i64(5, deleted ? 1 : 0)
-                            .run())
+        Statement s(db_,
+                    "INSERT OR REPLACE INTO changes (idx, key, value, version, deleted) VALUES (?1, ?2, ?3, ?4, ?5)");
+        if (!s.ok() ||
+            !s.i64(1, index)
+                 .text(2, command.key)
+                 .blob(3, deleted ? std::span<const std::uint8_t>() : std::span<const std::uint8_t>(command.value))
+                 .i64(4, deleted ? current_version : out.version)
+                 .i64(5, deleted ? 1 : 0)
+                 .run())
             return fail("record change");
         if (index % 1000 == 0) {
             Statement trim(db_, "DELETE FROM changes WHERE idx <= ?1");
@@ -206,23 +196,21 @@ Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command)
     return out;
 }
 
-std::optional<Record> Store::get(const std::string &key) const
-{
+std::optional<Record> Store::get(const std::string &key) const {
     std::lock_guard lock(mutex_);
     return get_from(db_, "records", key);
 }
 
-std::vector<Record> Store::scan(const std::string &prefix) const
-{
+std::vector<Record> Store::scan(const std::string &prefix) const {
     std::lock_guard lock(mutex_);
     return scan_table(db_, "records", prefix);
 }
 
-std::vector<Change> Store::changes(const std::string &prefix, std::int64_t after, std::size_t limit) const
-{
+std::vector<Change> Store::changes(const std::string &prefix, std::int64_t after, std::size_t limit) const {
     std::lock_guard lock(mutex_);
-    Statement s(db_, "SELECT idx, key, value, version, deleted FROM changes WHERE idx > ?1 "
-                     "AND substr(key, 1, length(?2)) = ?2 ORDER BY idx LIMIT ?3");
+    Statement s(db_,
+                "SELECT idx, key, value, version, deleted FROM changes WHERE idx > ?1 "
+                "AND substr(key, 1, length(?2)) = ?2 ORDER BY idx LIMIT ?3");
     std::vector<Change> out;
     if (!s.ok()) return out;
     s.i64(1, after).text(2, prefix).i64(3, static_cast<std::int64_t>(limit));
@@ -231,8 +219,7 @@ std::vector<Change> Store::changes(const std::string &prefix, std::int64_t after
     return out;
 }
 
-Result<std::int64_t> Store::put_local(const std::string &key, std::span<const std::uint8_t> value)
-{
+Result<std::int64_t> Store::put_local(const std::string &key, std::span<const std::uint8_t> value) {
     std::lock_guard lock(mutex_);
     auto current = get_from(db_, "local_records", key);
     std::int64_t version = (current ? current->version : 0) + 1;
@@ -242,27 +229,23 @@ Result<std::int64_t> Store::put_local(const std::string &key, std::span<const st
     return version;
 }
 
-std::optional<Record> Store::get_local(const std::string &key) const
-{
+std::optional<Record> Store::get_local(const std::string &key) const {
     std::lock_guard lock(mutex_);
     return get_from(db_, "local_records", key);
 }
 
-std::vector<Record> Store::scan_local(const std::string &prefix) const
-{
+std::vector<Record> Store::scan_local(const std::string &prefix) const {
     std::lock_guard lock(mutex_);
     return scan_table(db_, "local_records", prefix);
 }
 
-bool Store::del_local(const std::string &key)
-{
+bool Store::del_local(const std::string &key) {
     std::lock_guard lock(mutex_);
     Statement s(db_, "DELETE FROM local_records WHERE key = ?1");
     return s.ok() && s.text(1, key).run() && sqlite3_changes(db_) > 0;
 }
 
-Result<Bytes> Store::snapshot() const
-{
+Result<Bytes> Store::snapshot() const {
     std::lock_guard lock(mutex_);
     Packer p;
     {
@@ -283,8 +266,7 @@ Result<Bytes> Store::snapshot() const
     return frame_padded(p.view());
 }
 
-Result<void> Store::restore(std::span<const std::uint8_t> snapshot)
-{
+Result<void> Store::restore(std::span<const std::uint8_t> snapshot) {
     auto body = unframe_padded(snapshot);
     if (!body) return body.error();
     Unpacker u(*body);
@@ -338,4 +320,4 @@ Result<void> Store::restore(std::span<const std::uint8_t> snapshot)
     return {};
 }
 
-} // namespace harness::drd
+}  // namespace harness::drd

@@ -90,4 +90,4 @@ private:
     std::filesystem::path file_;
 };
 
-} // namespace harness::drd
+}  // namespace harness::drd

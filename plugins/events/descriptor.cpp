@@ -17,21 +17,20 @@ struct Events {
 };
 using Plugin = ServicePlugin<Events>;
 
-Result<void> reply_events(harness_buf *out, const std::vector<Event> &events)
-{
+Result<void> reply_events(harness_buf *out, const std::vector<Event> &events) {
     Packer p;
     p.i64(static_cast<std::int64_t>(events.size()));
     for (const auto &e : events) p.i64(e.seq).bytes(e.payload);
     return reply_with(out, p);
 }
 
-int publish(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+int publish(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     return Plugin::call(ctx, [&](EventsService &service) -> Result<void> {
         std::string topic;
         std::span<const std::uint8_t> payload;
         Unpacker u({args->data, args->len});
-        if (!u.str(topic) || !u.bytes(payload) || !u.done()) return bad_arguments("publish", "str topic, bytes payload");
+        if (!u.str(topic) || !u.bytes(payload) || !u.done())
+            return bad_arguments("publish", "str topic, bytes payload");
         auto seq = service.publish(topic, payload);
         if (!seq) return seq.error();
         Packer p;
@@ -40,8 +39,7 @@ int publish(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
     });
 }
 
-int publish_active(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+int publish_active(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     return Plugin::call(ctx, [&](EventsService &service) -> Result<void> {
         std::string topic, token;
         std::span<const std::uint8_t> payload;
@@ -58,8 +56,7 @@ int publish_active(harness_call_ctx *ctx, harness_reader *args, harness_buf *out
 
 // fetch and fetch_active take the same arguments; only where they run differs.
 template <bool Active>
-int fetch_entry(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+int fetch_entry(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     return Plugin::call(ctx, [&](EventsService &service) -> Result<void> {
         std::string topic;
         std::int64_t after_seq = 0, wait_ms = 0, max = 0;
@@ -85,6 +82,6 @@ constexpr harness_function kFunctions[] = {
 
 constexpr harness_plugin_descriptor kDescriptor = Plugin::descriptor(kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

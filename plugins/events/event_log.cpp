@@ -12,16 +12,14 @@ namespace {
 
 constexpr int kSeqDigits = 20;
 
-Bytes encode_value(const std::string &token, std::span<const std::uint8_t> payload)
-{
+Bytes encode_value(const std::string &token, std::span<const std::uint8_t> payload) {
     Packer p;
     p.str(token).bytes(payload);
     return p.take();
 }
 
 // The seq of a record key of this topic, or 0 when the key is not one.
-std::int64_t seq_of(const std::string &prefix, const std::string &key)
-{
+std::int64_t seq_of(const std::string &prefix, const std::string &key) {
     if (!key.starts_with(prefix) || key.size() != prefix.size() + kSeqDigits) return 0;
     std::int64_t seq = 0;
     const char *first = key.data() + prefix.size();
@@ -31,30 +29,28 @@ std::int64_t seq_of(const std::string &prefix, const std::string &key)
     return seq;
 }
 
-Error role_changed() { return make_error(HARNESS_ERR_BUSY, std::string(kNotActive) + " (the role changed hands)"); }
+Error role_changed() {
+    return make_error(HARNESS_ERR_BUSY, std::string(kNotActive) + " (the role changed hands)");
+}
 
-} // namespace
+}  // namespace
 
-std::string EventLog::key_of(const std::string &topic, std::int64_t seq)
-{
+std::string EventLog::key_of(const std::string &topic, std::int64_t seq) {
     char digits[kSeqDigits + 1];
     std::snprintf(digits, sizeof digits, "%020lld", static_cast<long long>(seq));
     return key_prefix(topic) + digits;
 }
 
-EventLog::EventLog(RecordStore &store, EventLogLimits limits) : store_(store), limits_(limits)
-{
+EventLog::EventLog(RecordStore &store, EventLogLimits limits) : store_(store), limits_(limits) {
     trimmer_ = std::thread([this] { trimmer_loop(); });
 }
 
-EventLog::~EventLog()
-{
+EventLog::~EventLog() {
     stop();
     if (trimmer_.joinable()) trimmer_.join();
 }
 
-void EventLog::stop()
-{
+void EventLog::stop() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
@@ -63,8 +59,7 @@ void EventLog::stop()
     trim_wanted_.notify_all();
 }
 
-void EventLog::wake_all()
-{
+void EventLog::wake_all() {
     {
         std::lock_guard lock(mutex_);
         ++wake_generation_;
@@ -72,8 +67,7 @@ void EventLog::wake_all()
     published_.notify_all();
 }
 
-EventLog::Topic &EventLog::topic_of(const std::string &name, std::int64_t term)
-{
+EventLog::Topic &EventLog::topic_of(const std::string &name, std::int64_t term) {
     std::lock_guard lock(mutex_);
     if (term != term_) {
         // A new term: whatever we cached may have been overtaken by another
@@ -89,8 +83,7 @@ EventLog::Topic &EventLog::topic_of(const std::string &name, std::int64_t term)
     return *slot;
 }
 
-Result<void> EventLog::load(const std::string &name, Topic &t, std::int64_t term)
-{
+Result<void> EventLog::load(const std::string &name, Topic &t, std::int64_t term) {
     const std::string prefix = key_prefix(name);
     auto records = store_.scan(prefix, true);
     if (!records) return records.error();
@@ -101,7 +94,7 @@ Result<void> EventLog::load(const std::string &name, Topic &t, std::int64_t term
         std::int64_t seq = seq_of(prefix, r.key);
         Unpacker u(r.value);
         Cached c{seq, {}, {}};
-        if (seq == 0 || !u.str(c.token) || !u.bytes(c.payload) || !u.done()) continue; // not ours; leave it
+        if (seq == 0 || !u.str(c.token) || !u.bytes(c.payload) || !u.done()) continue;  // not ours; leave it
         found.push_back(std::move(c));
     }
     std::sort(found.begin(), found.end(), [](const Cached &a, const Cached &b) { return a.seq < b.seq; });
@@ -130,8 +123,7 @@ Result<void> EventLog::load(const std::string &name, Topic &t, std::int64_t term
     return {};
 }
 
-void EventLog::append(const std::string &name, Topic &t, Cached c)
-{
+void EventLog::append(const std::string &name, Topic &t, Cached c) {
     t.last_seq = c.seq;
     if (!c.token.empty()) t.tokens[c.token] = c.seq;
     t.events.push_back(std::move(c));
@@ -150,11 +142,11 @@ void EventLog::append(const std::string &name, Topic &t, Cached c)
 }
 
 Result<std::int64_t> EventLog::publish(const std::string &topic, std::span<const std::uint8_t> payload,
-                                       const std::string &token, std::int64_t term)
-{
+                                       const std::string &token, std::int64_t term) {
     if (payload.size() > limits_.max_payload)
-        return make_error(HARNESS_ERR_TOO_LARGE, "event payload of " + std::to_string(payload.size()) +
-                                                     " bytes is over the limit of " + std::to_string(limits_.max_payload));
+        return make_error(HARNESS_ERR_TOO_LARGE,
+                          "event payload of " + std::to_string(payload.size()) + " bytes is over the limit of " +
+                              std::to_string(limits_.max_payload));
     Topic &t = topic_of(topic, term);
     std::lock_guard writing(t.writer);
     bool loaded = false;
@@ -178,7 +170,7 @@ Result<std::int64_t> EventLog::publish(const std::string &topic, std::span<const
             if (term != term_) return role_changed();
             if (!token.empty()) {
                 auto it = t.tokens.find(token);
-                if (it != t.tokens.end()) return it->second; // stored by an earlier attempt
+                if (it != t.tokens.end()) return it->second;  // stored by an earlier attempt
             }
             seq = t.last_seq + 1;
         }
@@ -209,8 +201,7 @@ Result<std::int64_t> EventLog::publish(const std::string &topic, std::span<const
 }
 
 Result<std::vector<Event>> EventLog::fetch(const std::string &topic, std::int64_t after_seq, std::int64_t wait_ms,
-                                           std::int64_t max, std::int64_t term)
-{
+                                           std::int64_t max, std::int64_t term) {
     if (after_seq < 0) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "after_seq must be >= 0");
     if (wait_ms < 0 || wait_ms > limits_.max_wait_ms)
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "wait_ms must be 0.." + std::to_string(limits_.max_wait_ms));
@@ -259,12 +250,11 @@ Result<std::vector<Event>> EventLog::fetch(const std::string &topic, std::int64_
     return out;
 }
 
-void EventLog::trimmer_loop()
-{
+void EventLog::trimmer_loop() {
     std::unique_lock lock(mutex_);
     for (;;) {
         trim_wanted_.wait(lock, [&] { return stopping_ || !trim_queue_.empty(); });
-        if (stopping_) return; // leftovers are found and deleted by the next load
+        if (stopping_) return;  // leftovers are found and deleted by the next load
         std::string key = std::move(trim_queue_.front());
         trim_queue_.pop_front();
         lock.unlock();
@@ -279,4 +269,4 @@ void EventLog::trimmer_loop()
     }
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

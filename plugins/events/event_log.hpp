@@ -38,11 +38,11 @@
 namespace harness::vmsvc {
 
 struct EventLogLimits {
-    std::size_t retention = 1024;             // events kept per topic
-    std::size_t max_payload = 64 * 1024;      // bytes per event
-    std::size_t max_fetch_events = 1024;      // per fetch reply
-    std::size_t max_fetch_bytes = 4 << 20;    // payload bytes per fetch reply (at least one event)
-    std::int64_t max_wait_ms = 60000;         // longest long poll
+    std::size_t retention = 1024;           // events kept per topic
+    std::size_t max_payload = 64 * 1024;    // bytes per event
+    std::size_t max_fetch_events = 1024;    // per fetch reply
+    std::size_t max_fetch_bytes = 4 << 20;  // payload bytes per fetch reply (at least one event)
+    std::int64_t max_wait_ms = 60000;       // longest long poll
 };
 
 struct Event {
@@ -53,7 +53,7 @@ struct Event {
 class EventLog {
 public:
     EventLog(RecordStore &store, EventLogLimits limits = {});
-    ~EventLog(); // stops the trimmer
+    ~EventLog();  // stops the trimmer
 
     // term: the role term the caller acts under; a new term drops the cache.
     Result<std::int64_t> publish(const std::string &topic, std::span<const std::uint8_t> payload,
@@ -79,16 +79,16 @@ private:
         std::string token;
     };
     struct Topic {
-        std::mutex writer;            // one publish (CAS round trip) at a time per topic
-        bool loaded = false;          // under mutex_
-        std::int64_t last_seq = 0;    // under mutex_
-        std::deque<Cached> events;    // under mutex_, contiguous seqs ending at last_seq
-        std::unordered_map<std::string, std::int64_t> tokens; // under mutex_
+        std::mutex writer;                                     // one publish (CAS round trip) at a time per topic
+        bool loaded = false;                                   // under mutex_
+        std::int64_t last_seq = 0;                             // under mutex_
+        std::deque<Cached> events;                             // under mutex_, contiguous seqs ending at last_seq
+        std::unordered_map<std::string, std::int64_t> tokens;  // under mutex_
     };
 
     Topic &topic_of(const std::string &name, std::int64_t term);
-    Result<void> load(const std::string &name, Topic &t, std::int64_t term); // holds t.writer
-    void append(const std::string &name, Topic &t, Cached c);               // holds mutex_
+    Result<void> load(const std::string &name, Topic &t, std::int64_t term);  // holds t.writer
+    void append(const std::string &name, Topic &t, Cached c);                 // holds mutex_
     void trimmer_loop();
 
     RecordStore &store_;
@@ -104,9 +104,9 @@ private:
     std::uint64_t wake_generation_ = 0;
     bool stopping_ = false;
 
-    std::deque<std::string> trim_queue_; // DRD keys to delete, under mutex_
+    std::deque<std::string> trim_queue_;  // DRD keys to delete, under mutex_
     std::condition_variable trim_wanted_;
     std::thread trimmer_;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -26,8 +26,8 @@ inline constexpr const char *kEventsRoleKey = "vm/services/events";
 
 struct EventsSettings {
     EventLogLimits limits;
-    std::chrono::milliseconds request_deadline{8000}; // publish/where: time to find an active instance
-    std::chrono::milliseconds fetch_margin{5000};     // fetch: wait_ms plus this
+    std::chrono::milliseconds request_deadline{8000};  // publish/where: time to find an active instance
+    std::chrono::milliseconds fetch_margin{5000};      // fetch: wait_ms plus this
     std::chrono::milliseconds role_recheck{500};
 };
 
@@ -35,7 +35,7 @@ class EventsService {
 public:
     EventsService(RecordStore &store, MemberDirectory &members, Forwarder &forwarder, ActiveRole::LogFn log = {},
                   EventsSettings settings = {});
-    ~EventsService(); // stop()
+    ~EventsService();  // stop()
 
     // Starts the worker (role resolution at start, membership events).
     void start();
@@ -58,10 +58,9 @@ public:
     const EventsSettings &settings() const { return settings_; }
 
 private:
-    Result<RoleView> active_view(); // this instance's role, for *_active
+    Result<RoleView> active_view();  // this instance's role, for *_active
     void publish_member_change(const std::string &member_id, bool alive);
-    void log(int level, const std::string &message) const
-    {
+    void log(int level, const std::string &message) const {
         if (log_) log_(level, message);
     }
 
@@ -71,7 +70,7 @@ private:
     EventsSettings settings_;
     ActiveRole role_;
     EventLog log_store_;
-    RoleKeeper keeper_; // last: its thread uses everything above
+    RoleKeeper keeper_;  // last: its thread uses everything above
 };
 
 // A fresh random request id for publish tokens.
@@ -79,4 +78,4 @@ std::string new_token();
 // Decodes the fetch reply encoding: i64 n, then n × (i64 seq, bytes payload).
 Result<std::vector<Event>> decode_events(const Bytes &reply);
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -18,8 +18,7 @@ struct Naming {
 using Plugin = ServicePlugin<Naming>;
 
 template <bool Active>
-int allocate_entry(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+int allocate_entry(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     return Plugin::call(ctx, [&](NamingService &service) -> Result<void> {
         std::string space;
         std::int64_t count = 0;
@@ -43,6 +42,6 @@ constexpr harness_function kFunctions[] = {
 
 constexpr harness_plugin_descriptor kDescriptor = Plugin::descriptor(kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

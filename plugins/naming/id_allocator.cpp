@@ -5,8 +5,7 @@
 
 namespace harness::vmsvc {
 
-Result<std::int64_t> IdAllocator::allocate(const std::string &space, std::int64_t count, std::int64_t term)
-{
+Result<std::int64_t> IdAllocator::allocate(const std::string &space, std::int64_t count, std::int64_t term) {
     if (count < 1 || count > limits_.max_count)
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "count must be 1.." + std::to_string(limits_.max_count));
     std::lock_guard lock(mutex_);
@@ -49,4 +48,4 @@ Result<std::int64_t> IdAllocator::allocate(const std::string &space, std::int64_
     return make_error(HARNESS_ERR_BUSY, "id space " + space + ": other writers keep moving it; retry");
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

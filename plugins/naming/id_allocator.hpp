@@ -19,8 +19,8 @@
 namespace harness::vmsvc {
 
 struct NamingLimits {
-    std::int64_t block = 64;          // ids reserved per DRD write
-    std::int64_t max_count = 1 << 20; // ids per allocate call
+    std::int64_t block = 64;           // ids reserved per DRD write
+    std::int64_t max_count = 1 << 20;  // ids per allocate call
 };
 
 class IdAllocator {
@@ -35,7 +35,7 @@ public:
 private:
     struct Block {
         std::int64_t next = 0;
-        std::int64_t limit = 0; // exclusive
+        std::int64_t limit = 0;  // exclusive
     };
     RecordStore &store_;
     NamingLimits limits_;
@@ -44,4 +44,4 @@ private:
     std::map<std::string, Block> blocks_;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -26,7 +26,7 @@ class NamingService {
 public:
     NamingService(RecordStore &store, MemberDirectory &members, Forwarder &forwarder, ActiveRole::LogFn log = {},
                   NamingSettings settings = {});
-    ~NamingService(); // stop()
+    ~NamingService();  // stop()
 
     void start();
     void stop();
@@ -43,7 +43,7 @@ private:
     NamingSettings settings_;
     ActiveRole role_;
     IdAllocator allocator_;
-    RoleKeeper keeper_; // last: its thread uses the role
+    RoleKeeper keeper_;  // last: its thread uses the role
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -15,8 +15,8 @@
  * Each rank writes DIR/rank<r>.pid so a script can kill it; each block takes
  * about MS milliseconds (default 100) so there is time to. Exit 0 when the
  * answer is right. */
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,9 @@
 
 #define WIDTH 100000LL
 
-static long long f(long long i) { return (i * i) % 1000003; }
+static long long f(long long i) {
+    return (i * i) % 1000003;
+}
 
 static void sleep_ms(int ms) {
     struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};

@@ -22,8 +22,7 @@ namespace {
 // A blocking loopback connection with a receive timeout.
 struct Socket {
     int fd = -1;
-    explicit Socket(const Endpoint &ep)
-    {
+    explicit Socket(const Endpoint &ep) {
         fd = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in a{};
         a.sin_family = AF_INET;
@@ -34,13 +33,11 @@ struct Socket {
         ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     }
     ~Socket() { ::close(fd); }
-    void send_all(const std::uint8_t *p, std::size_t n)
-    {
+    void send_all(const std::uint8_t *p, std::size_t n) {
         REQUIRE(::send(fd, p, n, MSG_NOSIGNAL) == static_cast<ssize_t>(n));
     }
     // Bytes read until n or EOF.
-    std::size_t recv_some(std::uint8_t *p, std::size_t n)
-    {
+    std::size_t recv_some(std::uint8_t *p, std::size_t n) {
         std::size_t got = 0;
         while (got < n) {
             ssize_t r = ::recv(fd, p + got, n - got, 0);
@@ -51,8 +48,7 @@ struct Socket {
     }
 };
 
-Endpoint raft_endpoint(DrdClient &c)
-{
+Endpoint raft_endpoint(DrdClient &c) {
     auto reply = c.call("raft_info", {});
     REQUIRE(reply.ok());
     Unpacker u(*reply);
@@ -67,8 +63,7 @@ Endpoint raft_endpoint(DrdClient &c)
 
 // Plays a raft client holding `key` up to the server's verdict: true when the
 // server accepted (sent its OK byte), false when it closed on us.
-bool try_handshake(const Endpoint &ep, const VmKey &key)
-{
+bool try_handshake(const Endpoint &ep, const VmKey &key) {
     Socket s(ep);
     Nonce n{};
     random_bytes(n);
@@ -83,10 +78,9 @@ bool try_handshake(const Endpoint &ep, const VmKey &key)
     return s.recv_some(&ok, 1) == 1 && ok == 1;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("raft connections without the VM key are refused and logged")
-{
+TEST_CASE("raft connections without the VM key are refused and logged") {
     DrdVm vm;
     vm.start_daemon();
     vm.start_daemon();
@@ -118,10 +112,10 @@ TEST_CASE("raft connections without the VM key are refused and logged")
         std::string junk = "GET / HTTP/1.1\r\nHost: x\r\n\r\n0123456789abcdef";
         s.send_all(reinterpret_cast<const std::uint8_t *>(junk.data()), junk.size());
         std::uint8_t buf[128];
-        CHECK(s.recv_some(buf, sizeof buf) == 0); // closed without an answer
+        CHECK(s.recv_some(buf, sizeof buf) == 0);  // closed without an answer
     }
-    CHECK(harness::test::wait_until(
-        [&] { return vm.daemon(0).stderr_text().find("bad magic") != std::string::npos; }, 5s));
+    CHECK(harness::test::wait_until([&] { return vm.daemon(0).stderr_text().find("bad magic") != std::string::npos; },
+                                    5s));
     // The control: the real key is accepted (then the connection closes,
     // since raft has no server 999999).
     CHECK(try_handshake(ep, vm.key()));

@@ -4,20 +4,17 @@ namespace harness::drd::test {
 
 namespace {
 
-std::span<const std::uint8_t> as_span(const std::string &s)
-{
+std::span<const std::uint8_t> as_span(const std::string &s) {
     return {reinterpret_cast<const std::uint8_t *>(s.data()), s.size()};
 }
 
-Error malformed(const std::string &function)
-{
+Error malformed(const std::string &function) {
     return make_error(HARNESS_ERR_PROTOCOL, "malformed reply to vm/drd " + function);
 }
 
-} // namespace
+}  // namespace
 
-Result<Bytes> DrdClient::call(const std::string &function, std::span<const std::uint8_t> args)
-{
+Result<Bytes> DrdClient::call(const std::string &function, std::span<const std::uint8_t> args) {
     auto deadline = hlib::deadline_in(timeout_);
     if (!conn_ || !conn_->connection().is_open()) {
         conn_.reset();
@@ -28,8 +25,7 @@ Result<Bytes> DrdClient::call(const std::string &function, std::span<const std::
     return conn_->call(ComponentName{"vm", "drd"}, function, args, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
 }
 
-Result<std::int64_t> DrdClient::put(const std::string &key, const std::string &value, const std::string &replication)
-{
+Result<std::int64_t> DrdClient::put(const std::string &key, const std::string &value, const std::string &replication) {
     Packer p;
     p.str(key).bytes(as_span(value)).str(replication);
     auto r = call("put", p.view());
@@ -41,8 +37,7 @@ Result<std::int64_t> DrdClient::put(const std::string &key, const std::string &v
 }
 
 Result<std::pair<bool, std::int64_t>> DrdClient::cas(const std::string &key, std::int64_t expected,
-                                                     const std::string &value, const std::string &replication)
-{
+                                                     const std::string &value, const std::string &replication) {
     Packer p;
     p.str(key).i64(expected).bytes(as_span(value)).str(replication);
     auto r = call("cas", p.view());
@@ -54,8 +49,7 @@ Result<std::pair<bool, std::int64_t>> DrdClient::cas(const std::string &key, std
     return std::make_pair(ok, current);
 }
 
-Result<Found> DrdClient::get(const std::string &key, bool linearizable)
-{
+Result<Found> DrdClient::get(const std::string &key, bool linearizable) {
     Packer p;
     p.str(key).boolean(linearizable);
     auto r = call("get", p.view());
@@ -68,8 +62,7 @@ Result<Found> DrdClient::get(const std::string &key, bool linearizable)
     return f;
 }
 
-Result<bool> DrdClient::del(const std::string &key)
-{
+Result<bool> DrdClient::del(const std::string &key) {
     Packer p;
     p.str(key);
     auto r = call("del", p.view());
@@ -80,8 +73,7 @@ Result<bool> DrdClient::del(const std::string &key)
     return existed;
 }
 
-Result<std::vector<Item>> DrdClient::scan(const std::string &prefix, bool linearizable)
-{
+Result<std::vector<Item>> DrdClient::scan(const std::string &prefix, bool linearizable) {
     Packer p;
     p.str(prefix).boolean(linearizable);
     auto r = call("scan", p.view());
@@ -101,8 +93,7 @@ Result<std::vector<Item>> DrdClient::scan(const std::string &prefix, bool linear
     return out;
 }
 
-Result<Watched> DrdClient::watch(const std::string &prefix, std::int64_t after, std::int64_t wait_ms)
-{
+Result<Watched> DrdClient::watch(const std::string &prefix, std::int64_t after, std::int64_t wait_ms) {
     Packer p;
     p.str(prefix).i64(after).i64(wait_ms);
     auto r = call("watch", p.view());
@@ -123,8 +114,7 @@ Result<Watched> DrdClient::watch(const std::string &prefix, std::int64_t after, 
     return w;
 }
 
-Result<Status> DrdClient::status()
-{
+Result<Status> DrdClient::status() {
     auto r = call("status", {});
     if (!r) return r.error();
     Unpacker u(*r);
@@ -146,4 +136,4 @@ Result<Status> DrdClient::status()
     return s;
 }
 
-} // namespace harness::drd::test
+}  // namespace harness::drd::test

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <harness/common/endpoint.hpp>
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/pack.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <chrono>
 #include <optional>
@@ -23,11 +23,11 @@ struct Found {
 };
 
 struct Item {
-    std::int64_t index = 0; // watch only
+    std::int64_t index = 0;  // watch only
     std::string key;
     std::string value;
     std::int64_t version = 0;
-    bool deleted = false; // watch only
+    bool deleted = false;  // watch only
 };
 
 struct Watched {
@@ -47,7 +47,8 @@ public:
     DrdClient(Endpoint daemon, VmKey key, std::chrono::milliseconds timeout = std::chrono::milliseconds(6000))
         : daemon_(std::move(daemon)), key_(std::move(key)), timeout_(timeout) {}
 
-    Result<std::int64_t> put(const std::string &key, const std::string &value, const std::string &replication = "voters");
+    Result<std::int64_t> put(const std::string &key, const std::string &value,
+                             const std::string &replication = "voters");
     // → (ok, current_version)
     Result<std::pair<bool, std::int64_t>> cas(const std::string &key, std::int64_t expected, const std::string &value,
                                               const std::string &replication = "voters");
@@ -68,4 +69,4 @@ private:
     std::optional<hlib::Daemon> conn_;
 };
 
-} // namespace harness::drd::test
+}  // namespace harness::drd::test

@@ -13,16 +13,14 @@ using namespace std::chrono_literals;
 namespace {
 
 template <class T>
-T ok(Result<T> r)
-{
+T ok(Result<T> r) {
     REQUIRE_MESSAGE(r.ok(), (r ? "" : r.error().describe()));
     return std::move(r.value());
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("three daemons: every write, from any daemon, is read linearizably on all")
-{
+TEST_CASE("three daemons: every write, from any daemon, is read linearizably on all") {
     DrdVm vm;
     for (int i = 0; i < 3; ++i) vm.start_daemon();
     REQUIRE_MESSAGE(vm.wait_formed(3, 0, 20s), vm.daemon(0).stderr_tail());
@@ -48,8 +46,7 @@ TEST_CASE("three daemons: every write, from any daemon, is read linearizably on 
         CHECK(f.version == v);
     }
 
-    SUBCASE("compare-and-set")
-    {
+    SUBCASE("compare-and-set") {
         auto a = vm.client(0), b = vm.client(1), c = vm.client(2);
         CHECK(ok(a.cas("t/cas", 0, "first")) == std::make_pair(true, std::int64_t{1}));
         CHECK(ok(b.cas("t/cas", 0, "second")) == std::make_pair(false, std::int64_t{1}));
@@ -59,8 +56,7 @@ TEST_CASE("three daemons: every write, from any daemon, is read linearizably on 
         CHECK(f.value == "third");
         CHECK(f.version == 2);
     }
-    SUBCASE("delete and scan")
-    {
+    SUBCASE("delete and scan") {
         auto a = vm.client(0), b = vm.client(2);
         CHECK(ok(a.del("t/k0")));
         CHECK_FALSE(ok(b.del("t/k0")));
@@ -74,8 +70,7 @@ TEST_CASE("three daemons: every write, from any daemon, is read linearizably on 
         // view converges to the same records.
         CHECK(harness::test::wait_until([&] { return ok(vm.client(1).scan("t/k", false)).size() == 2; }, 5s));
     }
-    SUBCASE("local records stay on their daemon")
-    {
+    SUBCASE("local records stay on their daemon") {
         auto a = vm.client(0), b = vm.client(1);
         CHECK(ok(a.put("l/mine", "here", "local")) == 1);
         CHECK(ok(a.put("l/mine", "again", "local")) == 2);
@@ -86,8 +81,7 @@ TEST_CASE("three daemons: every write, from any daemon, is read linearizably on 
         CHECK(ok(a.scan("l/", false)).size() == 1);
         CHECK(ok(b.scan("l/", false)).empty());
     }
-    SUBCASE("watch delivers the changes under a prefix in commit order, the same on every daemon")
-    {
+    SUBCASE("watch delivers the changes under a prefix in commit order, the same on every daemon") {
         auto empty = ok(vm.client(2).watch("w/", 0, 0));
         CHECK(empty.changes.empty());
         CHECK(ok(vm.client(0).put("w/a", "1")) == 1);
@@ -125,7 +119,7 @@ TEST_CASE("three daemons: every write, from any daemon, is read linearizably on 
         auto c = vm.client(1);
         auto start = std::chrono::steady_clock::now();
         std::thread writer([&] {
-            std::this_thread::sleep_for(100ms); // the watch must already be waiting
+            std::this_thread::sleep_for(100ms);  // the watch must already be waiting
             auto w = vm.client(0);
             (void)w.put("w/late", "x");
         });
@@ -137,8 +131,7 @@ TEST_CASE("three daemons: every write, from any daemon, is read linearizably on 
     }
 }
 
-TEST_CASE("a fourth daemon is a standby, promoted when a voter is killed")
-{
+TEST_CASE("a fourth daemon is a standby, promoted when a voter is killed") {
     DrdVm vm;
     for (int i = 0; i < 4; ++i) vm.start_daemon();
     REQUIRE_MESSAGE(vm.wait_formed(3, 1, 20s), vm.daemon(0).stderr_tail());
@@ -151,7 +144,8 @@ TEST_CASE("a fourth daemon is a standby, promoted when a voter is killed")
     auto status = ok(vm.client(*leader).status());
     std::optional<std::size_t> victim;
     for (std::size_t i = 0; i < 4; ++i)
-        if (i != *leader && std::find(status.voters.begin(), status.voters.end(), vm.daemon(i).id()) != status.voters.end())
+        if (i != *leader &&
+            std::find(status.voters.begin(), status.voters.end(), vm.daemon(i).id()) != status.voters.end())
             victim = i;
     REQUIRE(victim);
     vm.kill(*victim);
@@ -161,8 +155,7 @@ TEST_CASE("a fourth daemon is a standby, promoted when a voter is killed")
     CHECK(ok(c.get("s/before", true)).found);
 }
 
-TEST_CASE("malformed arguments get clear errors and the daemon keeps serving")
-{
+TEST_CASE("malformed arguments get clear errors and the daemon keeps serving") {
     DrdVm vm;
     vm.start_daemon();
     REQUIRE(vm.wait_formed(1, 0, 20s));

@@ -14,15 +14,14 @@ using namespace harness;
 using namespace harness::drd::test;
 using namespace std::chrono_literals;
 
-TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a restarted daemon catches up")
-{
+TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a restarted daemon catches up") {
     DrdVm vm;
     for (int i = 0; i < 3; ++i) vm.start_daemon();
     REQUIRE_MESSAGE(vm.wait_formed(3, 0, 20s), vm.daemon(0).stderr_tail());
     auto leader = vm.leader(0);
     REQUIRE(leader);
     std::string old_leader_id = vm.daemon(*leader).id();
-    std::size_t writer_daemon = (*leader + 1) % 3; // a follower: its writes are forwarded
+    std::size_t writer_daemon = (*leader + 1) % 3;  // a follower: its writes are forwarded
     std::size_t other = (*leader + 2) % 3;
 
     std::mutex m;
@@ -41,7 +40,7 @@ TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a resta
                 acked[key] = value;
                 ++acked_count;
             } else {
-                ++failures; // unacknowledged: may or may not be there
+                ++failures;  // unacknowledged: may or may not be there
             }
         }
     });
@@ -73,7 +72,8 @@ TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a resta
         std::size_t missing = 0;
         for (auto &[k, v] : acked)
             if (!stored.count(k) || stored[k] != v) ++missing;
-        CHECK_MESSAGE(missing == 0, missing << " of " << acked.size() << " acknowledged writes missing on daemon " << i);
+        CHECK_MESSAGE(missing == 0,
+                      missing << " of " << acked.size() << " acknowledged writes missing on daemon " << i);
     }
 
     // Restart the killed daemon on its root: it rejoins (under a new member
@@ -84,7 +84,7 @@ TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a resta
     auto c = vm.client(restarted);
     bool caught_up = harness::test::wait_until(
         [&] {
-            auto items = c.scan("f/", false); // its local replica, no forwarding
+            auto items = c.scan("f/", false);  // its local replica, no forwarding
             if (!items) return false;
             std::size_t found = 0;
             for (auto &it : *items)
@@ -97,8 +97,7 @@ TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a resta
     CHECK(c.put("f/after-restart", "ok").ok());
 }
 
-TEST_CASE("a daemon that missed more than the leader's log still holds catches up from a snapshot")
-{
+TEST_CASE("a daemon that missed more than the leader's log still holds catches up from a snapshot") {
     // Snapshots every 16 entries, keeping 4: a follower down for 100 writes
     // can only be brought back by InstallSnapshot.
     DrdVm vm({"HARNESS_DRD_SNAPSHOT_THRESHOLD=16", "HARNESS_DRD_SNAPSHOT_TRAILING=4"});

@@ -19,8 +19,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-bool eventually(const std::function<bool()> &condition, std::chrono::milliseconds timeout)
-{
+bool eventually(const std::function<bool()> &condition, std::chrono::milliseconds timeout) {
     auto until = Clock::now() + timeout;
     for (;;) {
         if (condition()) return true;
@@ -31,14 +30,12 @@ bool eventually(const std::function<bool()> &condition, std::chrono::millisecond
 
 struct Dir {
     std::filesystem::path path;
-    Dir()
-    {
+    Dir() {
         char tmpl[] = "/tmp/drdnode-XXXXXX";
         REQUIRE(::mkdtemp(tmpl) != nullptr);
         path = tmpl;
     }
-    ~Dir()
-    {
+    ~Dir() {
         std::error_code ec;
         if (!std::getenv("HARNESS_TEST_KEEP")) std::filesystem::remove_all(path, ec);
     }
@@ -50,8 +47,7 @@ struct Node {
     std::unique_ptr<RaftNode> raft;
     std::uint64_t id = 0;
 
-    Node(std::uint64_t raft_id, const VmKey &key, bool bootstrap) : id(raft_id)
-    {
+    Node(std::uint64_t raft_id, const VmKey &key, bool bootstrap) : id(raft_id) {
         std::filesystem::create_directories(dir.path / "raft");
         auto s = Store::open(dir.path / "drd.sqlite");
         REQUIRE(s.ok());
@@ -66,26 +62,28 @@ struct Node {
         REQUIRE_MESSAGE(r.ok(), (r ? "" : r.error().describe()));
         raft = std::move(r.value());
     }
-    bool leads()
-    {
+    bool leads() {
         auto v = raft->view(Clock::now() + 1s);
         return v && v->is_leader;
     }
 };
 
-Deadline soon() { return Clock::now() + 5s; }
+Deadline soon() {
+    return Clock::now() + 5s;
+}
 
-Command put(const std::string &key, const std::string &value) { return Command{Op::put, key, Bytes(value.begin(), value.end()), 0}; }
+Command put(const std::string &key, const std::string &value) {
+    return Command{Op::put, key, Bytes(value.begin(), value.end()), 0};
+}
 
-} // namespace
+}  // namespace
 
-TEST_CASE("three raft nodes: bootstrap, add voters, replicate, survive losing the leader")
-{
+TEST_CASE("three raft nodes: bootstrap, add voters, replicate, survive losing the leader") {
     VmKey key{Bytes(32, 0x11)};
     auto a = std::make_unique<Node>(1, key, true);
     Node b(2, key, false), c(3, key, false);
     REQUIRE(eventually([&] { return a->leads(); }, 5s));
-    REQUIRE(b.raft->submit(put("x", "1"), soon()).error().status == HARNESS_ERR_BUSY); // not a leader
+    REQUIRE(b.raft->submit(put("x", "1"), soon()).error().status == HARNESS_ERR_BUSY);  // not a leader
 
     REQUIRE(a->raft->add(2, b.raft->address(), soon()).ok());
     REQUIRE(a->raft->assign(2, Role::voter, soon()).ok());
@@ -119,8 +117,7 @@ TEST_CASE("three raft nodes: bootstrap, add voters, replicate, survive losing th
     CHECK(other.store->scan("k").size() == 50);
 }
 
-TEST_CASE("a raft node without the VM key never joins")
-{
+TEST_CASE("a raft node without the VM key never joins") {
     auto a = std::make_unique<Node>(1, VmKey{Bytes(32, 0x11)}, true);
     Node intruder(2, VmKey{Bytes(32, 0x22)}, false);
     REQUIRE(eventually([&] { return a->leads(); }, 5s));

@@ -5,7 +5,6 @@
 #include "raft_auth.hpp"
 #include "store.hpp"
 
-
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -20,43 +19,42 @@ namespace {
 // A fresh directory under /tmp, removed afterwards (HARNESS_TEST_KEEP keeps it).
 struct TempDir {
     std::filesystem::path dir;
-    explicit TempDir(const char *)
-    {
+    explicit TempDir(const char *) {
         char tmpl[] = "/tmp/drdunit-XXXXXX";
         REQUIRE(::mkdtemp(tmpl) != nullptr);
         dir = tmpl;
     }
-    ~TempDir()
-    {
+    ~TempDir() {
         std::error_code ec;
         if (!std::getenv("HARNESS_TEST_KEEP")) std::filesystem::remove_all(dir, ec);
     }
     const std::filesystem::path &path() const { return dir; }
 };
 
-Bytes bytes_of(const std::string &s) { return Bytes(s.begin(), s.end()); }
+Bytes bytes_of(const std::string &s) {
+    return Bytes(s.begin(), s.end());
+}
 
-std::unique_ptr<Store> open_store(const std::filesystem::path &file)
-{
+std::unique_ptr<Store> open_store(const std::filesystem::path &file) {
     auto s = Store::open(file);
     REQUIRE_MESSAGE(s.ok(), (s ? "" : s.error().describe()));
     return std::move(s.value());
 }
 
 ApplyOutcome apply(Store &s, std::int64_t index, Op op, const std::string &key, const std::string &value = "",
-                   std::int64_t expected = 0)
-{
+                   std::int64_t expected = 0) {
     auto r = s.apply(index, Command{op, key, bytes_of(value), expected});
     REQUIRE_MESSAGE(r.ok(), (r ? "" : r.error().describe()));
     return *r;
 }
 
-VmKey key_of(std::uint8_t fill) { return VmKey{Bytes(32, fill)}; }
+VmKey key_of(std::uint8_t fill) {
+    return VmKey{Bytes(32, fill)};
+}
 
-} // namespace
+}  // namespace
 
-TEST_CASE("every encoded entry is a multiple of 8 bytes and decodes to the same command")
-{
+TEST_CASE("every encoded entry is a multiple of 8 bytes and decodes to the same command") {
     for (std::size_t klen = 0; klen < 20; ++klen) {
         for (std::size_t vlen = 0; vlen < 20; ++vlen) {
             Command c{Op::cas, std::string(klen, 'k'), Bytes(vlen, 0xab), static_cast<std::int64_t>(klen * 100 + vlen)};
@@ -72,38 +70,36 @@ TEST_CASE("every encoded entry is a multiple of 8 bytes and decodes to the same 
     }
 }
 
-TEST_CASE("malformed entries are refused, not decoded")
-{
+TEST_CASE("malformed entries are refused, not decoded") {
     Bytes good = encode_command(Command{Op::put, "a/b", bytes_of("value"), 0});
-    SUBCASE("not a multiple of 8") { CHECK_FALSE(decode_command(std::span(good).first(good.size() - 1)).ok()); }
-    SUBCASE("shorter than the length prefix") { CHECK_FALSE(decode_command(std::span(good).first(4)).ok()); }
-    SUBCASE("length prefix past the end")
-    {
+    SUBCASE("not a multiple of 8") {
+        CHECK_FALSE(decode_command(std::span(good).first(good.size() - 1)).ok());
+    }
+    SUBCASE("shorter than the length prefix") {
+        CHECK_FALSE(decode_command(std::span(good).first(4)).ok());
+    }
+    SUBCASE("length prefix past the end") {
         Bytes bad = good;
         harness_put_le(bad.data(), 1000, 8);
         CHECK_FALSE(decode_command(bad).ok());
     }
-    SUBCASE("length prefix that leaves more than the padding")
-    {
+    SUBCASE("length prefix that leaves more than the padding") {
         Bytes bad = good;
         bad.resize(bad.size() + 8, 0);
         CHECK_FALSE(decode_command(bad).ok());
     }
-    SUBCASE("unknown op")
-    {
+    SUBCASE("unknown op") {
         Packer p;
         p.i32(99).str("k").bytes({}).i64(0);
         CHECK_FALSE(decode_command(frame_padded(p.view())).ok());
     }
-    SUBCASE("garbage body")
-    {
+    SUBCASE("garbage body") {
         Bytes body(13, 0xee);
         CHECK_FALSE(decode_command(frame_padded(body)).ok());
     }
 }
 
-TEST_CASE("store: versions start at 1 and grow by one per write; cas and del follow the contract")
-{
+TEST_CASE("store: versions start at 1 and grow by one per write; cas and del follow the contract") {
     TempDir dir("drdunit");
     auto s = open_store(dir.path() / "drd.sqlite");
     CHECK(apply(*s, 1, Op::put, "a", "one").version == 1);
@@ -131,14 +127,13 @@ TEST_CASE("store: versions start at 1 and grow by one per write; cas and del fol
     CHECK(s->last_applied() == 8);
 }
 
-TEST_CASE("store: the change index is the log index, in commit order, per prefix")
-{
+TEST_CASE("store: the change index is the log index, in commit order, per prefix") {
     TempDir dir("drdunit");
     auto s = open_store(dir.path() / "drd.sqlite");
     apply(*s, 3, Op::put, "w/a", "1");
     apply(*s, 4, Op::put, "x/other", "1");
     apply(*s, 5, Op::put, "w/b", "2");
-    apply(*s, 6, Op::cas, "w/a", "no", 7); // fails: no change
+    apply(*s, 6, Op::cas, "w/a", "no", 7);  // fails: no change
     apply(*s, 7, Op::del, "w/a");
     auto all = s->changes("w/", 0, 100);
     REQUIRE(all.size() == 3);
@@ -153,8 +148,7 @@ TEST_CASE("store: the change index is the log index, in commit order, per prefix
     CHECK(s->changes("", 0, 100).size() == 4);
 }
 
-TEST_CASE("store: replaying entries already applied changes nothing (restart after a crash)")
-{
+TEST_CASE("store: replaying entries already applied changes nothing (restart after a crash)") {
     TempDir dir("drdunit");
     auto file = dir.path() / "drd.sqlite";
     {
@@ -162,7 +156,7 @@ TEST_CASE("store: replaying entries already applied changes nothing (restart aft
         apply(*s, 1, Op::put, "k", "v1");
         apply(*s, 2, Op::put, "k", "v2");
     }
-    auto s = open_store(file); // reopened: state survived
+    auto s = open_store(file);  // reopened: state survived
     CHECK(s->last_applied() == 2);
     CHECK(apply(*s, 1, Op::put, "k", "v1").skipped);
     CHECK(apply(*s, 2, Op::put, "k", "v2").skipped);
@@ -170,8 +164,7 @@ TEST_CASE("store: replaying entries already applied changes nothing (restart aft
     CHECK(apply(*s, 3, Op::put, "k", "v3").version == 3);
 }
 
-TEST_CASE("store: snapshot and restore carry records, changes and the applied index")
-{
+TEST_CASE("store: snapshot and restore carry records, changes and the applied index") {
     TempDir dir("drdunit");
     auto a = open_store(dir.path() / "a.sqlite");
     apply(*a, 1, Op::put, "p/1", "one");
@@ -202,13 +195,12 @@ TEST_CASE("store: snapshot and restore carry records, changes and the applied in
     CHECK_FALSE(b->restore(std::span(bad).first(bad.size() - 8)).ok());
 }
 
-TEST_CASE("store: local records are separate, versioned, and scanned by prefix")
-{
+TEST_CASE("store: local records are separate, versioned, and scanned by prefix") {
     TempDir dir("drdunit");
     auto s = open_store(dir.path() / "drd.sqlite");
     CHECK(*s->put_local("l/a", bytes_of("1")) == 1);
     CHECK(*s->put_local("l/a", bytes_of("2")) == 2);
-    CHECK_FALSE(s->get("l/a")); // not a replicated record
+    CHECK_FALSE(s->get("l/a"));  // not a replicated record
     CHECK(s->get_local("l/a")->value == bytes_of("2"));
     CHECK(s->del_local("l/a"));
     CHECK_FALSE(s->del_local("l/a"));
@@ -223,8 +215,7 @@ TEST_CASE("store: local records are separate, versioned, and scanned by prefix")
     CHECK(s->scan("c").empty());
 }
 
-TEST_CASE("raft handshake: the same key authenticates both ways, a wrong key fails each way")
-{
+TEST_CASE("raft handshake: the same key authenticates both ways, a wrong key fails each way") {
     Nonce cn{}, sn{};
     random_bytes(cn);
     random_bytes(sn);

@@ -6,22 +6,19 @@ namespace harness::drd::test {
 
 using namespace std::chrono_literals;
 
-std::vector<std::string> drd_daemon_args()
-{
+std::vector<std::string> drd_daemon_args() {
     return {"--services", "vm/drd", "--heartbeat-ms", "100", "--heartbeat-timeout-ms", "1500"};
 }
 
 DrdVm::DrdVm(std::vector<std::string> env)
-    : dir_(std::make_unique<harness::test::TempDir>("drdvm")), env_(std::move(env))
-{
+    : dir_(std::make_unique<harness::test::TempDir>("drdvm")), env_(std::move(env)) {
     key_file_ = harness::test::write_vm_key(dir_->path() / "vm.key");
     auto k = load_key(key_file_);
     if (!k) throw std::runtime_error("cannot read the test key: " + k.error().describe());
     key_ = std::move(k.value());
 }
 
-std::size_t DrdVm::start_daemon(const std::filesystem::path &root)
-{
+std::size_t DrdVm::start_daemon(const std::filesystem::path &root) {
     harness::test::DaemonOptions o;
     o.vm = "drdtest";
     o.key_file = key_file_;
@@ -46,10 +43,11 @@ std::size_t DrdVm::start_daemon(const std::filesystem::path &root)
     return daemons_.size() - 1;
 }
 
-DrdClient DrdVm::client(std::size_t i) const { return DrdClient(daemons_.at(i)->tcp(), key_); }
+DrdClient DrdVm::client(std::size_t i) const {
+    return DrdClient(daemons_.at(i)->tcp(), key_);
+}
 
-bool DrdVm::formed(std::size_t voters, std::size_t standbys)
-{
+bool DrdVm::formed(std::size_t voters, std::size_t standbys) {
     std::string leader;
     for (std::size_t i = 0; i < daemons_.size(); ++i) {
         if (!daemons_[i]->running()) continue;
@@ -62,13 +60,11 @@ bool DrdVm::formed(std::size_t voters, std::size_t standbys)
     return !leader.empty();
 }
 
-bool DrdVm::wait_formed(std::size_t voters, std::size_t standbys, std::chrono::milliseconds timeout)
-{
+bool DrdVm::wait_formed(std::size_t voters, std::size_t standbys, std::chrono::milliseconds timeout) {
     return harness::test::wait_until([&] { return formed(voters, standbys); }, timeout);
 }
 
-std::optional<std::size_t> DrdVm::leader(std::size_t ask)
-{
+std::optional<std::size_t> DrdVm::leader(std::size_t ask) {
     auto c = client(ask);
     auto s = c.status();
     if (!s) return std::nullopt;
@@ -77,6 +73,8 @@ std::optional<std::size_t> DrdVm::leader(std::size_t ask)
     return std::nullopt;
 }
 
-std::filesystem::path DrdVm::keep_root(std::size_t i) { return daemons_.at(i)->root(); }
+std::filesystem::path DrdVm::keep_root(std::size_t i) {
+    return daemons_.at(i)->root();
+}
 
-} // namespace harness::drd::test
+}  // namespace harness::drd::test

@@ -55,4 +55,4 @@ private:
 // Arguments every test daemon gets.
 std::vector<std::string> drd_daemon_args();
 
-} // namespace harness::drd::test
+}  // namespace harness::drd::test

@@ -9,8 +9,8 @@
 #include "support/fetch_fixture.hpp"
 
 #include <daemon_fixture.hpp>
-#include <harness/hlib/hlib.hpp>
 #include <harness/fetch/repo_keys.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <doctest/doctest.h>
 
@@ -27,8 +27,7 @@ const harness::ComponentName ops{"fetchtest", "ops"};
 // ranks share HARNESS_ROOT): empty lib/, the VM key at <root>/vm.key, so
 // DirectPlugin reaches it through <root>/var/hcored.sock.
 struct Host {
-    Host(FetchWorld &w, std::vector<std::string> more_args = {})
-    {
+    Host(FetchWorld &w, std::vector<std::string> more_args = {}) {
         root = w.tmp.path() / "host";
         fs::create_directories(root);
         fs::permissions(root, fs::perms::owner_all);
@@ -47,15 +46,13 @@ struct Host {
         daemon = ht::Daemon::start(o);
     }
 
-    harness::Result<std::unique_ptr<hl::DirectPlugin>> load(const harness::ComponentName &name) const
-    {
+    harness::Result<std::unique_ptr<hl::DirectPlugin>> load(const harness::ComponentName &name) const {
         hl::DirectLoadOptions options;
         options.daemon_timeout = 20s;
         return hl::DirectPlugin::load(root, name, options);
     }
 
-    bool cache_has_files() const
-    {
+    bool cache_has_files() const {
         std::error_code ec;
         if (!fs::exists(root / "cache" / "lib", ec)) return false;
         for (const auto &e : fs::recursive_directory_iterator(root / "cache" / "lib"))
@@ -64,8 +61,7 @@ struct Host {
     }
 
     // What the daemon has loaded into itself (RESOLVE must not load).
-    std::size_t daemon_loaded() const
-    {
+    std::size_t daemon_loaded() const {
         auto key = harness::load_key(root / "vm.key");
         REQUIRE(key.ok());
         auto c = hl::Connection::open_unix(daemon->unix_socket(), *key, hl::deadline_in(5s));
@@ -79,10 +75,9 @@ struct Host {
     std::unique_ptr<ht::Daemon> daemon;
 };
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a process with empty lib/ and cache gets a signed plugin through its daemon and calls its ops table")
-{
+TEST_CASE("a process with empty lib/ and cache gets a signed plugin through its daemon and calls its ops table") {
     FetchWorld w;
     w.publish({"ops"});
     Host host(w);
@@ -102,7 +97,7 @@ TEST_CASE("a process with empty lib/ and cache gets a signed plugin through its 
 
     CHECK(host.daemon->stderr_text().find("fetched fetchtest/ops") != std::string::npos);
     CHECK(host.daemon->stderr_text().find("resolved fetchtest/ops 1.0.0 for a process") != std::string::npos);
-    CHECK(host.daemon_loaded() == loaded_before); // fetched for the process, not loaded by the daemon
+    CHECK(host.daemon_loaded() == loaded_before);  // fetched for the process, not loaded by the daemon
     CHECK(w.nginx.requests("ops-1.0.0.so") == 1);
 
     // The cache entry now serves the next load without the daemon.
@@ -112,8 +107,7 @@ TEST_CASE("a process with empty lib/ and cache gets a signed plugin through its 
     CHECK((*again)->location().origin == harness::PluginOrigin::cache);
 }
 
-TEST_CASE("a tampered package is refused by the daemon with its reason, and nothing reaches the cache")
-{
+TEST_CASE("a tampered package is refused by the daemon with its reason, and nothing reaches the cache") {
     FetchWorld w;
     w.publish({"ops"});
     auto so = w.www() / "packages" / "fetchtest" / "ops-1.0.0.so";
@@ -132,8 +126,7 @@ TEST_CASE("a tampered package is refused by the daemon with its reason, and noth
     CHECK_FALSE(host.cache_has_files());
 }
 
-TEST_CASE("an unsigned repository is refused unless the daemon was started with --allow-unsigned")
-{
+TEST_CASE("an unsigned repository is refused unless the daemon was started with --allow-unsigned") {
     FetchWorld w;
     w.publish({"ops"});
     fs::remove(w.www() / "index.json.sig");
@@ -154,8 +147,7 @@ TEST_CASE("an unsigned repository is refused unless the daemon was started with 
     CHECK((*answer)->answer() == 42);
 }
 
-TEST_CASE("a daemon-level plugin is refused to a process, and a missing one is NOT_FOUND")
-{
+TEST_CASE("a daemon-level plugin is refused to a process, and a missing one is NOT_FOUND") {
     FetchWorld w;
     w.publish({"alpha"});
     Host host(w);

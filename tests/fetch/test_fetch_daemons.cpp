@@ -21,15 +21,13 @@ namespace {
 const harness::ComponentName alpha{"fetchtest", "alpha"};
 
 struct Cluster {
-    explicit Cluster(FetchWorld &world) : w(world)
-    {
+    explicit Cluster(FetchWorld &world) : w(world) {
         key = ht::write_vm_key(w.tmp.path() / "vm.key");
         public_key = w.tmp.path() / "publisher.asc";
         write_text(public_key, read_text_or_export());
     }
 
-    std::string read_text_or_export()
-    {
+    std::string read_text_or_export() {
         auto k = harness::repo::export_public_key(w.publisher.path(), w.signer);
         REQUIRE(k.ok());
         return *k;
@@ -37,21 +35,19 @@ struct Cluster {
 
     // with_repo = false: the daemon knows no repository; it trusts the
     // publisher and learns locations only from what hpublish pushes.
-    std::unique_ptr<ht::Daemon> start(const fs::path &root, bool with_repo = true, std::vector<std::string> more = {})
-    {
+    std::unique_ptr<ht::Daemon> start(const fs::path &root, bool with_repo = true, std::vector<std::string> more = {}) {
         ht::DaemonOptions o;
         o.root = root;
         o.vm = "fetch";
         o.key_file = key;
-        o.install_examples = false; // empty lib/: everything comes over HTTP
+        o.install_examples = false;  // empty lib/: everything comes over HTTP
         o.extra_args = {"--trust", w.signer, "--import-key", public_key.string()};
         if (with_repo) o.extra_args.insert(o.extra_args.end(), {"--repo", w.nginx.url()});
         o.extra_args.insert(o.extra_args.end(), more.begin(), more.end());
         return ht::Daemon::start(o);
     }
 
-    harness::hlib::Daemon client(const ht::Daemon &d)
-    {
+    harness::hlib::Daemon client(const ht::Daemon &d) {
         auto vm_key = harness::load_key(key);
         REQUIRE(vm_key.ok());
         auto c = harness::hlib::Connection::open_unix(d.unix_socket(), *vm_key, harness::hlib::deadline_in(5s));
@@ -60,13 +56,12 @@ struct Cluster {
     }
 
     // Loads alpha on d and calls answer(); returns the result or the error.
-    harness::Result<std::int64_t> load_and_call(const ht::Daemon &d)
-    {
+    harness::Result<std::int64_t> load_and_call(const ht::Daemon &d) {
         auto hd = client(d);
         auto version = hd.load(alpha, harness::hlib::deadline_in(20s));
         if (!version) return version.error();
-        auto reply = hd.call(alpha, "answer", {}, HARNESS_CALL_AUTO, HARNESS_MODE_DEFAULT,
-                             harness::hlib::deadline_in(10s));
+        auto reply =
+            hd.call(alpha, "answer", {}, HARNESS_CALL_AUTO, HARNESS_MODE_DEFAULT, harness::hlib::deadline_in(10s));
         if (!reply) return reply.error();
         harness_reader r = harness_reader_make(reply->data(), reply->size());
         std::int64_t v = 0;
@@ -79,17 +74,15 @@ struct Cluster {
     fs::path public_key;
 };
 
-std::size_t settled_requests(const Nginx &nginx, const std::string &needle, std::size_t at_least)
-{
+std::size_t settled_requests(const Nginx &nginx, const std::string &needle, std::size_t at_least) {
     for (int i = 0; i < 200 && nginx.requests(needle) < at_least; ++i) std::this_thread::sleep_for(10ms);
     std::this_thread::sleep_for(100ms);
     return nginx.requests(needle);
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("three daemons with empty lib/ fetch the plugin on first load, then use their caches until the TTL")
-{
+TEST_CASE("three daemons with empty lib/ fetch the plugin on first load, then use their caches until the TTL") {
     FetchWorld w;
     auto options = w.default_options();
     // Long enough for three daemons to start and load under the sanitizers
@@ -141,8 +134,7 @@ TEST_CASE("three daemons with empty lib/ fetch the plugin on first load, then us
     for (const auto &r : roots) CHECK_FALSE(GpgHome(r / "gnupg").agent_running());
 }
 
-TEST_CASE("a daemon refuses a tampered package and tells the caller why")
-{
+TEST_CASE("a daemon refuses a tampered package and tells the caller why") {
     FetchWorld w;
     w.publish({"alpha"});
     auto so = w.www() / "packages" / "fetchtest" / "alpha-1.0.0.so";
@@ -160,8 +152,7 @@ TEST_CASE("a daemon refuses a tampered package and tells the caller why")
     CHECK_FALSE(fs::exists(root / "cache" / "lib" / "fetchtest" / "alpha.so"));
 }
 
-TEST_CASE("hpublish's push tells every member where to fetch: daemons without --repo fetch the plugin")
-{
+TEST_CASE("hpublish's push tells every member where to fetch: daemons without --repo fetch the plugin") {
     FetchWorld w;
     w.publish({"alpha"});
     Cluster cluster(w);
@@ -186,7 +177,7 @@ TEST_CASE("hpublish's push tells every member where to fetch: daemons without --
     // The push returned after the first daemon forwarded it: the second one,
     // which was never told directly, lists it and fetches from it.
     auto published = cluster.client(*second).connection().request(harness::protocol::Type::published, {},
-                                                                   harness::hlib::deadline_in(5s));
+                                                                  harness::hlib::deadline_in(5s));
     REQUIRE(published.ok());
     harness::Unpacker u(*published);
     std::uint64_t n = 0;
@@ -205,8 +196,7 @@ TEST_CASE("hpublish's push tells every member where to fetch: daemons without --
     }
 }
 
-TEST_CASE("a pushed location does not bypass trust: an untrusted publisher's plugin is refused")
-{
+TEST_CASE("a pushed location does not bypass trust: an untrusted publisher's plugin is refused") {
     FetchWorld w;
     w.publish({"alpha"});
     Cluster cluster(w);

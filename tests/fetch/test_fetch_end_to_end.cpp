@@ -17,24 +17,21 @@ namespace {
 
 const harness::ComponentName alpha{"fetchtest", "alpha"};
 
-std::shared_ptr<harness::Fetcher> make_fetcher(FetchWorld &w)
-{
+std::shared_ptr<harness::Fetcher> make_fetcher(FetchWorld &w) {
     auto f = harness::make_http_fetcher(w.config());
     REQUIRE(f.ok());
     return *f;
 }
 
 // nginx writes its access log line after the response went out; wait for it.
-std::size_t settled_requests(const Nginx &nginx, const std::string &needle, std::size_t at_least)
-{
+std::size_t settled_requests(const Nginx &nginx, const std::string &needle, std::size_t at_least) {
     for (int i = 0; i < 200 && nginx.requests(needle) < at_least; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     return nginx.requests(needle);
 }
 
-std::int64_t call_answer(const harness::ResolvedPlugin &where)
-{
+std::int64_t call_answer(const harness::ResolvedPlugin &where) {
     auto lib = harness::LoadedLibrary::open(where);
     REQUIRE_MESSAGE(lib.ok(), (lib.ok() ? "" : lib.error().describe()));
     const harness_function *fn = (*lib)->find_function("answer");
@@ -44,10 +41,9 @@ std::int64_t call_answer(const harness::ResolvedPlugin &where)
     return result.v.i64;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a plugin missing from lib/ is fetched, verified, cached and loads")
-{
+TEST_CASE("a plugin missing from lib/ is fetched, verified, cached and loads") {
     FetchWorld w;
     w.publish({"alpha", "beta"});
     harness::Resolver resolver(w.root(), make_fetcher(w));
@@ -69,11 +65,10 @@ TEST_CASE("a plugin missing from lib/ is fetched, verified, cached and loads")
     CHECK((perms & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
     // Verifying needs no gpg-agent, and the daemon must not leave one behind.
     CHECK_FALSE(w.daemon_gpg.agent_running());
-    CHECK(w.publisher.agent_running()); // the check itself works: signing needed one
+    CHECK(w.publisher.agent_running());  // the check itself works: signing needed one
 }
 
-TEST_CASE("the cache serves resolves until the TTL passes, then the plugin is fetched again")
-{
+TEST_CASE("the cache serves resolves until the TTL passes, then the plugin is fetched again") {
     FetchWorld w;
     auto options = w.default_options();
     options.ttl = std::chrono::seconds(2);
@@ -90,13 +85,12 @@ TEST_CASE("the cache serves resolves until the TTL passes, then the plugin is fe
     std::this_thread::sleep_for(std::chrono::milliseconds(2100));
     auto again = resolver.resolve(alpha);
     REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().describe()));
-    CHECK(again->origin == harness::PluginOrigin::fetched); // same index version again is fine
+    CHECK(again->origin == harness::PluginOrigin::fetched);  // same index version again is fine
     CHECK(settled_requests(w.nginx, "alpha-1.0.0.so", 2) == 2);
     CHECK(call_answer(*again) == 42);
 }
 
-TEST_CASE("many concurrent callers for one component cause one download")
-{
+TEST_CASE("many concurrent callers for one component cause one download") {
     FetchWorld w;
     w.publish({"alpha"});
     auto fetcher = make_fetcher(w);
@@ -116,8 +110,7 @@ TEST_CASE("many concurrent callers for one component cause one download")
     CHECK(w.nginx.requests("GET /index.json ") == 1);
 }
 
-TEST_CASE("a repository that does not carry the component is skipped for the next one")
-{
+TEST_CASE("a repository that does not carry the component is skipped for the next one") {
     FetchWorld w;
     w.publish({"alpha"});
     auto config = w.config();

@@ -21,24 +21,21 @@ namespace {
 const harness::ComponentName alpha{"fetchtest", "alpha"};
 
 harness::Result<harness::ResolvedPlugin> fetch_with(FetchWorld &w, harness::FetchConfig config,
-                                                    const harness::ComponentName &name = alpha)
-{
+                                                    const harness::ComponentName &name = alpha) {
     auto fetcher = harness::make_http_fetcher(std::move(config));
     REQUIRE(fetcher.ok());
     return (*fetcher)->fetch(name, w.cache_lib());
 }
 
 // The refusal's message starts with `reason`, and the cache holds nothing.
-void check_refused(FetchWorld &w, const harness::Result<harness::ResolvedPlugin> &r, const std::string &reason)
-{
+void check_refused(FetchWorld &w, const harness::Result<harness::ResolvedPlugin> &r, const std::string &reason) {
     REQUIRE_FALSE(r.ok());
     INFO("error: " << r.error().describe());
     CHECK(r.error().message.rfind(reason, 0) == 0);
     CHECK(w.cache_is_empty());
 }
 
-void flip_byte(const fs::path &file, std::size_t offset)
-{
+void flip_byte(const fs::path &file, std::size_t offset) {
     auto bytes = read_text(file);
     REQUIRE(offset < bytes.size());
     bytes[offset] = static_cast<char>(bytes[offset] ^ 0x01);
@@ -51,8 +48,7 @@ class RawServer {
 public:
     enum class Mode { endless, redirect_to_file, redirect_loop, silent };
 
-    explicit RawServer(Mode mode) : mode_(mode)
-    {
+    explicit RawServer(Mode mode) : mode_(mode) {
         fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in a{};
         a.sin_family = AF_INET;
@@ -65,8 +61,7 @@ public:
         // silent: the kernel completes the handshake, nobody ever reads.
         if (mode_ != Mode::silent) thread_ = std::thread([this] { serve(); });
     }
-    ~RawServer()
-    {
+    ~RawServer() {
         ::shutdown(fd_, SHUT_RDWR);
         ::close(fd_);
         if (thread_.joinable()) thread_.join();
@@ -74,8 +69,7 @@ public:
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/"; }
 
 private:
-    void serve()
-    {
+    void serve() {
         for (;;) {
             int c = ::accept(fd_, nullptr, nullptr);
             if (c < 0) return;
@@ -87,11 +81,12 @@ private:
             else if (mode_ == Mode::redirect_to_file)
                 head = "HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n";
             else
-                head = "HTTP/1.1 302 Found\r\nLocation: " + url() + "again\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+                head = "HTTP/1.1 302 Found\r\nLocation: " + url() +
+                    "again\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
             (void)::send(c, head.data(), head.size(), MSG_NOSIGNAL);
             std::string chunk(64 * 1024, ' ');
             std::size_t sent = 0;
-            while (mode_ == Mode::endless && sent < (std::size_t{1} << 30)) { // a stop far past any bound
+            while (mode_ == Mode::endless && sent < (std::size_t{1} << 30)) {  // a stop far past any bound
                 ssize_t n = ::send(c, chunk.data(), chunk.size(), MSG_NOSIGNAL);
                 if (n <= 0) break;
                 sent += static_cast<std::size_t>(n);
@@ -108,8 +103,7 @@ private:
 
 // Rewrites the published, signed index (as a publisher could) and re-signs it.
 template <class Change>
-void resign_index(FetchWorld &w, Change change)
-{
+void resign_index(FetchWorld &w, Change change) {
     auto index = harness::repo::parse_index(read_text(w.www() / "index.json"));
     REQUIRE(index.ok());
     change(*index);
@@ -118,24 +112,21 @@ void resign_index(FetchWorld &w, Change change)
     make_world_readable(w.www());
 }
 
-fs::path served(FetchWorld &w, const std::string &component, const std::string &ext)
-{
+fs::path served(FetchWorld &w, const std::string &component, const std::string &ext) {
     return w.www() / "packages" / "fetchtest" / (component + "-1.0.0" + ext);
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("arbitrary package: a tampered .so is refused (hash mismatch)")
-{
+TEST_CASE("arbitrary package: a tampered .so is refused (hash mismatch)") {
     FetchWorld w;
     w.publish({"alpha"});
     auto so = served(w, "alpha", ".so");
-    flip_byte(so, read_text(so).size() / 2); // same size, different bytes
+    flip_byte(so, read_text(so).size() / 2);  // same size, different bytes
     check_refused(w, fetch_with(w, w.config()), "hash mismatch");
 }
 
-TEST_CASE("a tampered manifest is refused (hash mismatch)")
-{
+TEST_CASE("a tampered manifest is refused (hash mismatch)") {
     FetchWorld w;
     w.publish({"alpha"});
     auto text = read_text(served(w, "alpha", ".json"));
@@ -146,8 +137,7 @@ TEST_CASE("a tampered manifest is refused (hash mismatch)")
     check_refused(w, fetch_with(w, w.config()), "hash mismatch");
 }
 
-TEST_CASE("a tampered index is refused (bad signature)")
-{
+TEST_CASE("a tampered index is refused (bad signature)") {
     FetchWorld w;
     w.publish({"alpha"});
     auto index = read_text(w.www() / "index.json");
@@ -158,8 +148,7 @@ TEST_CASE("a tampered index is refused (bad signature)")
     check_refused(w, fetch_with(w, w.config()), "bad signature");
 }
 
-TEST_CASE("a signature by a key not on the allowlist is refused (unknown key)")
-{
+TEST_CASE("a signature by a key not on the allowlist is refused (unknown key)") {
     FetchWorld w;
     GpgHome mallory_home(w.tmp.path() / "mallory");
     auto mallory = mallory_home.generate_key("mallory");
@@ -168,14 +157,12 @@ TEST_CASE("a signature by a key not on the allowlist is refused (unknown key)")
     options.signer = mallory;
     w.publish({"alpha"}, options);
 
-    SUBCASE("key unknown to the daemon's GNUPGHOME")
-    {
+    SUBCASE("key unknown to the daemon's GNUPGHOME") {
         auto r = fetch_with(w, w.config());
         check_refused(w, r, "unknown key");
         CHECK(r.error().message.find("not in the daemon's GNUPGHOME") != std::string::npos);
     }
-    SUBCASE("key imported but not trusted")
-    {
+    SUBCASE("key imported but not trusted") {
         w.daemon_gpg.import_from(mallory_home, mallory);
         auto r = fetch_with(w, w.config());
         check_refused(w, r, "unknown key");
@@ -184,21 +171,19 @@ TEST_CASE("a signature by a key not on the allowlist is refused (unknown key)")
     }
 }
 
-TEST_CASE("an index without signature is refused (missing signature)")
-{
+TEST_CASE("an index without signature is refused (missing signature)") {
     FetchWorld w;
     w.publish({"alpha"});
     fs::remove(w.www() / "index.json.sig");
     check_refused(w, fetch_with(w, w.config()), "missing signature");
 }
 
-TEST_CASE("rollback: an older signed index replayed is refused")
-{
+TEST_CASE("rollback: an older signed index replayed is refused") {
     FetchWorld w;
     w.publish({"alpha"});
     auto old_index = read_text(w.www() / "index.json");
     auto old_sig = read_text(w.www() / "index.json.sig");
-    auto index = w.publish({"alpha"}); // version 2
+    auto index = w.publish({"alpha"});  // version 2
     REQUIRE(index.index_version == 2);
     {
         auto r = fetch_with(w, w.config());
@@ -206,15 +191,14 @@ TEST_CASE("rollback: an older signed index replayed is refused")
     }
     fs::remove_all(w.cache_lib());
 
-    write_text(w.www() / "index.json", old_index); // the attacker replays version 1
+    write_text(w.www() / "index.json", old_index);  // the attacker replays version 1
     write_text(w.www() / "index.json.sig", old_sig);
-    auto r = fetch_with(w, w.config()); // a new fetcher: the state is in SQLite
+    auto r = fetch_with(w, w.config());  // a new fetcher: the state is in SQLite
     check_refused(w, r, "rollback");
     CHECK(r.error().message.find("index_version 1") != std::string::npos);
 }
 
-TEST_CASE("freeze: an expired index is refused")
-{
+TEST_CASE("freeze: an expired index is refused") {
     FetchWorld w;
     auto options = w.default_options();
     options.expires_in = -std::chrono::seconds(3600);
@@ -222,40 +206,34 @@ TEST_CASE("freeze: an expired index is refused")
     check_refused(w, fetch_with(w, w.config()), "expired");
 }
 
-TEST_CASE("endless data: a package larger than the index says is cut off")
-{
+TEST_CASE("endless data: a package larger than the index says is cut off") {
     FetchWorld w;
     w.publish({"alpha"});
-    SUBCASE("the served .so grew")
-    {
+    SUBCASE("the served .so grew") {
         auto so = served(w, "alpha", ".so");
         write_text(so, read_text(so) + std::string(std::size_t{4} << 20, 'x'));
         check_refused(w, fetch_with(w, w.config()), "too large");
     }
-    SUBCASE("the index states more than the daemon accepts")
-    {
+    SUBCASE("the index states more than the daemon accepts") {
         auto config = w.config();
         config.max_package_bytes = 1024;
         check_refused(w, fetch_with(w, config), "too large");
     }
-    SUBCASE("a server streaming an index without end")
-    {
+    SUBCASE("a server streaming an index without end") {
         RawServer endless(RawServer::Mode::endless);
         auto config = w.config();
         config.repositories = {endless.url()};
         config.max_index_bytes = 1 << 20;
         check_refused(w, fetch_with(w, config), "too large");
     }
-    SUBCASE("the index itself is over max_index_bytes")
-    {
+    SUBCASE("the index itself is over max_index_bytes") {
         auto config = w.config();
         config.max_index_bytes = 256;
         check_refused(w, fetch_with(w, config), "too large");
     }
 }
 
-TEST_CASE("mix-and-match: another component's package served under this name is refused")
-{
+TEST_CASE("mix-and-match: another component's package served under this name is refused") {
     FetchWorld w;
     w.publish({"alpha", "beta"});
     // A validly signed index whose alpha entry points at beta's (intact) files.
@@ -272,17 +250,14 @@ TEST_CASE("mix-and-match: another component's package served under this name is 
     CHECK(r.error().message.find("fetchtest/beta") != std::string::npos);
 }
 
-TEST_CASE("server down: the fetch fails as unreachable")
-{
+TEST_CASE("server down: the fetch fails as unreachable") {
     FetchWorld w;
     w.publish({"alpha"});
-    SUBCASE("nothing listening")
-    {
+    SUBCASE("nothing listening") {
         w.nginx.stop();
         check_refused(w, fetch_with(w, w.config()), "unreachable");
     }
-    SUBCASE("a server that never answers hits the transfer timeout")
-    {
+    SUBCASE("a server that never answers hits the transfer timeout") {
         RawServer silent(RawServer::Mode::silent);
         auto config = w.config();
         config.repositories = {silent.url()};
@@ -293,18 +268,15 @@ TEST_CASE("server down: the fetch fails as unreachable")
     }
 }
 
-TEST_CASE("transport limits: only http and https, redirects bounded")
-{
+TEST_CASE("transport limits: only http and https, redirects bounded") {
     FetchWorld w;
-    SUBCASE("a redirect to file:// is not followed")
-    {
+    SUBCASE("a redirect to file:// is not followed") {
         RawServer server(RawServer::Mode::redirect_to_file);
         auto config = w.config();
         config.repositories = {server.url()};
         check_refused(w, fetch_with(w, config), "refused protocol");
     }
-    SUBCASE("a redirect loop stops after max_redirects")
-    {
+    SUBCASE("a redirect loop stops after max_redirects") {
         RawServer server(RawServer::Mode::redirect_loop);
         auto config = w.config();
         config.repositories = {server.url()};
@@ -314,26 +286,23 @@ TEST_CASE("transport limits: only http and https, redirects bounded")
     }
 }
 
-TEST_CASE("wrong software: another architecture or plugin ABI is refused")
-{
+TEST_CASE("wrong software: another architecture or plugin ABI is refused") {
     FetchWorld w;
     w.publish({"alpha"});
-    SUBCASE("architecture")
-    {
+    SUBCASE("architecture") {
         resign_index(w, [](harness::repo::RepoIndex &i) { i.components.at(0).arch = "s390x"; });
         check_refused(w, fetch_with(w, w.config()), "wrong architecture");
     }
-    SUBCASE("ABI")
-    {
-        resign_index(w, [](harness::repo::RepoIndex &i) { i.components.at(0).abi_major = HARNESS_PLUGIN_ABI_MAJOR + 1; });
+    SUBCASE("ABI") {
+        resign_index(w,
+                     [](harness::repo::RepoIndex &i) { i.components.at(0).abi_major = HARNESS_PLUGIN_ABI_MAJOR + 1; });
         auto r = fetch_with(w, w.config());
         check_refused(w, r, "ABI mismatch");
         CHECK(r.error().status == HARNESS_ERR_ABI_MISMATCH);
     }
 }
 
-TEST_CASE("a component the index does not list is refused (not in index)")
-{
+TEST_CASE("a component the index does not list is refused (not in index)") {
     FetchWorld w;
     w.publish({"alpha"});
     auto r = fetch_with(w, w.config(), {"fetchtest", "gamma"});
@@ -341,8 +310,7 @@ TEST_CASE("a component the index does not list is refused (not in index)")
     CHECK(r.error().status == HARNESS_ERR_NOT_FOUND);
 }
 
-TEST_CASE("the configuration refuses short key ids and non-HTTP repositories")
-{
+TEST_CASE("the configuration refuses short key ids and non-HTTP repositories") {
     FetchWorld w;
     auto config = w.config();
     config.trusted_fingerprints = {w.signer.substr(24)};
@@ -352,8 +320,7 @@ TEST_CASE("the configuration refuses short key ids and non-HTTP repositories")
     CHECK_FALSE(harness::make_http_fetcher(config).ok());
 }
 
-TEST_CASE("a cache directory that others can write is refused, and nothing is written into it")
-{
+TEST_CASE("a cache directory that others can write is refused, and nothing is written into it") {
     FetchWorld w;
     w.publish({"alpha"});
     fs::create_directories(w.cache_lib() / "fetchtest");

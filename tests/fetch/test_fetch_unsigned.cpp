@@ -10,8 +10,7 @@ namespace {
 
 const harness::ComponentName alpha{"fetchtest", "alpha"};
 
-harness::Result<harness::ResolvedPlugin> fetch_unsigned(FetchWorld &w)
-{
+harness::Result<harness::ResolvedPlugin> fetch_unsigned(FetchWorld &w) {
     auto config = w.config();
     config.allow_unsigned = true;
     auto fetcher = harness::make_http_fetcher(config);
@@ -19,10 +18,9 @@ harness::Result<harness::ResolvedPlugin> fetch_unsigned(FetchWorld &w)
     return (*fetcher)->fetch(alpha, w.cache_lib());
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("allow_unsigned accepts an index without signature, still checking hashes")
-{
+TEST_CASE("allow_unsigned accepts an index without signature, still checking hashes") {
     FetchWorld w;
     w.publish({"alpha"});
     fs::remove(w.www() / "index.json.sig");
@@ -41,8 +39,7 @@ TEST_CASE("allow_unsigned accepts an index without signature, still checking has
     CHECK(w.cache_is_empty());
 }
 
-TEST_CASE("allow_unsigned still refuses a bad signature")
-{
+TEST_CASE("allow_unsigned still refuses a bad signature") {
     FetchWorld w;
     w.publish({"alpha"});
     write_text(w.www() / "index.json", read_text(w.www() / "index.json") + " ");
@@ -52,8 +49,7 @@ TEST_CASE("allow_unsigned still refuses a bad signature")
     CHECK(w.cache_is_empty());
 }
 
-TEST_CASE("allow_unsigned with no index at all downloads lib/<PKG>/<COMP>.so plainly")
-{
+TEST_CASE("allow_unsigned with no index at all downloads lib/<PKG>/<COMP>.so plainly") {
     FetchWorld w;
     fs::create_directories(w.www() / "lib" / "fetchtest");
     for (const char *f : {"alpha.so", "alpha.json", "beta.so", "beta.json"})
@@ -64,8 +60,7 @@ TEST_CASE("allow_unsigned with no index at all downloads lib/<PKG>/<COMP>.so pla
     REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().describe()));
     CHECK(read_text(r->shared_object) == read_text(plugin_dir() / "fetchtest" / "alpha.so"));
 
-    SUBCASE("without allow_unsigned the same server is refused")
-    {
+    SUBCASE("without allow_unsigned the same server is refused") {
         fs::remove_all(w.cache_lib());
         auto fetcher = harness::make_http_fetcher(w.config());
         REQUIRE(fetcher.ok());
@@ -74,8 +69,7 @@ TEST_CASE("allow_unsigned with no index at all downloads lib/<PKG>/<COMP>.so pla
         CHECK(refused.error().message.rfind("not found", 0) == 0);
         CHECK(w.cache_is_empty());
     }
-    SUBCASE("a manifest naming another component is still mix-and-match")
-    {
+    SUBCASE("a manifest naming another component is still mix-and-match") {
         fs::remove_all(w.cache_lib());
         fs::copy_file(w.www() / "lib" / "fetchtest" / "beta.json", w.www() / "lib" / "fetchtest" / "alpha.json",
                       fs::copy_options::overwrite_existing);

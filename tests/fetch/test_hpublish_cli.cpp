@@ -6,8 +6,7 @@
 
 using namespace fetchtest;
 
-TEST_CASE("hpublish keygen, export-key and publish produce a repository a daemon accepts")
-{
+TEST_CASE("hpublish keygen, export-key and publish produce a repository a daemon accepts") {
     TempDir tmp;
     fs::path pub = tmp.path() / "pub";
     fs::path www = tmp.path() / "www";

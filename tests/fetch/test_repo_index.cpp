@@ -8,8 +8,7 @@ using namespace harness::repo;
 
 namespace {
 
-IndexEntry sample_entry()
-{
+IndexEntry sample_entry() {
     IndexEntry e;
     e.package = "examples";
     e.component = "math";
@@ -24,8 +23,7 @@ IndexEntry sample_entry()
     return e;
 }
 
-RepoIndex sample_index()
-{
+RepoIndex sample_index() {
     RepoIndex index;
     index.repository = "demo";
     index.index_version = 3;
@@ -34,10 +32,9 @@ RepoIndex sample_index()
     return index;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("an index survives serialize and parse")
-{
+TEST_CASE("an index survives serialize and parse") {
     auto text = serialize_index(sample_index());
     auto back = parse_index(text);
     REQUIRE(back.ok());
@@ -52,8 +49,7 @@ TEST_CASE("an index survives serialize and parse")
     CHECK(serialize_index(*back) == text);
 }
 
-TEST_CASE("hostile paths, bad hashes and missing fields are refused")
-{
+TEST_CASE("hostile paths, bad hashes and missing fields are refused") {
     auto with = [](auto change) {
         auto index = sample_index();
         change(index.components.at(0));
@@ -70,8 +66,7 @@ TEST_CASE("hostile paths, bad hashes and missing fields are refused")
     CHECK(parse_index(R"({"format":1,"index_version":1,"expires":"2030-01-01T00:00:00Z","components":[]})").ok());
 }
 
-TEST_CASE("integer fields that are floats, strings or out of range are refused")
-{
+TEST_CASE("integer fields that are floats, strings or out of range are refused") {
     auto text = serialize_index(sample_index());
     auto replaced = [&](const std::string &from, const std::string &to) {
         auto at = text.find(from);
@@ -96,18 +91,18 @@ TEST_CASE("integer fields that are floats, strings or out of range are refused")
     }
 }
 
-TEST_CASE("fingerprints: only full ones, normalized")
-{
+TEST_CASE("fingerprints: only full ones, normalized") {
     CHECK(normalize_fingerprint("0123 4567 89ab cdef 0123 4567 89AB CDEF 0123 4567") ==
           "0123456789ABCDEF0123456789ABCDEF01234567");
-    CHECK(normalize_fingerprint("89ABCDEF01234567").empty()); // a long key id is not enough
+    CHECK(normalize_fingerprint("89ABCDEF01234567").empty());  // a long key id is not enough
     CHECK(normalize_fingerprint("zz").empty());
 }
 
-TEST_CASE("ELF architecture")
-{
+TEST_CASE("ELF architecture") {
     std::string elf(64, '\0');
-    elf.replace(0, 4, "\x7f" "ELF");
+    elf.replace(0, 4,
+                "\x7f"
+                "ELF");
     elf[4] = 2;
     elf[5] = 1;
     elf[18] = 62;

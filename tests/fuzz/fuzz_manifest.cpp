@@ -7,8 +7,7 @@
 
 using namespace harness;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
-{
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     auto m = parse_manifest(std::string_view(reinterpret_cast<const char *>(data), size));
     if (!m) return 0;
     if (!is_valid_name_part(m->package) || !is_valid_name_part(m->component)) std::abort();

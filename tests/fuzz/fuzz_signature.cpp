@@ -11,8 +11,7 @@
 
 using namespace harness;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
-{
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     const auto *nul = static_cast<const std::uint8_t *>(std::memchr(data, 0, size));
     std::size_t text_len = nul ? static_cast<std::size_t>(nul - data) : size;
     std::string_view text(reinterpret_cast<const char *>(data), text_len);

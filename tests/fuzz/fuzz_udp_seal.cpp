@@ -17,15 +17,13 @@ using namespace harness;
 
 namespace {
 
-const VmKey &key()
-{
+const VmKey &key() {
     static const VmKey k{std::vector<std::uint8_t>(32, 0x5a)};
     return k;
 }
 
 // A datagram with a valid MAC for any sender and sequence number.
-std::vector<std::uint8_t> forge(std::uint64_t sender, std::uint64_t seq)
-{
+std::vector<std::uint8_t> forge(std::uint64_t sender, std::uint64_t seq) {
     protocol::Header h;
     h.type = static_cast<std::uint8_t>(protocol::Type::ping);
     auto head = protocol::encode_header(h);
@@ -38,15 +36,14 @@ std::vector<std::uint8_t> forge(std::uint64_t sender, std::uint64_t seq)
     return d;
 }
 
-} // namespace
+}  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
-{
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     if (size == 0) return 0;
     if ((data[0] & 1) == 0) {
         UdpOpener opener(key());
         auto o = opener.open({data + 1, size - 1});
-        if (o) std::abort(); // a MAC was forged?
+        if (o) std::abort();  // a MAC was forged?
         return 0;
     }
     // Three senders under a bound of four: none is evicted, so no datagram
@@ -58,7 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         std::uint64_t sender = data[i] % 3;
         // Sequence numbers near a moving base reach every window position.
         std::uint64_t delta = data[i + 1] | (std::uint64_t{data[i + 2]} << 8);
-        std::uint64_t seq = (delta & 0x8000) ? base + (delta & 0x7fff) : (base > (delta & 0xff) ? base - (delta & 0xff) : 0);
+        std::uint64_t seq =
+            (delta & 0x8000) ? base + (delta & 0x7fff) : (base > (delta & 0xff) ? base - (delta & 0xff) : 0);
         if (seq > base) base = seq;
         auto d = forge(sender, seq);
         auto o = opener.open(d);

@@ -24,8 +24,7 @@ namespace {
 
 constexpr std::uint32_t kMaxMessage = 4096;
 
-Daemon &daemon()
-{
+Daemon &daemon() {
     static std::unique_ptr<Daemon> d = [] {
         test::DaemonOptions o;
         o.vm = "badinput";
@@ -35,25 +34,23 @@ Daemon &daemon()
     return *d;
 }
 
-const VmKey &key()
-{
+const VmKey &key() {
     static VmKey k = read_key(daemon().key_file());
     return k;
 }
 
-
 // The daemon still runs and answers a good client: ping and an AUTO call over
 // TCP, the Unix socket and UDP.
-void check_still_serving()
-{
+void check_still_serving() {
     Daemon &d = daemon();
     REQUIRE_MESSAGE(d.running(), "hcored died; stderr:\n" << d.stderr_tail());
     for (auto transport : {hlib::Transport::unix_socket, hlib::Transport::tcp, hlib::Transport::udp}) {
         CAPTURE(static_cast<int>(transport));
         auto deadline = hlib::deadline_in(5s);
-        auto conn = transport == hlib::Transport::unix_socket ? hlib::Connection::open_unix(d.unix_socket(), key(), deadline)
-                    : transport == hlib::Transport::tcp       ? hlib::Connection::open_tcp(d.tcp(), key(), deadline)
-                                                              : hlib::Connection::open_udp(d.udp(), key(), deadline);
+        auto conn = transport == hlib::Transport::unix_socket
+            ? hlib::Connection::open_unix(d.unix_socket(), key(), deadline)
+            : transport == hlib::Transport::tcp ? hlib::Connection::open_tcp(d.tcp(), key(), deadline)
+                                                : hlib::Connection::open_udp(d.udp(), key(), deadline);
         REQUIRE_MESSAGE(conn.ok(), (conn ? "" : describe(conn.error())));
         hlib::Daemon good(std::move(conn.value()));
         auto pinged = good.ping(deadline);
@@ -68,16 +65,14 @@ void check_still_serving()
     }
 }
 
-RawClient authenticated_client()
-{
+RawClient authenticated_client() {
     auto c = RawClient::tcp(daemon().tcp());
     REQUIRE_MESSAGE(c.authenticate(key()), c.last_error());
     return c;
 }
 
 // Sends one request frame and returns the reply (fails the test if none).
-Frame request(RawClient &c, Type type, std::uint64_t id, std::span<const std::uint8_t> body)
-{
+Frame request(RawClient &c, Type type, std::uint64_t id, std::span<const std::uint8_t> body) {
     REQUIRE(c.send_frame(request_header(type, id, body.size()), body));
     auto reply = c.read_frame();
     REQUIRE_MESSAGE(reply.has_value(), c.last_error());
@@ -87,20 +82,17 @@ Frame request(RawClient &c, Type type, std::uint64_t id, std::span<const std::ui
 }
 
 Frame call(RawClient &c, std::uint64_t id, std::string_view fn, harness_convention conv, const Packer &args,
-           const ComponentName &component = kMath, harness_mode mode = HARNESS_MODE_INLINE)
-{
+           const ComponentName &component = kMath, harness_mode mode = HARNESS_MODE_INLINE) {
     return request(c, Type::call, id, call_body(component, fn, mode, conv, args.view()));
 }
 
-bool log_mentions(const std::string &text)
-{
+bool log_mentions(const std::string &text) {
     return test::wait_until([&] { return daemon().stderr_text().find(text) != std::string::npos; }, 2s);
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("wrong VM key: the connection is refused with an authentication error and logged")
-{
+TEST_CASE("wrong VM key: the connection is refused with an authentication error and logged") {
     VmKey wrong = key();
     wrong.bytes[0] ^= 0x5a;
     auto deadline = hlib::deadline_in(5s);
@@ -127,8 +119,7 @@ TEST_CASE("wrong VM key: the connection is refused with an authentication error 
     check_still_serving();
 }
 
-TEST_CASE("missing authentication: a request before AUTH is refused and the connection closed")
-{
+TEST_CASE("missing authentication: a request before AUTH is refused and the connection closed") {
     for (Type type : {Type::ping, Type::call, Type::members, Type::halt}) {
         CAPTURE(protocol::type_name(static_cast<std::uint8_t>(type)));
         auto c = RawClient::tcp(daemon().tcp());
@@ -136,7 +127,7 @@ TEST_CASE("missing authentication: a request before AUTH is refused and the conn
         REQUIRE(hello.has_value());
         CHECK(hello->header.type == static_cast<std::uint8_t>(Type::hello));
         Packer body;
-        if (type == Type::halt) body.boolean(true); // would stop the whole VM if it got through
+        if (type == Type::halt) body.boolean(true);  // would stop the whole VM if it got through
         REQUIRE(c.send_frame(request_header(type, 7, body.size()), body.view()));
         auto reply = c.read_frame();
         REQUIRE_MESSAGE(reply.has_value(), c.last_error());
@@ -155,12 +146,11 @@ TEST_CASE("missing authentication: a request before AUTH is refused and the conn
     check_still_serving();
 }
 
-TEST_CASE("malformed AUTH (short nonce, missing fields) is refused and the connection closed")
-{
+TEST_CASE("malformed AUTH (short nonce, missing fields) is refused and the connection closed") {
     auto c = RawClient::tcp(daemon().tcp());
     REQUIRE(c.read_frame().has_value());
     Packer body;
-    body.bytes(Bytes(5, 1)).bytes(Bytes(32, 2)).str("x"); // a 5-byte nonce
+    body.bytes(Bytes(5, 1)).bytes(Bytes(32, 2)).str("x");  // a 5-byte nonce
     REQUIRE(c.send_frame(request_header(Type::auth, 1, body.size()), body.view()));
     auto reply = c.read_frame();
     REQUIRE(reply.has_value());
@@ -169,8 +159,7 @@ TEST_CASE("malformed AUTH (short nonce, missing fields) is refused and the conne
     check_still_serving();
 }
 
-TEST_CASE("a frame larger than --max-message is refused with TOO_LARGE and the connection closed")
-{
+TEST_CASE("a frame larger than --max-message is refused with TOO_LARGE and the connection closed") {
     // At the limit is fine…
     {
         auto c = authenticated_client();
@@ -204,13 +193,12 @@ TEST_CASE("a frame larger than --max-message is refused with TOO_LARGE and the c
     check_still_serving();
 }
 
-TEST_CASE("truncated frames: a partial header or body, then close or silence, hurt nobody else")
-{
+TEST_CASE("truncated frames: a partial header or body, then close or silence, hurt nobody else") {
     Header h = request_header(Type::ping, 1);
     auto bytes = frame_bytes(h);
     {
         auto c = authenticated_client();
-        REQUIRE(c.send_all(std::span(bytes).first(10))); // 10 of 24 header bytes
+        REQUIRE(c.send_all(std::span(bytes).first(10)));  // 10 of 24 header bytes
         c.close();
     }
     {
@@ -219,13 +207,13 @@ TEST_CASE("truncated frames: a partial header or body, then close or silence, hu
         args.i64(1).i64(2);
         auto body = call_body(kMath, "add", HARNESS_MODE_INLINE, HARNESS_CALL_AUTO, args.view());
         auto frame = frame_bytes(request_header(Type::call, 2, body.size()), body);
-        REQUIRE(c.send_all(std::span(frame).first(frame.size() - 5))); // the body cut short
+        REQUIRE(c.send_all(std::span(frame).first(frame.size() - 5)));  // the body cut short
         c.close();
     }
     {
         auto c = RawClient::tcp(daemon().tcp());
         REQUIRE(c.read_frame().has_value());
-        REQUIRE(c.send_all(std::span(bytes).first(3))); // before authentication
+        REQUIRE(c.send_all(std::span(bytes).first(3)));  // before authentication
         c.close();
     }
     // A client that stops mid-frame and stays connected must not stall the
@@ -241,8 +229,7 @@ TEST_CASE("truncated frames: a partial header or body, then close or silence, hu
     CHECK(reply->header.request_id == 1);
 }
 
-TEST_CASE("garbage bytes get a protocol error and a closed connection, before or after authentication")
-{
+TEST_CASE("garbage bytes get a protocol error and a closed connection, before or after authentication") {
     Bytes garbage;
     std::uint32_t x = 12345;
     for (int i = 0; i < 200; ++i) {
@@ -267,15 +254,16 @@ TEST_CASE("garbage bytes get a protocol error and a closed connection, before or
     check_still_serving();
 }
 
-TEST_CASE("bad magic and bad protocol version are refused with a protocol error")
-{
+TEST_CASE("bad magic and bad protocol version are refused with a protocol error") {
     auto bytes = frame_bytes(request_header(Type::ping, 9));
     for (int which = 0; which < 2; ++which) {
         CAPTURE(which);
         auto c = authenticated_client();
         auto bad = bytes;
-        if (which == 0) bad[0] ^= 0xff; // magic
-        else bad[4] = protocol::kVersion + 1;
+        if (which == 0)
+            bad[0] ^= 0xff;  // magic
+        else
+            bad[4] = protocol::kVersion + 1;
         REQUIRE(c.send_all(bad));
         auto reply = c.read_frame();
         REQUIRE_MESSAGE(reply.has_value(), c.last_error());
@@ -286,13 +274,12 @@ TEST_CASE("bad magic and bad protocol version are refused with a protocol error"
     check_still_serving();
 }
 
-TEST_CASE("unknown and unexpected message types get a protocol error; the connection stays usable")
-{
+TEST_CASE("unknown and unexpected message types get a protocol error; the connection stays usable") {
     auto c = authenticated_client();
     std::uint64_t id = 100;
-    for (std::uint8_t type : {std::uint8_t{99}, std::uint8_t{0}, std::uint8_t{255},
-                              static_cast<std::uint8_t>(Type::hello), static_cast<std::uint8_t>(Type::auth),
-                              static_cast<std::uint8_t>(Type::heartbeat)}) {
+    for (std::uint8_t type :
+         {std::uint8_t{99}, std::uint8_t{0}, std::uint8_t{255}, static_cast<std::uint8_t>(Type::hello),
+          static_cast<std::uint8_t>(Type::auth), static_cast<std::uint8_t>(Type::heartbeat)}) {
         CAPTURE(static_cast<int>(type));
         Header h = request_header(Type::ping, ++id);
         h.type = type;
@@ -314,8 +301,7 @@ TEST_CASE("unknown and unexpected message types get a protocol error; the connec
     check_still_serving();
 }
 
-TEST_CASE("a call of an unknown function is NOT_FOUND and names the function")
-{
+TEST_CASE("a call of an unknown function is NOT_FOUND and names the function") {
     auto c = authenticated_client();
     Packer args;
     auto reply = call(c, 1, "no_such_function", HARNESS_CALL_AUTO, args);
@@ -324,8 +310,7 @@ TEST_CASE("a call of an unknown function is NOT_FOUND and names the function")
     check_still_serving();
 }
 
-TEST_CASE("a call of a component that is not loaded is NOT_FOUND and says so")
-{
+TEST_CASE("a call of a component that is not loaded is NOT_FOUND and says so") {
     auto c = authenticated_client();
     Packer args;
     args.i64(1);
@@ -342,19 +327,17 @@ TEST_CASE("a call of a component that is not loaded is NOT_FOUND and says so")
     check_still_serving();
 }
 
-TEST_CASE("wrong argument types to AUTO add are TYPE_MISMATCH, checked by the daemon and by Hlib")
-{
+TEST_CASE("wrong argument types to AUTO add are TYPE_MISMATCH, checked by the daemon and by Hlib") {
     auto c = authenticated_client();
     struct Case {
         const char *what;
         std::function<void(Packer &)> pack;
     };
-    for (const Case &k : {Case{"two strings", [](Packer &p) { p.str("1").str("2"); }},
-                          Case{"i32 instead of i64", [](Packer &p) { p.i32(1).i32(2); }},
-                          Case{"f64 and i64", [](Packer &p) { p.f64(1.0).i64(2); }},
-                          Case{"one argument", [](Packer &p) { p.i64(1); }},
-                          Case{"three arguments", [](Packer &p) { p.i64(1).i64(2).i64(3); }},
-                          Case{"no arguments", [](Packer &) {}}}) {
+    for (const Case &k :
+         {Case{"two strings", [](Packer &p) { p.str("1").str("2"); }},
+          Case{"i32 instead of i64", [](Packer &p) { p.i32(1).i32(2); }},
+          Case{"f64 and i64", [](Packer &p) { p.f64(1.0).i64(2); }}, Case{"one argument", [](Packer &p) { p.i64(1); }},
+          Case{"three arguments", [](Packer &p) { p.i64(1).i64(2).i64(3); }}, Case{"no arguments", [](Packer &) {}}}) {
         CAPTURE(k.what);
         Packer args;
         k.pack(args);
@@ -375,8 +358,7 @@ TEST_CASE("wrong argument types to AUTO add are TYPE_MISMATCH, checked by the da
     check_still_serving();
 }
 
-TEST_CASE("a call with the wrong calling convention is refused")
-{
+TEST_CASE("a call with the wrong calling convention is refused") {
     auto c = authenticated_client();
     Packer ints;
     ints.i64(1).i64(2);
@@ -393,15 +375,16 @@ TEST_CASE("a call with the wrong calling convention is refused")
         CHECK(reply.message().find("convention") != std::string::npos);
     }
     // An unknown convention number, and an unknown mode.
-    auto reply = request(c, Type::call, 2, call_body(kMath, "add", HARNESS_MODE_INLINE, static_cast<harness_convention>(7), ints.view()));
+    auto reply = request(c, Type::call, 2,
+                         call_body(kMath, "add", HARNESS_MODE_INLINE, static_cast<harness_convention>(7), ints.view()));
     CHECK(reply.header.status != HARNESS_OK);
-    reply = request(c, Type::call, 3, call_body(kMath, "add", static_cast<harness_mode>(42), HARNESS_CALL_AUTO, ints.view()));
+    reply = request(c, Type::call, 3,
+                    call_body(kMath, "add", static_cast<harness_mode>(42), HARNESS_CALL_AUTO, ints.view()));
     CHECK(reply.header.status == HARNESS_ERR_INVALID_ARGUMENT);
     check_still_serving();
 }
 
-TEST_CASE("malformed request bodies get a protocol error; the connection stays usable")
-{
+TEST_CASE("malformed request bodies get a protocol error; the connection stays usable") {
     auto c = authenticated_client();
     Packer args;
     args.i64(1).i64(2);
@@ -417,17 +400,20 @@ TEST_CASE("malformed request bodies get a protocol error; the connection stays u
     Packer wrong_tags;
     wrong_tags.i64(1).i64(2);
     Bytes bad_length = good;
-    bad_length[1] = 0xff; // the first string's length points past the end
-    for (const Case &k : {Case{"CALL cut short", Type::call, Bytes(good.begin(), good.end() - 3)},
-                          Case{"CALL empty", Type::call, {}},
-                          Case{"CALL with a string length past the end", Type::call, bad_length},
-                          Case{"CALL with extra bytes after it", Type::call, [&] { auto b = good; b.push_back(0); return b; }()},
-                          Case{"LOAD with a trailing item", Type::load, extra.take()},
-                          Case{"LOAD of two integers", Type::load, wrong_tags.take()},
-                          Case{"LOCATE empty", Type::locate, {}},
-                          Case{"HALT without its flag", Type::halt, {}},
-                          Case{"JOIN of nonsense", Type::join, Bytes(40, 0x07)},
-                          Case{"CLAIM empty", Type::claim, {}}}) {
+    bad_length[1] = 0xff;  // the first string's length points past the end
+    for (const Case &k :
+         {Case{"CALL cut short", Type::call, Bytes(good.begin(), good.end() - 3)}, Case{"CALL empty", Type::call, {}},
+          Case{"CALL with a string length past the end", Type::call, bad_length},
+          Case{"CALL with extra bytes after it", Type::call,
+               [&] {
+                   auto b = good;
+                   b.push_back(0);
+                   return b;
+               }()},
+          Case{"LOAD with a trailing item", Type::load, extra.take()},
+          Case{"LOAD of two integers", Type::load, wrong_tags.take()}, Case{"LOCATE empty", Type::locate, {}},
+          Case{"HALT without its flag", Type::halt, {}}, Case{"JOIN of nonsense", Type::join, Bytes(40, 0x07)},
+          Case{"CLAIM empty", Type::claim, {}}}) {
         CAPTURE(k.what);
         auto reply = request(c, k.type, ++id, k.body);
         CHECK(reply.header.status == HARNESS_ERR_PROTOCOL);
@@ -435,46 +421,47 @@ TEST_CASE("malformed request bodies get a protocol error; the connection stays u
     // Arguments that are malformed inside a well-formed CALL: the plugin's error.
     Bytes truncated_args = args.take();
     truncated_args.pop_back();
-    auto reply = request(c, Type::call, ++id, call_body(kMath, "sum", HARNESS_MODE_INLINE, HARNESS_CALL_PACKED, truncated_args));
+    auto reply =
+        request(c, Type::call, ++id, call_body(kMath, "sum", HARNESS_MODE_INLINE, HARNESS_CALL_PACKED, truncated_args));
     CHECK(reply.header.status == HARNESS_ERR_INVALID_ARGUMENT);
-    reply = request(c, Type::call, ++id, call_body(kMath, "add", HARNESS_MODE_INLINE, HARNESS_CALL_AUTO, truncated_args));
+    reply =
+        request(c, Type::call, ++id, call_body(kMath, "add", HARNESS_MODE_INLINE, HARNESS_CALL_AUTO, truncated_args));
     CHECK(reply.header.status == HARNESS_ERR_PROTOCOL);
     CHECK(request(c, Type::ping, ++id, {}).header.status == HARNESS_OK);
     check_still_serving();
 }
 
-TEST_CASE("UDP: datagrams with a bad MAC, another key, no seal or a bad frame are dropped")
-{
+TEST_CASE("UDP: datagrams with a bad MAC, another key, no seal or a bad frame are dropped") {
     UdpClient udp(daemon().udp(), key());
     auto ping = udp.seal(request_header(Type::ping, 1000));
     auto flipped = ping;
-    flipped.back() ^= 0x01; // the MAC
+    flipped.back() ^= 0x01;  // the MAC
     auto body_flipped = ping;
-    body_flipped[8] ^= 0x01; // the request id, under the MAC
+    body_flipped[8] ^= 0x01;  // the request id, under the MAC
     VmKey other = key();
     other.bytes[3] ^= 0x11;
     UdpSealer stranger(other);
     auto foreign = stranger.seal(frame_bytes(request_header(Type::ping, 1001)));
     UdpSealer sealer(key());
-    auto bad_frame = sealer.seal(Bytes(30, 0xee)); // properly sealed garbage
+    auto bad_frame = sealer.seal(Bytes(30, 0xee));  // properly sealed garbage
     auto unsealed = frame_bytes(request_header(Type::ping, 1002));
     Bytes tiny(3, 0);
 
-    for (const Bytes *d : {&flipped, &body_flipped, &foreign, &bad_frame, &unsealed, &tiny}) REQUIRE(udp.send_datagram(*d));
+    for (const Bytes *d : {&flipped, &body_flipped, &foreign, &bad_frame, &unsealed, &tiny})
+        REQUIRE(udp.send_datagram(*d));
     // The daemon handles datagrams in order on one thread: once the good ping
     // sent after them is answered, any answer to them would have come first.
     std::vector<Frame> earlier;
     REQUIRE(udp.ping(2000, &earlier));
     for (const auto &f : earlier) {
         CAPTURE(f.header.request_id);
-        CHECK(f.header.request_id == 2000); // only duplicates of our own answer
+        CHECK(f.header.request_id == 2000);  // only duplicates of our own answer
     }
     CHECK(log_mentions("dropped"));
     check_still_serving();
 }
 
-TEST_CASE("UDP: a replayed datagram is dropped, a retry with a fresh seal gets the remembered answer")
-{
+TEST_CASE("UDP: a replayed datagram is dropped, a retry with a fresh seal gets the remembered answer") {
     UdpClient udp(daemon().udp(), key());
     auto datagram = udp.seal(request_header(Type::ping, 3000));
     REQUIRE(udp.send_datagram(datagram));
@@ -483,7 +470,7 @@ TEST_CASE("UDP: a replayed datagram is dropped, a retry with a fresh seal gets t
     CHECK(first->header.request_id == 3000);
     CHECK(first->header.status == HARNESS_OK);
 
-    REQUIRE(udp.send_datagram(datagram)); // byte for byte the same: a replay
+    REQUIRE(udp.send_datagram(datagram));  // byte for byte the same: a replay
     REQUIRE(udp.send_datagram(datagram));
     std::vector<Frame> earlier;
     REQUIRE(udp.ping(3001, &earlier));
@@ -497,8 +484,7 @@ TEST_CASE("UDP: a replayed datagram is dropped, a retry with a fresh seal gets t
     check_still_serving();
 }
 
-TEST_CASE("UDP: requests that need a stream are refused with NOT_SUPPORTED, unknown types with a protocol error")
-{
+TEST_CASE("UDP: requests that need a stream are refused with NOT_SUPPORTED, unknown types with a protocol error") {
     UdpClient udp(daemon().udp(), key());
     Packer load;
     load.str("examples").str("math");
@@ -528,8 +514,7 @@ TEST_CASE("UDP: requests that need a stream are refused with NOT_SUPPORTED, unkn
 namespace {
 
 // CPU time (user + system) of a process so far, from /proc/PID/stat.
-std::chrono::milliseconds cpu_time(pid_t pid)
-{
+std::chrono::milliseconds cpu_time(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
     std::string line;
     std::getline(in, line);
@@ -537,16 +522,16 @@ std::chrono::milliseconds cpu_time(pid_t pid)
     std::string field;
     long ticks = 0;
     for (int i = 3; fields >> field; ++i) {
-        if (i == 14 || i == 15) ticks += std::stol(field); // utime, stime
+        if (i == 14 || i == 15) ticks += std::stol(field);  // utime, stime
         if (i == 15) break;
     }
     return std::chrono::milliseconds(ticks * 1000 / ::sysconf(_SC_CLK_TCK));
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("connections that never authenticate cannot exhaust the daemon: out of descriptors it neither spins nor dies")
-{
+TEST_CASE(
+    "connections that never authenticate cannot exhaust the daemon: out of descriptors it neither spins nor dies") {
     // hcored with only 64 file descriptors, through a wrapper that sets the limit.
     test::TempDir dir("hfd");
     auto wrapper = dir.path() / "hcored-64fds";
@@ -562,7 +547,8 @@ TEST_CASE("connections that never authenticate cannot exhaust the daemon: out of
     auto k = read_key(d->key_file());
 
     std::vector<RawClient> idle;
-    for (int i = 0; i < 80; ++i) idle.push_back(RawClient::tcp(d->tcp())); // the kernel queues what hcored cannot accept
+    for (int i = 0; i < 80; ++i)
+        idle.push_back(RawClient::tcp(d->tcp()));  // the kernel queues what hcored cannot accept
     // Give the daemon a second at its descriptor limit; it must not burn it.
     auto cpu_before = cpu_time(d->pid());
     auto t0 = Clock::now();
@@ -570,7 +556,7 @@ TEST_CASE("connections that never authenticate cannot exhaust the daemon: out of
     auto cpu_used = cpu_time(d->pid()) - cpu_before;
     CHECK_MESSAGE(cpu_used < 300ms, "hcored used " << cpu_used.count() << " ms of CPU in 1 s while out of descriptors");
     REQUIRE(d->running());
-    idle.clear(); // the idle clients go away…
+    idle.clear();  // the idle clients go away…
     // …and a good client is served again.
     CHECK(test::wait_until(
         [&] {
@@ -583,8 +569,7 @@ TEST_CASE("connections that never authenticate cannot exhaust the daemon: out of
     CHECK_MESSAGE(lines < 200, "hcored logged " << lines << " lines; tail:\n" << d->stderr_tail(1000));
 }
 
-TEST_CASE("UDP: a request over --max-message is refused too, with TOO_LARGE")
-{
+TEST_CASE("UDP: a request over --max-message is refused too, with TOO_LARGE") {
     auto vm = connect(daemon());
     auto echo = vm.get_function(kMath, "echo");
     REQUIRE(echo.ok());

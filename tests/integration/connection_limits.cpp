@@ -13,17 +13,15 @@ using namespace harness::it;
 
 namespace {
 
-hlib::Daemon connect_daemon(const Daemon &d, const VmKey &key)
-{
+hlib::Daemon connect_daemon(const Daemon &d, const VmKey &key) {
     auto conn = hlib::Connection::open_tcp(d.tcp(), key, hlib::deadline_in(5s));
     REQUIRE_MESSAGE(conn.ok(), (conn ? "" : conn.error().describe()));
     return hlib::Daemon(std::move(conn.value()));
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a connection that does not authenticate is closed after --auth-timeout-ms")
-{
+TEST_CASE("a connection that does not authenticate is closed after --auth-timeout-ms") {
     test::DaemonOptions o;
     o.vm = "limits";
     o.extra_args = {"--auth-timeout-ms", "300"};
@@ -42,8 +40,7 @@ TEST_CASE("a connection that does not authenticate is closed after --auth-timeou
     CHECK(good.ping(hlib::deadline_in(2s)).ok());
 }
 
-TEST_CASE("past --max-connections new connections are closed at once; existing ones keep working")
-{
+TEST_CASE("past --max-connections new connections are closed at once; existing ones keep working") {
     test::DaemonOptions o;
     o.vm = "limits";
     o.extra_args = {"--max-connections", "3"};
@@ -55,7 +52,7 @@ TEST_CASE("past --max-connections new connections are closed at once; existing o
     CHECK(refused.wait_closed(3s));
     for (auto &h : held) CHECK(h.ping(hlib::deadline_in(2s)).ok());
     CHECK(d->stderr_text().find("refusing connections: 3 open, the limit is 3") != std::string::npos);
-    held.pop_back(); // one goes away: a new client is served again
+    held.pop_back();  // one goes away: a new client is served again
     CHECK(test::wait_until(
         [&] {
             auto conn = hlib::Connection::open_tcp(d->tcp(), key, hlib::deadline_in(1s));
@@ -64,8 +61,7 @@ TEST_CASE("past --max-connections new connections are closed at once; existing o
         5s));
 }
 
-TEST_CASE("an inline RAW call whose client stops talking times out and the daemon stays a live member")
-{
+TEST_CASE("an inline RAW call whose client stops talking times out and the daemon stays a live member") {
     test::DaemonOptions o;
     o.vm = "limits";
     o.extra_args = {"--heartbeat-ms", "50", "--heartbeat-timeout-ms", "600", "--load", "examples/math"};
@@ -78,12 +74,13 @@ TEST_CASE("an inline RAW call whose client stops talking times out and the daemo
 
     auto client = connect_daemon(*a, key);
     auto t0 = Clock::now();
-    auto r = client.call_raw(kMath, "raw_echo", HARNESS_MODE_INLINE,
-                             [](int) -> Result<void> {
-                                 std::this_thread::sleep_for(1500ms); // says nothing
-                                 return {};
-                             },
-                             hlib::deadline_in(5s));
+    auto r = client.call_raw(
+        kMath, "raw_echo", HARNESS_MODE_INLINE,
+        [](int) -> Result<void> {
+            std::this_thread::sleep_for(1500ms);  // says nothing
+            return {};
+        },
+        hlib::deadline_in(5s));
     // raw_echo's read timed out after heartbeat-timeout / 2 and it reported failure.
     REQUIRE_FALSE(r.ok());
     CHECK(Clock::now() - t0 < 4s);

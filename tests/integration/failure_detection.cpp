@@ -17,10 +17,7 @@ using namespace harness::it;
 
 namespace {
 
-
-
-hlib::CallOptions opts(hlib::Transport t, std::chrono::milliseconds timeout)
-{
+hlib::CallOptions opts(hlib::Transport t, std::chrono::milliseconds timeout) {
     hlib::CallOptions o;
     o.transport = t;
     o.mode = HARNESS_MODE_INLINE;
@@ -28,8 +25,7 @@ hlib::CallOptions opts(hlib::Transport t, std::chrono::milliseconds timeout)
     return o;
 }
 
-Vm vm_with_math()
-{
+Vm vm_with_math() {
     Vm vm = start_vm(3);
     auto client = connect(vm[0]);
     for (const auto &r : client.load(kMath, {hlib::Placement::Kind::all, {}}))
@@ -40,8 +36,7 @@ Vm vm_with_math()
 // Checks a parallel pid() result: the live daemons answered with their own
 // pids, the victim got an error with one of the allowed statuses.
 void check_parallel(Vm &vm, const std::vector<hlib::PerDaemon<std::int64_t>> &results, const std::string &victim,
-                    std::set<int> victim_statuses)
-{
+                    std::set<int> victim_statuses) {
     REQUIRE(results.size() == 3);
     std::set<std::string> seen;
     for (const auto &r : results) {
@@ -61,10 +56,9 @@ void check_parallel(Vm &vm, const std::vector<hlib::PerDaemon<std::int64_t>> &re
     CHECK(seen.size() == 3);
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("kill -9: both survivors declare the daemon failed within the heartbeat timeout")
-{
+TEST_CASE("kill -9: both survivors declare the daemon failed within the heartbeat timeout") {
     Vm vm = vm_with_math();
     Daemon &victim = vm[2];
     const std::string victim_id = victim.id();
@@ -116,8 +110,7 @@ TEST_CASE("kill -9: both survivors declare the daemon failed within the heartbea
     CHECK(std::set<std::string>(where.begin(), where.end()) == std::set<std::string>{vm[0].id(), vm[1].id()});
 }
 
-TEST_CASE("parallel calls across the VM after a kill -9: results from the living, an error for the dead, no hang")
-{
+TEST_CASE("parallel calls across the VM after a kill -9: results from the living, an error for the dead, no hang") {
     Vm vm = vm_with_math();
     auto client = connect(vm[0]);
     auto refs = value_of(client.get_functions(kMath, "pid"));
@@ -130,26 +123,22 @@ TEST_CASE("parallel calls across the VM after a kill -9: results from the living
     const std::string victim = vm[2].id();
     vm[2].kill_hard();
 
-    SUBCASE("at once, before the VM has noticed")
-    {
+    SUBCASE("at once, before the VM has noticed") {
         // TCP: the connection to the dead daemon is reset; that is its error.
         auto t0 = Clock::now();
         auto over_tcp = client.call_parallel<std::int64_t>(refs, opts(hlib::Transport::tcp, 5s));
         CHECK(Clock::now() - t0 < 2s);
-        check_parallel(vm, over_tcp, victim,
-                       {HARNESS_ERR_UNREACHABLE, HARNESS_ERR_MEMBER_FAILED, HARNESS_ERR_TIMEOUT});
+        check_parallel(vm, over_tcp, victim, {HARNESS_ERR_UNREACHABLE, HARNESS_ERR_MEMBER_FAILED, HARNESS_ERR_TIMEOUT});
 
         // UDP cannot tell a dead daemon from a slow one: at worst it waits for
         // the call's own deadline, never longer.
         t0 = Clock::now();
         auto over_udp = client.call_parallel<std::int64_t>(refs, opts(hlib::Transport::udp, 1500ms));
         CHECK(Clock::now() - t0 < 1500ms + 1s);
-        check_parallel(vm, over_udp, victim,
-                       {HARNESS_ERR_UNREACHABLE, HARNESS_ERR_MEMBER_FAILED, HARNESS_ERR_TIMEOUT});
+        check_parallel(vm, over_udp, victim, {HARNESS_ERR_UNREACHABLE, HARNESS_ERR_MEMBER_FAILED, HARNESS_ERR_TIMEOUT});
     }
 
-    SUBCASE("after the VM declared it failed: MEMBER_FAILED, without waiting for it")
-    {
+    SUBCASE("after the VM declared it failed: MEMBER_FAILED, without waiting for it") {
         REQUIRE(test::wait_until(
             [&] {
                 auto states = member_states(client);
@@ -160,7 +149,7 @@ TEST_CASE("parallel calls across the VM after a kill -9: results from the living
             CAPTURE(static_cast<int>(transport));
             auto t0 = Clock::now();
             auto results = client.call_parallel<std::int64_t>(refs, opts(transport, 5s));
-            CHECK(Clock::now() - t0 < 1s); // far below the 5 s deadline: nobody waited for the dead
+            CHECK(Clock::now() - t0 < 1s);  // far below the 5 s deadline: nobody waited for the dead
             check_parallel(vm, results, victim, {HARNESS_ERR_MEMBER_FAILED});
         }
         // A single call to the dead daemon says the same.
@@ -180,15 +169,16 @@ TEST_CASE("parallel calls across the VM after a kill -9: results from the living
         auto results = client.call_parallel<std::int64_t>(fresh, opts(hlib::Transport::tcp, 5s));
         std::size_t ok = 0;
         for (const auto &r : results) {
-            if (r.member_id == victim) CHECK_FALSE(r.result.ok());
-            else ok += r.result.ok();
+            if (r.member_id == victim)
+                CHECK_FALSE(r.result.ok());
+            else
+                ok += r.result.ok();
         }
         CHECK(ok == 2);
     }
 }
 
-TEST_CASE("a frozen daemon costs a parallel call its deadline and no more, then is declared failed")
-{
+TEST_CASE("a frozen daemon costs a parallel call its deadline and no more, then is declared failed") {
     Vm vm = vm_with_math();
     auto client = connect(vm[0]);
     auto refs = value_of(client.get_functions(kMath, "pid"));
@@ -196,13 +186,13 @@ TEST_CASE("a frozen daemon costs a parallel call its deadline and no more, then 
     check_parallel(vm, client.call_parallel<std::int64_t>(refs, opts(hlib::Transport::tcp, 5s)), "", {});
 
     const std::string victim = vm[1].id();
-    vm[1].signal(SIGSTOP); // its sockets stay open: connections succeed, replies never come
+    vm[1].signal(SIGSTOP);  // its sockets stay open: connections succeed, replies never come
 
     auto t0 = Clock::now();
     auto results = client.call_parallel<std::int64_t>(refs, opts(hlib::Transport::tcp, 700ms));
     auto elapsed = Clock::now() - t0;
-    CHECK(elapsed >= 600ms);  // it did wait for the frozen daemon…
-    CHECK(elapsed < 700ms + 1s); // …but only until the deadline
+    CHECK(elapsed >= 600ms);      // it did wait for the frozen daemon…
+    CHECK(elapsed < 700ms + 1s);  // …but only until the deadline
     check_parallel(vm, results, victim, {HARNESS_ERR_TIMEOUT, HARNESS_ERR_MEMBER_FAILED});
 
     CHECK(test::wait_until(
@@ -214,8 +204,7 @@ TEST_CASE("a frozen daemon costs a parallel call its deadline and no more, then 
     vm[1].kill_hard();
 }
 
-TEST_CASE("a daemon restarted after kill -9 on the same root and port rejoins under a new id")
-{
+TEST_CASE("a daemon restarted after kill -9 on the same root and port rejoins under a new id") {
     Vm vm = vm_with_math();
     auto client = connect(vm[0]);
     const std::string old_id = vm[2].id();
@@ -247,8 +236,8 @@ TEST_CASE("a daemon restarted after kill -9 on the same root and port rejoins un
             [&] {
                 auto states = member_states(c);
                 return states.count(restarted->id()) && states[restarted->id()] &&
-                       (!states.count(old_id) || !states[old_id]) && states.count(vm[0].id()) &&
-                       states[vm[0].id()] && states.count(vm[1].id()) && states[vm[1].id()];
+                    (!states.count(old_id) || !states[old_id]) && states.count(vm[0].id()) && states[vm[0].id()] &&
+                    states.count(vm[1].id()) && states[vm[1].id()];
             },
             3s));
     }

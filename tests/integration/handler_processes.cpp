@@ -20,10 +20,7 @@ using namespace harness::it;
 
 namespace {
 
-
-
-Daemon &daemon()
-{
+Daemon &daemon() {
     static std::unique_ptr<Daemon> d = [] {
         test::DaemonOptions o;
         o.vm = "handlers";
@@ -34,8 +31,7 @@ Daemon &daemon()
 }
 
 // The direct children of a process, from /proc/PID/task/*/children.
-std::set<pid_t> children_of(pid_t pid)
-{
+std::set<pid_t> children_of(pid_t pid) {
     std::set<pid_t> out;
     std::string tasks = "/proc/" + std::to_string(pid) + "/task";
     DIR *dir = ::opendir(tasks.c_str());
@@ -50,8 +46,7 @@ std::set<pid_t> children_of(pid_t pid)
 }
 
 // Waits for a child of the daemon that was not in before; 0 if none came.
-pid_t new_child(const std::set<pid_t> &before, std::chrono::milliseconds timeout = 3s)
-{
+pid_t new_child(const std::set<pid_t> &before, std::chrono::milliseconds timeout = 3s) {
     pid_t found = 0;
     test::wait_until(
         [&] {
@@ -63,16 +58,14 @@ pid_t new_child(const std::set<pid_t> &before, std::chrono::milliseconds timeout
     return found;
 }
 
-hlib::CallOptions opts(harness_mode mode, std::chrono::milliseconds timeout = 5s)
-{
+hlib::CallOptions opts(harness_mode mode, std::chrono::milliseconds timeout = 5s) {
     hlib::CallOptions o;
     o.mode = mode;
     o.timeout = timeout;
     return o;
 }
 
-void check_still_serving()
-{
+void check_still_serving() {
     Daemon &d = daemon();
     REQUIRE_MESSAGE(d.running(), "hcored died; stderr:\n" << d.stderr_tail());
     auto vm = connect(d);
@@ -83,10 +76,9 @@ void check_still_serving()
     }
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a service process killed while idle is replaced on the next call")
-{
+TEST_CASE("a service process killed while idle is replaced on the next call") {
     auto vm = connect(daemon());
     auto pid = value_of(vm.get_function(kMath, "pid"));
     auto first = value_of(vm.call<std::int64_t>(pid, opts(HARNESS_MODE_SERVICE)));
@@ -99,8 +91,10 @@ TEST_CASE("a service process killed while idle is replaced on the next call")
     std::optional<std::int64_t> second;
     for (int i = 0; i < 3 && !second; ++i) {
         auto r = vm.call<std::int64_t>(pid, opts(HARNESS_MODE_SERVICE));
-        if (r) second = *r;
-        else CHECK_MESSAGE(r.error().status == HARNESS_ERR_CRASHED, describe(r.error()));
+        if (r)
+            second = *r;
+        else
+            CHECK_MESSAGE(r.error().status == HARNESS_ERR_CRASHED, describe(r.error()));
     }
     REQUIRE(second.has_value());
     CHECK(*second != first);
@@ -109,8 +103,7 @@ TEST_CASE("a service process killed while idle is replaced on the next call")
     check_still_serving();
 }
 
-TEST_CASE("a handler killed in the middle of a call: that call gets CRASHED at once, the next one works")
-{
+TEST_CASE("a handler killed in the middle of a call: that call gets CRASHED at once, the next one works") {
     auto vm = connect(daemon());
     auto sleep = value_of(vm.get_function(kMath, "sleep_ms"));
     for (auto mode : {HARNESS_MODE_FORK, HARNESS_MODE_SERVICE}) {
@@ -122,7 +115,7 @@ TEST_CASE("a handler killed in the middle of a call: that call gets CRASHED at o
         REQUIRE(handler != 0);
         REQUIRE(::kill(handler, SIGKILL) == 0);
         REQUIRE(call.wait_for(5s) == std::future_status::ready);
-        CHECK(Clock::now() - t0 < 5s); // not the 15 s sleep, nor the 20 s deadline
+        CHECK(Clock::now() - t0 < 5s);  // not the 15 s sleep, nor the 20 s deadline
         auto r = call.get();
         REQUIRE_FALSE(r.ok());
         CHECK(r.error().status == HARNESS_ERR_CRASHED);
@@ -131,8 +124,7 @@ TEST_CASE("a handler killed in the middle of a call: that call gets CRASHED at o
     check_still_serving();
 }
 
-TEST_CASE("a service process killed while a call's arguments are still being written to it")
-{
+TEST_CASE("a service process killed while a call's arguments are still being written to it") {
     // Freeze the echo service so it stops reading, queue a call whose
     // arguments cannot fit in the socket buffer, then kill the service: the
     // daemon is in the middle of writing to a process that just died.
@@ -161,8 +153,7 @@ TEST_CASE("a service process killed while a call's arguments are still being wri
     CHECK(value_of(vm.call<std::string>(echo, opts(HARNESS_MODE_SERVICE), big)) == big);
 }
 
-TEST_CASE("a caller that disconnects while its call runs in a thread or a fork does not hurt the daemon")
-{
+TEST_CASE("a caller that disconnects while its call runs in a thread or a fork does not hurt the daemon") {
     auto key = read_key(daemon().key_file());
     for (auto mode : {HARNESS_MODE_THREAD, HARNESS_MODE_FORK, HARNESS_MODE_SERVICE}) {
         CAPTURE(static_cast<int>(mode));
@@ -173,7 +164,7 @@ TEST_CASE("a caller that disconnects while its call runs in a thread or a fork d
             args.i64(200);
             auto body = call_body(kMath, "sleep_ms", mode, HARNESS_CALL_AUTO, args.view());
             REQUIRE(c.send_frame(request_header(protocol::Type::call, 1, body.size()), body));
-        } // closed before the reply
+        }  // closed before the reply
         // A longer call in the same mode ends after the abandoned one did (same
         // service queue, or simply later): the daemon has sent into the void by then.
         auto vm = connect(daemon());
@@ -183,8 +174,7 @@ TEST_CASE("a caller that disconnects while its call runs in a thread or a fork d
     check_still_serving();
 }
 
-TEST_CASE("many clients at once, in every mode and over every transport, each get their own answers")
-{
+TEST_CASE("many clients at once, in every mode and over every transport, each get their own answers") {
     constexpr int kClients = 12;
     constexpr int kCalls = 15;
     std::vector<std::future<std::string>> clients;

@@ -16,25 +16,29 @@ using namespace harness::it;
 
 namespace {
 
-bool have_hconsole() { return !hconsole_path().empty() && std::filesystem::exists(hconsole_path()); }
+bool have_hconsole() {
+    return !hconsole_path().empty() && std::filesystem::exists(hconsole_path());
+}
 
 struct Console {
     Vm &vm;
-    std::vector<std::string> base() const
-    {
-        return {hconsole_path().string(), "--root", vm[0].root().string(), "--key", vm.key_file.string(),
-                "--timeout", "3000"};
+    std::vector<std::string> base() const {
+        return {hconsole_path().string(),
+                "--root",
+                vm[0].root().string(),
+                "--key",
+                vm.key_file.string(),
+                "--timeout",
+                "3000"};
     }
-    RunResult run(std::vector<std::string> args) const
-    {
+    RunResult run(std::vector<std::string> args) const {
         auto argv = base();
         argv.insert(argv.end(), args.begin(), args.end());
         auto r = run_program(argv, 20s);
         REQUIRE_FALSE(r.timed_out);
         return r;
     }
-    nlohmann::json json(std::vector<std::string> args) const
-    {
+    nlohmann::json json(std::vector<std::string> args) const {
         args.push_back("--json");
         auto r = run(args);
         INFO("stderr: " << r.err);
@@ -45,25 +49,22 @@ struct Console {
     }
 };
 
-std::set<std::string> ids_of(const Vm &vm)
-{
+std::set<std::string> ids_of(const Vm &vm) {
     std::set<std::string> ids;
     for (const auto &d : vm.daemons) ids.insert(d->id());
     return ids;
 }
 
 // Non-zero status, nothing on stdout that looks like a result, one line on stderr.
-void check_refused(const RunResult &r, const std::string &mentions)
-{
+void check_refused(const RunResult &r, const std::string &mentions) {
     CHECK(r.exit_code() != 0);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_MESSAGE(r.err.find(mentions) != std::string::npos, r.err);
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("hconsole load, loaded and call across the VM")
-{
+TEST_CASE("hconsole load, loaded and call across the VM") {
     if (!have_hconsole()) {
         MESSAGE("hconsole is not built; skipped");
         return;
@@ -124,8 +125,7 @@ TEST_CASE("hconsole load, loaded and call across the VM")
     }
 }
 
-TEST_CASE("hconsole call errors: one line on stderr and a non-zero status")
-{
+TEST_CASE("hconsole call errors: one line on stderr and a non-zero status") {
     if (!have_hconsole()) {
         MESSAGE("hconsole is not built; skipped");
         return;
@@ -148,8 +148,7 @@ TEST_CASE("hconsole call errors: one line on stderr and a non-zero status")
     CHECK(failed.out.find("boom") != std::string::npos);
 }
 
-TEST_CASE("hconsole reads commands from stdin when given none")
-{
+TEST_CASE("hconsole reads commands from stdin when given none") {
     if (!have_hconsole()) {
         MESSAGE("hconsole is not built; skipped");
         return;
@@ -172,9 +171,9 @@ TEST_CASE("hconsole reads commands from stdin when given none")
     REQUIRE_FALSE(r.timed_out);
     INFO("stdout: " << r.out << "\nstderr: " << r.err);
     CHECK(r.exit_code() == 0);
-    CHECK(r.out.find("hconsole>") == std::string::npos); // no prompt when stdin is not a tty
+    CHECK(r.out.find("hconsole>") == std::string::npos);  // no prompt when stdin is not a tty
     CHECK(r.out.find(vm[0].id() + ": loaded examples/math") != std::string::npos);
     CHECK(r.out.find(vm[0].id() + ": 5\n") != std::string::npos);
     CHECK(r.out.find(R"("value":"quoted words")") != std::string::npos);
-    CHECK(r.out.find("200") == std::string::npos); // after quit
+    CHECK(r.out.find("200") == std::string::npos);  // after quit
 }

@@ -15,14 +15,12 @@ namespace {
 
 const ComponentName kHostApi{"examples", "hostapi"};
 
-Vm &shared_vm()
-{
+Vm &shared_vm() {
     static Vm vm = start_vm(2);
     return vm;
 }
 
-hlib::Daemon local_client(const Daemon &d)
-{
+hlib::Daemon local_client(const Daemon &d) {
     auto deadline = hlib::deadline_in(5s);
     auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), deadline);
     REQUIRE_MESSAGE(conn.ok(), (conn ? "" : conn.error().describe()));
@@ -32,14 +30,12 @@ hlib::Daemon local_client(const Daemon &d)
 }
 
 Result<Bytes> call(hlib::Daemon &client, std::string_view function, std::span<const std::uint8_t> args = {},
-                   harness_mode mode = HARNESS_MODE_DEFAULT)
-{
+                   harness_mode mode = HARNESS_MODE_DEFAULT) {
     return client.call(kHostApi, function, args, HARNESS_CALL_PACKED, mode, hlib::deadline_in(5s));
 }
 
 Bytes relay_args(std::string_view package, std::string_view component, std::string_view function,
-                 std::span<const std::uint8_t> args)
-{
+                 std::span<const std::uint8_t> args) {
     Packer p;
     p.str(package).str(component).str(function).bytes(args);
     return p.take();
@@ -51,8 +47,7 @@ struct Listed {
     bool is_self = false;
 };
 
-std::vector<Listed> decode_members(const Bytes &reply)
-{
+std::vector<Listed> decode_members(const Bytes &reply) {
     Unpacker u(reply);
     std::int64_t n = 0;
     REQUIRE(u.i64(n));
@@ -62,10 +57,9 @@ std::vector<Listed> decode_members(const Bytes &reply)
     return out;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("list_members visits every member in id order, itself flagged")
-{
+TEST_CASE("list_members visits every member in id order, itself flagged") {
     Vm &vm = shared_vm();
     auto client = local_client(vm[0]);
     for (harness_mode mode : {HARNESS_MODE_INLINE, HARNESS_MODE_THREAD, HARNESS_MODE_FORK}) {
@@ -83,8 +77,7 @@ TEST_CASE("list_members visits every member in id order, itself flagged")
     }
 }
 
-TEST_CASE("root_dir and key_file are the daemon's own")
-{
+TEST_CASE("root_dir and key_file are the daemon's own") {
     Vm &vm = shared_vm();
     auto client = local_client(vm[1]);
     auto reply = value_of(call(client, "paths"));
@@ -96,8 +89,7 @@ TEST_CASE("root_dir and key_file are the daemon's own")
     CHECK(std::filesystem::equivalent(key, vm[1].key_file()));
 }
 
-TEST_CASE("call_local runs a PACKED function in-process, loading its component first")
-{
+TEST_CASE("call_local runs a PACKED function in-process, loading its component first") {
     Vm &vm = shared_vm();
     auto client = local_client(vm[0]);
     auto before = value_of(client.loaded(hlib::deadline_in(5s)));
@@ -125,8 +117,7 @@ TEST_CASE("call_local runs a PACKED function in-process, loading its component f
     CHECK(!twice.empty());
 }
 
-TEST_CASE("call_local refuses what it cannot do, with the reason")
-{
+TEST_CASE("call_local refuses what it cannot do, with the reason") {
     Vm &vm = shared_vm();
     auto client = local_client(vm[0]);
     struct Case {

@@ -13,18 +13,18 @@ using namespace harness::it;
 
 namespace {
 
-std::filesystem::path hostinfo_path() { return HOSTINFO_PATH; }
+std::filesystem::path hostinfo_path() {
+    return HOSTINFO_PATH;
+}
 
-RunResult hostinfo(const Vm &vm, std::vector<std::string> args)
-{
+RunResult hostinfo(const Vm &vm, std::vector<std::string> args) {
     std::vector<std::string> argv{hostinfo_path().string(), "--root", vm.daemons[0]->root().string(), "--key",
                                   vm.key_file.string()};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_program(argv, 20s);
 }
 
-nlohmann::json hostinfo_json(const Vm &vm)
-{
+nlohmann::json hostinfo_json(const Vm &vm) {
     auto r = hostinfo(vm, {"--json"});
     REQUIRE_MESSAGE(r.exited_ok(), r.err);
     auto j = nlohmann::json::parse(r.out, nullptr, false);
@@ -32,24 +32,21 @@ nlohmann::json hostinfo_json(const Vm &vm)
     return j;
 }
 
-std::set<std::string> ids_of(const Vm &vm)
-{
+std::set<std::string> ids_of(const Vm &vm) {
     std::set<std::string> out;
     for (const auto &d : vm.daemons) out.insert(d->id());
     return out;
 }
 
-std::set<std::string> service_members(const nlohmann::json &j, const std::string &name)
-{
+std::set<std::string> service_members(const nlohmann::json &j, const std::string &name) {
     for (const auto &s : j["services"])
         if (s["name"] == name) return s["members"].get<std::set<std::string>>();
     return {};
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("hostinfo --json: members, services, DRD voters and standbys, plugins per daemon")
-{
+TEST_CASE("hostinfo --json: members, services, DRD voters and standbys, plugins per daemon") {
     auto args = fast_heartbeat_args();
     args.push_back("--services=" + test::kAllServices);
     Vm vm = start_vm(3, args);
@@ -68,7 +65,7 @@ TEST_CASE("hostinfo --json: members, services, DRD voters and standbys, plugins 
         [&] {
             j = hostinfo_json(vm);
             return service_members(j, "events").size() == 1 && service_members(j, "naming").size() == 1 &&
-                   !j["drd"].is_null() && !j["drd"]["leader"].get<std::string>().empty() && drd_nodes_of(j) == ids;
+                !j["drd"].is_null() && !j["drd"]["leader"].get<std::string>().empty() && drd_nodes_of(j) == ids;
         },
         20s);
     CAPTURE(j.dump(2));
@@ -115,8 +112,7 @@ TEST_CASE("hostinfo --json: members, services, DRD voters and standbys, plugins 
         kHeartbeatTimeout + 5s));
 }
 
-TEST_CASE("hostinfo without VM services: empty services, no DRD, still one JSON document")
-{
+TEST_CASE("hostinfo without VM services: empty services, no DRD, still one JSON document") {
     Vm vm = start_vm(2);
     auto j = hostinfo_json(vm);
     CHECK(j["members"].size() == 2);
@@ -125,8 +121,7 @@ TEST_CASE("hostinfo without VM services: empty services, no DRD, still one JSON 
     CHECK(service_members(j, "events").empty());
 }
 
-TEST_CASE("hostinfo says why it cannot reach a daemon, and --json with --watch is refused")
-{
+TEST_CASE("hostinfo says why it cannot reach a daemon, and --json with --watch is refused") {
     test::TempDir empty;
     auto r = run_program({hostinfo_path().string(), "--root", empty.path().string(), "--hcore", "127.0.0.1:1", "--key",
                           test::write_vm_key(empty.path() / "k").string(), "--timeout", "2000"},

@@ -22,14 +22,12 @@ namespace {
 
 // One VM for the whole file, with math loaded everywhere by the first test
 // that needs it.
-Vm &shared_vm()
-{
+Vm &shared_vm() {
     static Vm vm = start_vm(3);
     return vm;
 }
 
-Vm &vm_with_math()
-{
+Vm &vm_with_math() {
     static bool loaded = false;
     Vm &vm = shared_vm();
     if (!loaded) {
@@ -41,18 +39,14 @@ Vm &vm_with_math()
     return vm;
 }
 
-Daemon &daemon_with_id(Vm &vm, const std::string &id)
-{
+Daemon &daemon_with_id(Vm &vm, const std::string &id) {
     for (auto &d : vm.daemons)
         if (d->id() == id) return *d;
     FAIL("no daemon with id " << id);
     throw std::logic_error("unreachable");
 }
 
-
-
-hlib::FunctionRef ref_on(hlib::VirtualMachine &client, const std::string &member_id, std::string_view function)
-{
+hlib::FunctionRef ref_on(hlib::VirtualMachine &client, const std::string &member_id, std::string_view function) {
     auto refs = value_of(client.get_functions(kMath, function));
     for (const auto &r : refs)
         if (r.member_id == member_id) return r;
@@ -60,8 +54,7 @@ hlib::FunctionRef ref_on(hlib::VirtualMachine &client, const std::string &member
     throw std::logic_error("unreachable");
 }
 
-hlib::CallOptions opts(hlib::Transport t, harness_mode mode = HARNESS_MODE_DEFAULT)
-{
+hlib::CallOptions opts(hlib::Transport t, harness_mode mode = HARNESS_MODE_DEFAULT) {
     hlib::CallOptions o;
     o.transport = t;
     o.mode = mode;
@@ -70,8 +63,7 @@ hlib::CallOptions opts(hlib::Transport t, harness_mode mode = HARNESS_MODE_DEFAU
 }
 
 // Speaks raw_echo's protocol: u32 length + bytes out, the same back.
-Result<void> echo_raw(int fd, const std::string &payload, std::string *echoed)
-{
+Result<void> echo_raw(int fd, const std::string &payload, std::string *echoed) {
     std::uint8_t len[4];
     harness_put_le(len, payload.size(), 4);
     Bytes out(len, len + 4);
@@ -88,7 +80,9 @@ Result<void> echo_raw(int fd, const std::string &payload, std::string *echoed)
     while (got < in.size()) {
         ssize_t n = ::recv(fd, in.data() + got, in.size() - got, 0);
         if (n < 0 && errno == EINTR) continue;
-        if (n == 0) return make_error(HARNESS_ERR_UNREACHABLE, "the daemon closed the connection after " + std::to_string(got) + " bytes");
+        if (n == 0)
+            return make_error(HARNESS_ERR_UNREACHABLE,
+                              "the daemon closed the connection after " + std::to_string(got) + " bytes");
         if (n < 0) return make_error(HARNESS_ERR_UNREACHABLE, std::string("recv: ") + std::strerror(errno));
         got += static_cast<std::size_t>(n);
     }
@@ -97,10 +91,9 @@ Result<void> echo_raw(int fd, const std::string &payload, std::string *echoed)
     return {};
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("load with Placement all puts examples/math on every member, and the VM knows where")
-{
+TEST_CASE("load with Placement all puts examples/math on every member, and the VM knows where") {
     Vm &vm = shared_vm();
     auto client = connect(vm[0]);
     auto results = client.load(kMath, {hlib::Placement::Kind::all, {}});
@@ -131,13 +124,12 @@ TEST_CASE("load with Placement all puts examples/math on every member, and the V
         3s));
 }
 
-TEST_CASE("direct invocation: examples/direct's native add runs in this process")
-{
+TEST_CASE("direct invocation: examples/direct's native add runs in this process") {
     Vm &vm = shared_vm();
     auto plugin = value_of(hlib::DirectPlugin::load(vm[0].root(), {"examples", "direct"}));
     auto add = value_of(plugin->get<std::int64_t(std::int64_t, std::int64_t)>("add"));
     CHECK(add(40, 2) == 42);
-    CHECK(add(INT64_MAX, 1) == INT64_MIN); // wraps, as documented
+    CHECK(add(INT64_MAX, 1) == INT64_MIN);  // wraps, as documented
 
     // The pointer is refused under a type the signature does not say.
     auto wrong = plugin->get<double(double)>("add");
@@ -153,8 +145,7 @@ TEST_CASE("direct invocation: examples/direct's native add runs in this process"
     CHECK(sum == 11);
 }
 
-TEST_CASE("AUTO add and echo on the local daemon over the Unix socket and over TCP")
-{
+TEST_CASE("AUTO add and echo on the local daemon over the Unix socket and over TCP") {
     Vm &vm = vm_with_math();
     for (bool over_tcp : {false, true}) {
         CAPTURE(over_tcp);
@@ -162,8 +153,9 @@ TEST_CASE("AUTO add and echo on the local daemon over the Unix socket and over T
         CHECK(client.local().connection().transport() ==
               (over_tcp ? hlib::Transport::tcp : hlib::Transport::unix_socket));
         auto add = value_of(client.get_function(kMath, "add"));
-        CHECK(add.member_id == vm[0].id()); // the local daemon is preferred
-        CHECK(value_of(client.call<std::int64_t>(add, opts(hlib::Transport::tcp), std::int64_t{2}, std::int64_t{3})) == 5);
+        CHECK(add.member_id == vm[0].id());  // the local daemon is preferred
+        CHECK(value_of(client.call<std::int64_t>(add, opts(hlib::Transport::tcp), std::int64_t{2}, std::int64_t{3})) ==
+              5);
         auto echo = value_of(client.get_function(kMath, "echo"));
         CHECK(value_of(client.call<std::string>(echo, opts(hlib::Transport::tcp), "héllo\n")) == "héllo\n");
         auto pid = value_of(client.get_function(kMath, "pid"));
@@ -171,8 +163,7 @@ TEST_CASE("AUTO add and echo on the local daemon over the Unix socket and over T
     }
 }
 
-TEST_CASE("remote calls over TCP and UDP reach the daemon they name")
-{
+TEST_CASE("remote calls over TCP and UDP reach the daemon they name") {
     Vm &vm = vm_with_math();
     auto client = connect(vm[0]);
     for (auto transport : {hlib::Transport::tcp, hlib::Transport::udp}) {
@@ -192,8 +183,7 @@ TEST_CASE("remote calls over TCP and UDP reach the daemon they name")
     }
 }
 
-TEST_CASE("large arguments and results: a frame of several read chunks crosses intact, many times over")
-{
+TEST_CASE("large arguments and results: a frame of several read chunks crosses intact, many times over") {
     // The daemon reads a frame in chunks; a body several chunks long (and
     // several such calls on one connection) must arrive whole and in order.
     Vm &vm = vm_with_math();
@@ -214,8 +204,8 @@ TEST_CASE("large arguments and results: a frame of several read chunks crosses i
     }
 }
 
-TEST_CASE("modes: inline and thread run in the daemon, fork in a new process per call, service in one long-lived process")
-{
+TEST_CASE(
+    "modes: inline and thread run in the daemon, fork in a new process per call, service in one long-lived process") {
     Vm &vm = vm_with_math();
     auto client = connect(vm[0]);
     struct Way {
@@ -233,18 +223,18 @@ TEST_CASE("modes: inline and thread run in the daemon, fork in a new process per
         };
         CHECK(call_pid(HARNESS_MODE_INLINE) == d.pid());
         CHECK(call_pid(HARNESS_MODE_THREAD) == d.pid());
-        CHECK(call_pid(HARNESS_MODE_DEFAULT) == d.pid()); // pid's default mode is inline
+        CHECK(call_pid(HARNESS_MODE_DEFAULT) == d.pid());  // pid's default mode is inline
 
         auto fork1 = call_pid(HARNESS_MODE_FORK);
         auto fork2 = call_pid(HARNESS_MODE_FORK);
         CHECK(fork1 != d.pid());
         CHECK(fork2 != d.pid());
-        CHECK(fork1 != fork2); // a new process per call
+        CHECK(fork1 != fork2);  // a new process per call
 
         auto service1 = call_pid(HARNESS_MODE_SERVICE);
         CHECK(service1 != d.pid());
         CHECK(service1 != fork1);
-        for (int i = 0; i < 3; ++i) CHECK(call_pid(HARNESS_MODE_SERVICE) == service1); // the same process each time
+        for (int i = 0; i < 3; ++i) CHECK(call_pid(HARNESS_MODE_SERVICE) == service1);  // the same process each time
         CHECK(process_alive(static_cast<pid_t>(service1)));
 
         // Arguments and results cross every mode intact.
@@ -257,8 +247,7 @@ TEST_CASE("modes: inline and thread run in the daemon, fork in a new process per
     }
 }
 
-TEST_CASE("PACKED sum in every mode and over every transport")
-{
+TEST_CASE("PACKED sum in every mode and over every transport") {
     Vm &vm = vm_with_math();
     auto client = connect(vm[0]);
     Packer args;
@@ -282,25 +271,24 @@ TEST_CASE("PACKED sum in every mode and over every transport")
     }
 }
 
-TEST_CASE("RAW raw_echo speaks its own protocol on the Unix and TCP connection, in thread, inline and fork mode")
-{
+TEST_CASE("RAW raw_echo speaks its own protocol on the Unix and TCP connection, in thread, inline and fork mode") {
     Vm &vm = vm_with_math();
     auto key = read_key(vm.key_file);
     std::string payload = "raw bytes \x01\x02 and more";
-    payload += std::string(70000, 'r'); // more than one socket buffer's worth on the way back
+    payload += std::string(70000, 'r');  // more than one socket buffer's worth on the way back
     for (int way = 0; way < 3; ++way) {
         CAPTURE(way);
         auto deadline = hlib::deadline_in(5s);
-        auto conn = way == 0   ? hlib::Connection::open_unix(vm[0].unix_socket(), key, deadline)
-                    : way == 1 ? hlib::Connection::open_tcp(vm[0].tcp(), key, deadline)
-                               : hlib::Connection::open_tcp(vm[2].tcp(), key, deadline);
+        auto conn = way == 0 ? hlib::Connection::open_unix(vm[0].unix_socket(), key, deadline)
+            : way == 1       ? hlib::Connection::open_tcp(vm[0].tcp(), key, deadline)
+                             : hlib::Connection::open_tcp(vm[2].tcp(), key, deadline);
         REQUIRE_MESSAGE(conn.ok(), (conn ? "" : describe(conn.error())));
         hlib::Daemon daemon(std::move(conn.value()));
         for (auto mode : {HARNESS_MODE_DEFAULT, HARNESS_MODE_INLINE, HARNESS_MODE_FORK}) {
             CAPTURE(static_cast<int>(mode));
             std::string echoed;
-            auto r = daemon.call_raw(kMath, "raw_echo", mode, [&](int fd) { return echo_raw(fd, payload, &echoed); },
-                                     hlib::deadline_in(5s));
+            auto r = daemon.call_raw(
+                kMath, "raw_echo", mode, [&](int fd) { return echo_raw(fd, payload, &echoed); }, hlib::deadline_in(5s));
             REQUIRE_MESSAGE(r.ok(), (r ? "" : describe(r.error())));
             CHECK(echoed == payload);
         }
@@ -309,8 +297,7 @@ TEST_CASE("RAW raw_echo speaks its own protocol on the Unix and TCP connection, 
     }
 }
 
-TEST_CASE("RAW calls are refused over UDP and AUTO calls refuse a RAW function, with a clear error")
-{
+TEST_CASE("RAW calls are refused over UDP and AUTO calls refuse a RAW function, with a clear error") {
     Vm &vm = vm_with_math();
     auto client = connect(vm[0]);
     auto raw = ref_on(client, vm[1].id(), "raw_echo");
@@ -322,8 +309,7 @@ TEST_CASE("RAW calls are refused over UDP and AUTO calls refuse a RAW function, 
     CHECK(t.error().status == HARNESS_ERR_TYPE_MISMATCH);
 }
 
-TEST_CASE("call_async: one future per daemon, each answered by its own daemon")
-{
+TEST_CASE("call_async: one future per daemon, each answered by its own daemon") {
     Vm &vm = vm_with_math();
     auto client = connect(vm[0]);
     auto refs = value_of(client.get_functions(kMath, "pid"));
@@ -332,7 +318,8 @@ TEST_CASE("call_async: one future per daemon, each answered by its own daemon")
         CAPTURE(static_cast<int>(transport));
         std::vector<std::pair<std::string, std::future<Result<std::int64_t>>>> futures;
         for (const auto &ref : refs)
-            futures.emplace_back(ref.member_id, client.call_async<std::int64_t>(ref, opts(transport, HARNESS_MODE_INLINE)));
+            futures.emplace_back(ref.member_id,
+                                 client.call_async<std::int64_t>(ref, opts(transport, HARNESS_MODE_INLINE)));
         for (auto &[id, f] : futures) {
             CAPTURE(id);
             REQUIRE(f.wait_for(10s) == std::future_status::ready);
@@ -345,8 +332,7 @@ TEST_CASE("call_async: one future per daemon, each answered by its own daemon")
     CHECK(value_of(f.get()) == "async");
 }
 
-TEST_CASE("call_parallel gathers one result per daemon, and the calls really run at the same time")
-{
+TEST_CASE("call_parallel gathers one result per daemon, and the calls really run at the same time") {
     Vm &vm = vm_with_math();
     auto client = connect(vm[0]);
     for (auto transport : {hlib::Transport::tcp, hlib::Transport::udp}) {
@@ -363,7 +349,8 @@ TEST_CASE("call_parallel gathers one result per daemon, and the calls really run
         CHECK(ids.size() == 3);
 
         auto adds = value_of(client.get_functions(kMath, "add"));
-        for (const auto &r : client.call_parallel<std::int64_t>(adds, opts(transport), std::int64_t{20}, std::int64_t{22}))
+        for (const auto &r :
+             client.call_parallel<std::int64_t>(adds, opts(transport), std::int64_t{20}, std::int64_t{22}))
             CHECK(value_of(r.result) == 42);
 
         // sleep_ms runs in a thread of each daemon; three 400 ms sleeps in
@@ -379,8 +366,7 @@ TEST_CASE("call_parallel gathers one result per daemon, and the calls really run
     }
 }
 
-TEST_CASE("a plugin function's failure comes back as that call's error, and the daemon carries on")
-{
+TEST_CASE("a plugin function's failure comes back as that call's error, and the daemon carries on") {
     Vm &vm = vm_with_math();
     auto client = connect(vm[0]);
     for (auto mode : {HARNESS_MODE_INLINE, HARNESS_MODE_THREAD, HARNESS_MODE_FORK, HARNESS_MODE_SERVICE}) {

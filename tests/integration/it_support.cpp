@@ -22,16 +22,16 @@ namespace harness::it {
 
 namespace {
 
-int remaining_ms(Clock::time_point deadline)
-{
+int remaining_ms(Clock::time_point deadline) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     return left <= 0 ? 0 : static_cast<int>(left);
 }
 
-std::string errno_text(const std::string &what) { return what + ": " + std::strerror(errno); }
+std::string errno_text(const std::string &what) {
+    return what + ": " + std::strerror(errno);
+}
 
-sockaddr_in inet_address(const Endpoint &where)
-{
+sockaddr_in inet_address(const Endpoint &where) {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(where.port);
@@ -40,16 +40,14 @@ sockaddr_in inet_address(const Endpoint &where)
     return a;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<std::string> fast_heartbeat_args()
-{
+std::vector<std::string> fast_heartbeat_args() {
     return {"--heartbeat-ms", std::to_string(kHeartbeat.count()), "--heartbeat-timeout-ms",
             std::to_string(kHeartbeatTimeout.count())};
 }
 
-Vm start_vm(std::size_t n, const std::vector<std::string> &extra_args, std::chrono::milliseconds formation_timeout)
-{
+Vm start_vm(std::size_t n, const std::vector<std::string> &extra_args, std::chrono::milliseconds formation_timeout) {
     Vm vm;
     vm.dir = std::make_unique<test::TempDir>("hvm");
     vm.key_file = test::write_vm_key(vm.dir->path() / "vm.key");
@@ -75,8 +73,7 @@ Vm start_vm(std::size_t n, const std::vector<std::string> &extra_args, std::chro
     return vm;
 }
 
-hlib::ConnectOptions connect_options(const Daemon &d, bool over_tcp)
-{
+hlib::ConnectOptions connect_options(const Daemon &d, bool over_tcp) {
     hlib::ConnectOptions o;
     o.root = d.root();
     o.key_file = d.key_file();
@@ -85,15 +82,13 @@ hlib::ConnectOptions connect_options(const Daemon &d, bool over_tcp)
     return o;
 }
 
-hlib::VirtualMachine connect(const Daemon &d, bool over_tcp)
-{
+hlib::VirtualMachine connect(const Daemon &d, bool over_tcp) {
     auto vm = hlib::VirtualMachine::connect(connect_options(d, over_tcp));
     if (!vm) throw std::runtime_error("cannot connect to hcored " + d.id() + ": " + vm.error().describe());
     return std::move(vm.value());
 }
 
-std::map<std::string, bool> member_states(hlib::VirtualMachine &vm)
-{
+std::map<std::string, bool> member_states(hlib::VirtualMachine &vm) {
     std::map<std::string, bool> out;
     auto members = vm.members();
     if (!members) return out;
@@ -101,8 +96,7 @@ std::map<std::string, bool> member_states(hlib::VirtualMachine &vm)
     return out;
 }
 
-bool wait_for_alive_members(hlib::VirtualMachine &vm, std::size_t n, std::chrono::milliseconds timeout)
-{
+bool wait_for_alive_members(hlib::VirtualMachine &vm, std::size_t n, std::chrono::milliseconds timeout) {
     return test::wait_until(
         [&] {
             auto states = member_states(vm);
@@ -116,15 +110,13 @@ bool wait_for_alive_members(hlib::VirtualMachine &vm, std::size_t n, std::chrono
 
 // ------------------------------------------------------------------ frames
 
-std::string Frame::message() const
-{
+std::string Frame::message() const {
     Unpacker u(body);
     std::string s;
     return u.str(s) ? s : std::string();
 }
 
-Bytes frame_bytes(const protocol::Header &h, std::span<const std::uint8_t> body)
-{
+Bytes frame_bytes(const protocol::Header &h, std::span<const std::uint8_t> body) {
     auto hb = protocol::encode_header(h);
     // Sized up front and filled with memcpy: vector::insert after the header
     // trips a GCC 12 -Warray-bounds false positive.
@@ -134,8 +126,7 @@ Bytes frame_bytes(const protocol::Header &h, std::span<const std::uint8_t> body)
     return out;
 }
 
-protocol::Header request_header(protocol::Type type, std::uint64_t request_id, std::size_t body_len)
-{
+protocol::Header request_header(protocol::Type type, std::uint64_t request_id, std::size_t body_len) {
     protocol::Header h;
     h.type = static_cast<std::uint8_t>(type);
     h.request_id = request_id;
@@ -144,8 +135,7 @@ protocol::Header request_header(protocol::Type type, std::uint64_t request_id, s
 }
 
 Bytes call_body(const ComponentName &c, std::string_view function, harness_mode mode, harness_convention conv,
-                std::span<const std::uint8_t> args)
-{
+                std::span<const std::uint8_t> args) {
     Packer p;
     p.str(c.package).str(c.component).str(function).i32(mode).i32(conv).bytes(args);
     return p.take();
@@ -153,8 +143,7 @@ Bytes call_body(const ComponentName &c, std::string_view function, harness_mode 
 
 // --------------------------------------------------------------- RawClient
 
-RawClient RawClient::tcp(const Endpoint &where)
-{
+RawClient RawClient::tcp(const Endpoint &where) {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) throw std::runtime_error(errno_text("socket"));
     auto a = inet_address(where);
@@ -166,8 +155,7 @@ RawClient RawClient::tcp(const Endpoint &where)
     return RawClient(fd);
 }
 
-RawClient RawClient::unix_socket(const std::filesystem::path &path)
-{
+RawClient RawClient::unix_socket(const std::filesystem::path &path) {
     int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) throw std::runtime_error(errno_text("socket"));
     sockaddr_un a{};
@@ -181,21 +169,20 @@ RawClient RawClient::unix_socket(const std::filesystem::path &path)
     return RawClient(fd);
 }
 
-RawClient::RawClient(RawClient &&other) noexcept : fd_(other.fd_), last_error_(std::move(other.last_error_))
-{
+RawClient::RawClient(RawClient &&other) noexcept : fd_(other.fd_), last_error_(std::move(other.last_error_)) {
     other.fd_ = -1;
 }
 
-RawClient::~RawClient() { close(); }
+RawClient::~RawClient() {
+    close();
+}
 
-void RawClient::close()
-{
+void RawClient::close() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
 }
 
-bool RawClient::send_all(std::span<const std::uint8_t> bytes)
-{
+bool RawClient::send_all(std::span<const std::uint8_t> bytes) {
     const std::uint8_t *p = bytes.data();
     std::size_t n = bytes.size();
     while (n > 0) {
@@ -211,13 +198,11 @@ bool RawClient::send_all(std::span<const std::uint8_t> bytes)
     return true;
 }
 
-bool RawClient::send_frame(const protocol::Header &h, std::span<const std::uint8_t> body)
-{
+bool RawClient::send_frame(const protocol::Header &h, std::span<const std::uint8_t> body) {
     return send_all(frame_bytes(h, body));
 }
 
-bool RawClient::read_exact(std::uint8_t *p, std::size_t n, Clock::time_point deadline)
-{
+bool RawClient::read_exact(std::uint8_t *p, std::size_t n, Clock::time_point deadline) {
     while (n > 0) {
         pollfd pfd{fd_, POLLIN, 0};
         int r = ::poll(&pfd, 1, remaining_ms(deadline));
@@ -242,8 +227,7 @@ bool RawClient::read_exact(std::uint8_t *p, std::size_t n, Clock::time_point dea
     return true;
 }
 
-std::optional<Frame> RawClient::read_frame(std::chrono::milliseconds timeout, std::uint32_t max_body)
-{
+std::optional<Frame> RawClient::read_frame(std::chrono::milliseconds timeout, std::uint32_t max_body) {
     auto deadline = Clock::now() + timeout;
     protocol::HeaderBytes hb{};
     if (!read_exact(hb.data(), hb.size(), deadline)) return std::nullopt;
@@ -257,8 +241,7 @@ std::optional<Frame> RawClient::read_frame(std::chrono::milliseconds timeout, st
     return f;
 }
 
-bool RawClient::authenticate(const VmKey &key, std::chrono::milliseconds timeout)
-{
+bool RawClient::authenticate(const VmKey &key, std::chrono::milliseconds timeout) {
     auto hello = read_frame(timeout);
     if (!hello) return false;
     if (hello->header.type != static_cast<std::uint8_t>(protocol::Type::hello)) {
@@ -286,8 +269,7 @@ bool RawClient::authenticate(const VmKey &key, std::chrono::milliseconds timeout
     return true;
 }
 
-bool RawClient::wait_closed(std::chrono::milliseconds timeout)
-{
+bool RawClient::wait_closed(std::chrono::milliseconds timeout) {
     auto deadline = Clock::now() + timeout;
     std::uint8_t buf[4096];
     for (;;) {
@@ -297,14 +279,13 @@ bool RawClient::wait_closed(std::chrono::milliseconds timeout)
         if (r == 0) return false;
         ssize_t got = ::recv(fd_, buf, sizeof buf, 0);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return true; // EOF or reset
+        if (got <= 0) return true;  // EOF or reset
     }
 }
 
 // --------------------------------------------------------------- UdpClient
 
-UdpClient::UdpClient(const Endpoint &daemon, const VmKey &key) : key_(key), sealer_(key), opener_(key)
-{
+UdpClient::UdpClient(const Endpoint &daemon, const VmKey &key) : key_(key), sealer_(key), opener_(key) {
     fd_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd_ < 0) throw std::runtime_error(errno_text("socket"));
     auto a = inet_address(daemon);
@@ -315,23 +296,19 @@ UdpClient::UdpClient(const Endpoint &daemon, const VmKey &key) : key_(key), seal
     }
 }
 
-UdpClient::~UdpClient()
-{
+UdpClient::~UdpClient() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-Bytes UdpClient::seal(const protocol::Header &h, std::span<const std::uint8_t> body)
-{
+Bytes UdpClient::seal(const protocol::Header &h, std::span<const std::uint8_t> body) {
     return sealer_.seal(frame_bytes(h, body));
 }
 
-bool UdpClient::send_datagram(std::span<const std::uint8_t> datagram)
-{
+bool UdpClient::send_datagram(std::span<const std::uint8_t> datagram) {
     return ::send(fd_, datagram.data(), datagram.size(), 0) == static_cast<ssize_t>(datagram.size());
 }
 
-std::optional<Frame> UdpClient::receive(std::chrono::milliseconds timeout)
-{
+std::optional<Frame> UdpClient::receive(std::chrono::milliseconds timeout) {
     auto deadline = Clock::now() + timeout;
     std::vector<std::uint8_t> buf(65536);
     for (;;) {
@@ -345,7 +322,7 @@ std::optional<Frame> UdpClient::receive(std::chrono::milliseconds timeout)
             return std::nullopt;
         }
         auto opened = opener_.open({buf.data(), static_cast<std::size_t>(got)});
-        if (!opened) continue; // not a valid reply from the daemon: ignore, as Hlib does
+        if (!opened) continue;  // not a valid reply from the daemon: ignore, as Hlib does
         auto h = protocol::decode_header(opened->frame, 1u << 20);
         if (!h || protocol::kHeaderSize + h->body_len != opened->frame.size()) continue;
         auto body = opened->frame.subspan(protocol::kHeaderSize);
@@ -353,8 +330,7 @@ std::optional<Frame> UdpClient::receive(std::chrono::milliseconds timeout)
     }
 }
 
-bool UdpClient::ping(std::uint64_t request_id, std::vector<Frame> *earlier, std::chrono::milliseconds timeout)
-{
+bool UdpClient::ping(std::uint64_t request_id, std::vector<Frame> *earlier, std::chrono::milliseconds timeout) {
     auto deadline = Clock::now() + timeout;
     // Resent every 200 ms (a fresh seal each time, as a client's retry): UDP
     // may drop a datagram even on loopback.
@@ -371,8 +347,7 @@ bool UdpClient::ping(std::uint64_t request_id, std::vector<Frame> *earlier, std:
     return false;
 }
 
-VmKey read_key(const std::filesystem::path &file)
-{
+VmKey read_key(const std::filesystem::path &file) {
     auto k = load_key(file);
     if (!k) throw std::runtime_error("cannot read key " + file.string() + ": " + k.error().describe());
     return k.value();
@@ -380,17 +355,17 @@ VmKey read_key(const std::filesystem::path &file)
 
 // ------------------------------------------------------------- processes
 
-bool RunResult::exited_ok() const { return exit_code() == 0; }
+bool RunResult::exited_ok() const {
+    return exit_code() == 0;
+}
 
-int RunResult::exit_code() const
-{
+int RunResult::exit_code() const {
     if (timed_out || wait_status < 0 || !WIFEXITED(wait_status)) return -1;
     return WEXITSTATUS(wait_status);
 }
 
 RunResult run_program(const std::vector<std::string> &argv, std::chrono::milliseconds timeout,
-                      const std::vector<std::string> &extra_env)
-{
+                      const std::vector<std::string> &extra_env) {
     RunResult result;
     std::vector<std::string> env;
     for (char **e = environ; *e; ++e) {
@@ -468,14 +443,12 @@ RunResult run_program(const std::vector<std::string> &argv, std::chrono::millise
     }
     ::killpg(pid, SIGKILL);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     result.wait_status = -1;
     return result;
 }
 
-std::filesystem::path hconsole_path()
-{
+std::filesystem::path hconsole_path() {
 #ifdef HCONSOLE_PATH
     return HCONSOLE_PATH;
 #else
@@ -483,8 +456,7 @@ std::filesystem::path hconsole_path()
 #endif
 }
 
-bool process_alive(pid_t pid)
-{
+bool process_alive(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     std::string line;
     if (!std::getline(stat, line)) return false;
@@ -495,4 +467,4 @@ bool process_alive(pid_t pid)
     return state != 'Z' && state != 'X';
 }
 
-} // namespace harness::it
+}  // namespace harness::it

@@ -10,10 +10,10 @@
 #include "daemon_fixture.hpp"
 
 #include <harness/common/crypto.hpp>
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/pack.hpp>
 #include <harness/common/protocol.hpp>
 #include <harness/common/udp_seal.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <doctest/doctest.h>
 
@@ -40,7 +40,7 @@ inline const ComponentName kMath{"examples", "math"};
 
 // Daemons of one VM: the first started alone, the others with --join to it.
 struct Vm {
-    std::unique_ptr<test::TempDir> dir; // holds the key
+    std::unique_ptr<test::TempDir> dir;  // holds the key
     std::filesystem::path key_file;
     std::vector<std::unique_ptr<Daemon>> daemons;
 
@@ -55,7 +55,7 @@ Vm start_vm(std::size_t n, const std::vector<std::string> &extra_args = fast_hea
 
 // Hlib's view of the VM through d: over its Unix socket, or TCP if asked.
 hlib::ConnectOptions connect_options(const Daemon &d, bool over_tcp = false);
-hlib::VirtualMachine connect(const Daemon &d, bool over_tcp = false); // throws on failure
+hlib::VirtualMachine connect(const Daemon &d, bool over_tcp = false);  // throws on failure
 
 // Member id → alive, as d reports it; empty if the request failed.
 std::map<std::string, bool> member_states(hlib::VirtualMachine &vm);
@@ -127,32 +127,33 @@ private:
     UdpOpener opener_;
 };
 
-VmKey read_key(const std::filesystem::path &file); // throws on failure
+VmKey read_key(const std::filesystem::path &file);  // throws on failure
 
-inline std::string describe(const Error &e) { return e.describe(); }
+inline std::string describe(const Error &e) {
+    return e.describe();
+}
 
 // The value of a result the test needs, or a failed REQUIRE with its error.
 template <class T>
-T value_of(Result<T> r)
-{
+T value_of(Result<T> r) {
     REQUIRE_MESSAGE(r.ok(), (r ? "" : describe(r.error())));
     return std::move(r).value();
 }
 
 // Runs a program with a deadline, capturing stdout and stderr.
 struct RunResult {
-    int wait_status = -1; // as from waitpid; -1 when it had to be killed
+    int wait_status = -1;  // as from waitpid; -1 when it had to be killed
     bool timed_out = false;
     std::string out, err;
     bool exited_ok() const;
-    int exit_code() const; // -1 unless it exited normally
+    int exit_code() const;  // -1 unless it exited normally
 };
 RunResult run_program(const std::vector<std::string> &argv, std::chrono::milliseconds timeout,
                       const std::vector<std::string> &extra_env = {});
 
-std::filesystem::path hconsole_path(); // empty when hconsole was not built
+std::filesystem::path hconsole_path();  // empty when hconsole was not built
 
 // True while process pid exists and is not a zombie.
 bool process_alive(pid_t pid);
 
-} // namespace harness::it
+}  // namespace harness::it

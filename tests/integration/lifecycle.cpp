@@ -23,28 +23,26 @@ using namespace harness::it;
 
 namespace {
 
-
-std::vector<std::string> hcored_command(const std::filesystem::path &root, const std::string &listen, bool foreground)
-{
+std::vector<std::string> hcored_command(const std::filesystem::path &root, const std::string &listen, bool foreground) {
     std::vector<std::string> argv{test::hcored_path().string(), "--root", root.string(), "--listen", listen};
     if (foreground) argv.push_back("--foreground");
     return argv;
 }
 
-void check_serving(Daemon &d)
-{
+void check_serving(Daemon &d) {
     REQUIRE_MESSAGE(d.running(), "hcored died; stderr:\n" << d.stderr_tail());
     auto vm = connect(d);
     CHECK(vm.local().ping(hlib::deadline_in(3s)).ok());
 }
 
-bool exited_zero(int wait_status) { return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0; }
+bool exited_zero(int wait_status) {
+    return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+}
 
 // hconsole members --json through the daemon of root (or --hcore), parsed.
-nlohmann::json hconsole_members(const Daemon &d, const std::filesystem::path &key, bool over_tcp)
-{
-    std::vector<std::string> argv{hconsole_path().string(), "--root", d.root().string(), "--key", key.string(),
-                                  "--timeout", "3000"};
+nlohmann::json hconsole_members(const Daemon &d, const std::filesystem::path &key, bool over_tcp) {
+    std::vector<std::string> argv{
+        hconsole_path().string(), "--root", d.root().string(), "--key", key.string(), "--timeout", "3000"};
     if (over_tcp) argv.insert(argv.end(), {"--hcore", d.tcp().to_string()});
     argv.insert(argv.end(), {"members", "--json"});
     auto r = run_program(argv, 10s);
@@ -58,10 +56,9 @@ nlohmann::json hconsole_members(const Daemon &d, const std::filesystem::path &ke
     return doc["members"];
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a second hcored on the same root fails at once with a clear message; the first keeps serving")
-{
+TEST_CASE("a second hcored on the same root fails at once with a clear message; the first keeps serving") {
     auto first = Daemon::start();
     for (bool foreground : {true, false}) {
         CAPTURE(foreground);
@@ -72,15 +69,14 @@ TEST_CASE("a second hcored on the same root fails at once with a clear message; 
         CHECK(r.exit_code() != 0);
         CHECK(r.exit_code() != -1);
         CHECK(r.err.find("already uses root") != std::string::npos);
-        CHECK(r.err.find(std::to_string(first->pid())) != std::string::npos); // names the holder
+        CHECK(r.err.find(std::to_string(first->pid())) != std::string::npos);  // names the holder
         CHECK(r.out.find("hcored ready") == std::string::npos);
     }
     check_serving(*first);
-    CHECK(std::filesystem::exists(first->unix_socket())); // the loser did not remove the winner's socket
+    CHECK(std::filesystem::exists(first->unix_socket()));  // the loser did not remove the winner's socket
 }
 
-TEST_CASE("a second hcored on the same port (TCP or UDP taken) fails with a clear message")
-{
+TEST_CASE("a second hcored on the same port (TCP or UDP taken) fails with a clear message") {
     auto first = Daemon::start();
     test::TempDir other_root("hcored2");
     auto r = run_program(hcored_command(other_root.path(), first->tcp().to_string(), true), 10s);
@@ -112,8 +108,7 @@ TEST_CASE("a second hcored on the same port (TCP or UDP taken) fails with a clea
     CHECK(u.err.find("UDP") != std::string::npos);
 }
 
-TEST_CASE("SIGTERM and SIGINT: exit status 0, the Unix socket removed, service processes gone")
-{
+TEST_CASE("SIGTERM and SIGINT: exit status 0, the Unix socket removed, service processes gone") {
     for (int sig : {SIGTERM, SIGINT}) {
         CAPTURE(sig);
         test::DaemonOptions o;
@@ -138,14 +133,13 @@ TEST_CASE("SIGTERM and SIGINT: exit status 0, the Unix socket removed, service p
         REQUIRE(test::wait_until([&] { return !process_alive(d->pid()); }, 5s));
         CHECK_MESSAGE(test::wait_until([&] { return !process_alive(static_cast<pid_t>(*service_pid)); }, 1s),
                       "service process " << *service_pid << " outlived its daemon");
-        int status = d->stop(); // reaps
+        int status = d->stop();  // reaps
         CHECK_MESSAGE(exited_zero(status), "wait status " << status << "; stderr:\n" << d->stderr_tail());
         CHECK_FALSE(std::filesystem::exists(d->unix_socket()));
     }
 }
 
-TEST_CASE("HALT of the whole VM stops every daemon with status 0")
-{
+TEST_CASE("HALT of the whole VM stops every daemon with status 0") {
     Vm vm = start_vm(3);
     auto client = connect(vm[1]);
     auto halted = client.local().halt(true, hlib::deadline_in(5s));
@@ -158,8 +152,7 @@ TEST_CASE("HALT of the whole VM stops every daemon with status 0")
     }
 }
 
-TEST_CASE("hconsole members --json lists the three members alive, and one failed after a kill -9")
-{
+TEST_CASE("hconsole members --json lists the three members alive, and one failed after a kill -9") {
     if (hconsole_path().empty() || !std::filesystem::exists(hconsole_path())) {
         MESSAGE("hconsole is not built; skipped");
         return;
@@ -206,16 +199,15 @@ TEST_CASE("hconsole members --json lists the three members alive, and one failed
     CHECK(failed == 1);
 }
 
-TEST_CASE("hconsole reports an unreachable daemon with a one-line reason and a non-zero status")
-{
+TEST_CASE("hconsole reports an unreachable daemon with a one-line reason and a non-zero status") {
     if (hconsole_path().empty() || !std::filesystem::exists(hconsole_path())) {
         MESSAGE("hconsole is not built; skipped");
         return;
     }
     test::TempDir empty("hconsole");
     auto key = test::write_vm_key(empty.path() / "vm.key");
-    auto r = run_program({hconsole_path().string(), "--root", empty.path().string(), "--key", key.string(),
-                          "--timeout", "2000", "members", "--json"},
+    auto r = run_program({hconsole_path().string(), "--root", empty.path().string(), "--key", key.string(), "--timeout",
+                          "2000", "members", "--json"},
                          10s);
     REQUIRE_FALSE(r.timed_out);
     CHECK(r.exit_code() != 0);

@@ -18,15 +18,15 @@ struct Record {
 };
 
 // vm/members/ as d's DRD has it (linearizable scan); empty on error.
-std::map<std::string, Record> member_records(const Daemon &d)
-{
+std::map<std::string, Record> member_records(const Daemon &d) {
     std::map<std::string, Record> out;
     auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), hlib::deadline_in(3s));
     if (!conn) return out;
     hlib::Daemon client(std::move(conn.value()));
     Packer args;
     args.str("vm/members/").boolean(true);
-    auto reply = client.call(kDrd, "scan", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, hlib::deadline_in(3s));
+    auto reply =
+        client.call(kDrd, "scan", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, hlib::deadline_in(3s));
     if (!reply) return out;
     Unpacker u(*reply);
     std::int64_t n = 0;
@@ -44,10 +44,9 @@ std::map<std::string, Record> member_records(const Daemon &d)
     return out;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("the coordinator writes vm/members/<id> into the DRD; a killed member turns failed")
-{
+TEST_CASE("the coordinator writes vm/members/<id> into the DRD; a killed member turns failed") {
     auto args = fast_heartbeat_args();
     args.push_back("--services=" + test::kAllServices);
     Vm vm = start_vm(3, args);

@@ -19,29 +19,24 @@ const ComponentName kFailInit{"examples", "failinit"};
 const ComponentName kDependent{"examples", "dependent"};
 const ComponentName kUnique{"examples", "unique"};
 
-Vm &shared_vm()
-{
+Vm &shared_vm() {
     static Vm vm = start_vm(2);
     return vm;
 }
 
-
-hlib::Daemon daemon_client(Daemon &d)
-{
+hlib::Daemon daemon_client(Daemon &d) {
     auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), hlib::deadline_in(5s));
     REQUIRE_MESSAGE(conn.ok(), (conn ? "" : describe(conn.error())));
     return hlib::Daemon(std::move(conn.value()));
 }
 
-Result<std::string> load(Daemon &d, const ComponentName &name)
-{
+Result<std::string> load(Daemon &d, const ComponentName &name) {
     auto client = daemon_client(d);
     return client.load(name, hlib::deadline_in(10s));
 }
 
 // The components d has loaded, in its order.
-std::vector<std::string> loaded_names(Daemon &d)
-{
+std::vector<std::string> loaded_names(Daemon &d) {
     auto client = daemon_client(d);
     auto loaded = client.loaded(hlib::deadline_in(5s));
     REQUIRE_MESSAGE(loaded.ok(), (loaded ? "" : describe(loaded.error())));
@@ -50,19 +45,19 @@ std::vector<std::string> loaded_names(Daemon &d)
     return out;
 }
 
-bool has(const std::vector<std::string> &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string> &v, const std::string &s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
 
-void check_alive(Daemon &d)
-{
+void check_alive(Daemon &d) {
     REQUIRE_MESSAGE(d.running(), "hcored died; stderr:\n" << d.stderr_tail());
     auto client = daemon_client(d);
     CHECK(client.ping(hlib::deadline_in(3s)).ok());
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a plugin built for another ABI is refused with ABI_MISMATCH before its init runs")
-{
+TEST_CASE("a plugin built for another ABI is refused with ABI_MISMATCH before its init runs") {
     Daemon &d = shared_vm()[0];
     for (int attempt = 0; attempt < 2; ++attempt) {
         CAPTURE(attempt);
@@ -70,14 +65,13 @@ TEST_CASE("a plugin built for another ABI is refused with ABI_MISMATCH before it
         REQUIRE_FALSE(r.ok());
         CHECK(r.error().status == HARNESS_ERR_ABI_MISMATCH);
         CAPTURE(r.error().message);
-        CHECK(r.error().message.find("99") != std::string::npos); // says which ABI it was built for
+        CHECK(r.error().message.find("99") != std::string::npos);  // says which ABI it was built for
     }
-    check_alive(d); // its init aborts: had it run, the daemon would be gone
+    check_alive(d);  // its init aborts: had it run, the daemon would be gone
     CHECK_FALSE(has(loaded_names(d), kBadAbi.to_string()));
 }
 
-TEST_CASE("a plugin whose init fails is refused with init's own message, and nothing of it stays")
-{
+TEST_CASE("a plugin whose init fails is refused with init's own message, and nothing of it stays") {
     Daemon &d = shared_vm()[0];
     for (int attempt = 0; attempt < 2; ++attempt) {
         CAPTURE(attempt);
@@ -91,11 +85,10 @@ TEST_CASE("a plugin whose init fails is refused with init's own message, and not
     auto call = client.call(kFailInit, "never", {}, HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, hlib::deadline_in(3s));
     REQUIRE_FALSE(call.ok());
     CHECK(call.error().status == HARNESS_ERR_NOT_FOUND);
-    check_alive(d); // fini and never() abort: neither ran
+    check_alive(d);  // fini and never() abort: neither ran
 }
 
-TEST_CASE("the load dependency tree: loading dependent loads math first, through its init")
-{
+TEST_CASE("the load dependency tree: loading dependent loads math first, through its init") {
     auto fresh = Daemon::start();
     Daemon &d = *fresh;
     REQUIRE_FALSE(has(loaded_names(d), kMath.to_string()));
@@ -112,18 +105,19 @@ TEST_CASE("the load dependency tree: loading dependent loads math first, through
     auto client = daemon_client(d);
     Packer args;
     args.i64(21);
-    auto twice = client.call(kDependent, "twice", args.view(), HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, hlib::deadline_in(3s));
+    auto twice =
+        client.call(kDependent, "twice", args.view(), HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, hlib::deadline_in(3s));
     REQUIRE_MESSAGE(twice.ok(), (twice ? "" : describe(twice.error())));
     Unpacker u(*twice);
     std::int64_t v = 0;
     CHECK((u.i64(v) && v == 42));
     Packer add_args;
     add_args.i64(1).i64(2);
-    CHECK(client.call(kMath, "add", add_args.view(), HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, hlib::deadline_in(3s)).ok());
+    CHECK(
+        client.call(kMath, "add", add_args.view(), HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, hlib::deadline_in(3s)).ok());
 }
 
-TEST_CASE("loading is idempotent: again, and from several clients at once, gives one instance")
-{
+TEST_CASE("loading is idempotent: again, and from several clients at once, gives one instance") {
     Daemon &d = shared_vm()[0];
     std::vector<std::future<Result<std::string>>> loads;
     for (int i = 0; i < 4; ++i) loads.push_back(std::async(std::launch::async, [&] { return load(d, kMath); }));
@@ -148,15 +142,14 @@ TEST_CASE("loading is idempotent: again, and from several clients at once, gives
     }
 }
 
-TEST_CASE("a one-per-VM plugin loads on one daemon and is refused on another with ALREADY_IN_VM")
-{
+TEST_CASE("a one-per-VM plugin loads on one daemon and is refused on another with ALREADY_IN_VM") {
     Vm &vm = shared_vm();
     auto first = load(vm[0], kUnique);
     REQUIRE_MESSAGE(first.ok(), (first ? "" : describe(first.error())));
     auto second = load(vm[1], kUnique);
     REQUIRE_FALSE(second.ok());
     CHECK(second.error().status == HARNESS_ERR_ALREADY_IN_VM);
-    CHECK(second.error().message.find(vm[0].id()) != std::string::npos); // names the holder
+    CHECK(second.error().message.find(vm[0].id()) != std::string::npos);  // names the holder
     CHECK_FALSE(has(loaded_names(vm[1]), kUnique.to_string()));
 
     // On its holder, loading again is still idempotent, and whoami names it.
@@ -184,8 +177,7 @@ TEST_CASE("a one-per-VM plugin loads on one daemon and is refused on another wit
     check_alive(vm[1]);
 }
 
-TEST_CASE("a one-per-VM plugin loaded on two daemons at the same moment: exactly one wins")
-{
+TEST_CASE("a one-per-VM plugin loaded on two daemons at the same moment: exactly one wins") {
     Vm vm = start_vm(3);
     std::vector<std::future<Result<std::string>>> loads;
     for (auto &d : vm.daemons) {
@@ -195,8 +187,10 @@ TEST_CASE("a one-per-VM plugin loaded on two daemons at the same moment: exactly
     int won = 0;
     for (auto &f : loads) {
         auto r = f.get();
-        if (r.ok()) ++won;
-        else CHECK_MESSAGE(r.error().status == HARNESS_ERR_ALREADY_IN_VM, describe(r.error()));
+        if (r.ok())
+            ++won;
+        else
+            CHECK_MESSAGE(r.error().status == HARNESS_ERR_ALREADY_IN_VM, describe(r.error()));
     }
     CHECK(won == 1);
     int holders = 0;
@@ -204,8 +198,7 @@ TEST_CASE("a one-per-VM plugin loaded on two daemons at the same moment: exactly
     CHECK(holders == 1);
 }
 
-TEST_CASE("a component that is not in lib/ is NOT_FOUND with a message naming it")
-{
+TEST_CASE("a component that is not in lib/ is NOT_FOUND with a message naming it") {
     Daemon &d = shared_vm()[0];
     for (const ComponentName &name : {ComponentName{"examples", "nosuch"}, ComponentName{"nopackage", "math"}}) {
         CAPTURE(name.to_string());
@@ -221,8 +214,7 @@ TEST_CASE("a component that is not in lib/ is NOT_FOUND with a message naming it
     check_alive(d);
 }
 
-TEST_CASE("direct loading into this process applies the same checks")
-{
+TEST_CASE("direct loading into this process applies the same checks") {
     const auto &root = shared_vm()[0].root();
     // Both are daemon-level plugins, refused by level before dlopen: had
     // badabi's init run, this process would have aborted. (The ABI and init
@@ -239,8 +231,7 @@ TEST_CASE("direct loading into this process applies the same checks")
     CHECK(missing.error().status == HARNESS_ERR_NOT_FOUND);
 }
 
-TEST_CASE("levels: a daemon refuses to load an application-level plugin, and RESOLVEs it for a process instead")
-{
+TEST_CASE("levels: a daemon refuses to load an application-level plugin, and RESOLVEs it for a process instead") {
     auto &d = shared_vm()[0];
     const ComponentName direct{"examples", "direct"};
     auto loaded = load(d, direct);
@@ -256,7 +247,7 @@ TEST_CASE("levels: a daemon refuses to load an application-level plugin, and RES
     REQUIRE_MESSAGE(resolved.ok(), (resolved ? "" : describe(resolved.error())));
     CHECK(resolved->version == "1.0.0");
     CHECK(resolved->where.shared_object == d.root() / "lib" / "examples" / "direct.so");
-    CHECK_FALSE(has(loaded_names(d), "examples/direct")); // found, not loaded
+    CHECK_FALSE(has(loaded_names(d), "examples/direct"));  // found, not loaded
 
     auto daemon_level = client.resolve({"examples", "math"}, hlib::deadline_in(10s));
     REQUIRE_FALSE(daemon_level.ok());

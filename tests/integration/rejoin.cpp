@@ -18,13 +18,13 @@ namespace {
 
 const ComponentName kHostApi{"examples", "hostapi"};
 
-std::vector<std::pair<std::string, int>> member_events(const Daemon &d)
-{
+std::vector<std::pair<std::string, int>> member_events(const Daemon &d) {
     auto deadline = hlib::deadline_in(5s);
     auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), deadline);
     REQUIRE_MESSAGE(conn.ok(), (conn ? "" : describe(conn.error())));
     hlib::Daemon client(std::move(conn.value()));
-    auto reply = value_of(client.call(kHostApi, "member_events", {}, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline));
+    auto reply =
+        value_of(client.call(kHostApi, "member_events", {}, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline));
     Unpacker u(reply);
     std::int64_t n = 0;
     REQUIRE(u.i64(n));
@@ -38,8 +38,7 @@ std::vector<std::pair<std::string, int>> member_events(const Daemon &d)
     return out;
 }
 
-bool sees_all_alive(Vm &vm, Daemon &d)
-{
+bool sees_all_alive(Vm &vm, Daemon &d) {
     auto c = connect(d);
     auto states = member_states(c);
     if (states.size() != vm.size()) return false;
@@ -48,10 +47,9 @@ bool sees_all_alive(Vm &vm, Daemon &d)
     return true;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a member declared failed rejoins when its heartbeats come back, and hooks hear it")
-{
+TEST_CASE("a member declared failed rejoins when its heartbeats come back, and hooks hear it") {
     Vm vm = start_vm(3);
     auto client = connect(vm[0]);
     for (const auto &r : client.load(kHostApi, {hlib::Placement::Kind::all, {}}))

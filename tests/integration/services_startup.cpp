@@ -17,34 +17,29 @@ using namespace harness::it;
 
 namespace {
 
-hlib::Daemon client_of(const Daemon &d)
-{
+hlib::Daemon client_of(const Daemon &d) {
     auto conn = hlib::Connection::open_unix(d.unix_socket(), read_key(d.key_file()), hlib::deadline_in(5s));
     REQUIRE_MESSAGE(conn.ok(), (conn ? "" : describe(conn.error())));
     return hlib::Daemon(std::move(conn.value()));
 }
 
-std::vector<std::string> loaded_names(const Daemon &d)
-{
+std::vector<std::string> loaded_names(const Daemon &d) {
     auto client = client_of(d);
     std::vector<std::string> out;
     for (const auto &c : value_of(client.loaded(hlib::deadline_in(5s)))) out.push_back(c.name.to_string());
     return out;
 }
 
+}  // namespace
 
-} // namespace
-
-TEST_CASE("the fixture's daemons load no services")
-{
+TEST_CASE("the fixture's daemons load no services") {
     auto d = Daemon::start({});
     CHECK(loaded_names(*d).empty());
 }
 
-TEST_CASE("services load in the listed order from --plugin-path, before the ready line")
-{
+TEST_CASE("services load in the listed order from --plugin-path, before the ready line") {
     test::DaemonOptions o;
-    o.install_examples = false; // <root>/lib stays empty: only the plugin path has them
+    o.install_examples = false;  // <root>/lib stays empty: only the plugin path has them
     o.services = "examples/hostapi,examples/math";
     o.extra_args = {"--plugin-path", test::built_plugins_dir().string()};
     auto d = Daemon::start(o);
@@ -53,8 +48,7 @@ TEST_CASE("services load in the listed order from --plugin-path, before the read
     CHECK(d->stderr_text().find("from plugin-path") != std::string::npos);
 }
 
-TEST_CASE("HARNESS_PLUGIN_PATH is a ':'-separated search path")
-{
+TEST_CASE("HARNESS_PLUGIN_PATH is a ':'-separated search path") {
     test::TempDir empty;
     test::DaemonOptions o;
     o.install_examples = false;
@@ -64,8 +58,7 @@ TEST_CASE("HARNESS_PLUGIN_PATH is a ':'-separated search path")
     CHECK(loaded_names(*d) == std::vector<std::string>{"examples/math"});
 }
 
-TEST_CASE("a service that cannot be found is a warning; the daemon serves and loads the rest")
-{
+TEST_CASE("a service that cannot be found is a warning; the daemon serves and loads the rest") {
     test::DaemonOptions o;
     o.install_examples = false;
     o.services = "examples/nosuchservice,examples/math";
@@ -78,8 +71,7 @@ TEST_CASE("a service that cannot be found is a warning; the daemon serves and lo
     CHECK(client.ping(hlib::deadline_in(2s)).ok());
 }
 
-TEST_CASE("a service whose init fails is a warning too")
-{
+TEST_CASE("a service whose init fails is a warning too") {
     test::DaemonOptions o;
     o.services = "examples/failinit,examples/math";
     auto d = Daemon::start(o);
@@ -87,8 +79,7 @@ TEST_CASE("a service whose init fails is a warning too")
     CHECK(d->stderr_text().find("failinit refuses to start") != std::string::npos);
 }
 
-TEST_CASE("the last --services wins, and a malformed list is refused with the reason")
-{
+TEST_CASE("the last --services wins, and a malformed list is refused with the reason") {
     test::DaemonOptions o;
     o.services = "examples/math";
     o.extra_args = {"--services", ""};
@@ -103,18 +94,16 @@ TEST_CASE("the last --services wins, and a malformed list is refused with the re
     CHECK_MESSAGE(r.err.find("not a name") != std::string::npos, r.err);
 }
 
-TEST_CASE("--help lists the service and plugin path options with their defaults")
-{
+TEST_CASE("--help lists the service and plugin path options with their defaults") {
     auto r = run_program({test::hcored_path().string(), "--help"}, 10s);
     REQUIRE(r.exited_ok());
     CHECK(r.out.find("--services") != std::string::npos);
     CHECK(r.out.find("vm/drd,vm/naming,vm/events,vm/spawn_notify") != std::string::npos);
     CHECK(r.out.find("--plugin-path") != std::string::npos);
-    CHECK(r.out.find("plugins-root/services") != std::string::npos); // run from the build tree
+    CHECK(r.out.find("plugins-root/services") != std::string::npos);  // run from the build tree
 }
 
-TEST_CASE("the VM services built in this tree load from the default plugin path")
-{
+TEST_CASE("the VM services built in this tree load from the default plugin path") {
     test::DaemonOptions o;
     o.install_examples = false;
     o.services = test::kAllServices;
@@ -122,8 +111,7 @@ TEST_CASE("the VM services built in this tree load from the default plugin path"
     CHECK(loaded_names(*d) == std::vector<std::string>{"vm/drd", "vm/naming", "vm/events", "vm/spawn_notify"});
 }
 
-TEST_CASE("SIGTERM while vm/events takes its role through vm/drd: the daemon still exits at once")
-{
+TEST_CASE("SIGTERM while vm/events takes its role through vm/drd: the daemon still exits at once") {
     // The events service's role thread calls vm/drd (loading it on first use)
     // while the daemon stops; its fini joins that thread. Repeated because
     // the thread's call and the stop race.

@@ -13,8 +13,7 @@ using namespace harness::it;
 namespace {
 
 // What daemon d reports as the members of its VM, by id.
-std::map<std::string, hlib::Member> members_seen_by(Daemon &d)
-{
+std::map<std::string, hlib::Member> members_seen_by(Daemon &d) {
     auto vm = connect(d);
     auto members = vm.members();
     REQUIRE_MESSAGE(members.ok(), (members ? "" : members.error().describe()));
@@ -23,15 +22,14 @@ std::map<std::string, hlib::Member> members_seen_by(Daemon &d)
     return out;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("three daemons joined with --join form one VM that every member sees whole")
-{
-    auto vm = start_vm(3); // waits until each daemon lists 3 alive members
+TEST_CASE("three daemons joined with --join form one VM that every member sees whole") {
+    auto vm = start_vm(3);  // waits until each daemon lists 3 alive members
 
     std::set<std::string> ids;
     for (auto &d : vm.daemons) ids.insert(d->id());
-    REQUIRE(ids.size() == 3); // every daemon has its own member id
+    REQUIRE(ids.size() == 3);  // every daemon has its own member id
 
     for (auto &d : vm.daemons) {
         CAPTURE(d->id());
@@ -49,8 +47,7 @@ TEST_CASE("three daemons joined with --join form one VM that every member sees w
     }
 }
 
-TEST_CASE("members learned second hand: the third daemon joined through the first still hears the second")
-{
+TEST_CASE("members learned second hand: the third daemon joined through the first still hears the second") {
     // The third daemon only ever talked to the first; the second learns of it
     // by gossip and heartbeats it. After several timeouts everyone must still
     // be alive: heartbeats flow between all pairs, not only via the first.
@@ -67,12 +64,11 @@ TEST_CASE("members learned second hand: the third daemon joined through the firs
                 REQUIRE(alive);
             }
         }
-        std::this_thread::sleep_for(20ms); // a sampling interval, not a wait for anything
+        std::this_thread::sleep_for(20ms);  // a sampling interval, not a wait for anything
     }
 }
 
-TEST_CASE("ADD brings a running daemon into the VM and every member learns it")
-{
+TEST_CASE("ADD brings a running daemon into the VM and every member learns it") {
     auto vm = start_vm(2);
     test::DaemonOptions o;
     o.vm = "itvm";
@@ -96,8 +92,7 @@ namespace {
 
 // Runs hcored --join TARGET in a fresh root and returns how it ended; it must
 // end (not hang) and is killed at the deadline otherwise.
-RunResult join_attempt(const Endpoint &target, const std::string &vm_name, const std::filesystem::path &key)
-{
+RunResult join_attempt(const Endpoint &target, const std::string &vm_name, const std::filesystem::path &key) {
     test::TempDir root("hjoin");
     auto port = test::free_port();
     return run_program({test::hcored_path().string(), "--root", root.path().string(), "--key", key.string(), "--vm",
@@ -106,15 +101,13 @@ RunResult join_attempt(const Endpoint &target, const std::string &vm_name, const
                        15s);
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("joining fails at once and clearly with another VM name, the wrong key, or nobody at the address")
-{
+TEST_CASE("joining fails at once and clearly with another VM name, the wrong key, or nobody at the address") {
     auto vm = start_vm(1);
     Daemon &a = vm[0];
 
-    SUBCASE("another VM name")
-    {
+    SUBCASE("another VM name") {
         auto r = join_attempt(a.tcp(), "othervm", vm.key_file);
         INFO("stderr: " << r.err);
         REQUIRE_FALSE(r.timed_out);
@@ -123,8 +116,7 @@ TEST_CASE("joining fails at once and clearly with another VM name, the wrong key
         CHECK(r.err.find("itvm") != std::string::npos);
         CHECK(r.out.find("hcored ready") == std::string::npos);
     }
-    SUBCASE("the wrong key")
-    {
+    SUBCASE("the wrong key") {
         test::TempDir keys("hkey");
         auto wrong = test::write_vm_key(keys.path() / "wrong.key");
         auto r = join_attempt(a.tcp(), "itvm", wrong);
@@ -134,8 +126,7 @@ TEST_CASE("joining fails at once and clearly with another VM name, the wrong key
         CHECK(r.err.find("cannot join") != std::string::npos);
         CHECK(r.err.find("authentication") != std::string::npos);
     }
-    SUBCASE("nobody listening there")
-    {
+    SUBCASE("nobody listening there") {
         auto t0 = Clock::now();
         auto r = join_attempt(Endpoint{"127.0.0.1", test::free_port()}, "itvm", vm.key_file);
         INFO("stderr: " << r.err);

@@ -17,12 +17,13 @@ namespace {
 
 constexpr int kHosts = 3;
 
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other two")
-{
+TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other two") {
     netns::Network net(kHosts);
     test::TempDir work("hftnetns");
     auto key = test::write_vm_key(work.path() / "vm.key");
@@ -35,10 +36,29 @@ TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other tw
     std::string hosts = net.address(0) + ":7001:2," + net.address(1) + ":7001:1," + net.address(2) + ":7001:1";
     // (run_program execs its argv[0] as given: ip by its path.)
     std::string ip = std::filesystem::exists("/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip";
-    std::vector<std::string> argv{ip,          "netns", "exec", net.ns(0), FTMPIRUN_PATH, "--hcore",
-                                  net.address(0) + ":7001", "--key", key.string(), "--host", hosts,
-                                  "--comm-mode", "shrink", "--strict-collectives", "--tag-output",
-                                  "--timeout", "100", "-np", "4", FT_SUM_PATH, work.path().string(), "40", "100"};
+    std::vector<std::string> argv{ip,
+                                  "netns",
+                                  "exec",
+                                  net.ns(0),
+                                  FTMPIRUN_PATH,
+                                  "--hcore",
+                                  net.address(0) + ":7001",
+                                  "--key",
+                                  key.string(),
+                                  "--host",
+                                  hosts,
+                                  "--comm-mode",
+                                  "shrink",
+                                  "--strict-collectives",
+                                  "--tag-output",
+                                  "--timeout",
+                                  "100",
+                                  "-np",
+                                  "4",
+                                  FT_SUM_PATH,
+                                  work.path().string(),
+                                  "40",
+                                  "100"};
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 120s); });
 
     // Mid-run: every rank has started (its pid file), the sum takes ≥ 4 s.
@@ -72,7 +92,9 @@ TEST_CASE("a host cut off mid-run: the FT job finishes correctly on the other tw
             },
             5s));
     }
-    net.restore(victim); // the daemons stop (and kill what they run) as the test ends
+    net.restore(victim);  // the daemons stop (and kill what they run) as the test ends
 }
 
-int main(int argc, char **argv) { return netns::run_tests(argc, argv); }
+int main(int argc, char **argv) {
+    return netns::run_tests(argc, argv);
+}

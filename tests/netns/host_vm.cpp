@@ -10,15 +10,13 @@ namespace harness::netns {
 
 using namespace std::chrono_literals;
 
-hlib::Daemon client_of(const it::Daemon &d)
-{
+hlib::Daemon client_of(const it::Daemon &d) {
     auto conn = hlib::Connection::open_unix(d.unix_socket(), it::read_key(d.key_file()), hlib::deadline_in(5s));
     if (!conn) throw std::runtime_error("cannot reach " + d.id() + ": " + conn.error().describe());
     return hlib::Daemon(std::move(conn.value()));
 }
 
-std::map<std::string, bool> states_seen_by(const it::Daemon &d)
-{
+std::map<std::string, bool> states_seen_by(const it::Daemon &d) {
     std::map<std::string, bool> out;
     auto client = client_of(d);
     auto members = client.members(hlib::deadline_in(3s));
@@ -27,8 +25,7 @@ std::map<std::string, bool> states_seen_by(const it::Daemon &d)
     return out;
 }
 
-bool sees_all_alive(const it::Daemon &who, const Daemons &d)
-{
+bool sees_all_alive(const it::Daemon &who, const Daemons &d) {
     auto s = states_seen_by(who);
     if (s.size() != d.size()) return false;
     for (const auto &x : d)
@@ -36,8 +33,7 @@ bool sees_all_alive(const it::Daemon &who, const Daemons &d)
     return true;
 }
 
-std::int64_t drd_voters(const it::Daemon &d)
-{
+std::int64_t drd_voters(const it::Daemon &d) {
     auto client = client_of(d);
     auto reply = client.call(ComponentName{"vm", "drd"}, "status", {}, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
                              hlib::deadline_in(5s));
@@ -48,8 +44,7 @@ std::int64_t drd_voters(const it::Daemon &d)
     return u.str(leader) && u.i64(n) && !leader.empty() ? n : 0;
 }
 
-Daemons start_vm(const Network &net, const std::string &vm, const std::filesystem::path &key)
-{
+Daemons start_vm(const Network &net, const std::string &vm, const std::filesystem::path &key) {
     Daemons d;
     for (int i = 0; i < net.hosts(); ++i) {
         test::DaemonOptions o;
@@ -72,8 +67,7 @@ Daemons start_vm(const Network &net, const std::string &vm, const std::filesyste
     return d;
 }
 
-int run_tests(int argc, char **argv)
-{
+int run_tests(int argc, char **argv) {
     std::string why;
     if (!available(&why)) {
         std::cout << "SKIPPED: needs root and ip netns (" << why << ")" << std::endl;
@@ -83,4 +77,4 @@ int run_tests(int argc, char **argv)
     return context.run();
 }
 
-} // namespace harness::netns
+}  // namespace harness::netns

@@ -40,4 +40,4 @@ Daemons start_vm(const Network &net, const std::string &vm, const std::filesyste
 // and returns 77 (CTest's skip code for these tests), else runs doctest.
 int run_tests(int argc, char **argv);
 
-} // namespace harness::netns
+}  // namespace harness::netns

@@ -11,8 +11,7 @@ namespace harness::netns {
 namespace {
 
 // Runs argv, returns (exit status, combined output).
-std::pair<int, std::string> capture(const std::vector<std::string> &argv)
-{
+std::pair<int, std::string> capture(const std::vector<std::string> &argv) {
     std::string command;
     for (const auto &a : argv) command += (command.empty() ? "" : " ") + a;
     command += " 2>&1";
@@ -25,10 +24,9 @@ std::pair<int, std::string> capture(const std::vector<std::string> &argv)
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-} // namespace
+}  // namespace
 
-void run(const std::vector<std::string> &argv)
-{
+void run(const std::vector<std::string> &argv) {
     auto [status, out] = capture(argv);
     if (status != 0) {
         std::string command;
@@ -37,8 +35,7 @@ void run(const std::vector<std::string> &argv)
     }
 }
 
-bool available(std::string *why)
-{
+bool available(std::string *why) {
     if (::geteuid() != 0) {
         *why = "not root";
         return false;
@@ -53,8 +50,7 @@ bool available(std::string *why)
     return true;
 }
 
-Network::Network(int hosts)
-{
+Network::Network(int hosts) {
     std::string tag = std::to_string(::getpid());
     bridge_ns_ = "hbr" + tag;
     try {
@@ -79,17 +75,22 @@ Network::Network(int hosts)
     }
 }
 
-Network::~Network() { teardown(); }
+Network::~Network() {
+    teardown();
+}
 
-void Network::teardown()
-{
+void Network::teardown() {
     for (const auto &ns : hosts_) capture({"ip", "netns", "del", ns});
     hosts_.clear();
     if (!bridge_ns_.empty()) capture({"ip", "netns", "del", bridge_ns_});
     bridge_ns_.clear();
 }
 
-void Network::cut(int host) { run({"ip", "-n", ns(host), "link", "set", "eth0", "down"}); }
-void Network::restore(int host) { run({"ip", "-n", ns(host), "link", "set", "eth0", "up"}); }
+void Network::cut(int host) {
+    run({"ip", "-n", ns(host), "link", "set", "eth0", "down"});
+}
+void Network::restore(int host) {
+    run({"ip", "-n", ns(host), "link", "set", "eth0", "up"});
+}
 
-} // namespace harness::netns
+}  // namespace harness::netns

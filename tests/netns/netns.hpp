@@ -28,8 +28,8 @@ public:
     int hosts() const { return static_cast<int>(hosts_.size()); }
     const std::string &ns(int host) const { return hosts_.at(static_cast<std::size_t>(host)); }
     std::string address(int host) const { return "10.77.0." + std::to_string(host + 1); }
-    void cut(int host);     // the host's link goes down: it hears nobody, nobody hears it
-    void restore(int host); // and comes back
+    void cut(int host);      // the host's link goes down: it hears nobody, nobody hears it
+    void restore(int host);  // and comes back
 
 private:
     void teardown();
@@ -37,4 +37,4 @@ private:
     std::vector<std::string> hosts_;
 };
 
-} // namespace harness::netns
+}  // namespace harness::netns

@@ -9,7 +9,6 @@
 
 #include <doctest/doctest.h>
 
-
 using namespace harness;
 using namespace harness::it;
 
@@ -19,15 +18,13 @@ constexpr int kHosts = 3;
 const ComponentName kDrd{"vm", "drd"};
 const ComponentName kNaming{"vm", "naming"};
 
-Result<Bytes> call(const Daemon &d, const ComponentName &c, std::string_view f, std::span<const std::uint8_t> args)
-{
+Result<Bytes> call(const Daemon &d, const ComponentName &c, std::string_view f, std::span<const std::uint8_t> args) {
     auto client = netns::client_of(d);
     return client.call(c, f, args, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, hlib::deadline_in(5s));
 }
 
 // The member id in vm/services/<name>, "" when absent or unreadable.
-std::string active_instance(const Daemon &d, const std::string &service)
-{
+std::string active_instance(const Daemon &d, const std::string &service) {
     Packer args;
     args.str("vm/services/" + service).boolean(true);
     auto reply = call(d, kDrd, "get", args.view());
@@ -40,10 +37,9 @@ std::string active_instance(const Daemon &d, const std::string &service)
     return std::string(value.begin(), value.end());
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged writes survive, rejoin")
-{
+TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged writes survive, rejoin") {
     netns::Network net(kHosts);
     test::TempDir keys("hnetns");
     auto key = test::write_vm_key(keys.path() / "vm.key");
@@ -96,8 +92,9 @@ TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged 
     Packer alloc;
     alloc.str("job").i64(1);
     Result<Bytes> id = make_error(HARNESS_ERR_INTERNAL, "not tried");
-    CHECK_MESSAGE(test::wait_until([&] { return (id = call(*majority[1], kNaming, "allocate", alloc.view())).ok(); }, 20s),
-                  (id ? "" : id.error().describe()));
+    CHECK_MESSAGE(
+        test::wait_until([&] { return (id = call(*majority[1], kNaming, "allocate", alloc.view())).ok(); }, 20s),
+        (id ? "" : id.error().describe()));
     // The write acknowledged before the cut is there, read linearizably.
     Packer get;
     get.str("test/acked").boolean(true);
@@ -123,4 +120,6 @@ TEST_CASE("a cut link: failed by the majority, services fail over, acknowledged 
     for (auto &x : d) CHECK_MESSAGE(x->running(), x->stderr_tail());
 }
 
-int main(int argc, char **argv) { return netns::run_tests(argc, argv); }
+int main(int argc, char **argv) {
+    return netns::run_tests(argc, argv);
+}

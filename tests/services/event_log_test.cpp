@@ -18,20 +18,22 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Bytes text(const std::string &s) { return Bytes(s.begin(), s.end()); }
-std::string text_of(const Bytes &b) { return std::string(b.begin(), b.end()); }
+Bytes text(const std::string &s) {
+    return Bytes(s.begin(), s.end());
+}
+std::string text_of(const Bytes &b) {
+    return std::string(b.begin(), b.end());
+}
 
-std::vector<std::int64_t> seqs_of(const std::vector<Event> &events)
-{
+std::vector<std::int64_t> seqs_of(const std::vector<Event> &events) {
     std::vector<std::int64_t> out;
     for (const auto &e : events) out.push_back(e.seq);
     return out;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("publish numbers events 1, 2, 3 per topic; fetch returns them in order and resumes after any seq")
-{
+TEST_CASE("publish numbers events 1, 2, 3 per topic; fetch returns them in order and resumes after any seq") {
     MemoryRecordStore store;
     EventLog log(store);
     for (int i = 1; i <= 5; ++i) {
@@ -41,7 +43,7 @@ TEST_CASE("publish numbers events 1, 2, 3 per topic; fetch returns them in order
     }
     auto other = log.publish("job/2", text("x"), "", 1);
     REQUIRE(other.ok());
-    CHECK(*other == 1); // topics are numbered independently
+    CHECK(*other == 1);  // topics are numbered independently
 
     auto all = log.fetch("job/1", 0, 0, 100, 1);
     REQUIRE(all.ok());
@@ -62,8 +64,7 @@ TEST_CASE("publish numbers events 1, 2, 3 per topic; fetch returns them in order
     CHECK(stored->has_value());
 }
 
-TEST_CASE("a waiting fetch wakes as soon as an event is published, and an idle one returns empty at wait_ms")
-{
+TEST_CASE("a waiting fetch wakes as soon as an event is published, and an idle one returns empty at wait_ms") {
     MemoryRecordStore store;
     EventLog log(store);
     auto started = std::chrono::steady_clock::now();
@@ -85,11 +86,10 @@ TEST_CASE("a waiting fetch wakes as soon as an event is published, and an idle o
     REQUIRE(woken.ok());
     REQUIRE(woken->size() == 1);
     CHECK(text_of(woken->front().payload) == "hello");
-    CHECK(took < 10s); // woken by the publish, not by the 20 s deadline
+    CHECK(took < 10s);  // woken by the publish, not by the 20 s deadline
 }
 
-TEST_CASE("retention keeps the newest events, deletes older ones from the store, and a stale fetcher sees the jump")
-{
+TEST_CASE("retention keeps the newest events, deletes older ones from the store, and a stale fetcher sees the jump") {
     MemoryRecordStore store;
     EventLogLimits limits;
     limits.retention = 8;
@@ -101,7 +101,7 @@ TEST_CASE("retention keeps the newest events, deletes older ones from the store,
     REQUIRE(from_start.ok());
     REQUIRE(!from_start->empty());
     CHECK(from_start->back().seq == 40);
-    CHECK(from_start->front().seq > 1); // the jump tells the fetcher what it missed
+    CHECK(from_start->front().seq > 1);  // the jump tells the fetcher what it missed
     CHECK(from_start->size() <= 10);
     auto seqs = seqs_of(*from_start);
     for (std::size_t i = 1; i < seqs.size(); ++i) CHECK(seqs[i] == seqs[i - 1] + 1);
@@ -112,12 +112,11 @@ TEST_CASE("retention keeps the newest events, deletes older ones from the store,
     CHECK(*seq == 41);
 }
 
-TEST_CASE("a new active instance (new term) continues the sequence from the store, without gaps or reuse")
-{
+TEST_CASE("a new active instance (new term) continues the sequence from the store, without gaps or reuse") {
     MemoryRecordStore store;
     EventLog first(store);
     for (int i = 1; i <= 5; ++i) REQUIRE(first.publish("job/9", text(std::to_string(i)), "", 1).ok());
-    EventLog second(store); // the instance on another daemon that took over
+    EventLog second(store);  // the instance on another daemon that took over
     auto seq = second.publish("job/9", text("6"), "", 2);
     REQUIRE(seq.ok());
     CHECK(*seq == 6);
@@ -137,8 +136,7 @@ TEST_CASE("a new active instance (new term) continues the sequence from the stor
     CHECK(text_of(seen_by_first->front().payload) == "6");
 }
 
-TEST_CASE("a publish retried with the same token is stored once, also by the instance that took over")
-{
+TEST_CASE("a publish retried with the same token is stored once, also by the instance that took over") {
     MemoryRecordStore store;
     EventLog a(store);
     auto s1 = a.publish("t", text("x"), "tok-1", 1);
@@ -155,17 +153,16 @@ TEST_CASE("a publish retried with the same token is stored once, also by the ins
     CHECK(all->size() == 1);
 }
 
-TEST_CASE("a write that committed but reported an error is not duplicated by the retry")
-{
+TEST_CASE("a write that committed but reported an error is not duplicated by the retry") {
     MemoryRecordStore store;
     EventLog log(store);
     REQUIRE(log.publish("t", text("a"), "t-a", 1).ok());
     store.commit_then_fail_next_cas();
     auto failed = log.publish("t", text("b"), "t-b", 1);
-    CHECK_FALSE(failed.ok()); // not acknowledged...
+    CHECK_FALSE(failed.ok());  // not acknowledged...
     auto retried = log.publish("t", text("b"), "t-b", 1);
     REQUIRE(retried.ok());
-    CHECK(*retried == 2); // ...but the retry finds it committed at 2
+    CHECK(*retried == 2);  // ...but the retry finds it committed at 2
     auto next = log.publish("t", text("c"), "t-c", 1);
     REQUIRE(next.ok());
     CHECK(*next == 3);
@@ -174,8 +171,7 @@ TEST_CASE("a write that committed but reported an error is not duplicated by the
     CHECK(seqs_of(*all) == std::vector<std::int64_t>{1, 2, 3});
 }
 
-TEST_CASE("a store that is unavailable fails the publish; later publishes leave no gap")
-{
+TEST_CASE("a store that is unavailable fails the publish; later publishes leave no gap") {
     MemoryRecordStore store;
     EventLog log(store);
     REQUIRE(log.publish("t", text("a"), "", 1).ok());
@@ -188,8 +184,7 @@ TEST_CASE("a store that is unavailable fails the publish; later publishes leave 
     CHECK(*ok == 2);
 }
 
-TEST_CASE("two instances that both believe they are active never give one seq to two events")
-{
+TEST_CASE("two instances that both believe they are active never give one seq to two events") {
     MemoryRecordStore store;
     EventLog a(store), b(store);
     std::mutex mutex;
@@ -199,7 +194,7 @@ TEST_CASE("two instances that both believe they are active never give one seq to
         for (int i = 0; i < 50; ++i) {
             auto s = log.publish("shared", text(std::to_string(who) + ":" + std::to_string(i)), "", 1);
             std::lock_guard lock(mutex);
-            if (!s) { // no REQUIRE off the test's thread: it would terminate
+            if (!s) {  // no REQUIRE off the test's thread: it would terminate
                 failures.push_back(s.error().describe());
                 continue;
             }
@@ -213,7 +208,7 @@ TEST_CASE("two instances that both believe they are active never give one seq to
     std::set<std::int64_t> unique(acked.begin(), acked.end());
     CHECK(unique.size() == acked.size());
     CHECK(*unique.begin() == 1);
-    CHECK(*unique.rbegin() == 200); // no gaps either
+    CHECK(*unique.rbegin() == 200);  // no gaps either
     // Both instances' views agree with the store.
     EventLog reader(store);
     auto all = reader.fetch("shared", 0, 0, 1000, 7);
@@ -224,8 +219,7 @@ TEST_CASE("two instances that both believe they are active never give one seq to
     CHECK(payloads.size() == 200);
 }
 
-TEST_CASE("bad arguments give clear errors")
-{
+TEST_CASE("bad arguments give clear errors") {
     MemoryRecordStore store;
     EventLogLimits limits;
     limits.max_payload = 16;
@@ -240,7 +234,8 @@ TEST_CASE("bad arguments give clear errors")
 
     CHECK(check_name("topic", "job/17").ok());
     CHECK(check_name("topic", "vm/members").ok());
-    for (std::string bad : std::vector<std::string>{"", "a#1", "a//b", "/a", "a/", "../x", "a/./b", "sp ace", std::string(201, 'a')}) {
+    for (std::string bad :
+         std::vector<std::string>{"", "a#1", "a//b", "/a", "a/", "../x", "a/./b", "sp ace", std::string(201, 'a')}) {
         auto r = check_name("topic", bad);
         CHECK_MESSAGE(!r.ok(), bad);
         if (!r.ok()) CHECK(r.error().status == HARNESS_ERR_INVALID_ARGUMENT);

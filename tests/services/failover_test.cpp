@@ -19,14 +19,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Bytes text(const std::string &s) { return Bytes(s.begin(), s.end()); }
+Bytes text(const std::string &s) {
+    return Bytes(s.begin(), s.end());
+}
 
 struct Node {
     Node(test::Cluster &c, RecordStore &store, const std::string &id_, EventsSettings es, NamingSettings ns)
         : id(id_), members(c, id_), forwarder(c), events(store, members, forwarder, {}, es),
-          naming(store, members, forwarder, {}, ns)
-    {
-    }
+          naming(store, members, forwarder, {}, ns) {}
     std::string id;
     test::ClusterMembers members;
     test::ClusterForwarder forwarder;
@@ -35,21 +35,22 @@ struct Node {
 };
 
 // What a daemon does with a forwarded call: decode, run the *_active entry, encode.
-Result<Bytes> serve(Node &n, std::string_view function, std::span<const std::uint8_t> args)
-{
+Result<Bytes> serve(Node &n, std::string_view function, std::span<const std::uint8_t> args) {
     Unpacker u(args);
     Packer reply;
     if (function == "publish_active") {
         std::string topic, token;
         Bytes payload;
-        if (!u.str(topic) || !u.bytes(payload) || !u.str(token)) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "args");
+        if (!u.str(topic) || !u.bytes(payload) || !u.str(token))
+            return make_error(HARNESS_ERR_INVALID_ARGUMENT, "args");
         auto s = n.events.publish_active(topic, payload, token);
         if (!s) return s.error();
         reply.i64(*s);
     } else if (function == "fetch_active") {
         std::string topic;
         std::int64_t after = 0, wait = 0, max = 0;
-        if (!u.str(topic) || !u.i64(after) || !u.i64(wait) || !u.i64(max)) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "args");
+        if (!u.str(topic) || !u.i64(after) || !u.i64(wait) || !u.i64(max))
+            return make_error(HARNESS_ERR_INVALID_ARGUMENT, "args");
         auto events = n.events.fetch_active(topic, after, wait, max);
         if (!events) return events.error();
         reply.i64(static_cast<std::int64_t>(events->size()));
@@ -68,8 +69,7 @@ Result<Bytes> serve(Node &n, std::string_view function, std::span<const std::uin
 }
 
 struct Vm {
-    explicit Vm(int n)
-    {
+    explicit Vm(int n) {
         EventsSettings es;
         es.request_deadline = 5000ms;
         es.role_recheck = 100ms;
@@ -81,15 +81,15 @@ struct Vm {
         for (int i = 0; i < n; ++i) {
             nodes.push_back(std::make_unique<Node>(cluster, store, "m" + std::to_string(i), es, ns));
             Node *node = nodes.back().get();
-            cluster.set_handler(node->id, [node](std::string_view f, std::span<const std::uint8_t> a) { return serve(*node, f, a); });
+            cluster.set_handler(
+                node->id, [node](std::string_view f, std::span<const std::uint8_t> a) { return serve(*node, f, a); });
         }
         for (auto &node : nodes) {
             node->events.start();
             node->naming.start();
         }
     }
-    ~Vm()
-    {
+    ~Vm() {
         // Stop every instance before any is destroyed: a keeper thread of one
         // may be calling into another.
         for (auto &n : nodes) {
@@ -97,8 +97,7 @@ struct Vm {
             n->naming.stop();
         }
     }
-    Node &by_id(const std::string &id)
-    {
+    Node &by_id(const std::string &id) {
         for (auto &n : nodes)
             if (n->id == id) return *n;
         FAIL("no node " << id);
@@ -106,14 +105,12 @@ struct Vm {
     }
     // The host dies: its calls fail at once; the core declares it failed
     // later, and every survivor's hook fires.
-    void kill(const std::string &id)
-    {
+    void kill(const std::string &id) {
         cluster.take_down(id);
         by_id(id).events.stop();
         by_id(id).naming.stop();
     }
-    void declare_failed(const std::string &id)
-    {
+    void declare_failed(const std::string &id) {
         cluster.declare_failed(id);
         for (auto &n : nodes)
             if (n->id != id) {
@@ -121,8 +118,7 @@ struct Vm {
                 n->naming.member_changed(id, false);
             }
     }
-    std::string holder(const char *key)
-    {
+    std::string holder(const char *key) {
         auto r = store.get(key, true);
         if (!r.ok() || !r->has_value()) return "";
         return string_of((*r)->value);
@@ -133,12 +129,12 @@ struct Vm {
     std::vector<std::unique_ptr<Node>> nodes;
 };
 
-} // namespace
+}  // namespace
 
-TEST_CASE("one active instance per VM, recorded in vm/services/*; every instance answers with one sequence")
-{
+TEST_CASE("one active instance per VM, recorded in vm/services/*; every instance answers with one sequence") {
     Vm vm(3);
-    REQUIRE(test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty() && !vm.holder(kNamingRoleKey).empty(); }, 5s));
+    REQUIRE(
+        test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty() && !vm.holder(kNamingRoleKey).empty(); }, 5s));
     const std::string active = vm.holder(kEventsRoleKey);
     for (auto &n : vm.nodes) {
         auto w = n->events.where();
@@ -173,8 +169,8 @@ TEST_CASE("one active instance per VM, recorded in vm/services/*; every instance
     }
 }
 
-TEST_CASE("kill of the active host: a survivor takes over, acknowledged events stay in order, fetchers resume, vm/members tells")
-{
+TEST_CASE("kill of the active host: a survivor takes over, acknowledged events stay in order, fetchers resume, "
+          "vm/members tells") {
     Vm vm(3);
     REQUIRE(test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty(); }, 5s));
     const std::string dead = vm.holder(kEventsRoleKey);
@@ -197,7 +193,7 @@ TEST_CASE("kill of the active host: a survivor takes over, acknowledged events s
     // A publish in the window before the core declares the host failed waits
     // (it cannot reach the active) and completes once the failure is declared.
     std::thread detector([&] {
-        std::this_thread::sleep_for(50ms); // the failure detector's delay, not a wait for a result
+        std::this_thread::sleep_for(50ms);  // the failure detector's delay, not a wait for a result
         vm.declare_failed(dead);
     });
     auto during = survivor->events.publish("job/2", text("during"));
@@ -209,7 +205,8 @@ TEST_CASE("kill of the active host: a survivor takes over, acknowledged events s
         REQUIRE(s.ok());
         acked.push_back(*s);
     }
-    REQUIRE(test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty() && vm.holder(kEventsRoleKey) != dead; }, 5s));
+    REQUIRE(
+        test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty() && vm.holder(kEventsRoleKey) != dead; }, 5s));
     for (std::size_t i = 0; i < acked.size(); ++i) CHECK(acked[i] == static_cast<std::int64_t>(i + 1));
 
     // The fetcher resumes after the last seq it saw, at the new active instance.
@@ -220,21 +217,22 @@ TEST_CASE("kill of the active host: a survivor takes over, acknowledged events s
     CHECK(std::string(resumed->front().payload.begin(), resumed->front().payload.end()) == "during");
 
     // The new active instance published the failure on vm/members.
-    bool told = test::wait_until([&] {
-        auto m = survivor->events.fetch(kMembersTopic, 0, 0, 100);
-        if (!m.ok()) return false;
-        for (auto &e : *m) {
-            Unpacker u(e.payload);
-            std::string kind, id;
-            if (u.str(kind) && u.str(id) && kind == "member_failed" && id == dead) return true;
-        }
-        return false;
-    }, 5s);
+    bool told = test::wait_until(
+        [&] {
+            auto m = survivor->events.fetch(kMembersTopic, 0, 0, 100);
+            if (!m.ok()) return false;
+            for (auto &e : *m) {
+                Unpacker u(e.payload);
+                std::string kind, id;
+                if (u.str(kind) && u.str(id) && kind == "member_failed" && id == dead) return true;
+            }
+            return false;
+        },
+        5s);
     CHECK(told);
 }
 
-TEST_CASE("naming ids stay unique across a failover and across a restart of every instance")
-{
+TEST_CASE("naming ids stay unique across a failover and across a restart of every instance") {
     std::set<std::int64_t> seen;
     auto take = [&](NamingService &naming, int n) {
         for (int i = 0; i < n; ++i) {
@@ -296,11 +294,10 @@ TEST_CASE("naming ids stay unique across a failover and across a restart of ever
         auto holder = vm.holder(kNamingRoleKey);
         CHECK((holder == "r0" || holder == "r1"));
     }
-    CHECK(seen.size() == 7 * 15); // 7 rounds of take(…, 10), each 5 × 1 + 5 × 2 ids
+    CHECK(seen.size() == 7 * 15);  // 7 rounds of take(…, 10), each 5 × 1 + 5 × 2 ids
 }
 
-TEST_CASE("bad arguments are refused by the public functions before anything is forwarded")
-{
+TEST_CASE("bad arguments are refused by the public functions before anything is forwarded") {
     Vm vm(2);
     auto &n = *vm.nodes[1];
     CHECK(n.events.publish("bad#topic", text("x")).error().status == HARNESS_ERR_INVALID_ARGUMENT);
@@ -312,8 +309,7 @@ TEST_CASE("bad arguments are refused by the public functions before anything is 
     CHECK(n.naming.allocate("../etc", 1).error().status == HARNESS_ERR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("an instance that finds it lost the role releases its waiting fetchers at once, to retry at the new one")
-{
+TEST_CASE("an instance that finds it lost the role releases its waiting fetchers at once, to retry at the new one") {
     Vm vm(2);
     REQUIRE(test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty(); }, 5s));
     Node &active = vm.by_id(vm.holder(kEventsRoleKey));

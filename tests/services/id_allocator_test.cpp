@@ -16,17 +16,15 @@ using namespace harness::vmsvc;
 namespace {
 
 // Adds ids first … first+count−1 to seen; false if any was there already.
-bool add_range(std::set<std::int64_t> &seen, std::int64_t first, std::int64_t count)
-{
+bool add_range(std::set<std::int64_t> &seen, std::int64_t first, std::int64_t count) {
     for (std::int64_t i = 0; i < count; ++i)
         if (!seen.insert(first + i).second) return false;
     return true;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("ids start at 1, are consecutive within a term, and one DRD write serves a whole block")
-{
+TEST_CASE("ids start at 1, are consecutive within a term, and one DRD write serves a whole block") {
     MemoryRecordStore store;
     IdAllocator ids(store, NamingLimits{.block = 16});
     for (std::int64_t i = 1; i <= 10; ++i) {
@@ -35,7 +33,7 @@ TEST_CASE("ids start at 1, are consecutive within a term, and one DRD write serv
         CHECK(*id == i);
     }
     CHECK(store.cas_calls() == 1);
-    auto range = ids.allocate("job", 100, 1); // larger than a block: a block of its own
+    auto range = ids.allocate("job", 100, 1);  // larger than a block: a block of its own
     REQUIRE(range.ok());
     CHECK(*range >= 11);
     auto after = ids.allocate("job", 1, 1);
@@ -43,11 +41,10 @@ TEST_CASE("ids start at 1, are consecutive within a term, and one DRD write serv
     CHECK(*after >= *range + 100);
     auto other = ids.allocate("context", 1, 1);
     REQUIRE(other.ok());
-    CHECK(*other == 1); // spaces are independent
+    CHECK(*other == 1);  // spaces are independent
 }
 
-TEST_CASE("a failover (new term) and a restart (new allocator) skip ahead but never repeat an id")
-{
+TEST_CASE("a failover (new term) and a restart (new allocator) skip ahead but never repeat an id") {
     MemoryRecordStore store;
     std::set<std::int64_t> seen;
     {
@@ -57,7 +54,7 @@ TEST_CASE("a failover (new term) and a restart (new allocator) skip ahead but ne
             REQUIRE(id.ok());
             CHECK(add_range(seen, *id, 1));
         }
-        for (int i = 0; i < 5; ++i) { // same allocator, new term: the old block is dropped
+        for (int i = 0; i < 5; ++i) {  // same allocator, new term: the old block is dropped
             auto id = first.allocate("job", 1, 2);
             REQUIRE(id.ok());
             CHECK(add_range(seen, *id, 1));
@@ -74,8 +71,7 @@ TEST_CASE("a failover (new term) and a restart (new allocator) skip ahead but ne
     CHECK(*seen.rbegin() > 16);
 }
 
-TEST_CASE("a reservation that committed but reported an error is skipped, never reissued")
-{
+TEST_CASE("a reservation that committed but reported an error is skipped, never reissued") {
     MemoryRecordStore store;
     IdAllocator ids(store, NamingLimits{.block = 4});
     std::set<std::int64_t> seen;
@@ -90,12 +86,11 @@ TEST_CASE("a reservation that committed but reported an error is skipped, never 
         auto id = ids.allocate("s", 1, 1);
         REQUIRE(id.ok());
         CHECK(add_range(seen, *id, 1));
-        CHECK(*id > 8); // the block 5..8 reserved by the failed write is skipped
+        CHECK(*id > 8);  // the block 5..8 reserved by the failed write is skipped
     }
 }
 
-TEST_CASE("two allocators that both believe they are active hand out disjoint ids")
-{
+TEST_CASE("two allocators that both believe they are active hand out disjoint ids") {
     MemoryRecordStore store;
     IdAllocator a(store, NamingLimits{.block = 5}), b(store, NamingLimits{.block = 7});
     std::mutex mutex;
@@ -105,7 +100,7 @@ TEST_CASE("two allocators that both believe they are active hand out disjoint id
         for (int i = 0; i < 200; ++i) {
             auto id = ids.allocate("job", 1 + i % 3, 1);
             std::lock_guard lock(mutex);
-            if (!id) { // no REQUIRE off the test's thread: it would terminate
+            if (!id) {  // no REQUIRE off the test's thread: it would terminate
                 unique = false;
                 continue;
             }
@@ -120,8 +115,7 @@ TEST_CASE("two allocators that both believe they are active hand out disjoint id
     CHECK(seen.size() == 3 * (67 * 1 + 67 * 2 + 66 * 3));
 }
 
-TEST_CASE("bad counts and a corrupt record give clear errors")
-{
+TEST_CASE("bad counts and a corrupt record give clear errors") {
     MemoryRecordStore store;
     IdAllocator ids(store);
     CHECK(ids.allocate("job", 0, 1).error().status == HARNESS_ERR_INVALID_ARGUMENT);

@@ -18,33 +18,37 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Bytes text(const std::string &s) { return Bytes(s.begin(), s.end()); }
-std::string text_of(const Bytes &b) { return std::string(b.begin(), b.end()); }
+Bytes text(const std::string &s) {
+    return Bytes(s.begin(), s.end());
+}
+std::string text_of(const Bytes &b) {
+    return std::string(b.begin(), b.end());
+}
 
 // Every daemon answers `where` with the same member id; returns it.
-std::string settled_where(ServiceVm &vm, bool naming)
-{
+std::string settled_where(ServiceVm &vm, bool naming) {
     std::string agreed;
-    bool ok = test::wait_until([&] {
-        std::set<std::string> ids;
-        for (std::size_t i = 0; i < vm.size(); ++i) {
-            if (!vm.alive(i)) continue;
-            ServiceClient c(vm[i], vm.key_file());
-            auto w = naming ? c.naming_where(2s) : c.events_where(2s);
-            if (!w) return false;
-            ids.insert(*w);
-        }
-        if (ids.size() != 1) return false;
-        agreed = *ids.begin();
-        return vm.index_of(agreed) < vm.size();
-    }, 30s);
+    bool ok = test::wait_until(
+        [&] {
+            std::set<std::string> ids;
+            for (std::size_t i = 0; i < vm.size(); ++i) {
+                if (!vm.alive(i)) continue;
+                ServiceClient c(vm[i], vm.key_file());
+                auto w = naming ? c.naming_where(2s) : c.events_where(2s);
+                if (!w) return false;
+                ids.insert(*w);
+            }
+            if (ids.size() != 1) return false;
+            agreed = *ids.begin();
+            return vm.index_of(agreed) < vm.size();
+        },
+        30s);
     REQUIRE_MESSAGE(ok, "the daemons did not agree on an active " << (naming ? "naming" : "events") << " instance");
     return agreed;
 }
 
 // Fetches everything of a topic through one daemon.
-std::vector<Event> fetch_all(ServiceClient &c, const std::string &topic)
-{
+std::vector<Event> fetch_all(ServiceClient &c, const std::string &topic) {
     std::vector<Event> all;
     for (;;) {
         auto batch = c.fetch(topic, all.empty() ? 0 : all.back().seq, 0, 1000);
@@ -54,15 +58,15 @@ std::vector<Event> fetch_all(ServiceClient &c, const std::string &topic)
     }
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("publish and fetch through different daemons: one gap-free order, seen the same everywhere")
-{
+TEST_CASE("publish and fetch through different daemons: one gap-free order, seen the same everywhere") {
     ServiceVm vm(3);
     std::string active = settled_where(vm, false);
     MESSAGE("active events instance: " << active);
     std::vector<std::unique_ptr<ServiceClient>> clients;
-    for (std::size_t i = 0; i < vm.size(); ++i) clients.push_back(std::make_unique<ServiceClient>(vm[i], vm.key_file()));
+    for (std::size_t i = 0; i < vm.size(); ++i)
+        clients.push_back(std::make_unique<ServiceClient>(vm[i], vm.key_file()));
 
     for (int i = 0; i < 30; ++i) {
         auto seq = clients[i % 3]->publish("job/1", text("e" + std::to_string(i)));
@@ -93,11 +97,15 @@ TEST_CASE("publish and fetch through different daemons: one gap-free order, seen
     // Malformed arguments get a clear error from a real daemon, which keeps serving.
     Packer wrong;
     wrong.i64(1).str("x");
-    for (auto [component, function] : {std::pair{"events", "publish"}, {"events", "fetch"}, {"events", "publish_active"},
-                                       {"naming", "allocate"}, {"naming", "allocate_active"}}) {
+    for (auto [component, function] : {std::pair{"events", "publish"},
+                                       {"events", "fetch"},
+                                       {"events", "publish_active"},
+                                       {"naming", "allocate"},
+                                       {"naming", "allocate_active"}}) {
         auto r = clients[1]->call(component, function, wrong, 5s);
         REQUIRE_FALSE(r.ok());
-        CHECK_MESSAGE(r.error().status == HARNESS_ERR_INVALID_ARGUMENT, component << "/" << function << ": " << r.error().describe());
+        CHECK_MESSAGE(r.error().status == HARNESS_ERR_INVALID_ARGUMENT,
+                      component << "/" << function << ": " << r.error().describe());
         CHECK(r.error().message.find("expects") != std::string::npos);
     }
     Packer bad_topic;
@@ -116,8 +124,8 @@ TEST_CASE("publish and fetch through different daemons: one gap-free order, seen
     }
 }
 
-TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events survive in order, a survivor takes over, fetchers resume")
-{
+TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events survive in order, a survivor takes over, "
+          "fetchers resume") {
     ServiceVm vm(3);
     REQUIRE_MESSAGE(vm.wait_for_drd_voters(3, 30s), "the DRD never had 3 voters");
     const std::string active = settled_where(vm, false);
@@ -125,8 +133,8 @@ TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events sur
     const std::size_t pub = (dead + 1) % 3, sub = (dead + 2) % 3;
 
     std::mutex mutex;
-    std::vector<Event> acked;           // what publish acknowledged, in order
-    std::vector<Event> received;        // what the fetcher saw, in order
+    std::vector<Event> acked;     // what publish acknowledged, in order
+    std::vector<Event> received;  // what the fetcher saw, in order
     std::atomic<bool> stop{false};
     std::atomic<int> acked_count{0};
     std::atomic<int> publish_errors{0};
@@ -136,7 +144,7 @@ TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events sur
         std::int64_t last = 0;
         while (!stop) {
             auto batch = c.fetch("job/7", last, 500);
-            if (!batch) continue; // the active host died under the long poll: resume from last
+            if (!batch) continue;  // the active host died under the long poll: resume from last
             std::lock_guard lock(mutex);
             for (auto &e : *batch) {
                 received.push_back(e);
@@ -150,7 +158,7 @@ TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events sur
             Bytes payload = text("p" + std::to_string(i));
             auto seq = c.publish("job/7", payload, 20s);
             if (!seq) {
-                ++publish_errors; // not acknowledged: no promise either way
+                ++publish_errors;  // not acknowledged: no promise either way
                 continue;
             }
             std::lock_guard lock(mutex);
@@ -191,21 +199,22 @@ TEST_CASE("kill -9 of the active events host mid-stream: acknowledged events sur
     for (std::size_t i = 0; i < received.size(); ++i) CHECK(received[i] == stored[i]);
 
     // The new active instance published the failure on vm/members.
-    bool told = test::wait_until([&] {
-        auto events = reader.fetch("vm/members", 0, 0, 1000);
-        if (!events) return false;
-        for (auto &e : *events) {
-            Unpacker u(e.payload);
-            std::string kind, id;
-            if (u.str(kind) && u.str(id) && kind == "member_failed" && id == active) return true;
-        }
-        return false;
-    }, 10s);
+    bool told = test::wait_until(
+        [&] {
+            auto events = reader.fetch("vm/members", 0, 0, 1000);
+            if (!events) return false;
+            for (auto &e : *events) {
+                Unpacker u(e.payload);
+                std::string kind, id;
+                if (u.str(kind) && u.str(id) && kind == "member_failed" && id == active) return true;
+            }
+            return false;
+        },
+        10s);
     CHECK(told);
 }
 
-TEST_CASE("naming ids are never issued twice: across kill -9 of the naming host and a restart of every daemon")
-{
+TEST_CASE("naming ids are never issued twice: across kill -9 of the naming host and a restart of every daemon") {
     ServiceVm vm(3);
     std::set<std::int64_t> seen;
     auto take = [&](std::size_t daemon, int n) {
@@ -213,7 +222,8 @@ TEST_CASE("naming ids are never issued twice: across kill -9 of the naming host 
         for (int i = 0; i < n; ++i) {
             auto id = c.allocate("job", 1 + i % 3);
             REQUIRE_MESSAGE(id.ok(), id.error().describe());
-            for (std::int64_t k = 0; k < 1 + i % 3; ++k) REQUIRE_MESSAGE(seen.insert(*id + k).second, "id " << *id + k << " issued twice");
+            for (std::int64_t k = 0; k < 1 + i % 3; ++k)
+                REQUIRE_MESSAGE(seen.insert(*id + k).second, "id " << *id + k << " issued twice");
         }
     };
     for (std::size_t i = 0; i < 3; ++i) take(i, 10);
@@ -225,7 +235,7 @@ TEST_CASE("naming ids are never issued twice: across kill -9 of the naming host 
         if (i != dead) take(i, 10);
     CHECK(settled_where(vm, true) != active);
 
-    vm.restart_all(); // same roots and ports, new member ids
+    vm.restart_all();  // same roots and ports, new member ids
     for (std::size_t i = 0; i < 3; ++i) take(i, 10);
-    CHECK(seen.size() == 8 * 19); // 8 rounds of take(…, 10), each 4×1 + 3×2 + 3×3 ids
+    CHECK(seen.size() == 8 * 19);  // 8 rounds of take(…, 10), each 4×1 + 3×2 + 3×3 ids
 }

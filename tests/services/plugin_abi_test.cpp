@@ -23,8 +23,7 @@ using namespace harness::vmsvc;
 
 namespace {
 
-std::unique_ptr<LoadedLibrary> open_component(const std::string &component)
-{
+std::unique_ptr<LoadedLibrary> open_component(const std::string &component) {
     Resolver resolver(std::filesystem::path(HARNESS_PLUGINS_DIR).parent_path());
     auto where = resolver.resolve({"vm", component});
     REQUIRE_MESSAGE(where.ok(), where.error().describe());
@@ -34,15 +33,16 @@ std::unique_ptr<LoadedLibrary> open_component(const std::string &component)
 }
 
 // The DRD functions of the contract over a MemoryRecordStore.
-int fake_drd(MemoryRecordStore &store, const std::string &function, std::span<const std::uint8_t> args, Packer &out)
-{
+int fake_drd(MemoryRecordStore &store, const std::string &function, std::span<const std::uint8_t> args, Packer &out) {
     Unpacker u(args);
     std::string key, replication;
     bool flag = false;
     if (function == "get" && u.str(key) && u.boolean(flag)) {
         auto r = store.get(key, flag);
         if (!r) return r.error().status;
-        out.boolean(r->has_value()).bytes(r->has_value() ? (*r)->value : Bytes{}).i64(r->has_value() ? (*r)->version : 0);
+        out.boolean(r->has_value())
+            .bytes(r->has_value() ? (*r)->value : Bytes{})
+            .i64(r->has_value() ? (*r)->version : 0);
         return HARNESS_OK;
     }
     std::int64_t expected = 0;
@@ -76,8 +76,7 @@ struct FakeHost {
     MemoryRecordStore drd;
     harness_host_api api{};
 
-    FakeHost()
-    {
+    FakeHost() {
         char dir[] = "/tmp/services-abi-XXXXXX";
         REQUIRE(::mkdtemp(dir));
         root = dir;
@@ -90,7 +89,8 @@ struct FakeHost {
         api.subscribe_members = [](void *, harness_member_hook, void *) -> int { return HARNESS_OK; };
         api.list_members = [](void *h, harness_member_visitor visit, void *user) -> int {
             auto *self = static_cast<FakeHost *>(h);
-            harness_member_info m{sizeof(harness_member_info), self->id.c_str(), "127.0.0.1:1", HARNESS_MEMBER_ALIVE, 1};
+            harness_member_info m{sizeof(harness_member_info), self->id.c_str(), "127.0.0.1:1", HARNESS_MEMBER_ALIVE,
+                                  1};
             visit(user, &m);
             return HARNESS_OK;
         };
@@ -105,8 +105,10 @@ struct FakeHost {
             }
             Packer reply;
             int status = fake_drd(self->drd, fn, {static_cast<const std::uint8_t *>(args), len}, reply);
-            if (status == HARNESS_OK) harness_buf_append(out, reply.view().data(), reply.size());
-            else std::snprintf(err, errlen, "fake drd refused %s", fn);
+            if (status == HARNESS_OK)
+                harness_buf_append(out, reply.view().data(), reply.size());
+            else
+                std::snprintf(err, errlen, "fake drd refused %s", fn);
             return status;
         };
     }
@@ -116,8 +118,7 @@ struct FakeHost {
 struct Plugin {
     std::unique_ptr<LoadedLibrary> lib;
     void *state = nullptr;
-    Plugin(const std::string &component, const harness_host_api *host)
-    {
+    Plugin(const std::string &component, const harness_host_api *host) {
         lib = open_component(component);
         char err[256] = {0};
         int status = lib->descriptor().init(host, &state, err, sizeof err);
@@ -131,25 +132,24 @@ struct Plugin {
         Bytes body;
         std::string error;
     };
-    Reply call(const std::string &function, std::span<const std::uint8_t> args, const harness_host_api *host)
-    {
+    Reply call(const std::string &function, std::span<const std::uint8_t> args, const harness_host_api *host) {
         const harness_function *f = lib->find_function(function);
         REQUIRE(f);
         harness_buf out{}, error{};
         harness_call_ctx ctx{sizeof(harness_call_ctx), state, host, &error};
         harness_reader r = harness_reader_make(args.data(), args.size());
         int status = f->packed(&ctx, &r, &out);
-        Reply reply{status, Bytes(out.data, out.data + out.len), std::string(error.data ? reinterpret_cast<char *>(error.data) : "", error.len)};
+        Reply reply{status, Bytes(out.data, out.data + out.len),
+                    std::string(error.data ? reinterpret_cast<char *>(error.data) : "", error.len)};
         harness_buf_free(&out);
         harness_buf_free(&error);
         return reply;
     }
 };
 
-} // namespace
+}  // namespace
 
-TEST_CASE("vm/events through its C surface: publish, fetch, where")
-{
+TEST_CASE("vm/events through its C surface: publish, fetch, where") {
     FakeHost host;
     Plugin events("events", &host.api);
     CHECK(events.lib->descriptor().instance_policy == HARNESS_PER_DAEMON);
@@ -187,8 +187,7 @@ TEST_CASE("vm/events through its C surface: publish, fetch, where")
     CHECK(string_of((*record)->value) == "m1");
 }
 
-TEST_CASE("vm/naming through its C surface: allocate and where")
-{
+TEST_CASE("vm/naming through its C surface: allocate and where") {
     FakeHost host;
     Plugin naming("naming", &host.api);
     std::int64_t last = 0;
@@ -206,8 +205,7 @@ TEST_CASE("vm/naming through its C surface: allocate and where")
     CHECK(last == 10);
 }
 
-TEST_CASE("malformed argument buffers get INVALID_ARGUMENT with a message, for every function")
-{
+TEST_CASE("malformed argument buffers get INVALID_ARGUMENT with a message, for every function") {
     FakeHost host;
     Plugin events("events", &host.api);
     Plugin naming("naming", &host.api);
@@ -244,11 +242,10 @@ TEST_CASE("malformed argument buffers get INVALID_ARGUMENT with a message, for e
     CHECK(reply.status == HARNESS_ERR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("a host without ABI 1.1 is refused at init with a clear message")
-{
+TEST_CASE("a host without ABI 1.1 is refused at init with a clear message") {
     FakeHost host;
     harness_host_api old = host.api;
-    old.struct_size = offsetof(harness_host_api, list_members); // an ABI 1.0 daemon
+    old.struct_size = offsetof(harness_host_api, list_members);  // an ABI 1.0 daemon
     for (const char *component : {"events", "naming"}) {
         auto lib = open_component(component);
         void *state = nullptr;

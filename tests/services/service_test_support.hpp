@@ -22,8 +22,7 @@ namespace harness::vmsvc::test {
 using namespace std::chrono_literals;
 
 // Polls predicate every 2 ms until true or timeout (never a fixed sleep).
-inline bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout)
-{
+inline bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
         if (predicate()) return true;
@@ -36,45 +35,39 @@ using Handler = std::function<Result<Bytes>(std::string_view function, std::span
 
 class Cluster {
 public:
-    void add(const std::string &id)
-    {
+    void add(const std::string &id) {
         std::lock_guard lock(mutex_);
         members_.push_back(MemberEntry{id, "addr-" + id, true});
     }
-    void set_handler(const std::string &id, Handler h)
-    {
+    void set_handler(const std::string &id, Handler h) {
         std::lock_guard lock(mutex_);
         handlers_[id] = std::move(h);
     }
     // The host stops answering (calls fail), still listed alive.
-    void take_down(const std::string &id)
-    {
+    void take_down(const std::string &id) {
         std::lock_guard lock(mutex_);
         down_.insert(id);
     }
     // The core declares it failed.
-    void declare_failed(const std::string &id)
-    {
+    void declare_failed(const std::string &id) {
         std::lock_guard lock(mutex_);
         for (auto &m : members_)
             if (m.id == id) m.alive = false;
     }
-    void remove(const std::string &id)
-    {
+    void remove(const std::string &id) {
         std::lock_guard lock(mutex_);
         std::erase_if(members_, [&](const MemberEntry &m) { return m.id == id; });
     }
-    std::vector<MemberEntry> members()
-    {
+    std::vector<MemberEntry> members() {
         std::lock_guard lock(mutex_);
         return members_;
     }
-    Result<Bytes> deliver(const ForwardTarget &target, std::string_view function, std::span<const std::uint8_t> args)
-    {
+    Result<Bytes> deliver(const ForwardTarget &target, std::string_view function, std::span<const std::uint8_t> args) {
         Handler h;
         {
             std::lock_guard lock(mutex_);
-            if (down_.count(target.member_id)) return make_error(HARNESS_ERR_UNREACHABLE, "host " + target.member_id + " is down");
+            if (down_.count(target.member_id))
+                return make_error(HARNESS_ERR_UNREACHABLE, "host " + target.member_id + " is down");
             auto it = handlers_.find(target.member_id);
             if (it == handlers_.end()) return make_error(HARNESS_ERR_UNREACHABLE, "no such host " + target.member_id);
             h = it->second;
@@ -104,8 +97,7 @@ class ClusterForwarder final : public Forwarder {
 public:
     explicit ClusterForwarder(Cluster &c) : cluster_(c) {}
     Result<Bytes> call(const ForwardTarget &target, std::string_view function, std::span<const std::uint8_t> args,
-                       Deadline) override
-    {
+                       Deadline) override {
         return cluster_.deliver(target, function, args);
     }
 
@@ -113,4 +105,4 @@ private:
     Cluster &cluster_;
 };
 
-} // namespace harness::vmsvc::test
+}  // namespace harness::vmsvc::test

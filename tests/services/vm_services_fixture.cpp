@@ -8,8 +8,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void install_vm_plugins(const fs::path &root)
-{
+void install_vm_plugins(const fs::path &root) {
     const fs::path from = test::built_plugins_dir() / "vm";
     fs::create_directories(root / "lib" / "vm");
     for (const char *name : {"drd", "naming", "events"})
@@ -18,11 +17,10 @@ void install_vm_plugins(const fs::path &root)
                           fs::copy_options::overwrite_existing);
 }
 
-} // namespace
+}  // namespace
 
 ServiceVm::ServiceVm(std::size_t n, std::chrono::milliseconds heartbeat, std::chrono::milliseconds heartbeat_timeout)
-    : heartbeat_(heartbeat), heartbeat_timeout_(heartbeat_timeout)
-{
+    : heartbeat_(heartbeat), heartbeat_timeout_(heartbeat_timeout) {
     dir_ = std::make_unique<test::TempDir>("services-vm");
     key_file_ = test::write_vm_key(dir_->path() / "vm.key");
     for (std::size_t i = 0; i < n; ++i) {
@@ -35,17 +33,22 @@ ServiceVm::ServiceVm(std::size_t n, std::chrono::milliseconds heartbeat, std::ch
     for (std::size_t i = 0; i < n; ++i) start(i, i == 0 ? "" : daemons_[0]->tcp().to_string());
 }
 
-ServiceVm::~ServiceVm()
-{
+ServiceVm::~ServiceVm() {
     // Stop in reverse, so the first daemon (the one the others joined) goes last.
     for (auto it = daemons_.rbegin(); it != daemons_.rend(); ++it) it->reset();
 }
 
-std::vector<std::string> ServiceVm::args(const std::string &join) const
-{
-    std::vector<std::string> a = {"--heartbeat-ms", std::to_string(heartbeat_.count()), "--heartbeat-timeout-ms",
+std::vector<std::string> ServiceVm::args(const std::string &join) const {
+    std::vector<std::string> a = {"--heartbeat-ms",
+                                  std::to_string(heartbeat_.count()),
+                                  "--heartbeat-timeout-ms",
                                   std::to_string(heartbeat_timeout_.count()),
-                                  "--load", "vm/drd", "--load", "vm/naming", "--load", "vm/events"};
+                                  "--load",
+                                  "vm/drd",
+                                  "--load",
+                                  "vm/naming",
+                                  "--load",
+                                  "vm/events"};
     if (!join.empty()) {
         a.push_back("--join");
         a.push_back(join);
@@ -53,8 +56,7 @@ std::vector<std::string> ServiceVm::args(const std::string &join) const
     return a;
 }
 
-void ServiceVm::start(std::size_t i, const std::string &join)
-{
+void ServiceVm::start(std::size_t i, const std::string &join) {
     test::DaemonOptions o;
     o.root = roots_[i];
     o.vm = "services";
@@ -66,50 +68,45 @@ void ServiceVm::start(std::size_t i, const std::string &join)
     daemons_[i] = Daemon::start(o);
 }
 
-std::size_t ServiceVm::index_of(const std::string &member_id) const
-{
+std::size_t ServiceVm::index_of(const std::string &member_id) const {
     for (std::size_t i = 0; i < daemons_.size(); ++i)
         if (daemons_[i] && daemons_[i]->id() == member_id) return i;
     return daemons_.size();
 }
 
-void ServiceVm::kill_hard(std::size_t i)
-{
+void ServiceVm::kill_hard(std::size_t i) {
     if (!daemons_.at(i)) return;
     daemons_[i]->kill_hard();
     daemons_[i].reset();
 }
 
-void ServiceVm::restart_all()
-{
+void ServiceVm::restart_all() {
     for (auto it = daemons_.rbegin(); it != daemons_.rend(); ++it) it->reset();
-    for (std::size_t i = 0; i < daemons_.size(); ++i)
-        start(i, i == 0 ? "" : "127.0.0.1:" + std::to_string(ports_[0]));
+    for (std::size_t i = 0; i < daemons_.size(); ++i) start(i, i == 0 ? "" : "127.0.0.1:" + std::to_string(ports_[0]));
 }
 
-bool ServiceVm::wait_for_drd_voters(std::size_t n, std::chrono::milliseconds timeout)
-{
-    return test::wait_until([&] {
-        for (std::size_t i = 0; i < daemons_.size(); ++i) {
-            if (!daemons_[i]) continue;
-            ServiceClient c(*daemons_[i], key_file_);
-            auto s = c.drd_status(2s);
-            if (!s || s->first.empty() || s->second < static_cast<std::int64_t>(n)) return false;
-        }
-        return true;
-    }, timeout);
+bool ServiceVm::wait_for_drd_voters(std::size_t n, std::chrono::milliseconds timeout) {
+    return test::wait_until(
+        [&] {
+            for (std::size_t i = 0; i < daemons_.size(); ++i) {
+                if (!daemons_[i]) continue;
+                ServiceClient c(*daemons_[i], key_file_);
+                auto s = c.drd_status(2s);
+                if (!s || s->first.empty() || s->second < static_cast<std::int64_t>(n)) return false;
+            }
+            return true;
+        },
+        timeout);
 }
 
-ServiceClient::ServiceClient(const Daemon &d, const fs::path &key_file) : where_(d.tcp())
-{
+ServiceClient::ServiceClient(const Daemon &d, const fs::path &key_file) : where_(d.tcp()) {
     auto key = load_key(key_file);
     if (!key) throw std::runtime_error(key.error().describe());
     key_ = *key;
 }
 
 Result<Bytes> ServiceClient::call(const char *component, const char *function, const Packer &args,
-                                  std::chrono::milliseconds timeout)
-{
+                                  std::chrono::milliseconds timeout) {
     auto deadline = hlib::deadline_in(timeout);
     if (!daemon_ || !daemon_->connection().is_open()) {
         auto conn = hlib::Connection::open_tcp(where_, key_, deadline);
@@ -123,8 +120,7 @@ Result<Bytes> ServiceClient::call(const char *component, const char *function, c
 }
 
 Result<std::int64_t> ServiceClient::publish(const std::string &topic, std::span<const std::uint8_t> payload,
-                                            std::chrono::milliseconds timeout)
-{
+                                            std::chrono::milliseconds timeout) {
     Packer args;
     args.str(topic).bytes(payload);
     auto r = call("events", "publish", args, timeout);
@@ -136,8 +132,7 @@ Result<std::int64_t> ServiceClient::publish(const std::string &topic, std::span<
 }
 
 Result<std::vector<Event>> ServiceClient::fetch(const std::string &topic, std::int64_t after_seq, std::int64_t wait_ms,
-                                                std::int64_t max)
-{
+                                                std::int64_t max) {
     Packer args;
     args.str(topic).i64(after_seq).i64(wait_ms).i64(max);
     auto r = call("events", "fetch", args, std::chrono::milliseconds(wait_ms) + 15s);
@@ -154,8 +149,7 @@ Result<std::vector<Event>> ServiceClient::fetch(const std::string &topic, std::i
     return out;
 }
 
-Result<std::string> ServiceClient::events_where(std::chrono::milliseconds timeout)
-{
+Result<std::string> ServiceClient::events_where(std::chrono::milliseconds timeout) {
     auto r = call("events", "where", Packer{}, timeout);
     if (!r) return r.error();
     Unpacker u(*r);
@@ -165,8 +159,7 @@ Result<std::string> ServiceClient::events_where(std::chrono::milliseconds timeou
 }
 
 Result<std::int64_t> ServiceClient::allocate(const std::string &space, std::int64_t count,
-                                             std::chrono::milliseconds timeout)
-{
+                                             std::chrono::milliseconds timeout) {
     Packer args;
     args.str(space).i64(count);
     auto r = call("naming", "allocate", args, timeout);
@@ -177,8 +170,7 @@ Result<std::int64_t> ServiceClient::allocate(const std::string &space, std::int6
     return first;
 }
 
-Result<std::string> ServiceClient::naming_where(std::chrono::milliseconds timeout)
-{
+Result<std::string> ServiceClient::naming_where(std::chrono::milliseconds timeout) {
     auto r = call("naming", "where", Packer{}, timeout);
     if (!r) return r.error();
     Unpacker u(*r);
@@ -187,8 +179,7 @@ Result<std::string> ServiceClient::naming_where(std::chrono::milliseconds timeou
     return id;
 }
 
-Result<std::pair<std::string, std::int64_t>> ServiceClient::drd_status(std::chrono::milliseconds timeout)
-{
+Result<std::pair<std::string, std::int64_t>> ServiceClient::drd_status(std::chrono::milliseconds timeout) {
     auto r = call("drd", "status", Packer{}, timeout);
     if (!r) return r.error();
     Unpacker u(*r);
@@ -198,4 +189,4 @@ Result<std::pair<std::string, std::int64_t>> ServiceClient::drd_status(std::chro
     return std::pair{leader, voters};
 }
 
-} // namespace harness::services_test
+}  // namespace harness::services_test

@@ -10,8 +10,8 @@
 #include "daemon_fixture.hpp"
 
 #include <harness/common/crypto.hpp>
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/pack.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <memory>
 #include <string>
@@ -76,13 +76,15 @@ public:
     Result<std::vector<Event>> fetch(const std::string &topic, std::int64_t after_seq, std::int64_t wait_ms,
                                      std::int64_t max = 1000);
     Result<std::string> events_where(std::chrono::milliseconds timeout = 15s);
-    Result<std::int64_t> allocate(const std::string &space, std::int64_t count, std::chrono::milliseconds timeout = 15s);
+    Result<std::int64_t> allocate(const std::string &space, std::int64_t count,
+                                  std::chrono::milliseconds timeout = 15s);
     Result<std::string> naming_where(std::chrono::milliseconds timeout = 15s);
     // vm/drd status: the leader's id (empty: none) and the number of voters.
     Result<std::pair<std::string, std::int64_t>> drd_status(std::chrono::milliseconds timeout = 5s);
 
     // Any function with any (possibly malformed) argument buffer.
-    Result<Bytes> call(const char *component, const char *function, const Packer &args, std::chrono::milliseconds timeout);
+    Result<Bytes> call(const char *component, const char *function, const Packer &args,
+                       std::chrono::milliseconds timeout);
 
 private:
     Endpoint where_;
@@ -90,4 +92,4 @@ private:
     std::unique_ptr<hlib::Daemon> daemon_;
 };
 
-} // namespace harness::services_test
+}  // namespace harness::services_test

@@ -20,18 +20,18 @@ using harness::ftmpirun::pack_respawn;
 
 namespace {
 
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
 
-std::size_t count_of(const std::string &text, const std::string &part)
-{
+std::size_t count_of(const std::string &text, const std::string &part) {
     std::size_t n = 0;
     for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
     return n;
 }
 
 // Waits until a rank has written file (its content, trimmed), with a deadline.
-std::string wait_file(const std::filesystem::path &file, std::chrono::milliseconds timeout = 20s)
-{
+std::string wait_file(const std::filesystem::path &file, std::chrono::milliseconds timeout = 20s) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
         std::ifstream in(file);
@@ -42,8 +42,7 @@ std::string wait_file(const std::filesystem::path &file, std::chrono::millisecon
     }
 }
 
-void publish(hlib::VirtualMachine &vm, const std::string &topic, const Bytes &payload)
-{
+void publish(hlib::VirtualMachine &vm, const std::string &topic, const Bytes &payload) {
     Packer args;
     args.str(topic).bytes(payload);
     auto r = vm.local().call(ComponentName{"vm", "events"}, "publish", args.view(), HARNESS_CALL_PACKED,
@@ -63,8 +62,7 @@ public:
 
     // Nothing when it does not come in time.
     template <class Want>
-    std::optional<TopicEvent> until(Want want, std::chrono::milliseconds timeout = 30s)
-    {
+    std::optional<TopicEvent> until(Want want, std::chrono::milliseconds timeout = 30s) {
         auto deadline = std::chrono::steady_clock::now() + timeout;
         for (;;) {
             // Every event read so far, not only new ones: the awaited events
@@ -76,7 +74,7 @@ public:
             args.str(topic_).i64(after_).i64(500).i64(100);
             auto r = vm_.local().call(ComponentName{"vm", "events"}, "fetch", args.view(), HARNESS_CALL_PACKED,
                                       HARNESS_MODE_DEFAULT, hlib::deadline_in(10s));
-            if (!r) continue; // the events service failing over: ask again
+            if (!r) continue;  // the events service failing over: ask again
             Unpacker u(*r);
             std::int64_t n = 0;
             REQUIRE(u.i64(n));
@@ -91,8 +89,7 @@ public:
         }
     }
     // Every event read so far of this kind.
-    std::size_t count(const std::string &kind) const
-    {
+    std::size_t count(const std::string &kind) const {
         std::size_t n = 0;
         for (const auto &e : seen_) n += e.kind == kind;
         return n;
@@ -108,14 +105,12 @@ private:
 // Fields after the kind.
 struct Fields {
     explicit Fields(const Bytes &payload) : u(payload) { u.str(kind); }
-    int i32()
-    {
+    int i32() {
         std::int32_t v = -1;
         REQUIRE(u.i32(v));
         return v;
     }
-    std::string str()
-    {
+    std::string str() {
         std::string s;
         REQUIRE(u.str(s));
         return s;
@@ -124,8 +119,7 @@ struct Fields {
     std::string kind;
 };
 
-it::Vm start_ft_vm(std::size_t n)
-{
+it::Vm start_ft_vm(std::size_t n) {
     auto args = it::fast_heartbeat_args();
     args.push_back("--services");
     args.push_back(test::kAllServices);
@@ -136,24 +130,22 @@ it::Vm start_ft_vm(std::size_t n)
 // output can be shown when an awaited event does not come).
 class Background {
 public:
-    Background(const test::Daemon &d, const it::Vm &vm, std::vector<std::string> args)
-    {
+    Background(const test::Daemon &d, const it::Vm &vm, std::vector<std::string> args) {
         std::vector<std::string> argv{FTMPIRUN_PATH, "--hcore", d.tcp().to_string(), "--key", vm.key_file.string(),
-                                      "--timeout", "60"};
+                                      "--timeout",   "60"};
         argv.insert(argv.end(), args.begin(), args.end());
         run_ = std::async(std::launch::async, [argv] { return it::run_program(argv, 90s); });
     }
-    it::RunResult result()
-    {
+    it::RunResult result() {
         if (!result_) result_ = run_.get();
         return *result_;
     }
     // An awaited event: fails the test with ftmpirun's output when absent.
-    TopicEvent require(std::optional<TopicEvent> e, const std::string &what)
-    {
+    TopicEvent require(std::optional<TopicEvent> e, const std::string &what) {
         if (!e) {
             auto r = result();
-            FAIL(what << " never came; ftmpirun status " << r.exit_code() << "\nstdout:\n" << r.out << "\nstderr:\n"
+            FAIL(what << " never came; ftmpirun status " << r.exit_code() << "\nstdout:\n"
+                      << r.out << "\nstderr:\n"
                       << r.err);
         }
         return *e;
@@ -164,10 +156,9 @@ private:
     std::optional<it::RunResult> result_;
 };
 
-} // namespace
+}  // namespace
 
-TEST_CASE("fence kills the named process; respawn starts one replacement per (round, rank) and says so")
-{
+TEST_CASE("fence kills the named process; respawn starts one replacement per (round, rank) and says so") {
     auto vm = start_ft_vm(1);
     auto h = it::connect(vm[0]);
     test::TempDir dir("ftmpirun-respawn");
@@ -178,8 +169,9 @@ TEST_CASE("fence kills the named process; respawn starts one replacement per (ro
                        "echo $FTMPI_JOB > job$FTMPI_RANK; "
                        "if [ $FTMPI_RANK = 1 ]; then exec sleep 100; fi; "
                        "until [ -e done ]; do sleep 0.02; done; echo rank0 done";
-    Background run(vm[0], vm, {"--comm-mode", "rebuild", "--tag-output", "--wdir", dir.path().string(), "-np", "2",
-                               "sh", "-c", rank});
+    Background run(
+        vm[0], vm,
+        {"--comm-mode", "rebuild", "--tag-output", "--wdir", dir.path().string(), "-np", "2", "sh", "-c", rank});
     std::string job = wait_file(dir.path() / "job0");
     REQUIRE(wait_file(dir.path() / "job1") == job);
     const std::string topic = "job/" + job;
@@ -196,7 +188,8 @@ TEST_CASE("fence kills the named process; respawn starts one replacement per (ro
         std::int32_t code = 0, sig = 0;
         REQUIRE((u.i64(handle) && u.i64(pid) && u.str(tag) && u.i32(code) && u.i32(sig)));
         return tag == "1" && sig == SIGKILL;
-    }), "rank 1's proc_exit after the fence");
+    }),
+                "rank 1's proc_exit after the fence");
 
     // The same request three times (as every survivor might send it) and one
     // for a rank the job does not have.
@@ -204,10 +197,10 @@ TEST_CASE("fence kills the named process; respawn starts one replacement per (ro
     publish(h, topic, pack_respawn(1, {7}));
     auto respawned = run.require(reader.until([](const TopicEvent &e) { return e.kind == "respawned"; }), "respawned");
     Fields r(respawned.payload);
-    CHECK(r.i32() == 1);          // round
-    CHECK(r.i32() == 1);          // rank
-    CHECK(r.i32() == 1);          // incarnation
-    CHECK(r.str() == vm[0].id()); // its daemon is alive: the same one
+    CHECK(r.i32() == 1);           // round
+    CHECK(r.i32() == 1);           // rank
+    CHECK(r.i32() == 1);           // incarnation
+    CHECK(r.str() == vm[0].id());  // its daemon is alive: the same one
     auto failed =
         run.require(reader.until([](const TopicEvent &e) { return e.kind == "respawn_failed"; }), "respawn_failed");
     Fields rf(failed.payload);
@@ -224,7 +217,8 @@ TEST_CASE("fence kills the named process; respawn starts one replacement per (ro
         std::int32_t code = -1, sig = 0;
         REQUIRE((f.u.i64(handle) && f.u.i64(pid) && f.u.str(tag) && f.u.i32(code) && f.u.i32(sig)));
         return tag == "1.1" && code == 0;
-    }), "the replacement's proc_exit");
+    }),
+                "the replacement's proc_exit");
     std::ofstream(dir.path() / "done") << "1\n";
 
     auto result = run.result();
@@ -236,13 +230,13 @@ TEST_CASE("fence kills the named process; respawn starts one replacement per (ro
     CHECK(contains(result.out, "[" + job + ",0]<stdout>:rank0 done"));
     CHECK(contains(result.err, "rank 1 is fenced at the request of rank 0 (suspected by the test): killing it"));
     CHECK(contains(result.err, "started rank 1.1 on daemon " + vm[0].id() + " (round 1) to replace rank 1"));
-    CHECK(contains(result.err, "the job continued (comm mode rebuild), 1 replacement started, and finished with 2 of "
-                               "2 ranks"));
+    CHECK(contains(result.err,
+                   "the job continued (comm mode rebuild), 1 replacement started, and finished with 2 of "
+                   "2 ranks"));
     CHECK(reader.count("respawned") == 1);
 }
 
-TEST_CASE("a daemon killed with -9: its rank is published as rank_lost and the job finishes on the others")
-{
+TEST_CASE("a daemon killed with -9: its rank is published as rank_lost and the job finishes on the others") {
     auto vm = start_ft_vm(3);
     auto h = it::connect(vm[0]);
     test::TempDir dir("ftmpirun-hostloss");
@@ -251,8 +245,9 @@ TEST_CASE("a daemon killed with -9: its rank is published as rank_lost and the j
     std::string rank = "echo $FTMPI_JOB > job$FTMPI_RANK; echo $$ > pid$FTMPI_RANK; "
                        "until [ -e done ]; do sleep 0.02; done; echo rank$FTMPI_RANK done";
     std::string hosts = vm[0].id() + "," + vm[1].id() + "," + vm[2].id();
-    Background run(vm[0], vm, {"--comm-mode", "shrink", "--host", hosts, "--wdir", dir.path().string(), "-np", "3",
-                               "sh", "-c", rank});
+    Background run(
+        vm[0], vm,
+        {"--comm-mode", "shrink", "--host", hosts, "--wdir", dir.path().string(), "-np", "3", "sh", "-c", rank});
     std::string job = wait_file(dir.path() / "job0");
     pid_t rank2 = std::stoi(wait_file(dir.path() / "pid2"));
     wait_file(dir.path() / "pid1");
@@ -263,8 +258,8 @@ TEST_CASE("a daemon killed with -9: its rank is published as rank_lost and the j
     TopicReader reader(h, "job/" + job);
     auto lost = run.require(reader.until([](const TopicEvent &e) { return e.kind == "rank_lost"; }), "rank_lost");
     Fields f(lost.payload);
-    CHECK(f.i32() == 2); // rank
-    CHECK(f.i32() == 0); // incarnation
+    CHECK(f.i32() == 2);  // rank
+    CHECK(f.i32() == 0);  // incarnation
     CHECK(f.str() == lost_member);
     CHECK(contains(f.str(), "declared failed"));
     std::ofstream(dir.path() / "done") << "1\n";

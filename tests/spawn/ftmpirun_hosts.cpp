@@ -11,15 +11,13 @@ using namespace harness::ftmpirun;
 
 namespace {
 
-std::vector<MemberView> three_members()
-{
+std::vector<MemberView> three_members() {
     return {{"aaa", {"127.0.0.1", 7001}, true}, {"bbb", {"127.0.0.1", 7002}, true}, {"ccc", {"10.0.0.5", 7001}, true}};
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("hosts by id, address and unique host name, with slots")
-{
+TEST_CASE("hosts by id, address and unique host name, with slots") {
     auto m = three_members();
     auto h = select_hosts(m, parse_host_list("aaa:2,127.0.0.1:7002,10.0.0.5:3"), 8);
     REQUIRE(h.ok());
@@ -37,8 +35,7 @@ TEST_CASE("hosts by id, address and unique host name, with slots")
     CHECK((*again)[0].slots == 5);
 }
 
-TEST_CASE("unknown and ambiguous hosts are refused with the member list")
-{
+TEST_CASE("unknown and ambiguous hosts are refused with the member list") {
     auto m = three_members();
     auto unknown = select_hosts(m, parse_host_list("nosuch"), 8);
     REQUIRE_FALSE(unknown.ok());
@@ -50,8 +47,7 @@ TEST_CASE("unknown and ambiguous hosts are refused with the member list")
     CHECK_FALSE(select_hosts(m, parse_host_list("ccc"), 8).ok());
 }
 
-TEST_CASE("default hosts: every alive member with the default slots")
-{
+TEST_CASE("default hosts: every alive member with the default slots") {
     auto m = three_members();
     m[1].alive = false;
     auto h = select_hosts(m, {}, 4);
@@ -61,8 +57,7 @@ TEST_CASE("default hosts: every alive member with the default slots")
     CHECK((*h)[1].slots == 4);
 }
 
-TEST_CASE("hostfile lines")
-{
+TEST_CASE("hostfile lines") {
     auto entries = parse_hostfile("# a comment\naaa slots=2\n\n127.0.0.1:7002:3  # trailing\nccc max_slots=9\n");
     REQUIRE(entries.ok());
     auto h = select_hosts(three_members(), *entries, 8);
@@ -76,8 +71,7 @@ TEST_CASE("hostfile lines")
     CHECK(bad.error().message.find("line 1") != std::string::npos);
 }
 
-TEST_CASE("placement by slot, and oversubscription only when allowed")
-{
+TEST_CASE("placement by slot, and oversubscription only when allowed") {
     std::vector<Host> hosts{{"a", {}, 2}, {"b", {}, 1}};
     auto p = place_ranks(hosts, 3, false);
     REQUIRE(p.ok());
@@ -91,8 +85,7 @@ TEST_CASE("placement by slot, and oversubscription only when allowed")
     CHECK_FALSE(place_ranks(hosts, 0, true).ok());
 }
 
-TEST_CASE("--map-by: the spellings, and anything else refused with the list")
-{
+TEST_CASE("--map-by: the spellings, and anything else refused with the list") {
     CHECK(parse_map_by("slot")->kind == MapBy::Kind::slot);
     CHECK(parse_map_by("node")->kind == MapBy::Kind::node);
     auto ppr = parse_map_by("ppr:3:node");
@@ -107,8 +100,7 @@ TEST_CASE("--map-by: the spellings, and anything else refused with the list")
     }
 }
 
-TEST_CASE("--map-by node goes round robin over hosts with free slots; ppr:N:node puts N on each")
-{
+TEST_CASE("--map-by node goes round robin over hosts with free slots; ppr:N:node puts N on each") {
     std::vector<Host> hosts{{"a", {}, 3}, {"b", {}, 1}, {"c", {}, 2}};
     auto node = place_ranks(hosts, 6, false, MapBy{MapBy::Kind::node, 0});
     REQUIRE(node.ok());
@@ -123,13 +115,13 @@ TEST_CASE("--map-by node goes round robin over hosts with free slots; ppr:N:node
     CHECK(*ppr == std::vector<std::size_t>{0, 0, 1, 1, 2});
     auto full = place_ranks(hosts, 7, false, MapBy{MapBy::Kind::ppr, 2});
     REQUIRE_FALSE(full.ok());
-    CHECK(full.error().message == "not enough room: 7 ranks for 6 (ppr:2:node on 3 host(s)); allow it with --oversubscribe");
+    CHECK(full.error().message ==
+          "not enough room: 7 ranks for 6 (ppr:2:node on 3 host(s)); allow it with --oversubscribe");
     // slot is the placement it always was.
     CHECK(*place_ranks(hosts, 4, false, MapBy{}) == std::vector<std::size_t>{0, 0, 0, 1});
 }
 
-TEST_CASE("rankfiles and CPU lists")
-{
+TEST_CASE("rankfiles and CPU lists") {
     auto r = parse_rankfile("# comment\nrank 1=aaa slot=2\n\nrank 0=127.0.0.1:7002 slot=0-1,4  # two\n");
     REQUIRE(r.ok());
     REQUIRE(r->size() == 2);
@@ -147,7 +139,7 @@ TEST_CASE("rankfiles and CPU lists")
     REQUIRE_FALSE(no_slot.ok());
     CHECK(no_slot.error().message == "rankfile line 1: slot=CPUS is missing");
     CHECK_FALSE(parse_rankfile("rank x=a slot=0\n").ok());
-    CHECK_FALSE(parse_rankfile("rank 0=a slot=1:0\n").ok()); // socket:core is not supported
+    CHECK_FALSE(parse_rankfile("rank 0=a slot=1:0\n").ok());  // socket:core is not supported
     CHECK_FALSE(parse_rankfile("").ok());
     CHECK_FALSE(parse_cpu_list("3-1").ok());
 }

@@ -14,21 +14,27 @@ using namespace harness::ftmpirun;
 
 namespace {
 
-RankExit killed(int rank, int sig = 9, int incarnation = 0) { return {rank, incarnation, -1, sig, false, {}}; }
-RankExit exited(int rank, int status, int incarnation = 0) { return {rank, incarnation, status, 0, false, {}}; }
-RankExit lost(int rank) { return {rank, 0, 0, 0, true, "its daemon m2 stopped answering"}; }
+RankExit killed(int rank, int sig = 9, int incarnation = 0) {
+    return {rank, incarnation, -1, sig, false, {}};
+}
+RankExit exited(int rank, int status, int incarnation = 0) {
+    return {rank, incarnation, status, 0, false, {}};
+}
+RankExit lost(int rank) {
+    return {rank, 0, 0, 0, true, "its daemon m2 stopped answering"};
+}
 // An MPI rank's end as its daemon reports it (the lifecycle word).
-RankExit mpi_exited(int rank, int status, const char *mpi_state)
-{
+RankExit mpi_exited(int rank, int status, const char *mpi_state) {
     return {rank, 0, status, 0, false, {}, mpi_state};
 }
 
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
 
-} // namespace
+}  // namespace
 
-TEST_CASE("comm and message modes: every spelling round-trips, anything else is refused with the list")
-{
+TEST_CASE("comm and message modes: every spelling round-trips, anything else is refused with the list") {
     for (auto m : {CommMode::ulfm, CommMode::abort, CommMode::blank, CommMode::shrink, CommMode::rebuild,
                    CommMode::rebuild_append}) {
         auto parsed = parse_comm_mode(to_string(m));
@@ -41,26 +47,26 @@ TEST_CASE("comm and message modes: every spelling round-trips, anything else is 
 
     auto bad = parse_comm_mode("SHRINK");
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error().message == "--comm-mode SHRINK: not a mode (one of ulfm, abort, blank, shrink, rebuild, "
-                                 "rebuild-append)");
+    CHECK(bad.error().message ==
+          "--comm-mode SHRINK: not a mode (one of ulfm, abort, blank, shrink, rebuild, "
+          "rebuild-append)");
     auto empty = parse_msg_mode("");
     REQUIRE_FALSE(empty.ok());
     CHECK(contains(empty.error().message, "--msg-mode '': not a mode (one of cont, nop)"));
 }
 
-TEST_CASE("the environment of every rank and of a replacement")
-{
+TEST_CASE("the environment of every rank and of a replacement") {
     FtOptions plain;
     CHECK(ft_environment(plain) == std::vector<std::string>{"FTMPI_COMM_MODE=ulfm", "FTMPI_MSG_MODE=cont"});
     FtOptions all{CommMode::rebuild_append, MsgMode::nop, true, true};
-    CHECK(ft_environment(all) == std::vector<std::string>{"FTMPI_COMM_MODE=rebuild-append", "FTMPI_MSG_MODE=nop",
-                                                          "FTMPI_COLL_STRICT=1", "FTMPI_NOTIFIER=ordered"});
+    CHECK(ft_environment(all) ==
+          std::vector<std::string>{"FTMPI_COMM_MODE=rebuild-append", "FTMPI_MSG_MODE=nop", "FTMPI_COLL_STRICT=1",
+                                   "FTMPI_NOTIFIER=ordered"});
     CHECK(replacement_environment(2, 5) ==
           std::vector<std::string>{"FTMPI_RESTARTED=1", "FTMPI_INCARNATION=2", "FTMPI_ROUND=5"});
 }
 
-TEST_CASE("abort mode: any failure aborts; other modes: only a rank's own non-zero exit does")
-{
+TEST_CASE("abort mode: any failure aborts; other modes: only a rank's own non-zero exit does") {
     CHECK(decide(exited(0, 0), CommMode::abort) == OnRankExit::keep_running);
     CHECK(decide(killed(1), CommMode::abort) == OnRankExit::abort_job);
     CHECK(decide(lost(1), CommMode::abort) == OnRankExit::abort_job);
@@ -71,12 +77,11 @@ TEST_CASE("abort mode: any failure aborts; other modes: only a rank's own non-ze
         CHECK(decide(killed(1), m) == OnRankExit::keep_running);
         CHECK(decide(killed(1, 15), m) == OnRankExit::keep_running);
         CHECK(decide(lost(1), m) == OnRankExit::keep_running);
-        CHECK(decide(exited(1, 3), m) == OnRankExit::abort_job); // MPI_Abort, fatal error handler
+        CHECK(decide(exited(1, 3), m) == OnRankExit::abort_job);  // MPI_Abort, fatal error handler
     }
 }
 
-TEST_CASE("an exit without MPI_Finalize is a process failure in the fault-tolerant modes, with any status")
-{
+TEST_CASE("an exit without MPI_Finalize is a process failure in the fault-tolerant modes, with any status") {
     for (int status : {0, 1, 7}) {
         CAPTURE(status);
         RankExit x = mpi_exited(2, status, "initialized");
@@ -95,19 +100,20 @@ TEST_CASE("an exit without MPI_Finalize is a process failure in the fault-tolera
     }
     CHECK_FALSE(mpi_exited(1, 3, "finalized").failed());
     // … and MPI_Abort ends the job in every mode.
-    for (auto m : {CommMode::abort, CommMode::ulfm, CommMode::rebuild}) CHECK(decide(mpi_exited(1, 4, "aborted"), m) == OnRankExit::abort_job);
+    for (auto m : {CommMode::abort, CommMode::ulfm, CommMode::rebuild})
+        CHECK(decide(mpi_exited(1, 4, "aborted"), m) == OnRankExit::abort_job);
     CHECK(mpi_exited(1, 4, "aborted").describe() == "rank 1 called MPI_Abort (status 4)");
 }
 
-TEST_CASE("status and summary: a rank exiting without MPI_Finalize, survived by the others")
-{
+TEST_CASE("status and summary: a rank exiting without MPI_Finalize, survived by the others") {
     JobOutcome job(5, 4, CommMode::ulfm);
     CHECK(job.record(mpi_exited(2, 1, "initialized")) == OnRankExit::keep_running);
     for (int r : {0, 1, 3}) job.record(mpi_exited(r, 0, "finalized"));
-    CHECK(job.status() == 1); // scripts still see the rank's status
+    CHECK(job.status() == 1);  // scripts still see the rank's status
     CHECK(job.finished_ranks() == 3);
-    CHECK(job.summary() == "job 5: rank 2 exited with status 1 before MPI_Finalize; the job continued (comm mode ulfm) "
-                           "and finished with 3 of 4 ranks");
+    CHECK(job.summary() ==
+          "job 5: rank 2 exited with status 1 before MPI_Finalize; the job continued (comm mode ulfm) "
+          "and finished with 3 of 4 ranks");
 
     // exit(0) without MPI_Finalize: a failure, but no status to report.
     JobOutcome zero(6, 2, CommMode::shrink);
@@ -129,8 +135,7 @@ TEST_CASE("status and summary: a rank exiting without MPI_Finalize, survived by 
     CHECK(part1.status() == 1);
 }
 
-TEST_CASE("status and summary: a killed rank survived by the others")
-{
+TEST_CASE("status and summary: a killed rank survived by the others") {
     JobOutcome job(7, 4, CommMode::shrink);
     CHECK(job.record(exited(0, 0)) == OnRankExit::keep_running);
     CHECK(job.record(killed(2)) == OnRankExit::keep_running);
@@ -142,8 +147,7 @@ TEST_CASE("status and summary: a killed rank survived by the others")
           "job 7: rank 2 was killed by SIGKILL; the job continued (comm mode shrink) and finished with 3 of 4 ranks");
 }
 
-TEST_CASE("status and summary: a replaced rank counts by its replacement")
-{
+TEST_CASE("status and summary: a replaced rank counts by its replacement") {
     JobOutcome job(8, 3, CommMode::rebuild);
     job.record(lost(1));
     job.replacement_started(1);
@@ -152,8 +156,9 @@ TEST_CASE("status and summary: a replaced rank counts by its replacement")
     job.record(exited(1, 0, 1));
     CHECK(job.status() == 0);
     CHECK(job.finished_ranks() == 3);
-    CHECK(contains(job.summary(), "job 8: rank 1 was lost: its daemon m2 stopped answering; the job continued (comm "
-                                  "mode rebuild), 1 replacement started, and finished with 3 of 3 ranks"));
+    CHECK(contains(job.summary(),
+                   "job 8: rank 1 was lost: its daemon m2 stopped answering; the job continued (comm "
+                   "mode rebuild), 1 replacement started, and finished with 3 of 3 ranks"));
     // A replacement that itself fails is a failure like any other.
     JobOutcome twice(9, 2, CommMode::rebuild);
     twice.record(killed(1));
@@ -162,12 +167,11 @@ TEST_CASE("status and summary: a replaced rank counts by its replacement")
     CHECK(contains(twice.summary(), "rank 1.1 exited with status 4; the job was aborted"));
 }
 
-TEST_CASE("status: an own non-zero exit wins; nobody finishing is a failure; nothing failed is silent")
-{
+TEST_CASE("status: an own non-zero exit wins; nobody finishing is a failure; nothing failed is silent") {
     JobOutcome aborted(1, 3, CommMode::ulfm);
     aborted.record(killed(0));
     aborted.record(exited(1, 5));
-    aborted.record(killed(2)); // killed by ftmpirun's abort
+    aborted.record(killed(2));  // killed by ftmpirun's abort
     CHECK(aborted.status() == 5);
 
     JobOutcome none(2, 2, CommMode::blank);
@@ -188,8 +192,7 @@ TEST_CASE("status: an own non-zero exit wins; nobody finishing is a failure; not
     CHECK(fine.summary().empty());
 }
 
-TEST_CASE("job topic events: fence and respawn parse; ftmpirun's own events have the contract's fields")
-{
+TEST_CASE("job topic events: fence and respawn parse; ftmpirun's own events have the contract's fields") {
     auto fence = parse_job_event(pack_fence(3, 1, 0, "no answer for 3000 ms"));
     REQUIRE(fence.fence);
     CHECK(fence.fence->rank == 3);
@@ -230,10 +233,9 @@ TEST_CASE("job topic events: fence and respawn parse; ftmpirun's own events have
     CHECK((kind == "respawn_failed" && why == "no alive daemon left" && failed.done()));
 }
 
-TEST_CASE("a replacement goes to the failed rank's daemon while it lives, else to the least loaded one")
-{
+TEST_CASE("a replacement goes to the failed rank's daemon while it lives, else to the least loaded one") {
     std::vector<Candidate> alive{{"a", 2}, {"b", 1}, {"c", 1}};
     CHECK(choose_replacement_host("a", true, alive) == "a");
-    CHECK(choose_replacement_host("x", false, alive) == "b"); // fewest; the first on a tie
+    CHECK(choose_replacement_host("x", false, alive) == "b");  // fewest; the first on a tie
     CHECK_FALSE(choose_replacement_host("x", false, {}).has_value());
 }

@@ -23,8 +23,7 @@ struct ProcExit {
 };
 
 // Fetches topic until n events are there (long polls, with a deadline).
-std::vector<ProcExit> fetch_exits(hlib::VirtualMachine &vm, const std::string &topic, std::size_t n)
-{
+std::vector<ProcExit> fetch_exits(hlib::VirtualMachine &vm, const std::string &topic, std::size_t n) {
     std::vector<ProcExit> got;
     std::int64_t after = 0;
     auto deadline = std::chrono::steady_clock::now() + 30s;
@@ -64,18 +63,16 @@ std::vector<ProcExit> fetch_exits(hlib::VirtualMachine &vm, const std::string &t
     return got;
 }
 
-std::unique_ptr<test::Daemon> start_with_all_services()
-{
+std::unique_ptr<test::Daemon> start_with_all_services() {
     test::DaemonOptions o;
     o.services = test::kAllServices;
     o.ready_timeout = 30s;
     return test::Daemon::start(o);
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("exits are published to vm/events as proc_exit")
-{
+TEST_CASE("exits are published to vm/events as proc_exit") {
     auto d = start_with_all_services();
     auto c = client_of(*d);
     auto vm = it::connect(*d);
@@ -104,8 +101,7 @@ TEST_CASE("exits are published to vm/events as proc_exit")
     CHECK(events[1].signal == SIGKILL);
 }
 
-TEST_CASE("ftmpirun takes its job id from vm/naming and its ranks' exits reach job/<id>")
-{
+TEST_CASE("ftmpirun takes its job id from vm/naming and its ranks' exits reach job/<id>") {
     auto d = start_with_all_services();
     auto vm = it::connect(*d);
     auto r = it::run_program({FTMPIRUN_PATH, "--hcore", d->tcp().to_string(), "--key", d->key_file().string(), "-np",

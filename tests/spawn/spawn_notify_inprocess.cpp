@@ -9,15 +9,15 @@
 
 #include <doctest/doctest.h>
 
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace harness;
@@ -28,13 +28,12 @@ namespace {
 // What the plugin sees as its daemon.
 struct FakeHost {
     std::mutex mutex;
-    std::vector<std::pair<std::string, Bytes>> published; // topic, payload
+    std::vector<std::pair<std::string, Bytes>> published;  // topic, payload
     int logged_warnings = 0;
 };
 
 // Polls predicate every 5 ms until it holds or timeout passes.
-bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout)
-{
+bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
         if (predicate()) return true;
@@ -43,10 +42,11 @@ bool wait_until(const std::function<bool()> &predicate, std::chrono::millisecond
     }
 }
 
-FakeHost *fake(void *host) { return static_cast<FakeHost *>(host); }
+FakeHost *fake(void *host) {
+    return static_cast<FakeHost *>(host);
+}
 
-harness_host_api make_host(FakeHost &h)
-{
+harness_host_api make_host(FakeHost &h) {
     harness_host_api api{};
     api.struct_size = sizeof api;
     api.host = &h;
@@ -84,8 +84,7 @@ harness_host_api make_host(FakeHost &h)
 // The plugin, loaded and initialized; fini and dlclose on destruction.
 class Loaded {
 public:
-    Loaded() : api_(make_host(host_))
-    {
+    Loaded() : api_(make_host(host_)) {
         handle_ = ::dlopen(SPAWN_NOTIFY_SO, RTLD_NOW | RTLD_LOCAL);
         REQUIRE_MESSAGE(handle_ != nullptr, ::dlerror());
         auto entry = reinterpret_cast<harness_plugin_entry_fn>(::dlsym(handle_, HARNESS_PLUGIN_ENTRY));
@@ -95,13 +94,11 @@ public:
         char err[256] = "";
         REQUIRE_MESSAGE(d_->init(&api_, &state_, err, sizeof err) == HARNESS_OK, err);
     }
-    ~Loaded()
-    {
+    ~Loaded() {
         fini();
         ::dlclose(handle_);
     }
-    void fini()
-    {
+    void fini() {
         if (state_) d_->fini(state_);
         state_ = nullptr;
     }
@@ -112,8 +109,7 @@ public:
         Bytes data;
         std::string error;
     };
-    Reply call(const char *function, std::span<const std::uint8_t> args)
-    {
+    Reply call(const char *function, std::span<const std::uint8_t> args) {
         const harness_function *f = nullptr;
         for (std::size_t i = 0; i < d_->function_count; ++i)
             if (std::strcmp(d_->functions[i].name, function) == 0) f = &d_->functions[i];
@@ -131,8 +127,7 @@ public:
     }
 
     std::pair<std::int64_t, std::int64_t> spawn(std::vector<std::string> argv, const std::string &topic,
-                                                const std::string &tag = "t")
-    {
+                                                const std::string &tag = "t") {
         Packer p;
         p.i64(static_cast<std::int64_t>(argv.size()));
         for (auto &a : argv) p.str(a);
@@ -147,8 +142,7 @@ public:
     }
 
     // Output lines until finished.
-    std::vector<std::string> output(std::int64_t handle)
-    {
+    std::vector<std::string> output(std::int64_t handle) {
         std::vector<std::string> lines;
         std::int64_t after = 0;
         for (int round = 0; round < 100; ++round) {
@@ -184,10 +178,9 @@ private:
     void *state_ = nullptr;
 };
 
-} // namespace
+}  // namespace
 
-TEST_CASE("spawn, output, status and the proc_exit handed to vm/events")
-{
+TEST_CASE("spawn, output, status and the proc_exit handed to vm/events") {
     Loaded p;
     // The lifecycle socket on descriptor 3: the last whole word written to it
     // comes back with the exit (an MPI library writes these).
@@ -214,10 +207,12 @@ TEST_CASE("spawn, output, status and the proc_exit handed to vm/events")
     CHECK(status_mpi_state == "finalized");
 
     // Published from the plugin's own thread: wait for it with a deadline.
-    REQUIRE(wait_until([&] {
-        std::lock_guard lock(p.host_.mutex);
-        return !p.host_.published.empty();
-    }, 5s));
+    REQUIRE(wait_until(
+        [&] {
+            std::lock_guard lock(p.host_.mutex);
+            return !p.host_.published.empty();
+        },
+        5s));
     std::lock_guard lock(p.host_.mutex);
     REQUIRE(p.host_.published.size() == 1);
     CHECK(p.host_.published[0].first == "job/9");
@@ -238,8 +233,7 @@ TEST_CASE("spawn, output, status and the proc_exit handed to vm/events")
     CHECK(esig == 0);
 }
 
-TEST_CASE("stdin, signals and wait through the C surface")
-{
+TEST_CASE("stdin, signals and wait through the C surface") {
     Loaded p;
     auto [cat, cat_pid] = p.spawn({"cat"}, "");
     Packer in;
@@ -279,11 +273,10 @@ TEST_CASE("stdin, signals and wait through the C surface")
     CHECK(p.host_.published.empty());
 }
 
-TEST_CASE("malformed arguments to every function are refused without harm")
-{
+TEST_CASE("malformed arguments to every function are refused without harm") {
     Loaded p;
-    const Bytes garbage{0x02, 0x01};                      // a truncated i64
-    const Bytes wrong_type{0x05, 0x00, 0x00, 0x00, 0x00}; // an empty str where an i64 belongs
+    const Bytes garbage{0x02, 0x01};                       // a truncated i64
+    const Bytes wrong_type{0x05, 0x00, 0x00, 0x00, 0x00};  // an empty str where an i64 belongs
     for (const char *f : {"spawn", "signal", "status", "wait", "output", "stdin"}) {
         CHECK_MESSAGE(p.call(f, {}).status == HARNESS_ERR_INVALID_ARGUMENT, f);
         CHECK_MESSAGE(p.call(f, garbage).status == HARNESS_ERR_INVALID_ARGUMENT, f);
@@ -296,8 +289,7 @@ TEST_CASE("malformed arguments to every function are refused without harm")
     CHECK(p.output(h).empty());
 }
 
-TEST_CASE("fini kills and reaps every child, descendants included")
-{
+TEST_CASE("fini kills and reaps every child, descendants included") {
     Loaded p;
     auto [sleeper, sleeper_pid] = p.spawn({"sleep", "100"}, "");
     auto [sh, sh_pid] = p.spawn({"/bin/sh", "-c", "sleep 100 & echo $!; wait"}, "");
@@ -325,10 +317,12 @@ TEST_CASE("fini kills and reaps every child, descendants included")
     CHECK(::kill(static_cast<pid_t>(sleeper_pid), 0) != 0);
     CHECK(::kill(static_cast<pid_t>(sh_pid), 0) != 0);
     // The grandchild was killed with its group (init reaps it).
-    CHECK(wait_until([&] {
-        std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
-        std::string line;
-        if (!std::getline(stat, line)) return true;
-        return line.find(") Z") != std::string::npos;
-    }, 5s));
+    CHECK(wait_until(
+        [&] {
+            std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+            std::string line;
+            if (!std::getline(stat, line)) return true;
+            return line.find(") Z") != std::string::npos;
+        },
+        5s));
 }

@@ -17,19 +17,19 @@ using namespace harness::spawn_test;
 namespace {
 
 // The error of a call that must fail, with its status checked.
-Error expect_error(const Result<Bytes> &r, int status)
-{
+Error expect_error(const Result<Bytes> &r, int status) {
     REQUIRE_FALSE(r.ok());
     CHECK_MESSAGE(r.error().status == status, r.error().describe());
     return r.error();
 }
 
-bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
 
-} // namespace
+}  // namespace
 
-TEST_CASE("bad requests get clear errors and the daemon keeps serving")
-{
+TEST_CASE("bad requests get clear errors and the daemon keeps serving") {
     auto d = start_daemon();
     auto c = client_of(*d);
 
@@ -126,8 +126,7 @@ TEST_CASE("bad requests get clear errors and the daemon keeps serving")
     CHECK(d->running());
 }
 
-TEST_CASE("too many processes: refused with BUSY until one ends")
-{
+TEST_CASE("too many processes: refused with BUSY until one ends") {
     auto d = start_daemon({"HARNESS_SPAWN_MAX_PROCS=2"});
     auto c = client_of(*d);
     auto a = c.spawn({{"sleep", "100"}, {}, "", "", ""});
@@ -145,8 +144,7 @@ TEST_CASE("too many processes: refused with BUSY until one ends")
     REQUIRE(c.signal(b->handle, SIGKILL, false).ok());
 }
 
-TEST_CASE("output beyond the per-process bound is dropped oldest first, with a note")
-{
+TEST_CASE("output beyond the per-process bound is dropped oldest first, with a note") {
     // 2000 lines of 10 bytes ("line00001\n") against a 4000-byte bound.
     auto d = start_daemon({"HARNESS_SPAWN_MAX_OUTPUT_BYTES=4000"});
     auto c = client_of(*d);
@@ -164,8 +162,7 @@ TEST_CASE("output beyond the per-process bound is dropped oldest first, with a n
         CHECK(std::stoi(got.out[i].substr(4)) == std::stoi(got.out[i - 1].substr(4)) + 1);
 }
 
-TEST_CASE("an overlong line is delivered in 64 KiB pieces")
-{
+TEST_CASE("an overlong line is delivered in 64 KiB pieces") {
     auto d = start_daemon();
     auto c = client_of(*d);
     // 150000 'x' then a newline, then "end".
@@ -179,8 +176,7 @@ TEST_CASE("an overlong line is delivered in 64 KiB pieces")
     CHECK(got.out[3] == "end");
 }
 
-TEST_CASE("output after exit is bounded in time when a descendant keeps the pipe open")
-{
+TEST_CASE("output after exit is bounded in time when a descendant keeps the pipe open") {
     auto d = start_daemon({"HARNESS_SPAWN_EXIT_DRAIN_MS=300"});
     auto c = client_of(*d);
     // The shell exits at once; its background sleep inherits stdout.

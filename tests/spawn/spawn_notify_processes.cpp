@@ -13,8 +13,7 @@
 using namespace harness;
 using namespace harness::spawn_test;
 
-TEST_CASE("every line arrives, in order per stream, including after the exit and a last partial line")
-{
+TEST_CASE("every line arrives, in order per stream, including after the exit and a last partial line") {
     auto d = start_daemon();
     auto c = client_of(*d);
     // Both streams interleaved, 3000 lines each, then a line without '\n'.
@@ -35,8 +34,7 @@ TEST_CASE("every line arrives, in order per stream, including after the exit and
     CHECK(got.out.back() == "tail");
 }
 
-TEST_CASE("exit codes, terminating signals and status")
-{
+TEST_CASE("exit codes, terminating signals and status") {
     auto d = start_daemon();
     auto c = client_of(*d);
     auto seven = c.spawn(shell("exit 7", "seven"));
@@ -66,8 +64,7 @@ TEST_CASE("exit codes, terminating signals and status")
     CHECK(st.signal == SIGSEGV);
 }
 
-TEST_CASE("wait reports every exit once, in order, with tags")
-{
+TEST_CASE("wait reports every exit once, in order, with tags") {
     auto d = start_daemon();
     auto c = client_of(*d);
     std::map<std::int64_t, std::string> tags;
@@ -85,7 +82,7 @@ TEST_CASE("wait reports every exit once, in order, with tags")
         REQUIRE(w.ok());
         CHECK(w->next_event >= after);
         for (const auto &e : w->events) {
-            CHECK(codes.count(e.handle) == 0); // once
+            CHECK(codes.count(e.handle) == 0);  // once
             CHECK(tags[e.handle] == e.tag);
             CHECK(e.signal == 0);
             codes[e.handle] = e.exit_code;
@@ -100,8 +97,7 @@ TEST_CASE("wait reports every exit once, in order, with tags")
     CHECK(quiet->next_event == after);
 }
 
-TEST_CASE("signal with whole_group reaches the process's descendants")
-{
+TEST_CASE("signal with whole_group reaches the process's descendants") {
     auto d = start_daemon();
     auto c = client_of(*d);
     // The shell starts two background sleeps, prints their pids and waits.
@@ -121,12 +117,10 @@ TEST_CASE("signal with whole_group reaches the process's descendants")
     REQUIRE(c.signal(s->handle, SIGKILL, true).ok());
     auto st = wait_exit(c, s->handle);
     CHECK(st.signal == SIGKILL);
-    for (pid_t g : grandchildren)
-        CHECK(test::wait_until([&] { return !it::process_alive(g); }, 5s));
+    for (pid_t g : grandchildren) CHECK(test::wait_until([&] { return !it::process_alive(g); }, 5s));
 }
 
-TEST_CASE("stdin is delivered and closed on request")
-{
+TEST_CASE("stdin is delivered and closed on request") {
     auto d = start_daemon();
     auto c = client_of(*d);
     auto s = c.spawn({{"cat"}, {}, "", "", ""});
@@ -145,12 +139,12 @@ TEST_CASE("stdin is delivered and closed on request")
     CHECK(late.error().status == HARNESS_ERR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("environment, working directory and the daemon's contact variables")
-{
+TEST_CASE("environment, working directory and the daemon's contact variables") {
     auto d = start_daemon();
     auto c = client_of(*d);
     test::TempDir dir("spawn-cwd");
-    SpawnSpec spec = shell("echo \"$FOO\"; echo \"$HARNESS_MEMBER\"; echo \"$HARNESS_HCORE\"; echo \"$HARNESS_KEY\"; pwd");
+    SpawnSpec spec =
+        shell("echo \"$FOO\"; echo \"$HARNESS_MEMBER\"; echo \"$HARNESS_HCORE\"; echo \"$HARNESS_KEY\"; pwd");
     spec.env = {"FOO=bar baz"};
     spec.cwd = dir.path().string();
     auto s = c.spawn(spec);
@@ -164,8 +158,7 @@ TEST_CASE("environment, working directory and the daemon's contact variables")
     CHECK(std::filesystem::equivalent(got.out[4], dir.path()));
 }
 
-TEST_CASE("no zombies: every exited child is reaped at once")
-{
+TEST_CASE("no zombies: every exited child is reaped at once") {
     auto d = start_daemon();
     auto c = client_of(*d);
     std::vector<std::int64_t> handles;
@@ -178,8 +171,7 @@ TEST_CASE("no zombies: every exited child is reaped at once")
     CHECK(zombie_children(d->pid()).empty());
 }
 
-TEST_CASE("daemon stop kills and reaps its children, descendants included")
-{
+TEST_CASE("daemon stop kills and reaps its children, descendants included") {
     auto d = start_daemon();
     auto c = client_of(*d);
     std::vector<pid_t> pids;

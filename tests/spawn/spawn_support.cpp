@@ -7,16 +7,14 @@
 
 namespace harness::spawn_test {
 
-std::unique_ptr<test::Daemon> start_daemon(std::vector<std::string> env)
-{
+std::unique_ptr<test::Daemon> start_daemon(std::vector<std::string> env) {
     test::DaemonOptions o;
     o.services = "vm/spawn_notify";
     o.env = std::move(env);
     return test::Daemon::start(o);
 }
 
-SpawnClient client_of(const test::Daemon &d)
-{
+SpawnClient client_of(const test::Daemon &d) {
     auto key = it::read_key(d.key_file());
     spawn_client::Address where;
     where.unix_socket = d.unix_socket();
@@ -25,13 +23,13 @@ SpawnClient client_of(const test::Daemon &d)
     return std::move(c).value();
 }
 
-Collected collect_output(SpawnClient &c, std::int64_t handle, std::chrono::milliseconds timeout)
-{
+Collected collect_output(SpawnClient &c, std::int64_t handle, std::chrono::milliseconds timeout) {
     Collected got;
     auto deadline = std::chrono::steady_clock::now() + timeout;
     std::int64_t after = 0;
     for (;;) {
-        REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "output of handle " << handle << " not finished in time");
+        REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline,
+                        "output of handle " << handle << " not finished in time");
         auto o = c.output(handle, after, 2s);
         REQUIRE_MESSAGE(o.ok(), (o ? "" : o.error().describe()));
         for (auto &line : o->lines) {
@@ -43,8 +41,7 @@ Collected collect_output(SpawnClient &c, std::int64_t handle, std::chrono::milli
     }
 }
 
-spawn_client::ProcStatus wait_exit(SpawnClient &c, std::int64_t handle, std::chrono::milliseconds timeout)
-{
+spawn_client::ProcStatus wait_exit(SpawnClient &c, std::int64_t handle, std::chrono::milliseconds timeout) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     std::int64_t after = 0;
     for (;;) {
@@ -58,8 +55,7 @@ spawn_client::ProcStatus wait_exit(SpawnClient &c, std::int64_t handle, std::chr
     }
 }
 
-std::vector<pid_t> zombie_children(pid_t parent)
-{
+std::vector<pid_t> zombie_children(pid_t parent) {
     std::vector<pid_t> out;
     for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
         const std::string name = entry.path().filename().string();
@@ -76,12 +72,11 @@ std::vector<pid_t> zombie_children(pid_t parent)
     return out;
 }
 
-SpawnSpec shell(const std::string &script, std::string tag)
-{
+SpawnSpec shell(const std::string &script, std::string tag) {
     SpawnSpec s;
     s.argv = {"/bin/sh", "-c", script};
     s.tag = std::move(tag);
     return s;
 }
 
-} // namespace harness::spawn_test
+}  // namespace harness::spawn_test

@@ -23,8 +23,8 @@ SpawnClient client_of(const test::Daemon &d);
 
 // Everything a process printed, read until `finished` (REQUIREs it within timeout).
 struct Collected {
-    std::vector<std::string> out; // stream 1
-    std::vector<std::string> err; // stream 2
+    std::vector<std::string> out;  // stream 1
+    std::vector<std::string> err;  // stream 2
     std::vector<spawn_client::Line> all;
 };
 Collected collect_output(SpawnClient &c, std::int64_t handle, std::chrono::milliseconds timeout = 20s);
@@ -38,4 +38,4 @@ std::vector<pid_t> zombie_children(pid_t pid);
 
 SpawnSpec shell(const std::string &script, std::string tag = {});
 
-} // namespace harness::spawn_test
+}  // namespace harness::spawn_test

@@ -29,17 +29,17 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string errno_text(const char *what) { return std::string(what) + ": " + std::strerror(errno); }
+std::string errno_text(const char *what) {
+    return std::string(what) + ": " + std::strerror(errno);
+}
 
-bool keep_temp_dirs()
-{
+bool keep_temp_dirs() {
     const char *v = std::getenv("HARNESS_TEST_KEEP");
     return v && *v && std::string(v) != "0";
 }
 
 // Binds a socket of the given type to host:port; returns the bound port or 0.
-std::uint16_t bind_port(int type, const std::string &host, std::uint16_t port)
-{
+std::uint16_t bind_port(int type, const std::string &host, std::uint16_t port) {
     int fd = ::socket(AF_INET, type | SOCK_CLOEXEC, 0);
     if (fd < 0) return 0;
     sockaddr_in a{};
@@ -58,8 +58,7 @@ std::uint16_t bind_port(int type, const std::string &host, std::uint16_t port)
     return bound;
 }
 
-std::string join_command(const std::vector<std::string> &argv)
-{
+std::string join_command(const std::vector<std::string> &argv) {
     std::string s;
     for (const auto &a : argv) s += (s.empty() ? "" : " ") + a;
     return s;
@@ -67,43 +66,38 @@ std::string join_command(const std::vector<std::string> &argv)
 
 // Environment variables that would point the daemon at the developer's own
 // HARNESS setup instead of the test's.
-bool inherited_harness_setting(const char *entry)
-{
+bool inherited_harness_setting(const char *entry) {
     for (const char *name : {"HARNESS_ROOT=", "HARNESS_KEY=", "HARNESS_HCORE=", "HARNESS_VM=", "HARNESS_PLUGIN_PATH=",
                              "HARNESS_SERVICES="})
         if (std::strncmp(entry, name, std::strlen(name)) == 0) return true;
     return false;
 }
 
-std::string read_file(const fs::path &file)
-{
+std::string read_file(const fs::path &file) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
 }
 
-} // namespace
+}  // namespace
 
 // ---------------------------------------------------------------- helpers
 
-TempDir::TempDir(const std::string &prefix)
-{
+TempDir::TempDir(const std::string &prefix) {
     // /tmp directly rather than $TMPDIR: Unix socket paths must stay short.
     std::string tmpl = "/tmp/" + prefix + "-XXXXXX";
     if (!::mkdtemp(tmpl.data())) throw std::runtime_error(errno_text("mkdtemp"));
     path_ = tmpl;
 }
 
-TempDir::~TempDir()
-{
+TempDir::~TempDir() {
     if (keep_temp_dirs()) return;
     std::error_code ec;
     fs::remove_all(path_, ec);
 }
 
-std::uint16_t free_port(const std::string &host)
-{
+std::uint16_t free_port(const std::string &host) {
     for (int attempt = 0; attempt < 50; ++attempt) {
         std::uint16_t port = bind_port(SOCK_STREAM, host, 0);
         if (port != 0 && bind_port(SOCK_DGRAM, host, port) == port) return port;
@@ -111,8 +105,7 @@ std::uint16_t free_port(const std::string &host)
     throw std::runtime_error("no free TCP+UDP port on " + host);
 }
 
-fs::path write_vm_key(const fs::path &file)
-{
+fs::path write_vm_key(const fs::path &file) {
     if (file.has_parent_path()) fs::create_directories(file.parent_path());
     std::uint8_t raw[32];
     random_bytes(raw);
@@ -130,8 +123,7 @@ fs::path write_vm_key(const fs::path &file)
     return file;
 }
 
-fs::path built_plugins_dir()
-{
+fs::path built_plugins_dir() {
 #ifdef HARNESS_PLUGINS_DIR
     return HARNESS_PLUGINS_DIR;
 #else
@@ -139,8 +131,7 @@ fs::path built_plugins_dir()
 #endif
 }
 
-fs::path hcored_path()
-{
+fs::path hcored_path() {
 #ifdef HCORED_PATH
     return HCORED_PATH;
 #else
@@ -148,8 +139,7 @@ fs::path hcored_path()
 #endif
 }
 
-void install_example_plugins(const fs::path &root)
-{
+void install_example_plugins(const fs::path &root) {
     fs::path from = built_plugins_dir();
     if (from.empty() || !fs::is_directory(from))
         throw std::runtime_error("built plugins not found at \"" + from.string() + "\" (build examples_plugins)");
@@ -157,8 +147,7 @@ void install_example_plugins(const fs::path &root)
     fs::copy(from, root / "lib", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
 
-bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout)
-{
+bool wait_until(const std::function<bool()> &predicate, std::chrono::milliseconds timeout) {
     auto deadline = Clock::now() + timeout;
     for (;;) {
         if (predicate()) return true;
@@ -167,8 +156,7 @@ bool wait_until(const std::function<bool()> &predicate, std::chrono::millisecond
     }
 }
 
-std::optional<ReadyInfo> parse_ready_line(const std::string &line)
-{
+std::optional<ReadyInfo> parse_ready_line(const std::string &line) {
     static const std::string prefix = "hcored ready ";
     if (line.rfind(prefix, 0) != 0) return std::nullopt;
     ReadyInfo r;
@@ -200,8 +188,7 @@ std::optional<ReadyInfo> parse_ready_line(const std::string &line)
 
 // ----------------------------------------------------------------- Daemon
 
-std::unique_ptr<Daemon> Daemon::start(DaemonOptions options)
-{
+std::unique_ptr<Daemon> Daemon::start(DaemonOptions options) {
     fs::path binary = options.binary.empty() ? hcored_path() : options.binary;
     if (binary.empty()) throw std::runtime_error("hcored was not built (no HCORED_PATH); cannot start a daemon");
     options.binary = binary;
@@ -265,20 +252,20 @@ std::unique_ptr<Daemon> Daemon::start(DaemonOptions options)
         d->kill_hard();
         std::string tail = d->stderr_tail();
         if (!timed_out && attempt < attempts && tail.find("in use") != std::string::npos) continue;
-        std::string why = timed_out ? "printed no ready line within " + std::to_string(options.ready_timeout.count()) + " ms"
-                                    : "exited before it was ready (wait status " +
-                                          std::to_string(d->status_.value_or(-1)) + ")";
+        std::string why = timed_out
+            ? "printed no ready line within " + std::to_string(options.ready_timeout.count()) + " ms"
+            : "exited before it was ready (wait status " + std::to_string(d->status_.value_or(-1)) + ")";
         throw std::runtime_error("hcored " + why + "\n  command: " + join_command(d->argv_) + "\n  stderr (" +
                                  d->stderr_file().string() + "):\n" + tail);
     }
 }
 
-void Daemon::launch(const DaemonOptions &options, std::uint16_t port)
-{
+void Daemon::launch(const DaemonOptions &options, std::uint16_t port) {
     if (!options.netns.empty()) argv_ = {"ip", "netns", "exec", options.netns};
-    argv_.insert(argv_.end(), {options.binary.string(), "--root", options.root.string(), "--listen",
-                               options.host + ":" + std::to_string(port), "--vm", options.vm, "--foreground",
-                               "--services=" + options.services});
+    argv_.insert(argv_.end(),
+                 {options.binary.string(), "--root", options.root.string(), "--listen",
+                  options.host + ":" + std::to_string(port), "--vm", options.vm, "--foreground",
+                  "--services=" + options.services});
     if (!options.key_file.empty()) argv_.insert(argv_.end(), {"--key", options.key_file.string()});
     argv_.insert(argv_.end(), options.extra_args.begin(), options.extra_args.end());
 
@@ -326,7 +313,7 @@ void Daemon::launch(const DaemonOptions &options, std::uint16_t port)
         ::_exit(127);
     }
     pid_ = pid;
-    ::setpgid(pid, pid); // also from the parent: no race with killpg
+    ::setpgid(pid, pid);  // also from the parent: no race with killpg
     ::close(out[1]);
     ::close(err_fd);
     if (null_fd >= 0) ::close(null_fd);
@@ -334,8 +321,7 @@ void Daemon::launch(const DaemonOptions &options, std::uint16_t port)
     reader_ = std::thread([this] { read_stdout(); });
 }
 
-void Daemon::read_stdout()
-{
+void Daemon::read_stdout() {
     std::string partial;
     char buf[4096];
     for (;;) {
@@ -360,8 +346,7 @@ void Daemon::read_stdout()
     changed_.notify_all();
 }
 
-void Daemon::reap(bool block)
-{
+void Daemon::reap(bool block) {
     if (status_ || pid_ <= 0) return;
     int status = 0;
     pid_t r;
@@ -373,18 +358,16 @@ void Daemon::reap(bool block)
         // Whatever hcored forked and left behind goes with it.
         ::killpg(pid_, SIGKILL);
     } else if (r < 0) {
-        status_ = -1; // not our child any more
+        status_ = -1;  // not our child any more
     }
 }
 
-bool Daemon::running()
-{
+bool Daemon::running() {
     reap(false);
     return !status_;
 }
 
-int Daemon::stop()
-{
+int Daemon::stop() {
     if (running()) {
         ::kill(pid_, SIGTERM);
         if (!wait_until([this] { return !running(); }, stop_timeout_)) {
@@ -395,20 +378,17 @@ int Daemon::stop()
     return status_.value_or(-1);
 }
 
-void Daemon::kill_hard()
-{
+void Daemon::kill_hard() {
     if (!running()) return;
     ::kill(pid_, SIGKILL);
     reap(true);
 }
 
-void Daemon::signal(int sig)
-{
+void Daemon::signal(int sig) {
     if (running()) ::kill(pid_, sig);
 }
 
-void Daemon::stop_reader()
-{
+void Daemon::stop_reader() {
     if (reader_.joinable()) {
         char b = 1;
         ssize_t ignored = ::write(wake_fd_[1], &b, 1);
@@ -422,18 +402,18 @@ void Daemon::stop_reader()
         }
 }
 
-Daemon::~Daemon()
-{
+Daemon::~Daemon() {
     // A stopped (SIGSTOP) daemon would ignore SIGTERM until continued.
     signal(SIGCONT);
     stop();
     stop_reader();
 }
 
-std::string Daemon::stderr_text() const { return read_file(stderr_file()); }
+std::string Daemon::stderr_text() const {
+    return read_file(stderr_file());
+}
 
-std::string Daemon::stderr_tail(std::size_t max_bytes) const
-{
+std::string Daemon::stderr_tail(std::size_t max_bytes) const {
     std::string text = stderr_text();
     if (text.size() <= max_bytes) return text;
     text.erase(0, text.size() - max_bytes);
@@ -442,14 +422,12 @@ std::string Daemon::stderr_tail(std::size_t max_bytes) const
     return "…\n" + text;
 }
 
-std::vector<std::string> Daemon::stdout_lines() const
-{
+std::vector<std::string> Daemon::stdout_lines() const {
     std::lock_guard lock(mutex_);
     return lines_;
 }
 
-bool Daemon::wait_for_stdout(const std::string &text, std::chrono::milliseconds timeout)
-{
+bool Daemon::wait_for_stdout(const std::string &text, std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
     bool found = false;
     changed_.wait_for(lock, timeout, [&] {
@@ -460,4 +438,4 @@ bool Daemon::wait_for_stdout(const std::string &text, std::chrono::milliseconds 
     return found;
 }
 
-} // namespace harness::test
+}  // namespace harness::test

@@ -82,18 +82,18 @@ bool wait_until(const std::function<bool()> &predicate, std::chrono::millisecond
 inline const std::string kAllServices = "vm/drd,vm/naming,vm/events,vm/spawn_notify";
 
 struct DaemonOptions {
-    std::filesystem::path root;          // empty: a fresh temp dir owned by the Daemon
+    std::filesystem::path root;  // empty: a fresh temp dir owned by the Daemon
     std::string vm = "test";
-    std::filesystem::path key_file;      // empty: hcored creates <root>/vm.key
+    std::filesystem::path key_file;  // empty: hcored creates <root>/vm.key
     std::string host = "127.0.0.1";
-    std::optional<std::uint16_t> port;   // empty: free_port(); 0: the daemon picks
-    std::vector<std::string> extra_args; // e.g. {"--join", "127.0.0.1:7001"}
-    std::vector<std::string> env;        // "NAME=value", added to the test's environment
-    bool install_examples = true;        // install_example_plugins(root) before starting
+    std::optional<std::uint16_t> port;    // empty: free_port(); 0: the daemon picks
+    std::vector<std::string> extra_args;  // e.g. {"--join", "127.0.0.1:7001"}
+    std::vector<std::string> env;         // "NAME=value", added to the test's environment
+    bool install_examples = true;         // install_example_plugins(root) before starting
     std::chrono::milliseconds ready_timeout{10000};
     std::chrono::milliseconds stop_timeout{5000};
-    std::filesystem::path binary;        // empty: hcored_path()
-    std::string netns;                   // run as `ip netns exec NETNS hcored …` (give a port)
+    std::filesystem::path binary;  // empty: hcored_path()
+    std::string netns;             // run as `ip netns exec NETNS hcored …` (give a port)
     // --services: none unless a test asks, so daemon tests stay fast and do
     // not start consensus; kAllServices for every VM service. (A --services
     // in extra_args wins: the last one counts.)
@@ -118,7 +118,7 @@ public:
     // Starts hcored and waits for its ready line. Throws std::runtime_error
     // (with the command line and stderr tail) if it does not become ready.
     static std::unique_ptr<Daemon> start(DaemonOptions options = {});
-    ~Daemon(); // stop()
+    ~Daemon();  // stop()
     Daemon(const Daemon &) = delete;
     Daemon &operator=(const Daemon &) = delete;
 
@@ -170,7 +170,7 @@ private:
     std::chrono::milliseconds stop_timeout_{5000};
 
     int stdout_fd_ = -1;
-    int wake_fd_[2] = {-1, -1}; // tells the reader thread to stop
+    int wake_fd_[2] = {-1, -1};  // tells the reader thread to stop
     std::thread reader_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;
@@ -178,4 +178,4 @@ private:
     bool stdout_closed_ = false;
 };
 
-} // namespace harness::test
+}  // namespace harness::test

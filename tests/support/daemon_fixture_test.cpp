@@ -20,8 +20,7 @@ namespace {
 // Writes an executable /bin/sh script; $LISTEN, $ROOT and $VM hold the
 // fixture's --listen, --root and --vm arguments, and all arguments are saved
 // in $ROOT/args.
-fs::path fake_daemon(const TempDir &dir, const std::string &name, const std::string &body)
-{
+fs::path fake_daemon(const TempDir &dir, const std::string &name, const std::string &body) {
     fs::path file = dir.path() / name;
     std::ofstream out(file);
     out << "#!/bin/sh\n"
@@ -42,19 +41,20 @@ fs::path fake_daemon(const TempDir &dir, const std::string &name, const std::str
 
 const char *kReady = "echo \"hcored ready vm=$VM id=fake-1 tcp=$LISTEN udp=$LISTEN unix=$ROOT/var/hcored.sock\"";
 
-std::string read_text(const fs::path &f)
-{
+std::string read_text(const fs::path &f) {
     std::ifstream in(f);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-bool pid_alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+bool pid_alive(pid_t pid) {
+    return ::kill(pid, 0) == 0;
+}
 
-} // namespace
+}  // namespace
 
-TEST_CASE("parse_ready_line")
-{
-    auto r = parse_ready_line("hcored ready vm=demo id=a1b2 tcp=127.0.0.1:7001 udp=127.0.0.1:7002 unix=/tmp/x y/hcored.sock");
+TEST_CASE("parse_ready_line") {
+    auto r = parse_ready_line(
+        "hcored ready vm=demo id=a1b2 tcp=127.0.0.1:7001 udp=127.0.0.1:7002 unix=/tmp/x y/hcored.sock");
     REQUIRE(r.has_value());
     CHECK(r->vm == "demo");
     CHECK(r->id == "a1b2");
@@ -63,13 +63,12 @@ TEST_CASE("parse_ready_line")
     CHECK(r->unix_socket == "/tmp/x y/hcored.sock");
 
     CHECK_FALSE(parse_ready_line("hcored starting").has_value());
-    CHECK_FALSE(parse_ready_line("hcored ready vm=demo tcp=h:1 udp=h:2 unix=/s").has_value()); // no id
+    CHECK_FALSE(parse_ready_line("hcored ready vm=demo tcp=h:1 udp=h:2 unix=/s").has_value());  // no id
     CHECK_FALSE(parse_ready_line("hcored ready vm=demo id=x tcp=h:99999 udp=h:2 unix=/s").has_value());
-    CHECK_FALSE(parse_ready_line("hcored ready vm=demo id=x tcp=h:1 udp=h:2").has_value()); // no unix
+    CHECK_FALSE(parse_ready_line("hcored ready vm=demo id=x tcp=h:1 udp=h:2").has_value());  // no unix
 }
 
-TEST_CASE("wait_until")
-{
+TEST_CASE("wait_until") {
     CHECK(wait_until([] { return true; }, 0ms));
     auto start = std::chrono::steady_clock::now();
     CHECK(wait_until([&] { return std::chrono::steady_clock::now() - start > 30ms; }, 2000ms));
@@ -78,8 +77,7 @@ TEST_CASE("wait_until")
     CHECK(std::chrono::steady_clock::now() - before >= 100ms);
 }
 
-TEST_CASE("free ports, key files and temp dirs")
-{
+TEST_CASE("free ports, key files and temp dirs") {
     CHECK(free_port() != 0);
 
     fs::path kept;
@@ -107,13 +105,12 @@ TEST_CASE("free ports, key files and temp dirs")
     if (!std::getenv("HARNESS_TEST_KEEP")) CHECK_FALSE(fs::exists(kept));
 }
 
-TEST_CASE("a daemon that prints its ready line")
-{
+TEST_CASE("a daemon that prints its ready line") {
     TempDir dir;
     fs::path script = fake_daemon(dir, "ok.sh", std::string(kReady) + "\necho after-ready\nexec sleep 1000");
     fs::path key = write_vm_key(dir.path() / "vm.key");
-    auto d = Daemon::start({.vm = "fakevm", .key_file = key, .extra_args = {"--join", "127.0.0.1:1"},
-                            .binary = script});
+    auto d =
+        Daemon::start({.vm = "fakevm", .key_file = key, .extra_args = {"--join", "127.0.0.1:1"}, .binary = script});
     CHECK(d->vm() == "fakevm");
     CHECK(d->id() == "fake-1");
     CHECK(d->tcp().host == "127.0.0.1");
@@ -136,8 +133,7 @@ TEST_CASE("a daemon that prints its ready line")
     CHECK(WTERMSIG(status) == SIGTERM);
 }
 
-TEST_CASE("a daemon that exits before it is ready: the error carries its stderr")
-{
+TEST_CASE("a daemon that exits before it is ready: the error carries its stderr") {
     TempDir dir;
     fs::path script = fake_daemon(dir, "dies.sh", "echo 'cannot open the frobnicator' >&2\nexit 3");
     try {
@@ -151,14 +147,12 @@ TEST_CASE("a daemon that exits before it is ready: the error carries its stderr"
     }
 }
 
-TEST_CASE("a missing binary is reported before anything starts")
-{
+TEST_CASE("a missing binary is reported before anything starts") {
     CHECK_THROWS_WITH_AS(Daemon::start({.install_examples = false, .binary = "/nonexistent/hcored"}),
                          doctest::Contains("cannot run /nonexistent/hcored"), std::runtime_error);
 }
 
-TEST_CASE("a silent daemon times out and is killed")
-{
+TEST_CASE("a silent daemon times out and is killed") {
     TempDir dir;
     fs::path pidfile = dir.path() / "pid";
     fs::path script = fake_daemon(dir, "silent.sh", "echo $$ > " + pidfile.string() + "\nexec sleep 1000");
@@ -170,8 +164,7 @@ TEST_CASE("a silent daemon times out and is killed")
     CHECK_FALSE(pid_alive(pid));
 }
 
-TEST_CASE("kill_hard is SIGKILL")
-{
+TEST_CASE("kill_hard is SIGKILL") {
     TempDir dir;
     fs::path script = fake_daemon(dir, "ok.sh", std::string(kReady) + "\nexec sleep 1000");
     auto d = Daemon::start({.install_examples = false, .binary = script});
@@ -184,15 +177,14 @@ TEST_CASE("kill_hard is SIGKILL")
     CHECK_FALSE(pid_alive(pid));
 }
 
-TEST_CASE("stop escalates to SIGKILL when SIGTERM is ignored, and ends what the daemon forked")
-{
+TEST_CASE("stop escalates to SIGKILL when SIGTERM is ignored, and ends what the daemon forked") {
     TempDir dir;
     fs::path child = dir.path() / "child";
     fs::path script = fake_daemon(dir, "stubborn.sh",
                                   "trap '' TERM\n"
                                   "sleep 1000 &\n"
-                                  "echo $! > " + child.string() + "\n" + kReady +
-                                      "\nwhile :; do sleep 1; done");
+                                  "echo $! > " +
+                                      child.string() + "\n" + kReady + "\nwhile :; do sleep 1; done");
     auto d = Daemon::start({.install_examples = false, .stop_timeout = 300ms, .binary = script});
     REQUIRE(wait_until([&] { return fs::file_size(child) > 0; }, 2000ms));
     pid_t forked = std::stoi(read_text(child));
@@ -204,11 +196,15 @@ TEST_CASE("stop escalates to SIGKILL when SIGTERM is ignored, and ends what the 
     CHECK(WTERMSIG(status) == SIGKILL);
     // The sleep is in the daemon's process group; stop() killed it too (it
     // may take a moment to be reaped by init).
-    CHECK(wait_until([&] { return !pid_alive(forked) || read_text("/proc/" + std::to_string(forked) + "/stat").find(") Z") != std::string::npos; }, 2000ms));
+    CHECK(wait_until(
+        [&] {
+            return !pid_alive(forked) ||
+                read_text("/proc/" + std::to_string(forked) + "/stat").find(") Z") != std::string::npos;
+        },
+        2000ms));
 }
 
-TEST_CASE("a stopped (SIGSTOP) daemon is still ended by the destructor")
-{
+TEST_CASE("a stopped (SIGSTOP) daemon is still ended by the destructor") {
     TempDir dir;
     fs::path script = fake_daemon(dir, "ok.sh", std::string(kReady) + "\nexec sleep 1000");
     pid_t pid = 0;
@@ -220,8 +216,7 @@ TEST_CASE("a stopped (SIGSTOP) daemon is still ended by the destructor")
     CHECK_FALSE(pid_alive(pid));
 }
 
-TEST_CASE("the real hcored starts, answers with its ready line and stops on SIGTERM")
-{
+TEST_CASE("the real hcored starts, answers with its ready line and stops on SIGTERM") {
     if (hcored_path().empty()) {
         MESSAGE("hcored is not built; skipped");
         return;

@@ -16,7 +16,8 @@ int main(int argc, char **argv) {
     int partner = (rank + 1) % size, got = -1;
     MPI_Sendrecv(&rank, 1, MPI_INT, partner, 0, &got, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-    if (rank == 0) std::printf("hello from C++: %d ranks, sum %d\n", size, std::accumulate(ranks.begin(), ranks.end(), 0));
+    if (rank == 0)
+        std::printf("hello from C++: %d ranks, sum %d\n", size, std::accumulate(ranks.begin(), ranks.end(), 0));
     MPI_Finalize();
     return got == (rank + size - 1) % size ? 0 : 1;
 }

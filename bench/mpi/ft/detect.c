@@ -18,8 +18,8 @@
  * rank 0 prints "DETECT_SEEN <first> <last>" (CLOCK_REALTIME seconds when
  * the first and the last survivor saw the error) for the script to subtract
  * its kill time from. */
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

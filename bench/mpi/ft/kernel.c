@@ -5,8 +5,8 @@
  * the residual, as a real solver does. Prints one RESULT line (stats.h):
  * time per iteration, median and spread over BENCH_SAMPLES samples of
  * BENCH_ITERS iterations. Plain MPI. Knob: BENCH_N (grid side, 512). */
-#include <mpi.h>
 #include <math.h>
+#include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +23,7 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int n = env_int("BENCH_N", 512), samples = env_int("BENCH_SAMPLES", 15),
-              iters = env_int("BENCH_ITERS", 50);
+    const int n = env_int("BENCH_N", 512), samples = env_int("BENCH_SAMPLES", 15), iters = env_int("BENCH_ITERS", 50);
     const int rows = n / size + (rank < n % size), w = n + 2;
     double *u = calloc((size_t)(rows + 2) * w, sizeof(double)), *next = calloc((size_t)(rows + 2) * w, sizeof(double));
     double *v = malloc(sizeof(double) * (size_t)samples);

@@ -7,8 +7,8 @@
  *           MPIX_ERR_REVOKED (one host: CLOCK_MONOTONIC is common to all)
  * One RESULT line each (stats.h, bytes=0, unit us). BENCH_SAMPLES (15),
  * BENCH_K (calls per agree/shrink sample, 10). */
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 #include <stdlib.h>
 #include <time.h>
 

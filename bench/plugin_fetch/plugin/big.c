@@ -7,8 +7,7 @@
 
 static const unsigned char table[BIG_BYTES] = {1, 2, 3, 4, 5, 6, 7, 8};
 
-static int checksum_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result)
-{
+static int checksum_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result) {
     (void)ctx;
     (void)args;
     if (nargs != 0) return HARNESS_ERR_TYPE_MISMATCH;
@@ -20,16 +19,23 @@ static int checksum_auto(harness_call_ctx *ctx, const harness_value *args, size_
 }
 
 static const harness_function functions[] = {
-    {sizeof(harness_function), "checksum", HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, "i64()", NULL, NULL,
-     checksum_auto, NULL},
+    {sizeof(harness_function), "checksum", HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, "i64()", NULL, NULL, checksum_auto,
+     NULL},
 };
 
-static const harness_plugin_descriptor descriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR, HARNESS_PLUGIN_ABI_MINOR, sizeof(harness_plugin_descriptor),
-    "fetchbench", "big", "1.0.0", HARNESS_LEVEL_DAEMON, HARNESS_PER_DAEMON,
-    NULL, NULL, 1, functions};
+static const harness_plugin_descriptor descriptor = {HARNESS_PLUGIN_ABI_MAJOR,
+                                                     HARNESS_PLUGIN_ABI_MINOR,
+                                                     sizeof(harness_plugin_descriptor),
+                                                     "fetchbench",
+                                                     "big",
+                                                     "1.0.0",
+                                                     HARNESS_LEVEL_DAEMON,
+                                                     HARNESS_PER_DAEMON,
+                                                     NULL,
+                                                     NULL,
+                                                     1,
+                                                     functions};
 
-__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
+__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void) {
     return &descriptor;
 }

@@ -12,74 +12,76 @@ FTMPI_API(Send, (const void *buf, int count, MPI_Datatype datatype, int dest, in
 FTMPI_API(Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
 FTMPI_API(Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
 FTMPI_API(Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
-FTMPI_API(Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                 MPI_Status *status))
-FTMPI_API(Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                  MPI_Request *request))
-FTMPI_API(Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request))
-FTMPI_API(Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request))
-FTMPI_API(Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request))
-FTMPI_API(Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                  MPI_Request *request))
-FTMPI_API(Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                     MPI_Comm comm, MPI_Status *status))
-FTMPI_API(Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                             int source, int recvtag, MPI_Comm comm, MPI_Status *status))
-FTMPI_API(Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                      MPI_Comm comm, MPI_Request *request))
-FTMPI_API(Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                              int source, int recvtag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status))
+FTMPI_API(Isend,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Ibsend,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Issend,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Irsend,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Irecv,
+          (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Sendrecv,
+          (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+           int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+FTMPI_API(Sendrecv_replace,
+          (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+           MPI_Status *status))
+FTMPI_API(Isendrecv,
+          (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+           int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Isendrecv_replace,
+          (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+           MPI_Request *request))
 FTMPI_API(Buffer_attach, (void *buffer, int size))
 FTMPI_API(Buffer_detach, (void *buffer_addr, int *size))
 FTMPI_API(Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 FTMPI_API(Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 FTMPI_API(Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
-FTMPI_API(Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                    MPI_Status *status))
+FTMPI_API(Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status))
 FTMPI_API(Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
-FTMPI_API(Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                   MPI_Request *request))
+FTMPI_API(Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
 FTMPI_API(Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 FTMPI_API(Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 FTMPI_API(Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
-FTMPI_API(Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
-FTMPI_API(Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
-FTMPI_API(Status_set_cancelled, (MPI_Status *status, int flag))
+FTMPI_API(Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int count))
+FTMPI_API(Status_set_elements_x, (MPI_Status * status, MPI_Datatype datatype, MPI_Count count))
+FTMPI_API(Status_set_cancelled, (MPI_Status * status, int flag))
 FTMPI_API(Test_cancelled, (const MPI_Status *status, int *flag))
 
 /* Requests */
-FTMPI_API(Wait, (MPI_Request *request, MPI_Status *status))
-FTMPI_API(Test, (MPI_Request *request, int *flag, MPI_Status *status))
+FTMPI_API(Wait, (MPI_Request * request, MPI_Status *status))
+FTMPI_API(Test, (MPI_Request * request, int *flag, MPI_Status *status))
 FTMPI_API(Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
 FTMPI_API(Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
 FTMPI_API(Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
 FTMPI_API(Testall, (int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
-FTMPI_API(Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                     MPI_Status array_of_statuses[]))
-FTMPI_API(Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                     MPI_Status array_of_statuses[]))
+FTMPI_API(Waitsome,
+          (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+           MPI_Status array_of_statuses[]))
+FTMPI_API(Testsome,
+          (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+           MPI_Status array_of_statuses[]))
 FTMPI_API(Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
-FTMPI_API(Request_free, (MPI_Request *request))
-FTMPI_API(Cancel, (MPI_Request *request))
-FTMPI_API(Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                      MPI_Request *request))
-FTMPI_API(Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                       MPI_Comm comm, MPI_Request *request))
-FTMPI_API(Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                       MPI_Comm comm, MPI_Request *request))
-FTMPI_API(Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                       MPI_Comm comm, MPI_Request *request))
-FTMPI_API(Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                      MPI_Request *request))
-FTMPI_API(Start, (MPI_Request *request))
+FTMPI_API(Request_free, (MPI_Request * request))
+FTMPI_API(Cancel, (MPI_Request * request))
+FTMPI_API(Send_init,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Bsend_init,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Ssend_init,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Rsend_init,
+          (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Recv_init,
+          (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+FTMPI_API(Start, (MPI_Request * request))
 FTMPI_API(Startall, (int count, MPI_Request array_of_requests[]))
-FTMPI_API(Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                           MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+FTMPI_API(Grequest_start,
+          (MPI_Grequest_query_function * query_fn, MPI_Grequest_free_function *free_fn,
+           MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
 FTMPI_API(Grequest_complete, (MPI_Request request))
 
 #endif /* FTMPI_MPI_P2P_H */

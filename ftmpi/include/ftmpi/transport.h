@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define FTMPI_TRANSPORT_INTERFACE "ftmpi.transport"
-#define FTMPI_TRANSPORT_VERSION 1
+#define FTMPI_TRANSPORT_VERSION   1
 
 /* Frame kinds. Only eager and data carry a payload, of `length` bytes. */
 enum ftmpi_frame_kind {
@@ -48,20 +48,20 @@ enum ftmpi_frame_kind {
     FTMPI_FRAME_ABORT,
     FTMPI_FRAME_REVOKE,
     FTMPI_FRAME_FLUSH,
-    FTMPI_FRAME_CANCEL,       /* a sender asks to take back an unmatched message */
-    FTMPI_FRAME_CANCEL_REPLY  /* the receiver's answer */
+    FTMPI_FRAME_CANCEL,      /* a sender asks to take back an unmatched message */
+    FTMPI_FRAME_CANCEL_REPLY /* the receiver's answer */
 };
 
 /* The header every frame starts with (host byte order: the ranks of one job
  * share an architecture). Drivers read `kind` and `length` only. */
 typedef struct ftmpi_frame {
-    uint8_t kind;          /* enum ftmpi_frame_kind */
+    uint8_t kind; /* enum ftmpi_frame_kind */
     uint8_t flags;
     uint16_t reserved;
     uint32_t context;
     int32_t tag;
-    int32_t source;        /* the sender's world rank */
-    uint64_t length;       /* eager/data: payload bytes that follow */
+    int32_t source;  /* the sender's world rank */
+    uint64_t length; /* eager/data: payload bytes that follow */
     uint64_t sender_id;
     uint64_t receiver_id;
     uint64_t pad;
@@ -74,10 +74,10 @@ static inline int ftmpi_frame_has_payload(const ftmpi_frame *f) {
 /* Status codes of the C boundary. */
 typedef enum ftmpi_transport_status {
     FTMPI_TRANSPORT_OK = 0,
-    FTMPI_TRANSPORT_PENDING = 1,      /* send: payload still referenced; on_sent(token) follows */
-    FTMPI_TRANSPORT_PEER_LOST = 2,    /* send: the peer is gone */
-    FTMPI_TRANSPORT_UNSUPPORTED = 3,  /* this driver does not provide the slot */
-    FTMPI_TRANSPORT_ERROR = 4         /* see the err text */
+    FTMPI_TRANSPORT_PENDING = 1,     /* send: payload still referenced; on_sent(token) follows */
+    FTMPI_TRANSPORT_PEER_LOST = 2,   /* send: the peer is gone */
+    FTMPI_TRANSPORT_UNSUPPORTED = 3, /* this driver does not provide the slot */
+    FTMPI_TRANSPORT_ERROR = 4        /* see the err text */
 } ftmpi_transport_status;
 
 /* Where an arriving payload goes: its first `keep` bytes to `dst`, the rest
@@ -85,7 +85,7 @@ typedef enum ftmpi_transport_status {
 typedef struct ftmpi_landing {
     char *dst;
     size_t keep;
-    void *cookie;  /* the engine's, handed back in on_frame */
+    void *cookie; /* the engine's, handed back in on_frame */
 } ftmpi_landing;
 
 /* The engine's side, called by a driver from inside progress() (and from
@@ -108,22 +108,22 @@ typedef struct ftmpi_transport_sink {
 /* What a driver is opened with. */
 typedef struct ftmpi_transport_open_args {
     uint32_t struct_size;
-    const char *job;       /* job id: names what the driver creates, so jobs stay apart */
-    int rank;              /* this process's world rank */
-    int size;              /* ranks in the job */
-    int incarnation;       /* 0, or a REBUILD replacement's incarnation */
-    int round;             /* the replacement's recovery round */
-    const char *listen_host;  /* for network drivers: the address to listen on */
+    const char *job;         /* job id: names what the driver creates, so jobs stay apart */
+    int rank;                /* this process's world rank */
+    int size;                /* ranks in the job */
+    int incarnation;         /* 0, or a REBUILD replacement's incarnation */
+    int round;               /* the replacement's recovery round */
+    const char *listen_host; /* for network drivers: the address to listen on */
 } ftmpi_transport_open_args;
 
 typedef struct ftmpi_transport ftmpi_transport; /* a driver's own state */
 
-#define FTMPI_SEND_COPY 1u  /* the caller's payload may change after send returns */
+#define FTMPI_SEND_COPY 1u /* the caller's payload may change after send returns */
 
 typedef struct ftmpi_transport_ops {
     uint32_t struct_size;
-    uint32_t version;       /* FTMPI_TRANSPORT_VERSION */
-    const char *name;       /* "tcp", "shm": the word used in cards and FTMPI_TRANSPORTS */
+    uint32_t version; /* FTMPI_TRANSPORT_VERSION */
+    const char *name; /* "tcp", "shm": the word used in cards and FTMPI_TRANSPORTS */
 
     int (*open)(const ftmpi_transport_open_args *args, const ftmpi_transport_sink *sink, ftmpi_transport **out,
                 char *err, size_t errlen);
@@ -145,8 +145,8 @@ typedef struct ftmpi_transport_ops {
     /* Sends a header and its payload (iov, iovcnt; the total is f->length for
      * frames with a payload). OK: done (or the rest copied, with
      * FTMPI_SEND_COPY); PENDING: on_sent(token) follows; PEER_LOST. */
-    int (*send)(ftmpi_transport *t, int peer, const ftmpi_frame *f, const struct iovec *iov, int iovcnt,
-                unsigned flags, uint64_t token);
+    int (*send)(ftmpi_transport *t, int peer, const ftmpi_frame *f, const struct iovec *iov, int iovcnt, unsigned flags,
+                uint64_t token);
 
     /* Progress. wait_fd: readable when there is something to do (-1: none;
      * the engine then polls). prepare_wait: called before blocking on
@@ -159,9 +159,9 @@ typedef struct ftmpi_transport_ops {
 
     /* A peer known failed by other means: close without on_peer_lost. */
     void (*drop)(ftmpi_transport *t, int peer);
-    int (*connected)(ftmpi_transport *t, int peer);     /* alive and no bye yet */
+    int (*connected)(ftmpi_transport *t, int peer); /* alive and no bye yet */
     int (*bye_received)(ftmpi_transport *t, int peer);
-    int (*flushed)(ftmpi_transport *t);                 /* nothing queued for any peer */
+    int (*flushed)(ftmpi_transport *t); /* nothing queued for any peer */
 
     /* REBUILD joining. A replacement's wire-up: connects to every rank whose
      * address it has, writing 1 into lost[r] for those that cannot be

@@ -12,8 +12,7 @@
 
 namespace ftmpi::coll {
 
-void allreduce_rabenseifner(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
-                            MPI_Op op) {
+void allreduce_rabenseifner(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op) {
     const int r = s.rank();
     if (sendbuf != MPI_IN_PLACE) copy_step(s, sendbuf, count, type, recvbuf, count, type);
     if (s.size() < 2) return;

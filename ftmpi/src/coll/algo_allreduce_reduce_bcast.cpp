@@ -5,8 +5,7 @@
 
 namespace ftmpi::coll {
 
-void allreduce_reduce_bcast(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
-                            MPI_Op op) {
+void allreduce_reduce_bcast(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op) {
     reduce_binomial(s, sendbuf, recvbuf, count, type, op, 0);
     bcast_binomial(s, recvbuf, count, type, 0);
 }

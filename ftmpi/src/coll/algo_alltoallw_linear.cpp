@@ -26,8 +26,8 @@ void alltoallw_linear(Schedule &s, const void *sendbuf, const int scounts[], con
     }
     const char *src = static_cast<const char *>(sendbuf);
     for (int k = 1; k < p; ++k) {
-        const int to = (r + k) % p, from = (r - k + p) % p;  // view ranks
-        const int to_c = s.comm_rank(to), from_c = s.comm_rank(from);     // buffer positions
+        const int to = (r + k) % p, from = (r - k + p) % p;            // view ranks
+        const int to_c = s.comm_rank(to), from_c = s.comm_rank(from);  // buffer positions
         s.recv(out + rdispls[from_c], rcounts[from_c], rtypes[from_c], from);
         s.send(src + sdispls[to_c], scounts[to_c], stypes[to_c], to);
     }

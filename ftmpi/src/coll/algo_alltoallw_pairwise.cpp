@@ -27,8 +27,8 @@ void alltoallw_pairwise(Schedule &s, const void *sendbuf, const int scounts[], c
     const int me = s.comm_rank(r);
     copy_step(s, src + sdispls[me], scounts[me], stypes[me], out + rdispls[me], rcounts[me], rtypes[me]);
     for (int k = 1; k < p; ++k) {
-        const int to = (r + k) % p, from = (r - k + p) % p;  // view ranks
-        const int to_c = s.comm_rank(to), from_c = s.comm_rank(from);     // buffer positions
+        const int to = (r + k) % p, from = (r - k + p) % p;            // view ranks
+        const int to_c = s.comm_rank(to), from_c = s.comm_rank(from);  // buffer positions
         s.recv(out + rdispls[from_c], rcounts[from_c], rtypes[from_c], from);
         s.send(src + sdispls[to_c], scounts[to_c], stypes[to_c], to);
         s.end_round();

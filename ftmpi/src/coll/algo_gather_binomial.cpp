@@ -33,7 +33,8 @@ void gather_binomial(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
         return;
     }
     for (int i = 0; i < p; ++i)
-        unpack_step(s, staging + block * i, element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(tree::to_rank(i, root, p))) * rcount, rtype),
+        unpack_step(s, staging + block * i,
+                    element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(tree::to_rank(i, root, p))) * rcount, rtype),
                     rcount, rtype);
 }
 

@@ -16,11 +16,12 @@ void gather_linear(Schedule &s, const void *sendbuf, int scount, MPI_Datatype st
         return;
     }
     for (int i = 0; i < p; ++i)
-        if (i != root) s.recv(element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(i)) * rcount, rtype), rcount, rtype, i);
+        if (i != root)
+            s.recv(element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(i)) * rcount, rtype), rcount, rtype, i);
     s.end_round();
     if (sendbuf != MPI_IN_PLACE)
-        copy_step(s, sendbuf, scount, stype, element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(root)) * rcount, rtype), rcount,
-                  rtype);
+        copy_step(s, sendbuf, scount, stype, element(recvbuf, static_cast<MPI_Aint>(s.comm_rank(root)) * rcount, rtype),
+                  rcount, rtype);
 }
 
 }  // namespace ftmpi::coll

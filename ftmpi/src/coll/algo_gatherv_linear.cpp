@@ -18,7 +18,8 @@ void gatherv_linear(Schedule &s, const void *sendbuf, int scount, MPI_Datatype s
         if (i != root) s.recv(element(recvbuf, displs[s.comm_rank(i)], rtype), rcounts[s.comm_rank(i)], rtype, i);
     s.end_round();
     if (sendbuf != MPI_IN_PLACE)
-        copy_step(s, sendbuf, scount, stype, element(recvbuf, displs[s.comm_rank(root)], rtype), rcounts[s.comm_rank(root)], rtype);
+        copy_step(s, sendbuf, scount, stype, element(recvbuf, displs[s.comm_rank(root)], rtype),
+                  rcounts[s.comm_rank(root)], rtype);
 }
 
 }  // namespace ftmpi::coll

@@ -7,8 +7,7 @@
 
 namespace ftmpi::coll {
 
-void reduce_inter(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                  int root) {
+void reduce_inter(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root) {
     if (root == MPI_PROC_NULL) return;
     if (root != MPI_ROOT) {
         s.send(sendbuf, count, type, root);
@@ -17,7 +16,8 @@ void reduce_inter(Schedule &s, const void *sendbuf, void *recvbuf, int count, MP
     }
     const int q = remote_size(s.comm());
     char *blocks = s.scratch_for(count * q, type);
-    for (int peer = 0; peer < q; ++peer) s.recv(element(blocks, static_cast<MPI_Aint>(count) * peer, type), count, type, peer);
+    for (int peer = 0; peer < q; ++peer)
+        s.recv(element(blocks, static_cast<MPI_Aint>(count) * peer, type), count, type, peer);
     s.end_round();
     reduce_in_order(s, blocks, q, recvbuf, count, type, op);
 }

@@ -48,8 +48,7 @@ void reduce_scatter_recursive_halving(Schedule &s, const void *sendbuf, void *re
         s.send(element(acc, displs[static_cast<size_t>(r - 1)], type), recvcounts[r - 1], type, r - 1);
         s.end_round();
     }
-    copy_step(s, element(acc, displs[static_cast<size_t>(r)], type), recvcounts[r], type, recvbuf, recvcounts[r],
-              type);
+    copy_step(s, element(acc, displs[static_cast<size_t>(r)], type), recvcounts[r], type, recvbuf, recvcounts[r], type);
 }
 
 }  // namespace ftmpi::coll

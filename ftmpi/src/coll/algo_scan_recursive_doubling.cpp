@@ -13,8 +13,8 @@
 
 namespace ftmpi::coll {
 
-void scan_recursive_doubling(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
-                             MPI_Op op, bool exclusive) {
+void scan_recursive_doubling(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                             bool exclusive) {
     const int p = s.size(), r = s.rank();
     const bool commutative = op::commutative(op);
     const void *mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;

@@ -22,8 +22,9 @@ void scatter_binomial(Schedule &s, const void *sendbuf, int scount, MPI_Datatype
 
     if (at_root) {
         for (int i = 0; i < p; ++i)
-            pack_step(s, element(sendbuf, static_cast<MPI_Aint>(s.comm_rank(tree::to_rank(i, root, p))) * scount, stype), scount,
-                      stype, staging + block * i);
+            pack_step(s,
+                      element(sendbuf, static_cast<MPI_Aint>(s.comm_rank(tree::to_rank(i, root, p))) * scount, stype),
+                      scount, stype, staging + block * i);
     } else {
         s.recv(staging, static_cast<int>(block * span), MPI_BYTE, tree::to_rank(tree::parent(v), root, p));
         s.end_round();

@@ -15,11 +15,12 @@ void scatter_linear(Schedule &s, const void *sendbuf, int scount, MPI_Datatype s
         return;
     }
     for (int i = 0; i < p; ++i)
-        if (i != root) s.send(element(sendbuf, static_cast<MPI_Aint>(s.comm_rank(i)) * scount, stype), scount, stype, i);
+        if (i != root)
+            s.send(element(sendbuf, static_cast<MPI_Aint>(s.comm_rank(i)) * scount, stype), scount, stype, i);
     s.end_round();
     if (recvbuf != MPI_IN_PLACE)
-        copy_step(s, element(sendbuf, static_cast<MPI_Aint>(s.comm_rank(root)) * scount, stype), scount, stype, recvbuf, rcount,
-                  rtype);
+        copy_step(s, element(sendbuf, static_cast<MPI_Aint>(s.comm_rank(root)) * scount, stype), scount, stype, recvbuf,
+                  rcount, rtype);
 }
 
 }  // namespace ftmpi::coll

@@ -18,8 +18,8 @@ void scatterv_linear(Schedule &s, const void *sendbuf, const int scounts[], cons
         if (i != root) s.send(element(sendbuf, displs[s.comm_rank(i)], stype), scounts[s.comm_rank(i)], stype, i);
     s.end_round();
     if (recvbuf != MPI_IN_PLACE)
-        copy_step(s, element(sendbuf, displs[s.comm_rank(root)], stype), scounts[s.comm_rank(root)], stype, recvbuf, rcount,
-                  rtype);
+        copy_step(s, element(sendbuf, displs[s.comm_rank(root)], stype), scounts[s.comm_rank(root)], stype, recvbuf,
+                  rcount, rtype);
 }
 
 }  // namespace ftmpi::coll

@@ -49,11 +49,15 @@ std::string join(const std::vector<const char *> &names) {
     return out;
 }
 
-const Entry &entry(Collective c) { return entries()[static_cast<size_t>(c)]; }
+const Entry &entry(Collective c) {
+    return entries()[static_cast<size_t>(c)];
+}
 
 }  // namespace
 
-const char *collective_name(Collective c) { return entry(c).name; }
+const char *collective_name(Collective c) {
+    return entry(c).name;
+}
 
 std::optional<Collective> collective_from_name(std::string_view name) {
     for (int i = 0; i < collective_count; ++i)
@@ -79,7 +83,9 @@ std::optional<uint8_t> algorithm_from_name(Collective c, std::string_view name) 
     return std::nullopt;
 }
 
-std::string algorithm_names(Collective c) { return join(entry(c).algorithms); }
+std::string algorithm_names(Collective c) {
+    return join(entry(c).algorithms);
+}
 
 bool segmented(Collective c, uint8_t algorithm) {
     const char *name = algorithm_name(c, algorithm);
@@ -88,6 +94,8 @@ bool segmented(Collective c, uint8_t algorithm) {
     return false;
 }
 
-int algorithm_count(Collective c) { return static_cast<int>(entry(c).algorithms.size()); }
+int algorithm_count(Collective c) {
+    return static_cast<int>(entry(c).algorithms.size());
+}
 
 }  // namespace ftmpi::coll

@@ -36,35 +36,49 @@ void reduce_scatter_ring(Schedule &, const void *sendbuf, void *recvbuf, const i
 // Commutative ops, no gaps (like the ring).
 void reduce_scatter_recursive_halving(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[],
                                       MPI_Datatype, MPI_Op);
-void reduce_scatter_reduce_scatterv(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype, MPI_Op);
+void reduce_scatter_reduce_scatterv(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                    MPI_Datatype, MPI_Op);
 
 // Scan and Exscan
-void scan_recursive_doubling(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op, bool exclusive);
+void scan_recursive_doubling(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op,
+                             bool exclusive);
 void scan_linear(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op, bool exclusive);
 
 // Gather(v) and Scatter(v)
-void gather_linear(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype, int root);
-void gather_binomial(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype, int root);
-void gatherv_linear(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[], const int displs[], MPI_Datatype, int root);
-void scatter_linear(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype, int root);
-void scatter_binomial(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype, int root);
-void gather_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype, int root);
-void scatter_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype, int root);
-void scatterv_linear(Schedule &, const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype, int root);
+void gather_linear(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype,
+                   int root);
+void gather_binomial(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype,
+                     int root);
+void gatherv_linear(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[],
+                    const int displs[], MPI_Datatype, int root);
+void scatter_linear(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype,
+                    int root);
+void scatter_binomial(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount,
+                      MPI_Datatype, int root);
+void gather_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype,
+                  int root);
+void scatter_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype,
+                   int root);
+void scatterv_linear(Schedule &, const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype,
+                     void *recvbuf, int rcount, MPI_Datatype, int root);
 
 // Allgather(v)
 void allgather_ring(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype);
-void allgather_bruck(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype);
-void allgatherv_ring(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[], const int displs[], MPI_Datatype);
+void allgather_bruck(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount,
+                     MPI_Datatype);
+void allgatherv_ring(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[],
+                     const int displs[], MPI_Datatype);
 
 // Alltoall with its equal blocks (Bruck: ceil(log2 p) rounds; short messages).
 void alltoall_bruck(Schedule &, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                     MPI_Datatype rtype);
 
 // Alltoall(v,w), all in Alltoallw's form: displacements in bytes.
-void alltoallw_linear(Schedule &, const void *sendbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[],
-                      void *recvbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[]);
-void alltoallw_pairwise(Schedule &, const void *sendbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[],
-                        void *recvbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[]);
+void alltoallw_linear(Schedule &, const void *sendbuf, const int scounts[], const int sdispls[],
+                      const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
+                      const MPI_Datatype rtypes[]);
+void alltoallw_pairwise(Schedule &, const void *sendbuf, const int scounts[], const int sdispls[],
+                        const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
+                        const MPI_Datatype rtypes[]);
 
 }  // namespace ftmpi::coll

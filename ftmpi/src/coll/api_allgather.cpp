@@ -50,8 +50,8 @@ void build_allgatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype
 
 using namespace ftmpi::coll;
 
-extern "C" int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+extern "C" int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm) noexcept {
     return blocking(
         "MPI_Allgather", comm,
         [&] { return check_allgather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
@@ -59,8 +59,8 @@ extern "C" int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype se
 }
 FTMPI_PMPI(Allgather)
 
-extern "C" int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) noexcept {
+extern "C" int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) noexcept {
     return nonblocking(
         "MPI_Iallgather", comm, request,
         [&] { return check_allgather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
@@ -74,9 +74,7 @@ extern "C" int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
     return blocking(
         "MPI_Allgatherv", comm,
         [&] { return check_allgatherv(comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); },
-        [&](Schedule &s) {
-            build_allgatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-        });
+        [&](Schedule &s) { build_allgatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); });
 }
 FTMPI_PMPI(Allgatherv)
 
@@ -86,8 +84,6 @@ extern "C" int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype 
     return nonblocking(
         "MPI_Iallgatherv", comm, request,
         [&] { return check_allgatherv(comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); },
-        [&](Schedule &s) {
-            build_allgatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-        });
+        [&](Schedule &s) { build_allgatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); });
 }
 FTMPI_PMPI(Iallgatherv)

@@ -46,8 +46,7 @@ void build_alltoallw(Schedule &s, const void *sendbuf, const int scounts[], cons
         s.hold(rtypes[i]);
     }
     const auto algorithm = choose<AlltoallAlgorithm>(Collective::alltoall, s.size(), bytes_per_peer).algorithm;
-    const bool pairwise =
-        algorithm == AlltoallAlgorithm::pairwise ||
+    const bool pairwise = algorithm == AlltoallAlgorithm::pairwise ||
         (algorithm != AlltoallAlgorithm::linear && bytes_per_peer >= threshold::alltoall_pairwise_bytes);
     if (pairwise) return alltoallw_pairwise(s, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
     alltoallw_linear(s, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
@@ -67,9 +66,8 @@ void fill(Layout &l, int p, const void *sendbuf, const int scounts[], const int 
     for (int i = 0; i < p; ++i) l.sdispls[i] = static_cast<int>(sdispls[i] * dt::extent(stype));
 }
 
-int check_alltoallv(MPI_Comm comm, const void *sendbuf, const int scounts[], const int sdispls[],
-                    MPI_Datatype stype, void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                    Layout &l) {
+int check_alltoallv(MPI_Comm comm, const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                    void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype, Layout &l) {
     int err = first_error(intra_only(comm), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
                           check_counts(comm->size, rcounts, rtype), rdispls == nullptr ? MPI_ERR_ARG : MPI_SUCCESS);
     if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
@@ -134,8 +132,8 @@ extern "C" int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
 }
 FTMPI_PMPI(Alltoall)
 
-extern "C" int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) noexcept {
+extern "C" int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) noexcept {
     Layout l;
     return nonblocking(
         "MPI_Ialltoall", comm, request,
@@ -151,34 +149,30 @@ extern "C" int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const 
     return blocking(
         "MPI_Alltoallv", comm,
         [&] {
-            return check_alltoallv(comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                   recvtype, l);
+            return check_alltoallv(comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   l);
         },
-        [&](Schedule &s) {
-            build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, comm->size));
-        });
+        [&](Schedule &s) { build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, comm->size)); });
 }
 FTMPI_PMPI(Alltoallv)
 
-extern "C" int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) noexcept {
+extern "C" int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request) noexcept {
     Layout l;
     return nonblocking(
         "MPI_Ialltoallv", comm, request,
         [&] {
-            return check_alltoallv(comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                   recvtype, l);
+            return check_alltoallv(comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   l);
         },
-        [&](Schedule &s) {
-            build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, comm->size));
-        });
+        [&](Schedule &s) { build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, comm->size)); });
 }
 FTMPI_PMPI(Ialltoallv)
 
 extern "C" int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) noexcept {
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm) noexcept {
     return blocking(
         "MPI_Alltoallw", comm,
         [&] {
@@ -186,8 +180,7 @@ extern "C" int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const 
                                    recvtypes);
         },
         [&](Schedule &s) {
-            build_alltoallw(s, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                            0);
+            build_alltoallw(s, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, 0);
         });
 }
 FTMPI_PMPI(Alltoallw)
@@ -203,8 +196,7 @@ extern "C" int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const
                                    recvtypes);
         },
         [&](Schedule &s) {
-            build_alltoallw(s, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                            0);
+            build_alltoallw(s, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, 0);
         });
 }
 FTMPI_PMPI(Ialltoallw)

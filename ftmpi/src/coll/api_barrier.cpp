@@ -18,7 +18,9 @@ void build_barrier(Schedule &s) {
     barrier_dissemination(s);
 }
 
-int no_checks() { return MPI_SUCCESS; }
+int no_checks() {
+    return MPI_SUCCESS;
+}
 
 }  // namespace
 }  // namespace ftmpi::coll

@@ -2,8 +2,8 @@
 // that run every algorithm in one job and for ftmpi_tune. It has no
 // communicator, so an error is returned (and said on stderr), not raised.
 #include "mpi-ext.h"
-#include "select.hpp"
 #include "runtime/log.hpp"
+#include "select.hpp"
 
 #include <cstdio>
 

@@ -52,11 +52,10 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 }
 FTMPI_PMPI(Reduce_init)
 
-int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
-    return make_init("MPI_Allreduce_init", comm, info, request, [=](MPI_Request *r) {
-        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, r);
-    });
+int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request) noexcept {
+    return make_init("MPI_Allreduce_init", comm, info, request,
+                     [=](MPI_Request *r) { return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, r); });
 }
 FTMPI_PMPI(Allreduce_init)
 
@@ -68,9 +67,9 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 }
 FTMPI_PMPI(Gather_init)
 
-int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request) noexcept {
+int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request) noexcept {
     return make_init("MPI_Gatherv_init", comm, info, request, [=](MPI_Request *r) {
         return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, r);
     });
@@ -103,8 +102,8 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 FTMPI_PMPI(Allgather_init)
 
 int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request) noexcept {
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) noexcept {
     return make_init("MPI_Allgatherv_init", comm, info, request, [=](MPI_Request *r) {
         return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, r);
     });
@@ -120,21 +119,20 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 FTMPI_PMPI(Alltoall_init)
 
 int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                       void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
+                       void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request) noexcept {
     return make_init("MPI_Alltoallv_init", comm, info, request, [=](MPI_Request *r) {
-        return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                               comm, r);
+        return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, r);
     });
 }
 FTMPI_PMPI(Alltoallv_init)
 
-int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
-                       const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
+int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                       void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
     return make_init("MPI_Alltoallw_init", comm, info, request, [=](MPI_Request *r) {
-        return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                               comm, r);
+        return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                               r);
     });
 }
 FTMPI_PMPI(Alltoallw_init)
@@ -147,8 +145,8 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
 }
 FTMPI_PMPI(Reduce_scatter_init)
 
-int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                                  MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
+int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
     return make_init("MPI_Reduce_scatter_block_init", comm, info, request, [=](MPI_Request *r) {
         return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, r);
     });
@@ -157,17 +155,15 @@ FTMPI_PMPI(Reduce_scatter_block_init)
 
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                   MPI_Info info, MPI_Request *request) noexcept {
-    return make_init("MPI_Scan_init", comm, info, request, [=](MPI_Request *r) {
-        return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, r);
-    });
+    return make_init("MPI_Scan_init", comm, info, request,
+                     [=](MPI_Request *r) { return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, r); });
 }
 FTMPI_PMPI(Scan_init)
 
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Info info, MPI_Request *request) noexcept {
-    return make_init("MPI_Exscan_init", comm, info, request, [=](MPI_Request *r) {
-        return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, r);
-    });
+    return make_init("MPI_Exscan_init", comm, info, request,
+                     [=](MPI_Request *r) { return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, r); });
 }
 FTMPI_PMPI(Exscan_init)
 

@@ -17,7 +17,9 @@
 
 namespace ftmpi::coll {
 
-inline int check_comm(MPI_Comm comm) { return comm::valid(comm) ? MPI_SUCCESS : MPI_ERR_COMM; }
+inline int check_comm(MPI_Comm comm) {
+    return comm::valid(comm) ? MPI_SUCCESS : MPI_ERR_COMM;
+}
 
 inline int check_data(int count, MPI_Datatype type) {
     if (count < 0) return MPI_ERR_COUNT;
@@ -53,7 +55,9 @@ inline int check_root(MPI_Comm comm, int root) {
 // The root as the algorithms see it: a rank of the schedule's live view on
 // an intracommunicator (equal to the comm rank unless the comm has gaps);
 // MPI_ROOT / MPI_PROC_NULL / a remote rank as is on an intercommunicator.
-inline int view_root(const Schedule &s, int root) { return s.comm()->inter ? root : s.view_rank(root); }
+inline int view_root(const Schedule &s, int root) {
+    return s.comm()->inter ? root : s.view_rank(root);
+}
 
 // Strict collectives (FT_CONTRACTS.md "Collectives under failures"): those
 // that combine the inputs of many ranks end with an agreement when the
@@ -67,7 +71,9 @@ inline void end_strict(Schedule &s, Strict strict) {
 }
 
 // Collectives without an intercommunicator form here.
-inline int intra_only(MPI_Comm comm) { return comm->inter ? MPI_ERR_COMM : MPI_SUCCESS; }
+inline int intra_only(MPI_Comm comm) {
+    return comm->inter ? MPI_ERR_COMM : MPI_SUCCESS;
+}
 
 // The first non-success code, so checks read as one expression.
 template <class... Codes>

@@ -16,7 +16,9 @@ int check_send_side(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype
     return check_data(scount, stype);
 }
 
-bool is_root(MPI_Comm comm, int root) { return comm->inter ? root == MPI_ROOT : comm->rank == root; }
+bool is_root(MPI_Comm comm, int root) {
+    return comm->inter ? root == MPI_ROOT : comm->rank == root;
+}
 
 int check_gather(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                  MPI_Datatype rtype, int root) {
@@ -59,8 +61,8 @@ int check_gatherv(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype s
     return err;
 }
 
-void build_gatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
-                   const int rcounts[], const int displs[], MPI_Datatype rtype, int root) {
+void build_gatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
+                   const int displs[], MPI_Datatype rtype, int root) {
     if (sendbuf != MPI_IN_PLACE) s.hold(stype);
     if (s.comm()->rank == root) s.hold(rtype);
     gatherv_linear(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, view_root(s, root));
@@ -102,8 +104,8 @@ extern "C" int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype send
 FTMPI_PMPI(Gatherv)
 
 extern "C" int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                            MPI_Comm comm, MPI_Request *request) noexcept {
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request) noexcept {
     return nonblocking(
         "MPI_Igatherv", comm, request,
         [&] { return check_gatherv(comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root); },

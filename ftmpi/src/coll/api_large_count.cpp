@@ -8,8 +8,12 @@
 
 namespace {
 
-bool fits(MPI_Count n) { return n <= INT_MAX; }  // negative counts reach the int call's own check
-int too_large(MPI_Comm comm, const char *function) { return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function); }
+bool fits(MPI_Count n) {
+    return n <= INT_MAX;
+}  // negative counts reach the int call's own check
+int too_large(MPI_Comm comm, const char *function) {
+    return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function);
+}
 
 }  // namespace
 
@@ -43,27 +47,27 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 }
 FTMPI_PMPI(Gather_c)
 
-int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) noexcept {
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm) noexcept {
     if (!fits(sendcount) || !fits(recvcount)) return too_large(comm, "MPI_Scatter_c");
     return MPI_Scatter(sendbuf, static_cast<int>(sendcount), sendtype, recvbuf, static_cast<int>(recvcount), recvtype,
                        root, comm);
 }
 FTMPI_PMPI(Scatter_c)
 
-int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm) noexcept {
     if (!fits(sendcount) || !fits(recvcount)) return too_large(comm, "MPI_Allgather_c");
-    return MPI_Allgather(sendbuf, static_cast<int>(sendcount), sendtype, recvbuf, static_cast<int>(recvcount),
-                         recvtype, comm);
+    return MPI_Allgather(sendbuf, static_cast<int>(sendcount), sendtype, recvbuf, static_cast<int>(recvcount), recvtype,
+                         comm);
 }
 FTMPI_PMPI(Allgather_c)
 
-int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm) noexcept {
     if (!fits(sendcount) || !fits(recvcount)) return too_large(comm, "MPI_Alltoall_c");
-    return MPI_Alltoall(sendbuf, static_cast<int>(sendcount), sendtype, recvbuf, static_cast<int>(recvcount),
-                        recvtype, comm);
+    return MPI_Alltoall(sendbuf, static_cast<int>(sendcount), sendtype, recvbuf, static_cast<int>(recvcount), recvtype,
+                        comm);
 }
 FTMPI_PMPI(Alltoall_c)
 

@@ -7,8 +7,7 @@
 namespace ftmpi::coll {
 namespace {
 
-int check_reduce(MPI_Comm comm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                 int root) {
+int check_reduce(MPI_Comm comm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root) {
     int err = first_error(check_data(count, type), check_op(op, type), check_root(comm, root));
     // MPI_IN_PLACE is the root's alone, and never on intercommunicators.
     if (err == MPI_SUCCESS && (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE) &&
@@ -17,8 +16,7 @@ int check_reduce(MPI_Comm comm, const void *sendbuf, void *recvbuf, int count, M
     return err;
 }
 
-void build_reduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                  int root) {
+void build_reduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root) {
     s.hold(type);
     s.hold(op);
     if (s.comm()->inter) return reduce_inter(s, sendbuf, recvbuf, count, type, op, root);

@@ -60,15 +60,14 @@ FTMPI_PMPI(Reduce_scatter)
 extern "C" int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
                                    MPI_Op op, MPI_Comm comm, MPI_Request *request) noexcept {
     return nonblocking(
-        "MPI_Ireduce_scatter", comm, request,
-        [&] { return check_reduce_scatter(comm, recvbuf, recvcounts, type, op); },
+        "MPI_Ireduce_scatter", comm, request, [&] { return check_reduce_scatter(comm, recvbuf, recvcounts, type, op); },
         [&](Schedule &s) { build_reduce_scatter(s, sendbuf, recvbuf, recvcounts, type, op); });
 }
 FTMPI_PMPI(Ireduce_scatter)
 
 // The block form: every rank's count is recvcount.
-extern "C" int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
-                                        MPI_Op op, MPI_Comm comm) noexcept {
+extern "C" int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                                        MPI_Comm comm) noexcept {
     std::vector<int> counts;
     return blocking(
         "MPI_Reduce_scatter_block", comm,

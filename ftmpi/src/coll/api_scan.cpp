@@ -19,9 +19,9 @@ void build_scan(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_
     s.hold(type);
     s.hold(op);
     if (count == 0 || s.size() < 1) return;
-    const auto algorithm = choose<ScanAlgorithm>(exclusive ? Collective::exscan : Collective::scan, s.size(),
-                                                 data_bytes(count, type))
-                               .algorithm;
+    const auto algorithm =
+        choose<ScanAlgorithm>(exclusive ? Collective::exscan : Collective::scan, s.size(), data_bytes(count, type))
+            .algorithm;
     if (algorithm == ScanAlgorithm::linear || (algorithm == ScanAlgorithm::automatic && s.size() <= 2))
         return scan_linear(s, sendbuf, recvbuf, count, type, op, exclusive);
     scan_recursive_doubling(s, sendbuf, recvbuf, count, type, op, exclusive);
@@ -40,8 +40,8 @@ extern "C" int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 }
 FTMPI_PMPI(Scan)
 
-extern "C" int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                         MPI_Comm comm, MPI_Request *request) noexcept {
+extern "C" int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                         MPI_Request *request) noexcept {
     return nonblocking(
         "MPI_Iscan", comm, request, [&] { return check_scan(comm, recvbuf, count, type, op); },
         [&](Schedule &s) { build_scan(s, sendbuf, recvbuf, count, type, op, false); });
@@ -56,8 +56,8 @@ extern "C" int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 }
 FTMPI_PMPI(Exscan)
 
-extern "C" int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                           MPI_Comm comm, MPI_Request *request) noexcept {
+extern "C" int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *request) noexcept {
     return nonblocking(
         "MPI_Iexscan", comm, request, [&] { return check_scan(comm, recvbuf, count, type, op); },
         [&](Schedule &s) { build_scan(s, sendbuf, recvbuf, count, type, op, true); });

@@ -7,7 +7,9 @@
 namespace ftmpi::coll {
 namespace {
 
-bool is_root(MPI_Comm comm, int root) { return comm->inter ? root == MPI_ROOT : comm->rank == root; }
+bool is_root(MPI_Comm comm, int root) {
+    return comm->inter ? root == MPI_ROOT : comm->rank == root;
+}
 
 // The receive side matters everywhere except at an in-place root (and the
 // root's group of an intercommunicator); the send side only at the root.
@@ -93,9 +95,7 @@ extern "C" int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const i
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) noexcept {
     return blocking(
         "MPI_Scatterv", comm,
-        [&] {
-            return check_scatterv(comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-        },
+        [&] { return check_scatterv(comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root); },
         [&](Schedule &s) {
             build_scatterv(s, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
         },
@@ -108,9 +108,7 @@ extern "C" int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Request *request) noexcept {
     return nonblocking(
         "MPI_Iscatterv", comm, request,
-        [&] {
-            return check_scatterv(comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-        },
+        [&] { return check_scatterv(comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root); },
         [&](Schedule &s) {
             build_scatterv(s, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
         },

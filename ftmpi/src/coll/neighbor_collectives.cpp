@@ -90,25 +90,40 @@ int check_topology(MPI_Comm comm, Neighbors *n) {
     return neighbors_of(comm, n);
 }
 
-const char *at(const void *buf, MPI_Aint bytes) { return static_cast<const char *>(buf) + bytes; }
-char *at(void *buf, MPI_Aint bytes) { return static_cast<char *>(buf) + bytes; }
+const char *at(const void *buf, MPI_Aint bytes) {
+    return static_cast<const char *>(buf) + bytes;
+}
+char *at(void *buf, MPI_Aint bytes) {
+    return static_cast<char *>(buf) + bytes;
+}
 
 // The five collectives as (checks, build) pairs for blocking()/nonblocking().
 struct Allgather {
-    const void *sbuf; int scount; MPI_Datatype stype; void *rbuf; int rcount; MPI_Datatype rtype;
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
     int check(MPI_Comm comm, Neighbors *n) const {
         return first_error(check_data(scount, stype), check_data(rcount, rtype), check_topology(comm, n));
     }
     void build(Schedule &s, const Neighbors &n) const {
         build_exchange(
-            s, n, [&](size_t) { return static_cast<const char *>(sbuf); }, [&](size_t) { return std::pair(scount, stype); },
+            s, n, [&](size_t) { return static_cast<const char *>(sbuf); },
+            [&](size_t) { return std::pair(scount, stype); },
             [&](size_t i) { return element(rbuf, static_cast<MPI_Aint>(i) * rcount, rtype); },
             [&](size_t) { return std::pair(rcount, rtype); });
     }
 };
 
 struct Allgatherv {
-    const void *sbuf; int scount; MPI_Datatype stype; void *rbuf; const int *rcounts; const int *displs;
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    const int *rcounts;
+    const int *displs;
     MPI_Datatype rtype;
     int check(MPI_Comm comm, Neighbors *n) const {
         if (int e = first_error(check_data(scount, stype), check_topology(comm, n))) return e;
@@ -117,14 +132,19 @@ struct Allgatherv {
     }
     void build(Schedule &s, const Neighbors &n) const {
         build_exchange(
-            s, n, [&](size_t) { return static_cast<const char *>(sbuf); }, [&](size_t) { return std::pair(scount, stype); },
-            [&](size_t i) { return element(rbuf, displs[i], rtype); },
+            s, n, [&](size_t) { return static_cast<const char *>(sbuf); },
+            [&](size_t) { return std::pair(scount, stype); }, [&](size_t i) { return element(rbuf, displs[i], rtype); },
             [&](size_t i) { return std::pair(rcounts[i], rtype); });
     }
 };
 
 struct Alltoall {
-    const void *sbuf; int scount; MPI_Datatype stype; void *rbuf; int rcount; MPI_Datatype rtype;
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
     int check(MPI_Comm comm, Neighbors *n) const {
         return first_error(check_data(scount, stype), check_data(rcount, rtype), check_topology(comm, n));
     }
@@ -138,8 +158,14 @@ struct Alltoall {
 };
 
 struct Alltoallv {
-    const void *sbuf; const int *scounts; const int *sdispls; MPI_Datatype stype;
-    void *rbuf; const int *rcounts; const int *rdispls; MPI_Datatype rtype;
+    const void *sbuf;
+    const int *scounts;
+    const int *sdispls;
+    MPI_Datatype stype;
+    void *rbuf;
+    const int *rcounts;
+    const int *rdispls;
+    MPI_Datatype rtype;
     int check(MPI_Comm comm, Neighbors *n) const {
         if (int e = check_topology(comm, n)) return e;
         if ((!n->out.empty() && sdispls == nullptr) || (!n->in.empty() && rdispls == nullptr)) return MPI_ERR_ARG;
@@ -149,15 +175,22 @@ struct Alltoallv {
     void build(Schedule &s, const Neighbors &n) const {
         build_exchange(
             s, n, [&](size_t i) { return element(sbuf, sdispls[i], stype); },
-            [&](size_t i) { return std::pair(scounts[i], stype); }, [&](size_t i) { return element(rbuf, rdispls[i], rtype); },
+            [&](size_t i) { return std::pair(scounts[i], stype); },
+            [&](size_t i) { return element(rbuf, rdispls[i], rtype); },
             [&](size_t i) { return std::pair(rcounts[i], rtype); });
     }
 };
 
 // Alltoallw: per-neighbour types, displacements in bytes.
 struct Alltoallw {
-    const void *sbuf; const int *scounts; const MPI_Aint *sdispls; const MPI_Datatype *stypes;
-    void *rbuf; const int *rcounts; const MPI_Aint *rdispls; const MPI_Datatype *rtypes;
+    const void *sbuf;
+    const int *scounts;
+    const MPI_Aint *sdispls;
+    const MPI_Datatype *stypes;
+    void *rbuf;
+    const int *rcounts;
+    const MPI_Aint *rdispls;
+    const MPI_Datatype *rtypes;
     int check(MPI_Comm comm, Neighbors *n) const {
         if (int e = check_topology(comm, n)) return e;
         const auto side = [](size_t k, const int *counts, const MPI_Aint *displs, const MPI_Datatype *types) {
@@ -170,8 +203,9 @@ struct Alltoallw {
     }
     void build(Schedule &s, const Neighbors &n) const {
         build_exchange(
-            s, n, [&](size_t i) { return at(sbuf, sdispls[i]); }, [&](size_t i) { return std::pair(scounts[i], stypes[i]); },
-            [&](size_t i) { return at(rbuf, rdispls[i]); }, [&](size_t i) { return std::pair(rcounts[i], rtypes[i]); });
+            s, n, [&](size_t i) { return at(sbuf, sdispls[i]); },
+            [&](size_t i) { return std::pair(scounts[i], stypes[i]); }, [&](size_t i) { return at(rbuf, rdispls[i]); },
+            [&](size_t i) { return std::pair(rcounts[i], rtypes[i]); });
     }
 };
 
@@ -227,7 +261,8 @@ FTMPI_PMPI(Ineighbor_allgatherv)
 
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) noexcept {
-    return run_blocking("MPI_Neighbor_alltoall", comm, Alltoall{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype});
+    return run_blocking("MPI_Neighbor_alltoall", comm,
+                        Alltoall{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype});
 }
 FTMPI_PMPI(Neighbor_alltoall)
 

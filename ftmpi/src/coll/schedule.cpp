@@ -70,7 +70,9 @@ void Schedule::then(std::function<int()> step) {
     round_open_ = false;
 }
 
-void Schedule::end_round() { round_open_ = false; }
+void Schedule::end_round() {
+    round_open_ = false;
+}
 
 void Schedule::agree_at_end() {
     round_open_ = false;

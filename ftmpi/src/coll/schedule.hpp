@@ -107,8 +107,8 @@ private:
         void *buf;
         int count;
         MPI_Datatype type;
-        int peer;       // comm rank (already mapped from the view)
-        size_t bytes;   // data bytes: a receive of a different size is a marker
+        int peer;      // comm rank (already mapped from the view)
+        size_t bytes;  // data bytes: a receive of a different size is a marker
     };
     struct Round {
         std::vector<Message> messages;
@@ -123,17 +123,17 @@ private:
     };
 
     Round &current();
-    int post(Round &round, bool degraded);   // posts round's messages into requests_; first post error
+    int post(Round &round, bool degraded);  // posts round's messages into requests_; first post error
     int received_error(const Round &round, int waited) const;
-    int finish(Round &round);                // the steps, unless degraded
+    int finish(Round &round);  // the steps, unless degraded
     int agree_blocking();
-    bool agree_advance();                    // true when the agreement completed
-    bool advance(MPI_Status *status);        // one non-blocking pass; true when done
+    bool agree_advance();              // true when the agreement completed
+    bool advance(MPI_Status *status);  // one non-blocking pass; true when done
 
     MPI_Comm comm_;
     int tag_;
     int size_ = 0, rank_ = 0;
-    std::vector<int> live_;                  // view rank -> comm rank; empty = identity
+    std::vector<int> live_;  // view rank -> comm rank; empty = identity
     std::vector<Round> rounds_;
     bool round_open_ = false;
     std::vector<std::unique_ptr<char[]>> scratch_;
@@ -141,10 +141,10 @@ private:
     std::vector<MPI_Op> held_ops_;
 
     // Execution state.
-    size_t next_ = 0;                        // next round to post
-    bool posted_ = false;                    // requests_ belong to round next_
-    bool posted_degraded_ = false;           // ... and were posted in degraded mode
-    int post_error_ = MPI_SUCCESS;           // ... and this failed to post
+    size_t next_ = 0;               // next round to post
+    bool posted_ = false;           // requests_ belong to round next_
+    bool posted_degraded_ = false;  // ... and were posted in degraded mode
+    int post_error_ = MPI_SUCCESS;  // ... and this failed to post
     int error_ = MPI_SUCCESS;
     std::vector<MPI_Request> requests_;
     std::vector<MPI_Status> statuses_;

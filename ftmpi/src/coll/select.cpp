@@ -28,8 +28,12 @@ constexpr const char *forced_prefix = "FTMPI_COLL_";
 // above it), so FTMPI_Coll_force from one thread and a collective in another
 // see a whole choice; 0 = not forced.
 using Packed = uint64_t;
-Packed pack(uint8_t algorithm, int segment) { return algorithm | (static_cast<Packed>(segment) << 8); }
-Choice<uint8_t> unpack(Packed p) { return {static_cast<uint8_t>(p & 0xff), static_cast<int>(p >> 8)}; }
+Packed pack(uint8_t algorithm, int segment) {
+    return algorithm | (static_cast<Packed>(segment) << 8);
+}
+Choice<uint8_t> unpack(Packed p) {
+    return {static_cast<uint8_t>(p & 0xff), static_cast<int>(p >> 8)};
+}
 
 struct Selection {
     std::array<std::atomic<Packed>, collective_count> forced{};
@@ -59,12 +63,12 @@ std::string parse_forced(Collective c, std::string_view value, Packed *out) {
     const auto algorithm = algorithm_from_name(c, name);
     if (!algorithm)
         return "'" + std::string(name) + "' is not an algorithm of " + collective_name(c) +
-               " (valid: " + algorithm_names(c) + ")";
+            " (valid: " + algorithm_names(c) + ")";
     int segment = 0;
     if (!segment_text.empty() || name.size() != value.size()) {
         if (!segmented(c, *algorithm))
             return std::string(collective_name(c)) + " " + algorithm_name(c, *algorithm) +
-                   " takes no segment size (\":<bytes>\" is for segmented algorithms)";
+                " takes no segment size (\":<bytes>\" is for segmented algorithms)";
         const auto bytes = parse_size(segment_text);
         if (!bytes || *bytes < 1 || *bytes > (size_t{1} << 30))
             return "bad segment size '" + std::string(segment_text) + "' (1 byte to 1G, K/M/G suffixes)";

@@ -28,8 +28,8 @@ enum class BcastAlgorithm : uint8_t { automatic, binomial, pipeline };
 enum class ReduceAlgorithm : uint8_t { automatic, binomial };
 enum class AllreduceAlgorithm : uint8_t { automatic, recursive_doubling, ring, reduce_bcast, rabenseifner };
 enum class ReduceScatterAlgorithm : uint8_t { automatic, ring, reduce_scatterv, recursive_halving };
-enum class ScanAlgorithm : uint8_t { automatic, linear, recursive_doubling };          // Scan and Exscan
-enum class RootedAlgorithm : uint8_t { automatic, linear, binomial };                  // Gather and Scatter
+enum class ScanAlgorithm : uint8_t { automatic, linear, recursive_doubling };  // Scan and Exscan
+enum class RootedAlgorithm : uint8_t { automatic, linear, binomial };          // Gather and Scatter
 enum class AllgatherAlgorithm : uint8_t { automatic, ring, bruck };
 enum class AlltoallAlgorithm : uint8_t { automatic, linear, pairwise, bruck };
 

@@ -36,9 +36,7 @@ int strict_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm com
         agreed.failed = Schedule::known_failed(comm);
         if (int rc = ft::agree(comm, agreed); rc != MPI_SUCCESS) return rc;
         if (agreed.flag != 0) return MPI_SUCCESS;
-        const auto failed = [&](int c) {
-            return std::binary_search(agreed.failed.begin(), agreed.failed.end(), c);
-        };
+        const auto failed = [&](int c) { return std::binary_search(agreed.failed.begin(), agreed.failed.end(), c); };
         // The same decision at every survivor: the agreed set is the same.
         if (failed(root) || failed(comm->rank)) return MPIX_ERR_PROC_FAILED;
         const size_t before = live.size();

@@ -27,9 +27,12 @@ std::optional<size_t> parse_number(std::string_view s) {
     if (s.empty()) return std::nullopt;
     size_t scale = 1;
     switch (s.back()) {
-    case 'K': case 'k': scale = size_t{1} << 10; break;
-    case 'M': case 'm': scale = size_t{1} << 20; break;
-    case 'G': case 'g': scale = size_t{1} << 30; break;
+    case 'K':
+    case 'k': scale = size_t{1} << 10; break;
+    case 'M':
+    case 'm': scale = size_t{1} << 20; break;
+    case 'G':
+    case 'g': scale = size_t{1} << 30; break;
     default: break;
     }
     if (scale != 1) s.remove_suffix(1);
@@ -66,7 +69,9 @@ std::optional<Range> parse_range(std::string_view s) {
 
 }  // namespace
 
-std::optional<size_t> parse_size(std::string_view s) { return parse_number(s); }
+std::optional<size_t> parse_size(std::string_view s) {
+    return parse_number(s);
+}
 
 bool Table::parse(std::string_view text, const std::string &source, std::string *error) {
     std::array<std::vector<Rule>, collective_count> parsed;
@@ -85,8 +90,8 @@ bool Table::parse(std::string_view text, const std::string &source, std::string 
             return false;
         };
         if (words.size() < 4)
-            return fail("expected `collective ranks bytes algorithm [seg=BYTES]`, got " +
-                        std::to_string(words.size()) + " field(s)");
+            return fail("expected `collective ranks bytes algorithm [seg=BYTES]`, got " + std::to_string(words.size()) +
+                        " field(s)");
         const auto collective = collective_from_name(words[0]);
         if (!collective)
             return fail("unknown collective '" + std::string(words[0]) + "' (known: " + collective_names() + ")");
@@ -133,7 +138,9 @@ const Rule *Table::find(Collective c, int ranks, size_t bytes) const {
     return nullptr;
 }
 
-bool Table::empty() const { return size() == 0; }
+bool Table::empty() const {
+    return size() == 0;
+}
 
 size_t Table::size() const {
     size_t n = 0;

@@ -38,10 +38,10 @@ std::optional<size_t> parse_size(std::string_view);
 
 struct Rule {
     Collective collective;
-    int ranks_low, ranks_high;      // inclusive
-    size_t bytes_low, bytes_high;   // inclusive
-    uint8_t algorithm;              // 1.. (algorithm_names.hpp)
-    int segment;                    // bytes; 0 = the algorithm's default
+    int ranks_low, ranks_high;     // inclusive
+    size_t bytes_low, bytes_high;  // inclusive
+    uint8_t algorithm;             // 1.. (algorithm_names.hpp)
+    int segment;                   // bytes; 0 = the algorithm's default
 };
 
 class Table {

@@ -8,10 +8,16 @@
 
 namespace ftmpi::coll::tree {
 
-inline int to_vrank(int rank, int root, int size) { return (rank - root + size) % size; }
-inline int to_rank(int vrank, int root, int size) { return (vrank + root) % size; }
+inline int to_vrank(int rank, int root, int size) {
+    return (rank - root + size) % size;
+}
+inline int to_rank(int vrank, int root, int size) {
+    return (vrank + root) % size;
+}
 
-inline int parent(int vrank) { return vrank & (vrank - 1); }
+inline int parent(int vrank) {
+    return vrank & (vrank - 1);
+}
 
 // Children in increasing distance (smallest subtree first).
 inline std::vector<int> children(int vrank, int size) {

@@ -23,16 +23,15 @@ int send_bytes(const void *buf, size_t len, int dest, int tag, MPI_Comm comm) {
     return p2p::send(buf, static_cast<int>(len), MPI_BYTE, dest, tag, comm, Channel::collective);
 }
 int recv_bytes(void *buf, size_t len, int source, int tag, MPI_Comm comm) {
-    return p2p::recv(buf, static_cast<int>(len), MPI_BYTE, source, tag, comm, Channel::collective,
-                     MPI_STATUS_IGNORE);
+    return p2p::recv(buf, static_cast<int>(len), MPI_BYTE, source, tag, comm, Channel::collective, MPI_STATUS_IGNORE);
 }
 
 // Both leaders send and receive at once, so neither waits on the other's send.
 int exchange_with_remote(const Scope &s, const void *out, void *in, size_t len, size_t out_len = SIZE_MAX) {
     if (out_len == SIZE_MAX) out_len = len;
     MPI_Request reqs[2];
-    int err = p2p::irecv(in, static_cast<int>(len), MPI_BYTE, s.remote_leader, s.tag + 2, s.bridge,
-                         Channel::collective, &reqs[0]);
+    int err = p2p::irecv(in, static_cast<int>(len), MPI_BYTE, s.remote_leader, s.tag + 2, s.bridge, Channel::collective,
+                         &reqs[0]);
     if (err != MPI_SUCCESS) return err;
     err = p2p::isend(out, static_cast<int>(out_len), MPI_BYTE, s.remote_leader, s.tag + 2, s.bridge,
                      Channel::collective, &reqs[1]);

@@ -31,14 +31,16 @@ constexpr int bridge_tag = 0x7e000020;
 constexpr int create_group_tag_base = 0x40000000;
 // MPI_Comm_idup's agreements: idup_tag(n) for the communicator's n-th idup.
 constexpr int idup_tag_base = 0x7d000000;
-constexpr int idup_tag(uint32_t n) { return idup_tag_base + static_cast<int>(n % 0x100000) * 4; }
+constexpr int idup_tag(uint32_t n) {
+    return idup_tag_base + static_cast<int>(n % 0x100000) * 4;
+}
 
 struct Scope {
-    MPI_Comm comm = MPI_COMM_NULL;      // an intracommunicator holding the members
-    std::vector<int> members;           // ranks in comm; members[0] leads
-    MPI_Comm bridge = MPI_COMM_NULL;    // intercommunicator to the other side, or null
-    int remote_leader = 0;              // the other side's leader, a rank in bridge
-    int tag = agree_tag;                // base tag (uses tag, tag+1, tag+2)
+    MPI_Comm comm = MPI_COMM_NULL;    // an intracommunicator holding the members
+    std::vector<int> members;         // ranks in comm; members[0] leads
+    MPI_Comm bridge = MPI_COMM_NULL;  // intercommunicator to the other side, or null
+    int remote_leader = 0;            // the other side's leader, a rank in bridge
+    int tag = agree_tag;              // base tag (uses tag, tag+1, tag+2)
 };
 
 // Every member of comm (gaps left out), leader the lowest rank.

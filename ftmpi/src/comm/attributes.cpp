@@ -15,7 +15,7 @@ using namespace ftmpi::comm;
 
 namespace {
 // Values of the predefined attributes: MPI hands out pointers to them.
-int tag_ub_value = 0x0fffffff;  // the collective channel uses tags above it
+int tag_ub_value = 0x0fffffff;   // the collective channel uses tags above it
 int host_value = MPI_PROC_NULL;  // no process is special
 int io_value = MPI_ANY_SOURCE;   // every process can do I/O
 int wtime_is_global_value = 0;
@@ -32,9 +32,7 @@ void *predefined_value(int keyval) {
     case MPI_WTIME_IS_GLOBAL: return &wtime_is_global_value;
     case MPI_APPNUM: return &appnum_value;
     case MPI_UNIVERSE_SIZE: return &universe_size_value;
-    case MPI_LASTUSEDCODE:
-        lastusedcode_value = last_used_code();
-        return &lastusedcode_value;
+    case MPI_LASTUSEDCODE: lastusedcode_value = last_used_code(); return &lastusedcode_value;
     default: return nullptr;
     }
 }
@@ -183,14 +181,18 @@ extern "C" int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *attribute_val_in, vo
     *flag = 1;
     return MPI_SUCCESS;
 }
-extern "C" int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *) noexcept { return MPI_SUCCESS; }
+extern "C" int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *) noexcept {
+    return MPI_SUCCESS;
+}
 extern "C" int MPI_NULL_COPY_FN(MPI_Comm c, int k, void *e, void *in, void *out, int *flag) noexcept {
     return MPI_COMM_NULL_COPY_FN(c, k, e, in, out, flag);
 }
 extern "C" int MPI_DUP_FN(MPI_Comm c, int k, void *e, void *in, void *out, int *flag) noexcept {
     return MPI_COMM_DUP_FN(c, k, e, in, out, flag);
 }
-extern "C" int MPI_NULL_DELETE_FN(MPI_Comm, int, void *, void *) noexcept { return MPI_SUCCESS; }
+extern "C" int MPI_NULL_DELETE_FN(MPI_Comm, int, void *, void *) noexcept {
+    return MPI_SUCCESS;
+}
 
 extern "C" int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                       MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
@@ -226,7 +228,9 @@ extern "C" int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function
 }
 FTMPI_PMPI(Keyval_create)
 
-extern "C" int MPI_Keyval_free(int *keyval) noexcept { return free_comm_keyval(keyval, "MPI_Keyval_free"); }
+extern "C" int MPI_Keyval_free(int *keyval) noexcept {
+    return free_comm_keyval(keyval, "MPI_Keyval_free");
+}
 FTMPI_PMPI(Keyval_free)
 
 extern "C" int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) noexcept {

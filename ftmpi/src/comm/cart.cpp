@@ -148,7 +148,8 @@ extern "C" int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_
     if (int err = check_cart(comm)) return raise(comm, err, "MPI_Cart_shift");
     const Topology &t = *cart_of(comm);
     if (rank_source == nullptr || rank_dest == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Cart_shift");
-    if (direction < 0 || direction >= static_cast<int>(t.dims.size())) return raise(comm, MPI_ERR_DIMS, "MPI_Cart_shift");
+    if (direction < 0 || direction >= static_cast<int>(t.dims.size()))
+        return raise(comm, MPI_ERR_DIMS, "MPI_Cart_shift");
     const auto d = static_cast<size_t>(direction);
     const auto mine = cart_coords_of(t, comm->rank);
     // The rank `offset` steps along the direction, or MPI_PROC_NULL off a
@@ -174,7 +175,8 @@ FTMPI_PMPI(Cart_shift)
 extern "C" int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) noexcept {
     if (int err = check_cart(comm)) return raise(comm, err, "MPI_Cart_sub");
     const Topology &t = *cart_of(comm);
-    if (newcomm == nullptr || (!t.dims.empty() && remain_dims == nullptr)) return raise(comm, MPI_ERR_ARG, "MPI_Cart_sub");
+    if (newcomm == nullptr || (!t.dims.empty() && remain_dims == nullptr))
+        return raise(comm, MPI_ERR_ARG, "MPI_Cart_sub");
     // Color: my coordinates in the dropped dimensions; key: in the kept ones
     // (row-major over the kept dims is rank order within the color).
     const auto mine = cart_coords_of(t, comm->rank);
@@ -200,7 +202,8 @@ FTMPI_PMPI(Cart_sub)
 extern "C" int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) noexcept {
     (void)periods;
     if (!valid(comm) || comm->inter) return raise(comm, MPI_ERR_COMM, "MPI_Cart_map");
-    if (newrank == nullptr || ndims < 0 || (ndims > 0 && dims == nullptr)) return raise(comm, MPI_ERR_ARG, "MPI_Cart_map");
+    if (newrank == nullptr || ndims < 0 || (ndims > 0 && dims == nullptr))
+        return raise(comm, MPI_ERR_ARG, "MPI_Cart_map");
     const long n = grid_size(ndims, dims);
     if (n < 0) return raise(comm, MPI_ERR_DIMS, "MPI_Cart_map");
     if (n > comm->size) return raise(comm, MPI_ERR_TOPOLOGY, "MPI_Cart_map");

@@ -1,7 +1,7 @@
 // MPI_Comm_create (collective over the parent) and
 // MPI_Comm_create_group (collective over the group's members only).
-#include "../internal/errors.hpp"
 #include "../ft/recovery/recovery.hpp"
+#include "../internal/errors.hpp"
 #include "../internal/ft.hpp"
 #include "../internal/pmpi.hpp"
 #include "agree.hpp"
@@ -31,7 +31,8 @@ extern "C" int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm
     if (comm->inter) return raise(comm, MPI_ERR_COMM, "MPI_Comm_create");  // intercomm form: not provided
     if (!valid(group)) return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_create");
-    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_create");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err))
+        return raise(comm, err, "MPI_Comm_create");
     std::vector<int> ranks;
     // Every process passes the same group, so all fail here alike.
     if (!ranks_in(comm, group, ranks)) return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create");

@@ -114,7 +114,8 @@ int start_idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *req
 extern "C" int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_dup");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup");
-    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_dup");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err))
+        return raise(comm, err, "MPI_Comm_dup");
     int err = dup_comm(comm, newcomm);
     if (err == MPI_SUCCESS && comm->info != nullptr) (*newcomm)->info = copy_info(comm->info);
     return raise(comm, err, "MPI_Comm_dup");
@@ -125,7 +126,8 @@ extern "C" int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *ne
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_dup_with_info");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup_with_info");
     if (info != MPI_INFO_NULL && !valid(info)) return raise(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info");
-    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_dup_with_info");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err))
+        return raise(comm, err, "MPI_Comm_dup_with_info");
     int err = dup_comm(comm, newcomm);
     if (err == MPI_SUCCESS && info != MPI_INFO_NULL) (*newcomm)->info = copy_info(info);
     return raise(comm, err, "MPI_Comm_dup_with_info");

@@ -6,8 +6,7 @@
 
 using namespace ftmpi::comm;
 
-extern "C" int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
-                                       MPI_Request *request) noexcept {
+extern "C" int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_idup_with_info");
     if (newcomm == nullptr || request == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_idup_with_info");
     if (info != MPI_INFO_NULL && !valid(info)) return raise(comm, MPI_ERR_INFO, "MPI_Comm_idup_with_info");

@@ -68,18 +68,19 @@ extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newco
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_split");
     if (comm->inter) return raise(comm, MPI_ERR_COMM, "MPI_Comm_split");  // intercomm split: not provided
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_split");
-    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_split");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err))
+        return raise(comm, err, "MPI_Comm_split");
     return raise(comm, split_comm(comm, color, key, newcomm), "MPI_Comm_split");
 }
 FTMPI_PMPI(Comm_split)
 
-extern "C" int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
-                                   MPI_Comm *newcomm) noexcept {
+extern "C" int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_split_type");
     if (comm->inter) return raise(comm, MPI_ERR_COMM, "MPI_Comm_split_type");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_split_type");
     if (info != MPI_INFO_NULL && !valid(info)) return raise(comm, MPI_ERR_INFO, "MPI_Comm_split_type");
-    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err)) return raise(comm, err, "MPI_Comm_split_type");
+    if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err))
+        return raise(comm, err, "MPI_Comm_split_type");
     Wish w{};
     w.key = key;
     if (split_type == MPI_COMM_TYPE_SHARED) {

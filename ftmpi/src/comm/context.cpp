@@ -18,8 +18,8 @@
 namespace ftmpi::comm {
 namespace {
 std::mutex context_mutex;
-uint32_t highest_seen = 2;                // MPI_COMM_SELF's id
-std::set<uint32_t> taken{0, 2};           // reserved or in use here
+uint32_t highest_seen = 2;       // MPI_COMM_SELF's id
+std::set<uint32_t> taken{0, 2};  // reserved or in use here
 
 uint32_t reserve_fresh() {
     std::lock_guard lock(context_mutex);
@@ -87,7 +87,9 @@ Scope context_scope(MPI_Comm parent, int tag) {
     return s;
 }
 
-int allocate_context(MPI_Comm parent, uint32_t *context) { return allocate_context(context_scope(parent), context); }
+int allocate_context(MPI_Comm parent, uint32_t *context) {
+    return allocate_context(context_scope(parent), context);
+}
 
 int world_rank_of(MPI_Comm c, int rank) {
     const MPI_Group g = c->inter ? c->remote : c->group;
@@ -100,8 +102,7 @@ int comm_rank_of_world(MPI_Comm c, int world) {
     const auto &w = g->world;
     if (world < 0) return MPI_UNDEFINED;  // a gap is nobody's rank
     // MPI_COMM_WORLD and its dups map ranks to themselves.
-    if (world >= 0 && static_cast<size_t>(world) < w.size() && w[static_cast<size_t>(world)] == world)
-        return world;
+    if (world >= 0 && static_cast<size_t>(world) < w.size() && w[static_cast<size_t>(world)] == world) return world;
     auto it = std::find(w.begin(), w.end(), world);
     return it == w.end() ? MPI_UNDEFINED : static_cast<int>(it - w.begin());
 }

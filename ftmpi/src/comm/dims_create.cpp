@@ -65,8 +65,10 @@ extern "C" int MPI_Dims_create(int nnodes, int ndims, int dims[]) noexcept {
     int free_dims = 0;
     for (int i = 0; i < ndims; ++i) {
         if (dims[i] < 0) return raise(MPI_COMM_NULL, MPI_ERR_DIMS, fn);
-        if (dims[i] == 0) ++free_dims;
-        else fixed *= dims[i];
+        if (dims[i] == 0)
+            ++free_dims;
+        else
+            fixed *= dims[i];
     }
     if (ndims == 0) return nnodes == 1 || nnodes == 0 ? MPI_SUCCESS : raise(MPI_COMM_NULL, MPI_ERR_DIMS, fn);
     if (nnodes == 0 || fixed == 0 || nnodes % fixed != 0) return raise(MPI_COMM_NULL, MPI_ERR_DIMS, fn);

@@ -13,7 +13,9 @@
 using namespace ftmpi::comm;
 
 namespace {
-bool is_weighted(const int weights[]) { return weights != MPI_UNWEIGHTED; }
+bool is_weighted(const int weights[]) {
+    return weights != MPI_UNWEIGHTED;
+}
 
 const Topology *dist_graph_of(MPI_Comm comm) {
     return comm->topology && comm->topology->kind == Topology::Kind::dist_graph ? comm->topology.get() : nullptr;
@@ -27,7 +29,8 @@ bool ranks_ok(int n, const int ranks[], int size) {
 
 // Copies the weights, or zeros for an unweighted graph.
 std::vector<int> weights_of(int n, const int weights[]) {
-    if (!is_weighted(weights) || weights == MPI_WEIGHTS_EMPTY || weights == nullptr) return std::vector<int>(static_cast<size_t>(n), 0);
+    if (!is_weighted(weights) || weights == MPI_WEIGHTS_EMPTY || weights == nullptr)
+        return std::vector<int>(static_cast<size_t>(n), 0);
     return std::vector<int>(weights, weights + n);
 }
 }  // namespace

@@ -41,8 +41,7 @@ int raise(MPI_Comm comm, int code, const char *function) {
 
 using namespace ftmpi::comm;
 
-extern "C" int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
-                                          MPI_Errhandler *errhandler) noexcept {
+extern "C" int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) noexcept {
     if (function == nullptr || errhandler == nullptr)
         return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler");
     auto *eh = new (std::nothrow) ftmpi_errhandler_s;
@@ -77,8 +76,7 @@ extern "C" int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler
 FTMPI_PMPI(Comm_get_errhandler)
 
 extern "C" int MPI_Errhandler_free(MPI_Errhandler *errhandler) noexcept {
-    if (errhandler == nullptr || !valid(*errhandler))
-        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Errhandler_free");
+    if (errhandler == nullptr || !valid(*errhandler)) return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Errhandler_free");
     release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;

@@ -35,7 +35,8 @@ extern "C" int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[]
     const char *fn = "MPI_Graph_create";
     (void)reorder;
     if (!valid(comm_old) || comm_old->inter) return raise(comm_old, MPI_ERR_COMM, fn);
-    if (comm_graph == nullptr || nnodes < 0 || (nnodes > 0 && index == nullptr)) return raise(comm_old, MPI_ERR_ARG, fn);
+    if (comm_graph == nullptr || nnodes < 0 || (nnodes > 0 && index == nullptr))
+        return raise(comm_old, MPI_ERR_ARG, fn);
     if (nnodes > comm_old->size) return raise(comm_old, MPI_ERR_ARG, fn);
     if (nnodes > 0 && index[nnodes - 1] > 0 && edges == nullptr) return raise(comm_old, MPI_ERR_ARG, fn);
     if (!valid_graph(nnodes, index, edges)) return raise(comm_old, MPI_ERR_ARG, fn);
@@ -83,7 +84,8 @@ extern "C" int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbor
     if (int err = check_graph(comm)) return raise(comm, err, "MPI_Graph_neighbors_count");
     if (nneighbors == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Graph_neighbors_count");
     int first = 0, last = 0;
-    if (!neighbour_range(*graph_of(comm), rank, first, last)) return raise(comm, MPI_ERR_RANK, "MPI_Graph_neighbors_count");
+    if (!neighbour_range(*graph_of(comm), rank, first, last))
+        return raise(comm, MPI_ERR_RANK, "MPI_Graph_neighbors_count");
     *nneighbors = last - first;
     return MPI_SUCCESS;
 }
@@ -94,7 +96,8 @@ extern "C" int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, in
     const Topology &t = *graph_of(comm);
     int first = 0, last = 0;
     if (!neighbour_range(t, rank, first, last)) return raise(comm, MPI_ERR_RANK, "MPI_Graph_neighbors");
-    if (maxneighbors < 0 || (maxneighbors > 0 && neighbors == nullptr)) return raise(comm, MPI_ERR_ARG, "MPI_Graph_neighbors");
+    if (maxneighbors < 0 || (maxneighbors > 0 && neighbors == nullptr))
+        return raise(comm, MPI_ERR_ARG, "MPI_Graph_neighbors");
     for (int e = first, i = 0; e < last && i < maxneighbors; ++e, ++i) neighbors[i] = t.edges[static_cast<size_t>(e)];
     return MPI_SUCCESS;
 }
@@ -114,9 +117,12 @@ FTMPI_PMPI(Graph_map)
 extern "C" int MPI_Topo_test(MPI_Comm comm, int *status) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Topo_test");
     if (status == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Topo_test");
-    if (!comm->topology) *status = MPI_UNDEFINED;
-    else if (comm->topology->kind == Topology::Kind::cart) *status = MPI_CART;
-    else *status = comm->topology->kind == Topology::Kind::graph ? MPI_GRAPH : MPI_DIST_GRAPH;
+    if (!comm->topology)
+        *status = MPI_UNDEFINED;
+    else if (comm->topology->kind == Topology::Kind::cart)
+        *status = MPI_CART;
+    else
+        *status = comm->topology->kind == Topology::Kind::graph ? MPI_GRAPH : MPI_DIST_GRAPH;
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Topo_test)

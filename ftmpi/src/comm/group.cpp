@@ -11,9 +11,13 @@
 using namespace ftmpi::comm;
 
 namespace {
-int size_of(MPI_Group g) { return static_cast<int>(g->world.size()); }
+int size_of(MPI_Group g) {
+    return static_cast<int>(g->world.size());
+}
 
-bool contains(const std::unordered_set<int> &set, int world) { return set.count(world) != 0; }
+bool contains(const std::unordered_set<int> &set, int world) {
+    return set.count(world) != 0;
+}
 
 // The processes of a group: gaps (world rank -1, BLANK) are not processes,
 // so the set algebra never matches one gap with another.
@@ -162,7 +166,8 @@ FTMPI_PMPI(Group_difference)
 
 extern "C" int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) noexcept {
     if (!valid(group)) return raise(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_incl");
-    if (newgroup == nullptr || n < 0 || (n > 0 && ranks == nullptr)) return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_incl");
+    if (newgroup == nullptr || n < 0 || (n > 0 && ranks == nullptr))
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_incl");
     if (!valid_rank_list(group, n, ranks)) return raise(MPI_COMM_NULL, MPI_ERR_RANK, "MPI_Group_incl");
     return incl(group, std::vector<int>(ranks, ranks + n), newgroup);
 }
@@ -170,7 +175,8 @@ FTMPI_PMPI(Group_incl)
 
 extern "C" int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) noexcept {
     if (!valid(group)) return raise(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_excl");
-    if (newgroup == nullptr || n < 0 || (n > 0 && ranks == nullptr)) return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_excl");
+    if (newgroup == nullptr || n < 0 || (n > 0 && ranks == nullptr))
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_excl");
     if (!valid_rank_list(group, n, ranks)) return raise(MPI_COMM_NULL, MPI_ERR_RANK, "MPI_Group_excl");
     return excl(group, std::vector<int>(ranks, ranks + n), newgroup);
 }
@@ -178,9 +184,11 @@ FTMPI_PMPI(Group_excl)
 
 extern "C" int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) noexcept {
     if (!valid(group)) return raise(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_range_incl");
-    if (newgroup == nullptr || n < 0 || (n > 0 && ranges == nullptr)) return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_incl");
+    if (newgroup == nullptr || n < 0 || (n > 0 && ranges == nullptr))
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_incl");
     std::vector<int> ranks;
-    if (!expand_ranges(group, n, ranges, ranks) || !valid_rank_list(group, static_cast<int>(ranks.size()), ranks.data()))
+    if (!expand_ranges(group, n, ranges, ranks) ||
+        !valid_rank_list(group, static_cast<int>(ranks.size()), ranks.data()))
         return raise(MPI_COMM_NULL, MPI_ERR_RANK, "MPI_Group_range_incl");
     return incl(group, ranks, newgroup);
 }
@@ -188,9 +196,11 @@ FTMPI_PMPI(Group_range_incl)
 
 extern "C" int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) noexcept {
     if (!valid(group)) return raise(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_range_excl");
-    if (newgroup == nullptr || n < 0 || (n > 0 && ranges == nullptr)) return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_excl");
+    if (newgroup == nullptr || n < 0 || (n > 0 && ranges == nullptr))
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_excl");
     std::vector<int> ranks;
-    if (!expand_ranges(group, n, ranges, ranks) || !valid_rank_list(group, static_cast<int>(ranks.size()), ranks.data()))
+    if (!expand_ranges(group, n, ranges, ranks) ||
+        !valid_rank_list(group, static_cast<int>(ranks.size()), ranks.data()))
         return raise(MPI_COMM_NULL, MPI_ERR_RANK, "MPI_Group_range_excl");
     return excl(group, ranks, newgroup);
 }

@@ -47,8 +47,10 @@ extern "C" int MPI_Info_set(MPI_Info info, const char *key, const char *value) n
         return raise(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, "MPI_Info_set");
     try {
         auto it = find_key(info, key);
-        if (it != info->entries.end()) it->second = value;
-        else info->entries.emplace_back(key, value);
+        if (it != info->entries.end())
+            it->second = value;
+        else
+            info->entries.emplace_back(key, value);
     } catch (...) {
         return raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, "MPI_Info_set");
     }
@@ -119,7 +121,8 @@ extern "C" int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) noexcept {
 FTMPI_PMPI(Info_dup)
 
 extern "C" int MPI_Info_free(MPI_Info *info) noexcept {
-    if (info == nullptr || !valid(*info) || (*info)->predefined) return raise(MPI_COMM_NULL, MPI_ERR_INFO, "MPI_Info_free");
+    if (info == nullptr || !valid(*info) || (*info)->predefined)
+        return raise(MPI_COMM_NULL, MPI_ERR_INFO, "MPI_Info_free");
     unregister_object(*info);
     delete *info;
     *info = MPI_INFO_NULL;

@@ -47,8 +47,10 @@ extern "C" int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info) noexc
         if (valid(MPI_INFO_ENV)) i->entries = MPI_INFO_ENV->entries;
         auto set = [&](const char *key, const std::string &value) {
             auto it = std::find_if(i->entries.begin(), i->entries.end(), [&](const auto &e) { return e.first == key; });
-            if (it != i->entries.end()) it->second = value;
-            else i->entries.emplace_back(key, value);
+            if (it != i->entries.end())
+                it->second = value;
+            else
+                i->entries.emplace_back(key, value);
         };
         if (argc > 0 && argv[0] != nullptr) {
             set("command", argv[0]);

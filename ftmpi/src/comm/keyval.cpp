@@ -21,7 +21,9 @@ std::recursive_mutex &attribute_mutex() {
 }
 
 // Keys 8..15 are the fault-tolerance attributes of mpi-ext.h (src/ft/attributes.cpp).
-bool is_predefined_key(int keyval) { return keyval >= MPI_TAG_UB && keyval <= FTMPI_INCARNATION; }
+bool is_predefined_key(int keyval) {
+    return keyval >= MPI_TAG_UB && keyval <= FTMPI_INCARNATION;
+}
 
 int create_keyval(const Keyval &k, int *keyval) {
     std::lock_guard lock(attribute_mutex());

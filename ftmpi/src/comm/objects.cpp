@@ -96,9 +96,15 @@ bool valid(MPI_Comm c) {
     if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF) return predefined_comms_live();
     return is_registered(c);
 }
-bool valid(MPI_Group g) { return is_registered(g); }
-bool valid(MPI_Errhandler e) { return is_registered(e); }
-bool valid(MPI_Info i) { return is_registered(i); }
+bool valid(MPI_Group g) {
+    return is_registered(g);
+}
+bool valid(MPI_Errhandler e) {
+    return is_registered(e);
+}
+bool valid(MPI_Info i) {
+    return is_registered(i);
+}
 
 MPI_Group make_group(std::vector<int> world) {
     if (world.empty()) {
@@ -114,7 +120,9 @@ MPI_Group make_group(std::vector<int> world) {
     return g;
 }
 
-void retain(MPI_Group g) { g->refs.fetch_add(1, std::memory_order_relaxed); }
+void retain(MPI_Group g) {
+    g->refs.fetch_add(1, std::memory_order_relaxed);
+}
 
 void release(MPI_Group g) {
     if (g == nullptr) return;
@@ -144,15 +152,17 @@ MPI_Comm make_unregistered_comm(MPI_Group local, MPI_Group remote, uint32_t cont
     c->size = static_cast<int>(local->world.size());
     c->inter = remote != nullptr;
     c->errhandler = errhandler_from != MPI_COMM_NULL && errhandler_from->errhandler != nullptr
-                        ? errhandler_from->errhandler
-                        : MPI_ERRORS_ARE_FATAL;
+        ? errhandler_from->errhandler
+        : MPI_ERRORS_ARE_FATAL;
     retain(c->errhandler);
     if (errhandler_from != MPI_COMM_NULL) inherit_ft(c, errhandler_from);
     register_object(c);
     return c;
 }
 
-void retain(MPI_Comm c) { c->refs.fetch_add(1, std::memory_order_relaxed); }
+void retain(MPI_Comm c) {
+    c->refs.fetch_add(1, std::memory_order_relaxed);
+}
 
 void release(MPI_Comm c) {
     if (c == MPI_COMM_NULL) return;

@@ -89,7 +89,9 @@ extern "C" int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *in, void *out, i
     *flag = 1;
     return MPI_SUCCESS;
 }
-extern "C" int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *) noexcept { return MPI_SUCCESS; }
+extern "C" int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *) noexcept {
+    return MPI_SUCCESS;
+}
 
 extern "C" int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                                       MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,

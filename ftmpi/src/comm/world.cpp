@@ -89,9 +89,15 @@ void set_info_env(int argc_hint) {
 }
 }  // namespace
 
-bool predefined_comms_live() { return comms_live.load(std::memory_order_acquire); }
-int my_world_rank() { return world_rank_; }
-int my_world_size() { return world_size_; }
+bool predefined_comms_live() {
+    return comms_live.load(std::memory_order_acquire);
+}
+int my_world_rank() {
+    return world_rank_;
+}
+int my_world_size() {
+    return world_size_;
+}
 
 std::string host_name() {
     char name[256] = {};

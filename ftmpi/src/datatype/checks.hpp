@@ -9,10 +9,14 @@
 namespace ftmpi::dt {
 
 // A type usable to build another one (need not be committed).
-inline int check_old(MPI_Datatype t) { return t ? MPI_SUCCESS : MPI_ERR_TYPE; }
+inline int check_old(MPI_Datatype t) {
+    return t ? MPI_SUCCESS : MPI_ERR_TYPE;
+}
 
 // Counts and lengths are never negative.
-inline int check_count(int n) { return n >= 0 ? MPI_SUCCESS : MPI_ERR_COUNT; }
+inline int check_count(int n) {
+    return n >= 0 ? MPI_SUCCESS : MPI_ERR_COUNT;
+}
 
 inline int check_blocklens(int count, const int *blocklens) {
     if (count > 0 && !blocklens) return MPI_ERR_ARG;
@@ -21,6 +25,8 @@ inline int check_blocklens(int count, const int *blocklens) {
     return MPI_SUCCESS;
 }
 
-inline int check_out(const void *p) { return p ? MPI_SUCCESS : MPI_ERR_ARG; }
+inline int check_out(const void *p) {
+    return p ? MPI_SUCCESS : MPI_ERR_ARG;
+}
 
 }  // namespace ftmpi::dt

@@ -30,8 +30,8 @@ Type *distribute(Distribute how, int darg, int gsize, int coord, int psize, Type
     std::vector<Placement> blocks;
     for (long long start = static_cast<long long>(coord) * darg; start < gsize;
          start += static_cast<long long>(darg) * psize)
-        blocks.push_back({static_cast<Aint>(start) * ext,
-                          static_cast<size_t>(std::min<long long>(darg, gsize - start))});
+        blocks.push_back(
+            {static_cast<Aint>(start) * ext, static_cast<size_t>(std::min<long long>(darg, gsize - start))});
     Type *mine = make_placed(Combiner::hindexed, old, blocks);
     Type *whole = make_resized(mine, 0, static_cast<Aint>(gsize) * ext);
     release(mine);

@@ -12,22 +12,35 @@ namespace ftmpi::dt {
 
 namespace {
 const unsigned char *address(const void *buf, Aint off) {
-    return reinterpret_cast<const unsigned char *>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(off));
+    return reinterpret_cast<const unsigned char *>(reinterpret_cast<std::uintptr_t>(buf) +
+                                                   static_cast<std::uintptr_t>(off));
 }
 }  // namespace
 
-bool valid(MPI_Datatype t) { return t != nullptr && (t->predefined || t->committed); }
-size_t size(MPI_Datatype t) { return t->size; }
-MPI_Aint extent(MPI_Datatype t) { return t->extent(); }
-MPI_Aint lb(MPI_Datatype t) { return t->lb; }
-MPI_Aint true_lb(MPI_Datatype t) { return t->true_lb; }
-MPI_Aint true_extent(MPI_Datatype t) { return t->true_extent(); }
+bool valid(MPI_Datatype t) {
+    return t != nullptr && (t->predefined || t->committed);
+}
+size_t size(MPI_Datatype t) {
+    return t->size;
+}
+MPI_Aint extent(MPI_Datatype t) {
+    return t->extent();
+}
+MPI_Aint lb(MPI_Datatype t) {
+    return t->lb;
+}
+MPI_Aint true_lb(MPI_Datatype t) {
+    return t->true_lb;
+}
+MPI_Aint true_extent(MPI_Datatype t) {
+    return t->true_extent();
+}
 
 bool contiguous(MPI_Datatype t) {
     if (t->size == 0) return true;
     const Layout &l = t->layout;
     return l.reps == 1 && l.blocks.size() == 1 && l.blocks[0].count == 1 && l.blocks[0].len == t->size &&
-           l.blocks[0].off == t->true_lb && t->extent() == static_cast<Aint>(t->size);
+        l.blocks[0].off == t->true_lb && t->extent() == static_cast<Aint>(t->size);
 }
 
 size_t pack(const void *buf, int count, MPI_Datatype t, size_t offset, void *out, size_t len) {

@@ -223,7 +223,8 @@ size_t traverse(const Layout &l, Aint extent, size_t count, size_t offset, size_
 // base + offset without pointer arithmetic: MPI_BOTTOM is a null base with
 // absolute addresses as offsets, which C++ pointer arithmetic forbids.
 inline const unsigned char *at(const unsigned char *base, Aint off) {
-    return reinterpret_cast<const unsigned char *>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(off));
+    return reinterpret_cast<const unsigned char *>(reinterpret_cast<std::uintptr_t>(base) +
+                                                   static_cast<std::uintptr_t>(off));
 }
 inline unsigned char *at(unsigned char *base, Aint off) {
     return reinterpret_cast<unsigned char *>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(off));
@@ -269,8 +270,7 @@ size_t whole(const Layout &l, Aint extent, size_t count, const unsigned char *us
 
 size_t walk(const Layout &l, Aint extent, size_t count, const unsigned char *base, size_t offset, size_t len,
             const std::function<void(const unsigned char *, size_t)> &visit) {
-    return traverse(l, extent, count, offset, len,
-                    [&](Aint off, size_t, size_t n) { visit(at(base, off), n); });
+    return traverse(l, extent, count, offset, len, [&](Aint off, size_t, size_t n) { visit(at(base, off), n); });
 }
 
 size_t pack_bytes(const Layout &l, Aint extent, size_t count, const unsigned char *base, size_t offset,

@@ -26,10 +26,10 @@ namespace ftmpi::dt {
 using Aint = std::int64_t;
 
 struct Block {
-    Aint off = 0;        // byte offset of the first copy from the element's origin
-    size_t len = 0;      // bytes in one contiguous run (> 0)
-    size_t count = 1;    // copies of the run
-    Aint stride = 0;     // bytes between copies (0 when count == 1)
+    Aint off = 0;      // byte offset of the first copy from the element's origin
+    size_t len = 0;    // bytes in one contiguous run (> 0)
+    size_t count = 1;  // copies of the run
+    Aint stride = 0;   // bytes between copies (0 when count == 1)
     bool operator==(const Block &) const = default;
 };
 
@@ -41,9 +41,9 @@ struct Layout {
     // index() so a stream offset finds its block by binary search.
     std::vector<size_t> starts;
 
-    size_t rep_bytes() const;          // packed bytes of one rep
+    size_t rep_bytes() const;  // packed bytes of one rep
     size_t bytes() const { return reps * rep_bytes(); }
-    size_t runs() const;               // contiguous runs listed (after folding)
+    size_t runs() const;  // contiguous runs listed (after folding)
     bool operator==(const Layout &o) const {
         return blocks == o.blocks && reps == o.reps && rep_stride == o.rep_stride;
     }
@@ -64,14 +64,14 @@ void index(Layout &);
 // byte `offset` of the packed stream, for at most `len` bytes, calling
 // visit(pointer into the user buffer, bytes) for each piece of a run in
 // pack order. Returns the bytes visited.
-size_t walk(const Layout &, Aint extent, size_t count, const unsigned char *base, size_t offset,
-            size_t len, const std::function<void(const unsigned char *, size_t)> &visit);
+size_t walk(const Layout &, Aint extent, size_t count, const unsigned char *base, size_t offset, size_t len,
+            const std::function<void(const unsigned char *, size_t)> &visit);
 
 // The hot paths, without std::function: copy between the user buffer and a
 // packed stream starting at `offset`.
-size_t pack_bytes(const Layout &, Aint extent, size_t count, const unsigned char *base,
-                  size_t offset, unsigned char *out, size_t len);
-size_t unpack_bytes(const Layout &, Aint extent, size_t count, unsigned char *base,
-                    size_t offset, const unsigned char *in, size_t len);
+size_t pack_bytes(const Layout &, Aint extent, size_t count, const unsigned char *base, size_t offset,
+                  unsigned char *out, size_t len);
+size_t unpack_bytes(const Layout &, Aint extent, size_t count, unsigned char *base, size_t offset,
+                    const unsigned char *in, size_t len);
 
 }  // namespace ftmpi::dt

@@ -8,7 +8,9 @@
 #include "type.hpp"
 
 namespace {
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 }  // namespace
 
 extern "C" int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) noexcept {

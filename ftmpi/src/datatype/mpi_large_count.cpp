@@ -8,14 +8,20 @@
 
 namespace {
 
-bool fits(MPI_Count n) { return n <= INT_MAX && n >= INT_MIN; }
-int too_large(MPI_Comm comm, const char *function) { return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function); }
+bool fits(MPI_Count n) {
+    return n <= INT_MAX && n >= INT_MIN;
+}
+int too_large(MPI_Comm comm, const char *function) {
+    return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function);
+}
 
 }  // namespace
 
 extern "C" {
 
-int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) noexcept { return MPI_Type_size_x(datatype, size); }
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) noexcept {
+    return MPI_Type_size_x(datatype, size);
+}
 FTMPI_PMPI(Type_size_c)
 
 int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) noexcept {

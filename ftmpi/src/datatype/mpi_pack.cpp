@@ -8,8 +8,8 @@
 
 #include <climits>
 
-extern "C" int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-                        int *position, MPI_Comm comm) noexcept {
+extern "C" int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+                        MPI_Comm comm) noexcept {
     constexpr const char *fn = "MPI_Pack";
     if (incount < 0) return ftmpi::comm::raise(comm, MPI_ERR_COUNT, fn);
     if (!ftmpi::dt::valid(datatype)) return ftmpi::comm::raise(comm, MPI_ERR_TYPE, fn);
@@ -34,8 +34,7 @@ extern "C" int MPI_Unpack(const void *inbuf, int insize, int *position, void *ou
     if (!position || *position < 0 || insize < 0 || (!inbuf && insize > 0))
         return ftmpi::comm::raise(comm, MPI_ERR_ARG, fn);
     const size_t need = static_cast<size_t>(outcount) * datatype->size;
-    if (static_cast<size_t>(insize) < static_cast<size_t>(*position) ||
-        static_cast<size_t>(insize - *position) < need)
+    if (static_cast<size_t>(insize) < static_cast<size_t>(*position) || static_cast<size_t>(insize - *position) < need)
         return ftmpi::comm::raise(comm, MPI_ERR_TRUNCATE, fn);
     if (need == 0) return MPI_SUCCESS;
     const size_t done =

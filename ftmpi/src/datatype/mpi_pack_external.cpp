@@ -18,14 +18,20 @@ using namespace ftmpi::dt;
 
 namespace {
 
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 
-bool is_external32(const char *datarep) { return datarep && std::strcmp(datarep, "external32") == 0; }
+bool is_external32(const char *datarep) {
+    return datarep && std::strcmp(datarep, "external32") == 0;
+}
 
 // The byte-order unit of a basic element: its size, half for complex.
 size_t swap_unit(const SigRun &r) {
     switch (r.kind) {
-    case Kind::c_float_complex: case Kind::c_double_complex: case Kind::c_long_double_complex: return r.bytes / 2;
+    case Kind::c_float_complex:
+    case Kind::c_double_complex:
+    case Kind::c_long_double_complex: return r.bytes / 2;
     default: return r.bytes;
     }
 }

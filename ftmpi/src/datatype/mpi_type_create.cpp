@@ -11,12 +11,14 @@
 using namespace ftmpi::dt;
 
 namespace {
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 }  // namespace
 
-#define FTMPI_CHECK(expr, fn)                       \
-    do {                                            \
-        if (const int rc_ = (expr); rc_ != MPI_SUCCESS) return fail(rc_, fn); \
+#define FTMPI_CHECK(expr, fn)                                                                                          \
+    do {                                                                                                               \
+        if (const int rc_ = (expr); rc_ != MPI_SUCCESS) return fail(rc_, fn);                                          \
     } while (0)
 
 extern "C" int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) noexcept {
@@ -111,8 +113,8 @@ extern "C" int MPI_Type_create_indexed_block(int count, int blocklength, const i
     FTMPI_CHECK(check_old(oldtype), fn);
     FTMPI_CHECK(check_out(newtype), fn);
     try {
-        *newtype = make_indexed_block(blocklength, std::span(array_of_displacements, static_cast<size_t>(count)),
-                                      oldtype);
+        *newtype =
+            make_indexed_block(blocklength, std::span(array_of_displacements, static_cast<size_t>(count)), oldtype);
     } catch (...) {
         return fail(MPI_ERR_NO_MEM, fn);
     }
@@ -129,8 +131,8 @@ extern "C" int MPI_Type_create_hindexed_block(int count, int blocklength, const 
     FTMPI_CHECK(check_old(oldtype), fn);
     FTMPI_CHECK(check_out(newtype), fn);
     try {
-        *newtype = make_hindexed_block(blocklength, std::span(array_of_displacements, static_cast<size_t>(count)),
-                                       oldtype);
+        *newtype =
+            make_hindexed_block(blocklength, std::span(array_of_displacements, static_cast<size_t>(count)), oldtype);
     } catch (...) {
         return fail(MPI_ERR_NO_MEM, fn);
     }

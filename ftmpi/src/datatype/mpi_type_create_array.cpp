@@ -11,9 +11,13 @@ using namespace ftmpi::dt;
 
 namespace {
 
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 
-int check_order(int order) { return order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN ? MPI_SUCCESS : MPI_ERR_ARG; }
+int check_order(int order) {
+    return order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN ? MPI_SUCCESS : MPI_ERR_ARG;
+}
 
 int check_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[]) {
     if (ndims <= 0) return MPI_ERR_DIMS;
@@ -45,8 +49,8 @@ int check_darray(int size, int rank, int ndims, const int gsizes[], const int di
 
 Distribute distribution(int mpi) {
     return mpi == MPI_DISTRIBUTE_BLOCK ? Distribute::block
-           : mpi == MPI_DISTRIBUTE_CYCLIC ? Distribute::cyclic
-                                          : Distribute::none;
+        : mpi == MPI_DISTRIBUTE_CYCLIC ? Distribute::cyclic
+                                       : Distribute::none;
 }
 
 }  // namespace
@@ -61,9 +65,9 @@ extern "C" int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], c
     if (!newtype) return fail(MPI_ERR_ARG, fn);
     const auto n = static_cast<size_t>(ndims);
     try {
-        Type *t = make_subarray(std::span(array_of_sizes, n), std::span(array_of_subsizes, n),
-                                std::span(array_of_starts, n), order == MPI_ORDER_C ? Order::c : Order::fortran,
-                                oldtype);
+        Type *t =
+            make_subarray(std::span(array_of_sizes, n), std::span(array_of_subsizes, n), std::span(array_of_starts, n),
+                          order == MPI_ORDER_C ? Order::c : Order::fortran, oldtype);
         t->ints = {ndims};
         t->ints.insert(t->ints.end(), array_of_sizes, array_of_sizes + n);
         t->ints.insert(t->ints.end(), array_of_subsizes, array_of_subsizes + n);
@@ -82,8 +86,7 @@ extern "C" int MPI_Type_create_darray(int size, int rank, int ndims, const int a
                                       const int array_of_psizes[], int order, MPI_Datatype oldtype,
                                       MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_darray";
-    if (int rc = check_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
-                              array_of_psizes))
+    if (int rc = check_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes))
         return fail(rc, fn);
     if (int rc = check_order(order)) return fail(rc, fn);
     if (!oldtype) return fail(MPI_ERR_TYPE, fn);
@@ -96,9 +99,8 @@ extern "C" int MPI_Type_create_darray(int size, int rank, int ndims, const int a
         if (dargs[d] == MPI_DISTRIBUTE_DFLT_DARG) dargs[d] = darg_default;
     }
     try {
-        Type *t = make_darray(size, rank, std::span(array_of_gsizes, n), distribs, dargs,
-                              std::span(array_of_psizes, n), order == MPI_ORDER_C ? Order::c : Order::fortran,
-                              oldtype);
+        Type *t = make_darray(size, rank, std::span(array_of_gsizes, n), distribs, dargs, std::span(array_of_psizes, n),
+                              order == MPI_ORDER_C ? Order::c : Order::fortran, oldtype);
         // A block distribution whose blocks cannot cover its dimension.
         if (!t) return fail(MPI_ERR_ARG, fn);
         t->ints = {size, rank, ndims};

@@ -10,7 +10,9 @@
 #include <iterator>
 
 namespace {
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 
 // The REAL kind with at least precision p and exponent range r
 // (MPI_UNDEFINED: no requirement), or null.
@@ -19,9 +21,9 @@ MPI_Datatype real_for(int p, int r, bool complex) {
         int precision, range;
         MPI_Datatype real, cplx;
     };
-    for (const Kind &k : {Kind{6, 37, &ftmpi_dt_real4, &ftmpi_dt_complex8},
-                          Kind{15, 307, &ftmpi_dt_real8, &ftmpi_dt_complex16},
-                          Kind{33, 4931, &ftmpi_dt_real16, &ftmpi_dt_complex32}})
+    for (const Kind &k :
+         {Kind{6, 37, &ftmpi_dt_real4, &ftmpi_dt_complex8}, Kind{15, 307, &ftmpi_dt_real8, &ftmpi_dt_complex16},
+          Kind{33, 4931, &ftmpi_dt_real16, &ftmpi_dt_complex32}})
         if ((p == MPI_UNDEFINED || p <= k.precision) && (r == MPI_UNDEFINED || r <= k.range))
             return complex ? k.cplx : k.real;
     return MPI_DATATYPE_NULL;

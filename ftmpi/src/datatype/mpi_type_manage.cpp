@@ -13,7 +13,9 @@ using namespace ftmpi::dt;
 
 namespace {
 
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 
 int mpi_combiner(Combiner c) {
     switch (c) {
@@ -85,8 +87,8 @@ extern "C" int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *re
 }
 FTMPI_PMPI(Type_get_name)
 
-extern "C" int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                                     int *num_datatypes, int *combiner) noexcept {
+extern "C" int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                                     int *combiner) noexcept {
     constexpr const char *fn = "MPI_Type_get_envelope";
     if (!datatype) return fail(MPI_ERR_TYPE, fn);
     if (!num_integers || !num_addresses || !num_datatypes || !combiner) return fail(MPI_ERR_ARG, fn);

@@ -9,7 +9,9 @@
 #include <cstdint>
 
 namespace {
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 }  // namespace
 
 extern "C" int MPI_Type_size(MPI_Datatype datatype, int *size) noexcept {
@@ -55,8 +57,7 @@ extern "C" int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb
 }
 FTMPI_PMPI(Type_get_true_extent)
 
-extern "C" int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                          MPI_Count *true_extent) noexcept {
+extern "C" int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) noexcept {
     if (!datatype) return fail(MPI_ERR_TYPE, "MPI_Type_get_true_extent_x");
     if (!true_lb || !true_extent) return fail(MPI_ERR_ARG, "MPI_Type_get_true_extent_x");
     *true_lb = datatype->true_lb;

@@ -1,5 +1,7 @@
 // Definitions of the predefined datatypes: sizes, alignments and, for the
 // pair types, the padding holes of the C struct they describe.
+// The X-macro tables keep one entry per line:
+// clang-format off
 #include "predefined.hpp"
 
 #include <cctype>
@@ -118,3 +120,4 @@ Type *predefined(Kind kind) {
 }
 
 }  // namespace ftmpi::dt
+// clang-format on

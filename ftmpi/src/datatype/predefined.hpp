@@ -1,6 +1,8 @@
 // The predefined datatype objects: MPI_INT is (&ftmpi_dt_int) and so on
 // (CONTRACTS.md, "Handles"). Declared here with C linkage, as mpi.h does, so
 // the engine and its tests need not include mpi.h.
+// The X-macro tables keep one entry per line:
+// clang-format off
 #pragma once
 
 #include "type.hpp"
@@ -90,3 +92,4 @@ namespace ftmpi::dt {
 // Fills a predefined basic type: `name` is the lower-case part after MPI_.
 void set_basic(Type &t, const char *name, Kind kind, size_t size, size_t align);
 }  // namespace ftmpi::dt
+// clang-format on

@@ -4,7 +4,8 @@
 #include "predefined.hpp"
 
 #define FTMPI_DT_DEFINE(name, kind, ctype) __attribute__((visibility("default"))) ftmpi_datatype_s ftmpi_dt_##name;
-#define FTMPI_DT_DEFINE4(name, kind, size, align) __attribute__((visibility("default"))) ftmpi_datatype_s ftmpi_dt_##name;
+#define FTMPI_DT_DEFINE4(name, kind, size, align)                                                                      \
+    __attribute__((visibility("default"))) ftmpi_datatype_s ftmpi_dt_##name;
 extern "C" {
 FTMPI_DT_FORTRAN(FTMPI_DT_DEFINE4)
 FTMPI_DT_FORTRAN_PAIRS(FTMPI_DT_DEFINE)

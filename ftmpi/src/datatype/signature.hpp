@@ -14,22 +14,55 @@ namespace ftmpi::dt {
 // for ops; in a signature they appear as their two members.
 enum class Kind : std::uint8_t {
     none,  // mixed (a derived type with several kinds)
-    char_, signed_char, unsigned_char, wchar,
-    short_, unsigned_short, int_, unsigned_, long_, unsigned_long, long_long, unsigned_long_long,
-    int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float_, double_, long_double,
-    c_bool, c_float_complex, c_double_complex, c_long_double_complex,
-    byte, packed, aint, offset, count,
-    float_int, double_int, long_int, two_int, short_int, long_double_int,
+    char_,
+    signed_char,
+    unsigned_char,
+    wchar,
+    short_,
+    unsigned_short,
+    int_,
+    unsigned_,
+    long_,
+    unsigned_long,
+    long_long,
+    unsigned_long_long,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float_,
+    double_,
+    long_double,
+    c_bool,
+    c_float_complex,
+    c_double_complex,
+    c_long_double_complex,
+    byte,
+    packed,
+    aint,
+    offset,
+    count,
+    float_int,
+    double_int,
+    long_int,
+    two_int,
+    short_int,
+    long_double_int,
     // Fortran: LOGICAL (an int, logical ops only), and the MINLOC/MAXLOC
     // pairs whose index has the value's type (2REAL, 2DOUBLE_PRECISION).
-    f_logical, two_real, two_double,
+    f_logical,
+    two_real,
+    two_double,
 };
 
 struct SigRun {
     Kind kind = Kind::none;
-    size_t n = 0;       // elements of this kind in a row
-    size_t bytes = 0;   // size of one
+    size_t n = 0;      // elements of this kind in a row
+    size_t bytes = 0;  // size of one
     bool operator==(const SigRun &) const = default;
 };
 

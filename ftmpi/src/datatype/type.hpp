@@ -19,8 +19,19 @@ namespace ftmpi::dt {
 // The constructor that made a type (MPI_Type_get_envelope); the bindings map
 // these to the MPI_COMBINER_* values of mpi.h.
 enum class Combiner : std::uint8_t {
-    named, dup, contiguous, vector, hvector, indexed, hindexed, indexed_block, hindexed_block,
-    struct_, subarray, darray, resized,
+    named,
+    dup,
+    contiguous,
+    vector,
+    hvector,
+    indexed,
+    hindexed,
+    indexed_block,
+    hindexed_block,
+    struct_,
+    subarray,
+    darray,
+    resized,
 };
 
 }  // namespace ftmpi::dt
@@ -33,17 +44,17 @@ struct ftmpi_datatype_s {
     ftmpi::dt::Kind kind = ftmpi::dt::Kind::none;  // the one basic kind of all its data, or none
     ftmpi::dt::Combiner combiner = ftmpi::dt::Combiner::named;
 
-    size_t size = 0;                 // bytes of data in one element
-    Aint lb = 0, ub = 0;             // extent = ub - lb
-    Aint true_lb = 0, true_ub = 0;   // where the data really is
-    size_t align = 1;                // largest alignment of its basic types (struct padding)
+    size_t size = 0;                // bytes of data in one element
+    Aint lb = 0, ub = 0;            // extent = ub - lb
+    Aint true_lb = 0, true_ub = 0;  // where the data really is
+    size_t align = 1;               // largest alignment of its basic types (struct padding)
     // Bounds set by MPI_Type_create_resized somewhere inside: like MPI-1's
     // MPI_LB/MPI_UB markers they win over the data's bounds in every type
     // built from this one, and stop a struct's alignment padding (§4.1.7).
     bool explicit_lb = false, explicit_ub = false;
 
-    ftmpi::dt::Layout layout;        // where the bytes are (compacted by commit)
-    ftmpi::dt::Signature sig;        // which basic elements they are
+    ftmpi::dt::Layout layout;  // where the bytes are (compacted by commit)
+    ftmpi::dt::Signature sig;  // which basic elements they are
 
     std::string name;
 
@@ -71,8 +82,8 @@ using Type = ftmpi_datatype_s;
 // Constructors. Arguments are already checked (counts >= 0, types valid);
 // each returns a new uncommitted type holding one reference.
 Type *make_contiguous(int count, Type *old);
-Type *make_vector(int count, int blocklen, int stride, Type *old);       // stride in elements of old
-Type *make_hvector(int count, int blocklen, Aint stride, Type *old);     // stride in bytes
+Type *make_vector(int count, int blocklen, int stride, Type *old);    // stride in elements of old
+Type *make_hvector(int count, int blocklen, Aint stride, Type *old);  // stride in bytes
 Type *make_indexed(std::span<const int> blocklens, std::span<const int> disps, Type *old);
 Type *make_hindexed(std::span<const int> blocklens, std::span<const Aint> disps, Type *old);
 Type *make_indexed_block(int blocklen, std::span<const int> disps, Type *old);
@@ -81,8 +92,8 @@ Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, s
 Type *make_resized(Type *old, Aint lb, Aint extent);
 Type *make_dup(Type *old);
 enum class Order { c, fortran };
-Type *make_subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts,
-                    Order, Type *old);
+Type *make_subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, Order,
+                    Type *old);
 enum class Distribute { block, cyclic, none };
 constexpr int darg_default = -1;  // MPI_DISTRIBUTE_DFLT_DARG
 // Returns null when the distribution cannot be laid out (too few blocks for

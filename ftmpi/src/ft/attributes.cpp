@@ -16,35 +16,29 @@ int restarted_value = 0;
 int incarnation_value = 0;
 }  // namespace
 
-bool is_attribute_key(int keyval) { return keyval >= FT_MPI_LIST_NUM_FAILED && keyval <= FTMPI_INCARNATION; }
+bool is_attribute_key(int keyval) {
+    return keyval >= FT_MPI_LIST_NUM_FAILED && keyval <= FTMPI_INCARNATION;
+}
 
 void *attribute_value(MPI_Comm comm, int keyval) {
     CommFt &ft = comm->ft;
     switch (keyval) {
-    case MPIX_FT:
-        mpix_ft_value = settings().comm_mode == FTMPI_COMM_MODE_ABORT ? 0 : 1;
-        return &mpix_ft_value;
-    case FTMPI_RESTARTED:
-        restarted_value = settings().restarted ? 1 : 0;
-        return &restarted_value;
-    case FTMPI_INCARNATION:
-        incarnation_value = settings().incarnation;
-        return &incarnation_value;
+    case MPIX_FT: mpix_ft_value = settings().comm_mode == FTMPI_COMM_MODE_ABORT ? 0 : 1; return &mpix_ft_value;
+    case FTMPI_RESTARTED: restarted_value = settings().restarted ? 1 : 0; return &restarted_value;
+    case FTMPI_INCARNATION: incarnation_value = settings().incarnation; return &incarnation_value;
     default: break;
     }
     sync_with_p2p();
     const CommFailures f = comm_failures(comm, ft.recovered_at);
     switch (keyval) {
-    case FT_MPI_LIST_NUM_FAILED:
-        ft.attr_ints[0] = static_cast<int>(f.ranks.size());
-        return &ft.attr_ints[0];
+    case FT_MPI_LIST_NUM_FAILED: ft.attr_ints[0] = static_cast<int>(f.ranks.size()); return &ft.attr_ints[0];
     case FT_MPI_LIST_FAILED:
         ft.attr_list = f.ranks;
         ft.attr_list.reserve(1);  // a valid pointer even with nothing failed
         return ft.attr_list.data();
     case FT_MPI_COM_NUM_FAILED:
-        ft.attr_ints[1] = static_cast<int>(
-            std::count_if(f.per_rank.begin(), f.per_rank.end(), [](int n) { return n > 0; }));
+        ft.attr_ints[1] =
+            static_cast<int>(std::count_if(f.per_rank.begin(), f.per_rank.end(), [](int n) { return n > 0; }));
         return &ft.attr_ints[1];
     case FT_MPI_COM_FAILED:
         ft.attr_counts = f.per_rank;

@@ -9,7 +9,9 @@
 
 namespace ftmpi::ft {
 
-bool abort_mode() { return settings().comm_mode == FTMPI_COMM_MODE_ABORT; }
+bool abort_mode() {
+    return settings().comm_mode == FTMPI_COMM_MODE_ABORT;
+}
 
 int comm_state(MPI_Comm comm) {
     const int stored = comm->ft.state.load(std::memory_order_relaxed);
@@ -32,7 +34,8 @@ bool blocks_user_ops(MPI_Comm comm) {
 
 bool any_source_blocked(MPI_Comm comm) {
     if (comm == nullptr) return false;
-    const uint64_t from = std::max<uint64_t>(comm->ft.acked_upto.load(std::memory_order_relaxed), comm->ft.recovered_at);
+    const uint64_t from =
+        std::max<uint64_t>(comm->ft.acked_upto.load(std::memory_order_relaxed), comm->ft.recovered_at);
     if (failure_count() <= from) return false;
     return has_failure_since(comm, from);
 }

@@ -65,10 +65,14 @@ std::optional<FailureEvent> decode_failure(const std::vector<uint8_t> &payload) 
         // failure whatever its status; "finalized" is a normal end.
         std::string mpi_state;
         if (!in.done() && !in.str(mpi_state)) return std::nullopt;
-        if (sig != 0) e.why = "killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ") on member " + member;
-        else e.why = "exited with status " + std::to_string(code);
-        if (sig == 0 && mpi_state == "finalized") e.normal_exit = true;
-        else if (sig == 0 && mpi_state.empty()) e.normal_exit = code == 0;
+        if (sig != 0)
+            e.why = "killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ") on member " + member;
+        else
+            e.why = "exited with status " + std::to_string(code);
+        if (sig == 0 && mpi_state == "finalized")
+            e.normal_exit = true;
+        else if (sig == 0 && mpi_state.empty())
+            e.normal_exit = code == 0;
         if (sig == 0 && mpi_state != "finalized") e.why += " before MPI_Finalize";
         return e;
     }

@@ -45,7 +45,9 @@ std::vector<Incarnation> &history_of(Table &t, int world) {
     return t.history[static_cast<size_t>(world)];
 }
 
-int current_incarnation(Table &t, int world) { return history_of(t, world).back().incarnation; }
+int current_incarnation(Table &t, int world) {
+    return history_of(t, world).back().incarnation;
+}
 
 // The incarnation of `world` that is a member of a communicator made in
 // `round`: the latest one started in that round or before.
@@ -121,7 +123,9 @@ std::vector<Failure> failures() {
     return t.list;
 }
 
-uint64_t failure_count() { return failure_total.load(std::memory_order_acquire); }
+uint64_t failure_count() {
+    return failure_total.load(std::memory_order_acquire);
+}
 
 int64_t failure_index(int world) {
     if (world < 0 || failure_count() == 0) return -1;

@@ -27,6 +27,8 @@ void init() {
     start_notifier();
 }
 
-void finalize() { stop_notifier(); }
+void finalize() {
+    stop_notifier();
+}
 
 }  // namespace ftmpi::ft

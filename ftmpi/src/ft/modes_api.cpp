@@ -10,15 +10,19 @@
 #include "internal/ft.hpp"
 
 // PFTMPI_X is a weak alias of FTMPI_X, as FTMPI_PMPI does for MPI_ names.
-#define FTMPI_PFTMPI(name) \
+#define FTMPI_PFTMPI(name)                                                                                             \
     extern "C" __typeof__(FTMPI_##name) PFTMPI_##name __attribute__((weak, alias("FTMPI_" #name)));
 
 using ftmpi::comm::raise;
 using ftmpi::comm::valid;
 
 namespace {
-bool known_comm_mode(int m) { return m >= FTMPI_COMM_MODE_ULFM && m <= FTMPI_COMM_MODE_REBUILD_APPEND; }
-bool known_msg_mode(int m) { return m == FTMPI_MSG_MODE_NOP || m == FTMPI_MSG_MODE_CONT; }
+bool known_comm_mode(int m) {
+    return m >= FTMPI_COMM_MODE_ULFM && m <= FTMPI_COMM_MODE_REBUILD_APPEND;
+}
+bool known_msg_mode(int m) {
+    return m == FTMPI_MSG_MODE_NOP || m == FTMPI_MSG_MODE_CONT;
+}
 
 int proc_state(MPI_Comm comm, int world) {
     ftmpi::ft::sync_with_p2p();

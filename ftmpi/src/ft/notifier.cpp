@@ -15,8 +15,8 @@
 #include "internal/runtime.hpp"
 #include "runtime/log.hpp"
 
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/pack.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <algorithm>
 #include <condition_variable>
@@ -44,8 +44,8 @@ constexpr int64_t fetch_max = 256;
 // Errors that say the daemon itself did not answer (as opposed to the
 // events service answering with an error).
 bool daemon_unreachable(const harness::Error &e) {
-    return e.status == HARNESS_ERR_UNREACHABLE || e.status == HARNESS_ERR_TIMEOUT ||
-           e.status == HARNESS_ERR_PROTOCOL || e.status == HARNESS_ERR_AUTH;
+    return e.status == HARNESS_ERR_UNREACHABLE || e.status == HARNESS_ERR_TIMEOUT || e.status == HARNESS_ERR_PROTOCOL ||
+        e.status == HARNESS_ERR_AUTH;
 }
 
 std::optional<hl::VirtualMachine> connect_daemon(milliseconds timeout, std::string *error) {
@@ -97,7 +97,7 @@ private:
         std::lock_guard lock(connection_mu_);
         vm_ = std::move(vm);
     }
-    int64_t after_ = 0;                     // last sequence number fetched
+    int64_t after_ = 0;  // last sequence number fetched
     std::thread thread_, timer_;
     std::atomic<bool> running_{false}, stop_{false};
 
@@ -116,13 +116,14 @@ Notifier &notifier() {
     return *n;
 }
 
-bool verbose() { return settings().verbose; }
+bool verbose() {
+    return settings().verbose;
+}
 
 harness::Result<harness::Bytes> Notifier::fetch(int64_t wait_ms, Clock::time_point deadline) {
     harness::Packer args;
     args.str(topic_).i64(after_).i64(wait_ms).i64(fetch_max);
-    return vm_->local().call(events_service, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
-                             deadline);
+    return vm_->local().call(events_service, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
 }
 
 bool Notifier::take_batch(const harness::Bytes &reply, bool act) {
@@ -177,8 +178,7 @@ void Notifier::act_on(const Event &e) {
 
 void Notifier::declare(int world, const std::string &why) {
     if (failure_index(world) >= 0) return;  // already in the list
-    if (verbose())
-        log::info("notifier: world rank %d failed: %s", world, why.c_str());
+    if (verbose()) log::info("notifier: world rank %d failed: %s", world, why.c_str());
     remember_why(world, why);
     forget(world);
     p2p::notify_failed(world);
@@ -249,8 +249,8 @@ void Notifier::loop() {
             set_connection(connect_daemon(milliseconds(1000), &error));
             if (!vm_) {
                 if (Clock::now() - last_answer > lost_after)
-                    leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) +
-                              " ms (" + error + ")");
+                    leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) + " ms (" +
+                              error + ")");
                 std::unique_lock lock(mu_);
                 changed_.wait_for(lock, milliseconds(100), [&] { return stop_.load(); });
                 continue;
@@ -266,15 +266,13 @@ void Notifier::loop() {
         if (reply) {
             last_answer = Clock::now();
             reported_error = false;
-            if (!take_batch(*reply, true) && verbose())
-                log::info("notifier: malformed fetch reply");
+            if (!take_batch(*reply, true) && verbose()) log::info("notifier: malformed fetch reply");
             continue;
         }
         if (daemon_unreachable(reply.error())) {
             // A timed-out long poll on a loaded host is not a lost daemon:
             // ask it directly before counting the silence.
-            if (reply.error().status == HARNESS_ERR_TIMEOUT &&
-                vm_->local().ping(Clock::now() + milliseconds(1000))) {
+            if (reply.error().status == HARNESS_ERR_TIMEOUT && vm_->local().ping(Clock::now() + milliseconds(1000))) {
                 last_answer = Clock::now();
                 continue;
             }
@@ -298,8 +296,7 @@ void Notifier::loop() {
 bool Notifier::start() {
     const Settings &s = settings();
     auto skip = [&](const std::string &why) {
-        if (s.verbose)
-            log::info("no failure notifier (%s): a broken connection is a failure at once", why.c_str());
+        if (s.verbose) log::info("no failure notifier (%s): a broken connection is a failure at once", why.c_str());
         return false;
     };
     if (s.comm_mode == FTMPI_COMM_MODE_ABORT) return skip("comm mode abort");
@@ -366,15 +363,13 @@ void Notifier::suspect(int world) {
                 why = f->why;
             }
         }
-        if (!confirmed_already)
-            suspects_[world] = Clock::now() + milliseconds(settings().confirm_ms);
+        if (!confirmed_already) suspects_[world] = Clock::now() + milliseconds(settings().confirm_ms);
     }
     if (confirmed_already) {
         declare(world, why);
         return;
     }
-    if (verbose())
-        log::info("world rank %d suspected (connection broke without bye)", world);
+    if (verbose()) log::info("world rank %d suspected (connection broke without bye)", world);
     changed_.notify_all();
 }
 
@@ -413,8 +408,7 @@ bool Notifier::publish(const std::vector<uint8_t> &payload) {
         auto reply = publish_vm_->local().call(events_service, "publish", args.view(), HARNESS_CALL_PACKED,
                                                HARNESS_MODE_DEFAULT, Clock::now() + milliseconds(5000));
         if (reply) return true;
-        if (verbose())
-            log::info("publish on job/%s: %s", s.job.c_str(), reply.error().describe().c_str());
+        if (verbose()) log::info("publish on job/%s: %s", s.job.c_str(), reply.error().describe().c_str());
         publish_vm_.reset();
     }
     return false;
@@ -435,13 +429,25 @@ bool Notifier::wait_event(const std::string &kind, const std::function<bool(cons
 
 }  // namespace
 
-bool start_notifier() { return notifier().start(); }
-void stop_notifier() { notifier().stop(); }
-void forget_suspicion(int world) { notifier().forget(world); }
-bool is_suspected(int world) { return notifier().suspected(world); }
-bool is_joining(int world) { return notifier().joining(world); }
+bool start_notifier() {
+    return notifier().start();
+}
+void stop_notifier() {
+    notifier().stop();
+}
+void forget_suspicion(int world) {
+    notifier().forget(world);
+}
+bool is_suspected(int world) {
+    return notifier().suspected(world);
+}
+bool is_joining(int world) {
+    return notifier().joining(world);
+}
 
-bool confirm() { return notifier().running() && !abort_mode(); }
+bool confirm() {
+    return notifier().running() && !abort_mode();
+}
 
 void suspect(int world) {
     if (!notifier().running()) {
@@ -451,7 +457,9 @@ void suspect(int world) {
     notifier().suspect(world);
 }
 
-bool publish(const std::vector<uint8_t> &payload) { return notifier().publish(payload); }
+bool publish(const std::vector<uint8_t> &payload) {
+    return notifier().publish(payload);
+}
 
 bool wait_event(const std::string &kind, const std::function<bool(const std::vector<uint8_t> &)> &match,
                 int deadline_ms) {

@@ -22,8 +22,7 @@ void mark_detected(MPI_Comm comm) {
     if (!has_failure_since(comm, comm->ft.recovered_at)) return;
     int s = comm->ft.state.load();
     while ((s == FTMPI_COMM_OK || s == FTMPI_COMM_RECOVERED) &&
-           !comm->ft.state.compare_exchange_weak(s, FTMPI_COMM_DETECTED)) {
-    }
+           !comm->ft.state.compare_exchange_weak(s, FTMPI_COMM_DETECTED)) {}
     if (comm->ft.msg_mode.load() == FTMPI_MSG_MODE_NOP) p2p::fail_pending(comm, MPIX_ERR_PROC_FAILED);
 }
 

@@ -63,10 +63,18 @@ void load_settings() {
     current = s;
 }
 
-const Settings &settings() { return current; }
+const Settings &settings() {
+    return current;
+}
 
-int default_comm_mode() { return current.comm_mode; }
-int default_msg_mode() { return current.msg_mode; }
-bool default_strict() { return current.strict; }
+int default_comm_mode() {
+    return current.comm_mode;
+}
+int default_msg_mode() {
+    return current.msg_mode;
+}
+bool default_strict() {
+    return current.strict;
+}
 
 }  // namespace ftmpi::ft

@@ -9,8 +9,8 @@
 // ftmpi_comm_s without touching the fields above it.
 #pragma once
 
-#include "mpi.h"
 #include "ft.hpp"
+#include "mpi.h"
 
 #include <atomic>
 #include <cstdint>
@@ -25,28 +25,28 @@ struct Topology;  // Cartesian or graph layout, defined in src/comm/topology.hpp
 }
 
 struct ftmpi_group_s {
-    std::vector<int> world;            // group rank -> world rank
-    int rank = MPI_UNDEFINED;          // this process's rank in the group
+    std::vector<int> world;    // group rank -> world rank
+    int rank = MPI_UNDEFINED;  // this process's rank in the group
     std::atomic<int> refs{1};
 };
 
 struct ftmpi_comm_s {
-    uint32_t context = 0;              // point-to-point context id;
-                                       // context + 1 is the collective context
-    MPI_Group group = nullptr;         // local group
-    MPI_Group remote = nullptr;        // remote group (intercommunicators), else null
+    uint32_t context = 0;        // point-to-point context id;
+                                 // context + 1 is the collective context
+    MPI_Group group = nullptr;   // local group
+    MPI_Group remote = nullptr;  // remote group (intercommunicators), else null
     int rank = MPI_UNDEFINED, size = 0;
     bool inter = false;
     MPI_Errhandler errhandler = nullptr;
     std::string name;
-    std::map<int, void *> attributes;  // keyval -> value (comm part manages)
-    std::vector<int> attribute_order;  // keyvals in the order they were set: deleted in reverse
+    std::map<int, void *> attributes;                 // keyval -> value (comm part manages)
+    std::vector<int> attribute_order;                 // keyvals in the order they were set: deleted in reverse
     std::shared_ptr<ftmpi::comm::Topology> topology;  // null unless Cart/Graph
     std::atomic<int> refs{1};
     // Intercommunicators: a private intracommunicator over the local group,
     // through which the comm part agrees on context ids (dup, merge).
     MPI_Comm local = nullptr;
-    MPI_Info info = nullptr;           // hints from Comm_set_info / dup_with_info
+    MPI_Info info = nullptr;  // hints from Comm_set_info / dup_with_info
     // MPI_Comm_idup calls on this communicator so far: every member counts
     // the same (collective order), so the n-th idup's agreement has tags of
     // its own and runs beside the program's other collectives.
@@ -104,4 +104,4 @@ int delete_type_attributes(MPI_Datatype);
 // (the registry's lock is not held during `visit`: it gets retained handles).
 MPI_Comm find_by_context(uint32_t context);
 void for_each_comm(const std::function<void(MPI_Comm)> &visit);
-}
+}  // namespace ftmpi::comm

@@ -13,13 +13,13 @@
 
 namespace ftmpi::dt {
 
-bool valid(MPI_Datatype);                 // non-null, committed or predefined
-size_t size(MPI_Datatype);                // bytes of data in one element
+bool valid(MPI_Datatype);   // non-null, committed or predefined
+size_t size(MPI_Datatype);  // bytes of data in one element
 MPI_Aint extent(MPI_Datatype);
 MPI_Aint lb(MPI_Datatype);
 MPI_Aint true_lb(MPI_Datatype);
 MPI_Aint true_extent(MPI_Datatype);
-bool contiguous(MPI_Datatype);            // count elements are one block of count*size bytes at buf+true_lb
+bool contiguous(MPI_Datatype);  // count elements are one block of count*size bytes at buf+true_lb
 
 // Streaming pack/unpack of `count` elements, starting at byte `offset` of
 // the packed stream, at most `len` bytes; returns bytes done. Lets the
@@ -29,10 +29,9 @@ size_t unpack(const void *in, size_t len, size_t offset, void *buf, int count, M
 
 // Visit the contiguous blocks (pointer, length) of `count` elements in order
 // (for writev/readv without copying).
-void for_each_block(const void *buf, int count, MPI_Datatype,
-                    const std::function<void(const void *, size_t)> &);
+void for_each_block(const void *buf, int count, MPI_Datatype, const std::function<void(const void *, size_t)> &);
 
-MPI_Count elements(MPI_Datatype, size_t bytes); // MPI_Get_elements: basic elements in `bytes`, or MPI_UNDEFINED
+MPI_Count elements(MPI_Datatype, size_t bytes);  // MPI_Get_elements: basic elements in `bytes`, or MPI_UNDEFINED
 
 // Additions beyond the contract page.
 //

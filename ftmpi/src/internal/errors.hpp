@@ -34,4 +34,4 @@ int guarded(MPI_Comm comm, const char *function, Body &&body) noexcept {
     }
     return raise(comm, code, function);
 }
-}
+}  // namespace ftmpi::comm

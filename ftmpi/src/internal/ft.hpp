@@ -7,8 +7,8 @@
 //   ulfm     — ftmpi/src/ulfm/ agreement and MPIX_ bindings
 #pragma once
 
-#include "mpi.h"
 #include "mpi-ext.h"
+#include "mpi.h"
 
 #include <atomic>
 #include <cstdint>
@@ -48,9 +48,9 @@ struct CommFt {
 // ------------------------------------------------------- ft state (src/ft)
 // One failure as this process learned it, in local order (index = position).
 struct Failure {
-    int world = -1;          // world rank
-    int incarnation = 0;     // which incarnation of that rank failed
-    std::string why;         // "killed by signal 9 on member 3f2a…", "lost with its host …"
+    int world = -1;       // world rank
+    int incarnation = 0;  // which incarnation of that rank failed
+    std::string why;      // "killed by signal 9 on member 3f2a…", "lost with its host …"
 };
 
 // Called by the engine once per (world rank, incarnation) when a process is
@@ -152,11 +152,11 @@ int join_as_replacement();
 // blocks forever on a failed process, and all returning members get the
 // same result, even when members fail during the call.
 struct Agreement {
-    uint32_t flag = ~0u;          // in: contribution; out: AND over the contributions
-    std::vector<int> failed;      // in: failed members (comm ranks) known locally;
-                                  // out: the agreed set (sorted comm ranks), a superset of every contribution
-    bool unacked = false;         // in: this process knows a failure it has not acknowledged;
-                                  // out: OR over the participants
+    uint32_t flag = ~0u;      // in: contribution; out: AND over the contributions
+    std::vector<int> failed;  // in: failed members (comm ranks) known locally;
+                              // out: the agreed set (sorted comm ranks), a superset of every contribution
+    bool unacked = false;     // in: this process knows a failure it has not acknowledged;
+                              // out: OR over the participants
     // in: the failed members (comm ranks) this process acknowledged, or none
     // when it does not take part in acknowledgements; out: those every
     // participant that said acknowledged (none if nobody said).

@@ -111,4 +111,4 @@ int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnat
 void admit(int world, int incarnation);
 // The incarnation of the connection currently used for `world`.
 int peer_incarnation(int world);
-}
+}  // namespace ftmpi::p2p

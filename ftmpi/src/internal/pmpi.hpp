@@ -12,5 +12,4 @@
 
 #include "mpi.h"
 
-#define FTMPI_PMPI(name) \
-    extern "C" __typeof__(MPI_##name) PMPI_##name __attribute__((weak, alias("MPI_" #name)));
+#define FTMPI_PMPI(name) extern "C" __typeof__(MPI_##name) PMPI_##name __attribute__((weak, alias("MPI_" #name)));

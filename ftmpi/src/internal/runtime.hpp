@@ -11,4 +11,4 @@ int thread_level();  // the level MPI_Init_thread provided
 // Ends the whole job (MPI_Abort, MPI_ERRORS_ARE_FATAL): tells the launcher,
 // which kills every rank; this process exits with `code` (1 if 0).
 [[noreturn]] void abort_job(int code);
-}
+}  // namespace ftmpi::runtime

@@ -25,7 +25,7 @@ unsigned char *at_true_lb(void *buf, MPI_Datatype type) {
 // Locks [first, last) of the file for an atomic-mode access (MPI-3.1
 // §13.6.1): writers exclude everybody, readers exclude writers.
 class RangeLock {
-  public:
+public:
     RangeLock(MPI_File fh, const std::vector<Segment> &segs, bool write) : fd_(fh->atomic ? fh->fd : -1) {
         if (fd_ < 0 || segs.empty()) {
             fd_ = -1;
@@ -40,8 +40,7 @@ class RangeLock {
         lock_.l_whence = SEEK_SET;
         lock_.l_start = lo;
         lock_.l_len = hi - lo;
-        while (::fcntl(fd_, F_SETLKW, &lock_) != 0 && errno == EINTR) {
-        }
+        while (::fcntl(fd_, F_SETLKW, &lock_) != 0 && errno == EINTR) {}
     }
     ~RangeLock() {
         if (fd_ < 0) return;
@@ -51,7 +50,7 @@ class RangeLock {
     RangeLock(const RangeLock &) = delete;
     RangeLock &operator=(const RangeLock &) = delete;
 
-  private:
+private:
     int fd_;
     struct flock lock_ {};
 };
@@ -150,8 +149,7 @@ int independent(MPI_File fh, Dir dir, MPI_Offset pos, void *buf, int count, MPI_
     return dir == Dir::read ? finish_read(fh, a, *done) : MPI_SUCCESS;
 }
 
-int collective(MPI_File fh, Dir dir, MPI_Offset pos, void *buf, int count, MPI_Datatype type, size_t *done,
-               int prior) {
+int collective(MPI_File fh, Dir dir, MPI_Offset pos, void *buf, int count, MPI_Datatype type, size_t *done, int prior) {
     *done = 0;
     // A member with bad arguments (or a revoked file) still takes part, with
     // no data, so that nobody waits for it; the outcome then fails everywhere.

@@ -32,7 +32,8 @@ MPI_Errhandler handler_of(MPI_File fh) {
 [[noreturn]] void die(MPI_File fh, int code, const char *function) {
     std::string text = comm::error_string_of(code);
     if (text.empty()) text = "error code " + std::to_string(code);
-    log::error("%s on file %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function != nullptr ? function : "MPI call",
+    log::error("%s on file %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)",
+               function != nullptr ? function : "MPI call",
                fh != MPI_FILE_NULL && valid(fh) ? fh->path.c_str() : "(none)", text.c_str());
     runtime::abort_job(code);
 }
@@ -66,7 +67,9 @@ bool valid(MPI_File fh) {
     return live_files.count(fh) != 0;
 }
 
-MPI_Errhandler default_errhandler() { return handler_of(MPI_FILE_NULL); }
+MPI_Errhandler default_errhandler() {
+    return handler_of(MPI_FILE_NULL);
+}
 
 int raise(MPI_File fh, int code, const char *function) {
     if (code == MPI_SUCCESS) return code;
@@ -80,18 +83,25 @@ int error_of_errno(int err) {
     switch (err) {
     case ENOENT: return MPI_ERR_NO_SUCH_FILE;
     case EEXIST: return MPI_ERR_FILE_EXISTS;
-    case EACCES: case EPERM: return MPI_ERR_ACCESS;
+    case EACCES:
+    case EPERM: return MPI_ERR_ACCESS;
     case EROFS: return MPI_ERR_READ_ONLY;
-    case ENOSPC: case EFBIG: return MPI_ERR_NO_SPACE;
+    case ENOSPC:
+    case EFBIG: return MPI_ERR_NO_SPACE;
     case EDQUOT: return MPI_ERR_QUOTA;
-    case ENAMETOOLONG: case EISDIR: case ENOTDIR: case ELOOP: return MPI_ERR_BAD_FILE;
+    case ENAMETOOLONG:
+    case EISDIR:
+    case ENOTDIR:
+    case ELOOP: return MPI_ERR_BAD_FILE;
     case ETXTBSY: return MPI_ERR_FILE_IN_USE;
     case ENOMEM: return MPI_ERR_NO_MEM;
     default: return MPI_ERR_IO;
     }
 }
 
-bool revoked(MPI_File fh) { return p2p::is_revoked(fh->comm); }
+bool revoked(MPI_File fh) {
+    return p2p::is_revoked(fh->comm);
+}
 
 int check_file(MPI_File fh) {
     if (!valid(fh)) return MPI_ERR_FILE;
@@ -112,8 +122,7 @@ void set_status(MPI_Status *status, size_t bytes) {
 
 using namespace ftmpi;
 
-extern "C" int MPI_File_create_errhandler(MPI_File_errhandler_function *function,
-                                          MPI_Errhandler *errhandler) noexcept {
+extern "C" int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler) noexcept {
     constexpr const char *fn = "MPI_File_create_errhandler";
     if (function == nullptr || errhandler == nullptr) return io::raise(MPI_FILE_NULL, MPI_ERR_ARG, fn);
     auto *eh = new (std::nothrow) ftmpi_errhandler_s;

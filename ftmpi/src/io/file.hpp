@@ -20,11 +20,11 @@ namespace ftmpi::io {
 
 // Hints the implementation uses (MPI_File_open / set_info / set_view info).
 struct Hints {
-    bool cb_write = true;              // romio_cb_write: two-phase collective writes
-    bool cb_read = true;               // romio_cb_read: two-phase collective reads
-    int cb_nodes = 0;                  // aggregators; 0 = one per host
-    size_t cb_buffer_size = 16u << 20; // bytes an aggregator writes or reads at once
-    bool consistent = true;            // ftmpi_consistent_collectives: agree after each collective
+    bool cb_write = true;               // romio_cb_write: two-phase collective writes
+    bool cb_read = true;                // romio_cb_read: two-phase collective reads
+    int cb_nodes = 0;                   // aggregators; 0 = one per host
+    size_t cb_buffer_size = 16u << 20;  // bytes an aggregator writes or reads at once
+    bool consistent = true;             // ftmpi_consistent_collectives: agree after each collective
 };
 
 // Reads the hints this part knows from `info` (others are ignored, as the
@@ -35,21 +35,21 @@ int apply_hints(MPI_Info info, Hints &hints);
 }  // namespace ftmpi::io
 
 struct ftmpi_file_s {
-    MPI_Comm comm = MPI_COMM_NULL;     // private dup of the user's communicator, MPI_ERRORS_RETURN
-    int rank = 0, size = 1;            // in comm
+    MPI_Comm comm = MPI_COMM_NULL;  // private dup of the user's communicator, MPI_ERRORS_RETURN
+    int rank = 0, size = 1;         // in comm
     int fd = -1;
     std::string path;
     int amode = 0;
     MPI_Errhandler errhandler = nullptr;
     ftmpi::io::Hints hints;
-    std::vector<int> host_leaders;     // lowest rank of comm on each host (default aggregators)
+    std::vector<int> host_leaders;  // lowest rank of comm on each host (default aggregators)
     ftmpi::io::View view;
     bool atomic = false;
-    std::mutex mutex;                  // the individual file pointer and split-collective state
-    MPI_Offset pointer = 0;            // individual file pointer, in etypes of the view
-    std::string shared_path;           // lock file holding the shared file pointer
-    int shared_fd = -1;                // open once the pointer is first used
-    MPI_Offset shared_start = 0;       // the pointer's value before anybody moved it
+    std::mutex mutex;             // the individual file pointer and split-collective state
+    MPI_Offset pointer = 0;       // individual file pointer, in etypes of the view
+    std::string shared_path;      // lock file holding the shared file pointer
+    int shared_fd = -1;           // open once the pointer is first used
+    MPI_Offset shared_start = 0;  // the pointer's value before anybody moved it
     // An agreement on comm was left pending by a revoke (outcome.cpp): comm
     // may still be used by it, so close leaves comm allocated.
     bool abandoned_agreement = false;

@@ -26,9 +26,12 @@ bool lookup(MPI_Info info, const char *key, std::string &value) {
 // enable / disable / automatic (automatic = enable: we have no heuristic
 // that would choose otherwise).
 int parse_switch(const std::string &v, bool &out) {
-    if (v == "enable" || v == "automatic" || v == "true") out = true;
-    else if (v == "disable" || v == "false") out = false;
-    else return MPI_ERR_INFO_VALUE;
+    if (v == "enable" || v == "automatic" || v == "true")
+        out = true;
+    else if (v == "disable" || v == "false")
+        out = false;
+    else
+        return MPI_ERR_INFO_VALUE;
     return MPI_SUCCESS;
 }
 
@@ -41,7 +44,9 @@ int parse_positive(const std::string &v, long long &out) {
     return MPI_SUCCESS;
 }
 
-void set(MPI_Info info, const char *key, const std::string &value) { PMPI_Info_set(info, key, value.c_str()); }
+void set(MPI_Info info, const char *key, const std::string &value) {
+    PMPI_Info_set(info, key, value.c_str());
+}
 }  // namespace
 
 int apply_hints(MPI_Info info, Hints &hints) {

@@ -66,8 +66,8 @@ int ordered_call(MPI_File fh, Dir dir, void *buf, int count, MPI_Datatype type, 
 int two_phase(MPI_File fh, Access &a);
 
 // Shared file pointer (etypes of the view), kept in a lock file.
-int open_shared_pointer(MPI_File fh);                  // collective, at open: agrees on the lock file's name
-void close_shared_pointer(MPI_File fh, bool remove);   // local; `remove` deletes the lock file
+int open_shared_pointer(MPI_File fh);                 // collective, at open: agrees on the lock file's name
+void close_shared_pointer(MPI_File fh, bool remove);  // local; `remove` deletes the lock file
 // Atomically reads the pointer and adds `advance` to it; *old = the value before.
 int fetch_add_shared(MPI_File fh, MPI_Offset advance, MPI_Offset *old);
 int store_shared(MPI_File fh, MPI_Offset value);

@@ -16,10 +16,14 @@ namespace {
 template <typename Change>
 int by_rank0(MPI_File fh, Change &&change) {
     int local = MPI_SUCCESS;
-    if (revoked(fh)) local = MPIX_ERR_REVOKED;
-    else if (fh->amode & MPI_MODE_RDONLY) local = MPI_ERR_READ_ONLY;
-    else if (fh->amode & MPI_MODE_SEQUENTIAL) local = MPI_ERR_UNSUPPORTED_OPERATION;
-    else if (fh->rank == 0) local = change();
+    if (revoked(fh))
+        local = MPIX_ERR_REVOKED;
+    else if (fh->amode & MPI_MODE_RDONLY)
+        local = MPI_ERR_READ_ONLY;
+    else if (fh->amode & MPI_MODE_SEQUENTIAL)
+        local = MPI_ERR_UNSUPPORTED_OPERATION;
+    else if (fh->rank == 0)
+        local = change();
     return settle(fh, local);
 }
 

@@ -37,39 +37,40 @@ using namespace ftmpi;
 using io::Dir;
 using io::Where;
 
-#define FTMPI_FILE_START(Name, dir, where, coll, offset, buf)                                                   \
-    {                                                                                                          \
-        return io::start(fh, dir, where, coll, offset, const_cast<void *>(buf), count, datatype, request,       \
-                         "MPI_File_" #Name);                                                                   \
-    }                                                                                                          \
+#define FTMPI_FILE_START(Name, dir, where, coll, offset, buf)                                                          \
+    {                                                                                                                  \
+        return io::start(fh, dir, where, coll, offset, const_cast<void *>(buf), count, datatype, request,              \
+                         "MPI_File_" #Name);                                                                           \
+    }                                                                                                                  \
     FTMPI_PMPI(File_##Name)
 
 extern "C" int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) noexcept
-    FTMPI_FILE_START(iread, Dir::read, Where::individual, false, 0, buf)
-extern "C" int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                               MPI_Request *request) noexcept
-    FTMPI_FILE_START(iwrite, Dir::write, Where::individual, false, 0, buf)
-extern "C" int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                                 MPI_Request *request) noexcept
-    FTMPI_FILE_START(iread_at, Dir::read, Where::explicit_offset, false, offset, buf)
-extern "C" int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
-                                  MPI_Request *request) noexcept
-    FTMPI_FILE_START(iwrite_at, Dir::write, Where::explicit_offset, false, offset, buf)
-extern "C" int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                                  MPI_Request *request) noexcept
-    FTMPI_FILE_START(iread_all, Dir::read, Where::individual, true, 0, buf)
-extern "C" int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                                   MPI_Request *request) noexcept
-    FTMPI_FILE_START(iwrite_all, Dir::write, Where::individual, true, 0, buf)
-extern "C" int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                                     MPI_Request *request) noexcept
-    FTMPI_FILE_START(iread_at_all, Dir::read, Where::explicit_offset, true, offset, buf)
-extern "C" int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                                      MPI_Datatype datatype, MPI_Request *request) noexcept
-    FTMPI_FILE_START(iwrite_at_all, Dir::write, Where::explicit_offset, true, offset, buf)
-extern "C" int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                                     MPI_Request *request) noexcept
-    FTMPI_FILE_START(iread_shared, Dir::read, Where::shared, false, 0, buf)
-extern "C" int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                                      MPI_Request *request) noexcept
+    FTMPI_FILE_START(iread, Dir::read, Where::individual, false, 0,
+                     buf) extern "C" int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                                         MPI_Request *request) noexcept
+    FTMPI_FILE_START(iwrite, Dir::write, Where::individual, false, 0,
+                     buf) extern "C" int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                                           MPI_Datatype datatype, MPI_Request *request) noexcept
+    FTMPI_FILE_START(iread_at, Dir::read, Where::explicit_offset, false, offset,
+                     buf) extern "C" int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                                            MPI_Datatype datatype, MPI_Request *request) noexcept
+    FTMPI_FILE_START(iwrite_at, Dir::write, Where::explicit_offset, false, offset,
+                     buf) extern "C" int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                                            MPI_Request *request) noexcept
+    FTMPI_FILE_START(iread_all, Dir::read, Where::individual, true, 0,
+                     buf) extern "C" int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
+                                                             MPI_Datatype datatype, MPI_Request *request) noexcept
+    FTMPI_FILE_START(iwrite_all, Dir::write, Where::individual, true, 0,
+                     buf) extern "C" int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                                               MPI_Datatype datatype, MPI_Request *request) noexcept
+    FTMPI_FILE_START(iread_at_all, Dir::read, Where::explicit_offset, true, offset,
+                     buf) extern "C" int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
+                                                                int count, MPI_Datatype datatype,
+                                                                MPI_Request *request) noexcept
+    FTMPI_FILE_START(iwrite_at_all, Dir::write, Where::explicit_offset, true, offset,
+                     buf) extern "C" int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                                               MPI_Request *request) noexcept
+    FTMPI_FILE_START(iread_shared, Dir::read, Where::shared, false, 0,
+                     buf) extern "C" int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+                                                                MPI_Datatype datatype, MPI_Request *request) noexcept
     FTMPI_FILE_START(iwrite_shared, Dir::write, Where::shared, false, 0, buf)

@@ -21,7 +21,7 @@ namespace {
 
 constexpr int access_bits = MPI_MODE_RDONLY | MPI_MODE_RDWR | MPI_MODE_WRONLY;
 constexpr int known_bits = access_bits | MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_DELETE_ON_CLOSE |
-                           MPI_MODE_UNIQUE_OPEN | MPI_MODE_SEQUENTIAL | MPI_MODE_APPEND;
+    MPI_MODE_UNIQUE_OPEN | MPI_MODE_SEQUENTIAL | MPI_MODE_APPEND;
 
 // MPI-3.1 §13.2.1: exactly one access mode; RDONLY excludes CREATE and
 // EXCL; RDWR excludes SEQUENTIAL.
@@ -120,8 +120,7 @@ int agree_max(MPI_Comm comm, int code) {
 
 using namespace ftmpi;
 
-extern "C" int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
-                             MPI_File *fh) noexcept {
+extern "C" int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) noexcept {
     constexpr const char *fn = "MPI_File_open";
     if (fh == nullptr || filename == nullptr) return io::raise(MPI_FILE_NULL, MPI_ERR_ARG, fn);
     *fh = MPI_FILE_NULL;

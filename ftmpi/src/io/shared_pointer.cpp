@@ -56,14 +56,13 @@ int ensure_open(MPI_File fh) {
 }
 
 class Locked {
-  public:
+public:
     explicit Locked(int fd) : guard_(thread_lock), fd_(fd) {
         lock_.l_type = F_WRLCK;
         lock_.l_whence = SEEK_SET;
         lock_.l_start = 0;
         lock_.l_len = sizeof(int64_t);
-        while (::fcntl(fd_, F_SETLKW, &lock_) != 0 && errno == EINTR) {
-        }
+        while (::fcntl(fd_, F_SETLKW, &lock_) != 0 && errno == EINTR) {}
     }
     ~Locked() {
         lock_.l_type = F_UNLCK;
@@ -72,7 +71,7 @@ class Locked {
     Locked(const Locked &) = delete;
     Locked &operator=(const Locked &) = delete;
 
-  private:
+private:
     std::lock_guard<std::mutex> guard_;
     int fd_;
     struct flock lock_ {};

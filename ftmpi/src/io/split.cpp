@@ -20,8 +20,8 @@ int begin(MPI_File fh, Dir dir, Where where, MPI_Offset offset, const void *buf,
     return guarded(fh, fn, [&] {
         MPI_Status status{};
         const int code = where == Where::shared
-                             ? ordered_call(fh, dir, const_cast<void *>(buf), count, type, &status)
-                             : access_call(fh, dir, where, true, offset, const_cast<void *>(buf), count, type, &status);
+            ? ordered_call(fh, dir, const_cast<void *>(buf), count, type, &status)
+            : access_call(fh, dir, where, true, offset, const_cast<void *>(buf), count, type, &status);
         std::lock_guard lk(fh->mutex);
         fh->split_code = code;
         fh->split_status = status;

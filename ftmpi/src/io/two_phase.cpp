@@ -43,8 +43,9 @@ struct Mine {
 int full_io(int fd, bool write, unsigned char *p, size_t len, MPI_Offset off, size_t *moved) {
     *moved = 0;
     while (*moved < len) {
-        const ssize_t n = write ? ::pwrite(fd, p + *moved, len - *moved, static_cast<off_t>(off) + static_cast<off_t>(*moved))
-                                : ::pread(fd, p + *moved, len - *moved, static_cast<off_t>(off) + static_cast<off_t>(*moved));
+        const ssize_t n = write
+            ? ::pwrite(fd, p + *moved, len - *moved, static_cast<off_t>(off) + static_cast<off_t>(*moved))
+            : ::pread(fd, p + *moved, len - *moved, static_cast<off_t>(off) + static_cast<off_t>(*moved));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return error_of_errno(errno);
         if (n == 0) break;
@@ -88,8 +89,10 @@ int access_domain(MPI_File fh, bool write, std::vector<Piece> &pieces) {
                 if (lo >= hi) continue;
                 unsigned char *in_block = buffer.data() + (lo - bs);
                 unsigned char *in_piece = pieces[k].data + (lo - pieces[k].off);
-                if (write) std::memcpy(in_block, in_piece, static_cast<size_t>(hi - lo));
-                else std::memcpy(in_piece, in_block, static_cast<size_t>(hi - lo));
+                if (write)
+                    std::memcpy(in_block, in_piece, static_cast<size_t>(hi - lo));
+                else
+                    std::memcpy(in_piece, in_block, static_cast<size_t>(hi - lo));
             }
             if (write) {
                 size_t put = 0;
@@ -185,7 +188,8 @@ int two_phase(MPI_File fh, Access &a) {
     for (int r = 0; r < n; ++r)
         for (int d = 0; d < desc_in[r]; d += 2) bytes_in[r] += static_cast<int>(desc_recv[desc_in_at[r] + d + 1]);
     const std::vector<int> bytes_out_at = displacements(bytes_out), bytes_in_at = displacements(bytes_in);
-    std::vector<unsigned char> at_aggregator(static_cast<size_t>(std::accumulate(bytes_in.begin(), bytes_in.end(), 0L)) + 1);
+    std::vector<unsigned char> at_aggregator(
+        static_cast<size_t>(std::accumulate(bytes_in.begin(), bytes_in.end(), 0L)) + 1);
     std::vector<Piece> pieces;
     for (int r = 0; r < n; ++r) {
         size_t at = static_cast<size_t>(bytes_in_at[r]);
@@ -195,7 +199,8 @@ int two_phase(MPI_File fh, Access &a) {
             at += len;
         }
     }
-    std::vector<unsigned char> exchange(static_cast<size_t>(std::accumulate(bytes_out.begin(), bytes_out.end(), 0L)) + 1);
+    std::vector<unsigned char> exchange(static_cast<size_t>(std::accumulate(bytes_out.begin(), bytes_out.end(), 0L)) +
+                                        1);
 
     if (a.dir == Dir::write) {
         size_t at = 0;

@@ -10,7 +10,9 @@
 
 namespace ftmpi::io {
 
-View::View() { runs_.push_back({0, 1, 0}); }
+View::View() {
+    runs_.push_back({0, 1, 0});
+}
 
 View::~View() {
     dt::release(etype_);
@@ -109,8 +111,7 @@ MPI_Offset View::stream_bytes_before(MPI_Offset eof) const {
     const MPI_Offset tiles = rel / tile_extent_;
     const MPI_Offset rest = rel % tile_extent_;
     MPI_Offset bytes = tiles * static_cast<MPI_Offset>(tile_bytes_);
-    for (const Run &r : runs_)
-        bytes += std::clamp<MPI_Offset>(rest - r.off, 0, static_cast<MPI_Offset>(r.len));
+    for (const Run &r : runs_) bytes += std::clamp<MPI_Offset>(rest - r.off, 0, static_cast<MPI_Offset>(r.len));
     return bytes;
 }
 

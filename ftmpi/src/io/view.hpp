@@ -20,7 +20,7 @@ struct Segment {
 };
 
 class View {
-  public:
+public:
     // The default view: displacement 0, MPI_BYTE etype and filetype, native.
     View();
     View(const View &) = delete;
@@ -50,11 +50,11 @@ class View {
     // as the view sees it).
     MPI_Offset stream_bytes_before(MPI_Offset eof) const;
 
-  private:
+private:
     struct Run {
-        MPI_Aint off;   // from the tile's origin
+        MPI_Aint off;  // from the tile's origin
         size_t len;
-        size_t start;   // data-stream bytes before it within a tile
+        size_t start;  // data-stream bytes before it within a tile
     };
     bool dense() const { return dense_; }
 
@@ -64,9 +64,9 @@ class View {
     bool external32_ = false;
     size_t etype_size_ = 1;
     std::vector<Run> runs_;
-    size_t tile_bytes_ = 1;    // data bytes in one filetype
-    MPI_Aint tile_extent_ = 1; // bytes of file between two tiles
-    bool dense_ = true;        // one run filling the whole tile: stream byte b is at disp + b
+    size_t tile_bytes_ = 1;     // data bytes in one filetype
+    MPI_Aint tile_extent_ = 1;  // bytes of file between two tiles
+    bool dense_ = true;         // one run filling the whole tile: stream byte b is at disp + b
 };
 
 }  // namespace ftmpi::io

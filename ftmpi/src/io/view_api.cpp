@@ -40,7 +40,8 @@ int set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype file
         // Only for files opened with MPI_MODE_SEQUENTIAL: the new view
         // starts where the shared file pointer is.
         MPI_Offset shared = 0;
-        if ((fh->amode & MPI_MODE_SEQUENTIAL) == 0) local = MPI_ERR_ARG;
+        if ((fh->amode & MPI_MODE_SEQUENTIAL) == 0)
+            local = MPI_ERR_ARG;
         else if ((local = fetch_add_shared(fh, 0, &shared)) == MPI_SUCCESS)
             disp = fh->view.file_offset(shared * static_cast<MPI_Offset>(fh->view.etype_size()));
     }
@@ -119,10 +120,12 @@ extern "C" int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) noexcep
     return io::guarded(fh, fn, [&] {
         std::lock_guard lk(fh->mutex);
         MPI_Offset base = 0;
-        if (whence == MPI_SEEK_CUR) base = fh->pointer;
+        if (whence == MPI_SEEK_CUR)
+            base = fh->pointer;
         else if (whence == MPI_SEEK_END) {
             if (int err = io::end_in_etypes(fh, &base)) return err;
-        } else if (whence != MPI_SEEK_SET) return MPI_ERR_ARG;
+        } else if (whence != MPI_SEEK_SET)
+            return MPI_ERR_ARG;
         if (base + offset < 0) return MPI_ERR_ARG;
         fh->pointer = base + offset;
         return MPI_SUCCESS;
@@ -142,8 +145,7 @@ FTMPI_PMPI(File_get_position)
 
 extern "C" int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                                     MPI_Datarep_conversion_function *write_conversion_fn,
-                                    MPI_Datarep_extent_function *dtype_file_extent_fn,
-                                    void *extra_state) noexcept {
+                                    MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) noexcept {
     constexpr const char *fn = "MPI_Register_datarep";
     (void)read_conversion_fn, (void)write_conversion_fn, (void)extra_state;
     if (datarep == nullptr || dtype_file_extent_fn == nullptr) return io::raise(MPI_FILE_NULL, MPI_ERR_ARG, fn);

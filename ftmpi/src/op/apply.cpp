@@ -24,17 +24,27 @@ namespace k = kernels;
 template <class Fn>
 bool with_type(Kind kind, Fn &&fn) {
     switch (kind) {
-    case Kind::signed_char: case Kind::int8: fn.template operator()<signed char>(); return true;
-    case Kind::unsigned_char: case Kind::uint8: case Kind::byte: fn.template operator()<unsigned char>(); return true;
-    case Kind::short_: case Kind::int16: fn.template operator()<short>(); return true;
-    case Kind::unsigned_short: case Kind::uint16: fn.template operator()<unsigned short>(); return true;
-    case Kind::int_: case Kind::int32: fn.template operator()<int>(); return true;
-    case Kind::unsigned_: case Kind::uint32: fn.template operator()<unsigned>(); return true;
+    case Kind::signed_char:
+    case Kind::int8: fn.template operator()<signed char>(); return true;
+    case Kind::unsigned_char:
+    case Kind::uint8:
+    case Kind::byte: fn.template operator()<unsigned char>(); return true;
+    case Kind::short_:
+    case Kind::int16: fn.template operator()<short>(); return true;
+    case Kind::unsigned_short:
+    case Kind::uint16: fn.template operator()<unsigned short>(); return true;
+    case Kind::int_:
+    case Kind::int32: fn.template operator()<int>(); return true;
+    case Kind::unsigned_:
+    case Kind::uint32: fn.template operator()<unsigned>(); return true;
     case Kind::long_: fn.template operator()<long>(); return true;
     case Kind::unsigned_long: fn.template operator()<unsigned long>(); return true;
     case Kind::long_long: fn.template operator()<long long>(); return true;
     case Kind::unsigned_long_long: fn.template operator()<unsigned long long>(); return true;
-    case Kind::int64: case Kind::aint: case Kind::offset: case Kind::count: fn.template operator()<std::int64_t>(); return true;
+    case Kind::int64:
+    case Kind::aint:
+    case Kind::offset:
+    case Kind::count: fn.template operator()<std::int64_t>(); return true;
     case Kind::uint64: fn.template operator()<std::uint64_t>(); return true;
     case Kind::float_: fn.template operator()<float>(); return true;
     case Kind::double_: fn.template operator()<double>(); return true;
@@ -153,7 +163,8 @@ int apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type) 
     const size_t n = bytes / basic->size;
     if (dt::contiguous(type) && basic->size == static_cast<size_t>(basic->extent())) {
         const auto at = [&](const void *p) {
-            return reinterpret_cast<void *>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(type->true_lb));
+            return reinterpret_cast<void *>(reinterpret_cast<std::uintptr_t>(p) +
+                                            static_cast<std::uintptr_t>(type->true_lb));
         };
         return combine(op->id, kind, at(in), at(inout), n, false) ? MPI_SUCCESS : MPI_ERR_OP;
     }

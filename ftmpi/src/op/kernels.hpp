@@ -31,13 +31,17 @@ struct Max {
     template <class T>
     static constexpr bool accepts = is_number<T>;
     template <class T>
-    static T f(T a, T b) { return a > b ? a : b; }
+    static T f(T a, T b) {
+        return a > b ? a : b;
+    }
 };
 struct Min {
     template <class T>
     static constexpr bool accepts = is_number<T>;
     template <class T>
-    static T f(T a, T b) { return a < b ? a : b; }
+    static T f(T a, T b) {
+        return a < b ? a : b;
+    }
 };
 struct Sum {
     template <class T>
@@ -69,37 +73,49 @@ struct Land {
     template <class T>
     static constexpr bool accepts = std::is_integral_v<T>;
     template <class T>
-    static T f(T a, T b) { return static_cast<T>(a && b); }
+    static T f(T a, T b) {
+        return static_cast<T>(a && b);
+    }
 };
 struct Lor {
     template <class T>
     static constexpr bool accepts = std::is_integral_v<T>;
     template <class T>
-    static T f(T a, T b) { return static_cast<T>(a || b); }
+    static T f(T a, T b) {
+        return static_cast<T>(a || b);
+    }
 };
 struct Lxor {
     template <class T>
     static constexpr bool accepts = std::is_integral_v<T>;
     template <class T>
-    static T f(T a, T b) { return static_cast<T>(!a != !b); }
+    static T f(T a, T b) {
+        return static_cast<T>(!a != !b);
+    }
 };
 struct Band {
     template <class T>
     static constexpr bool accepts = std::is_integral_v<T> && !is_bool<T>;
     template <class T>
-    static T f(T a, T b) { return static_cast<T>(a & b); }
+    static T f(T a, T b) {
+        return static_cast<T>(a & b);
+    }
 };
 struct Bor {
     template <class T>
     static constexpr bool accepts = std::is_integral_v<T> && !is_bool<T>;
     template <class T>
-    static T f(T a, T b) { return static_cast<T>(a | b); }
+    static T f(T a, T b) {
+        return static_cast<T>(a | b);
+    }
 };
 struct Bxor {
     template <class T>
     static constexpr bool accepts = std::is_integral_v<T> && !is_bool<T>;
     template <class T>
-    static T f(T a, T b) { return static_cast<T>(a ^ b); }
+    static T f(T a, T b) {
+        return static_cast<T>(a ^ b);
+    }
 };
 
 // inout[i] = in[i] op inout[i] over n elements of T, aligned.

@@ -8,7 +8,9 @@
 #include <new>
 
 namespace {
-int fail(int code, const char *function) { return ftmpi::comm::raise(MPI_COMM_NULL, code, function); }
+int fail(int code, const char *function) {
+    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
+}
 }  // namespace
 
 extern "C" int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) noexcept {

@@ -9,7 +9,21 @@
 
 namespace ftmpi::op {
 enum class Id : std::uint8_t {
-    user, max, min, sum, prod, land, band, lor, bor, lxor, bxor, maxloc, minloc, replace, no_op,
+    user,
+    max,
+    min,
+    sum,
+    prod,
+    land,
+    band,
+    lor,
+    bor,
+    lxor,
+    bxor,
+    maxloc,
+    minloc,
+    replace,
+    no_op,
 };
 }  // namespace ftmpi::op
 

@@ -3,7 +3,7 @@
 // initializer.
 #include "op.hpp"
 
-#define FTMPI_OP_DEFINE(name) \
+#define FTMPI_OP_DEFINE(name)                                                                                          \
     __attribute__((visibility("default"))) ftmpi_op_s ftmpi_op_##name{ftmpi::op::Id::name, true, true, nullptr, {1}};
 
 extern "C" {

@@ -5,12 +5,14 @@
 #include "internal/comm.hpp"
 #include "internal/datatype.hpp"
 #include "internal/errors.hpp"
-#include "internal/runtime.hpp"
 #include "internal/p2p.hpp"
+#include "internal/runtime.hpp"
 
 namespace ftmpi::p2p {
 
-inline int remote_size(MPI_Comm c) { return c->inter && c->remote ? static_cast<int>(c->remote->world.size()) : c->size; }
+inline int remote_size(MPI_Comm c) {
+    return c->inter && c->remote ? static_cast<int>(c->remote->world.size()) : c->size;
+}
 
 inline int check_common(MPI_Comm comm, int count, MPI_Datatype type) {
     if (!runtime::initialized() || runtime::finalized()) return MPI_ERR_OTHER;

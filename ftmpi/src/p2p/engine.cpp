@@ -85,7 +85,9 @@ std::string Engine::transport_summary() {
     return net_ && size_ > 1 ? net_->summary() : "none";
 }
 
-bool Engine::failed(int world) const { return world >= 0 && world < size_ && failures_.failed(world); }
+bool Engine::failed(int world) const {
+    return world >= 0 && world < size_ && failures_.failed(world);
+}
 
 void Engine::finalize() {
     if (!running_) return;
@@ -257,8 +259,10 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
 void Engine::progress() {
     Lock lk(mu_);
     turn_.last_user_exit = std::chrono::steady_clock::now();  // a user is polling: keep the progress thread parked
-    if (!turn_.polling && size_ > 1) poll_step(lk, false);
-    else run_advances(lk);
+    if (!turn_.polling && size_ > 1)
+        poll_step(lk, false);
+    else
+        run_advances(lk);
     report(lk);
 }
 

@@ -36,9 +36,9 @@
 namespace ftmpi::p2p {
 
 struct Settings {
-    size_t eager_limit = 0;                  // FTMPI_EAGER_LIMIT: larger messages use rendezvous (0: each driver's own)
-    std::chrono::microseconds spin{50};      // FTMPI_SPIN_US: poll this long before blocking
-    std::chrono::microseconds idle{1000};    // FTMPI_PROGRESS_IDLE_US: quiet time before the progress thread polls
+    size_t eager_limit = 0;                // FTMPI_EAGER_LIMIT: larger messages use rendezvous (0: each driver's own)
+    std::chrono::microseconds spin{50};    // FTMPI_SPIN_US: poll this long before blocking
+    std::chrono::microseconds idle{1000};  // FTMPI_PROGRESS_IDLE_US: quiet time before the progress thread polls
     // FTMPI_YIELD_WHEN_IDLE (1/0): give the core away between spinning
     // steps. By default only when this host runs more of the job's ranks
     // (FTMPI_LOCAL_SIZE, from the launcher) than it has CPUs: a yield is a
@@ -82,7 +82,7 @@ public:
     // completes it at once with that error instead (Wait reports it).
     int post(MPI_Request r, int refused = MPI_SUCCESS);
     int cancel(MPI_Request r);
-    void release(MPI_Request r);              // MPI_Request_free
+    void release(MPI_Request r);  // MPI_Request_free
     // Probe: finds the first matching unexpected message; with `take`,
     // removes it into *out (MPI_Mprobe). Blocks when `block`.
     // ANY_SOURCE: returns probe_again once a failure was reported after
@@ -95,7 +95,7 @@ public:
 
     // Waiting: `done` is evaluated under the lock.
     void wait_until(const std::function<bool()> &done);
-    void progress();                          // one non-blocking step (MPI_Test*)
+    void progress();  // one non-blocking step (MPI_Test*)
     std::mutex &mutex() { return mu_; }
 
     // Buffered sends (MPI_Buffer_attach/detach).
@@ -107,7 +107,7 @@ public:
     // ft::on_failure (waiters that ask ftstate about a failure wait on this one).
     uint64_t failure_epoch() const { return failures_.failure_epoch(); }
     uint64_t reported_epoch() const { return failures_.reported_epoch(); }
-    void settle_reports();                    // p2p::settle_failure_reports
+    void settle_reports();  // p2p::settle_failure_reports
     bool said_bye(int world);
     int revoke(MPI_Comm comm);
     bool context_revoked(uint32_t context);
@@ -139,10 +139,10 @@ private:
     void on_frame(int peer, const transport::Frame &, const transport::Landing &) override;
     void on_sent(uint64_t token) override;
     void on_peer_lost(int peer) override;
-    void on_joined(int peer) override;         // joins.cpp
-    void renew_peer(int peer);                // joins.cpp: a new incarnation's per-peer state (lock held)
-    void wake_all();                          // joins.cpp: every waiter re-checks (a deadline passed)
-    int my_incarnation_ = 0, my_round_ = 0;   // set_identity
+    void on_joined(int peer) override;       // joins.cpp
+    void renew_peer(int peer);               // joins.cpp: a new incarnation's per-peer state (lock held)
+    void wake_all();                         // joins.cpp: every waiter re-checks (a deadline passed)
+    int my_incarnation_ = 0, my_round_ = 0;  // set_identity
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS
 
     int post_send(MPI_Request r);
@@ -153,7 +153,7 @@ private:
     void finish_recv(MPI_Request r, size_t received, int error);
     void finish(MPI_Request r, int error);
     void finish_cancelled(MPI_Request r);
-    void cancel_send(MPI_Request r);           // lock held
+    void cancel_send(MPI_Request r);  // lock held
     void on_cancel_frame(int peer, const transport::Frame &f);
     bool any_member_failed(MPI_Comm comm) const;
     void send_control(int peer, transport::Frame f);
@@ -181,21 +181,22 @@ private:
     size_t bsend_capacity_ = 0, bsend_used_ = 0;
 
     // ---- Fault tolerance state and helpers (failures.cpp, revoke.cpp, flush.cpp) ----
-    void apply_injected();                                  // lock held
+    void apply_injected();                                          // lock held
     void declare_failed_locked(int world, const std::string &why);  // lock held
-    void report(Lock &lk);                                  // calls ftstate without the lock
-    bool revoked_at_post(const ftmpi_request_s &r) const;  // lock held
+    void report(Lock &lk);                                          // calls ftstate without the lock
+    bool revoked_at_post(const ftmpi_request_s &r) const;           // lock held
     // Completes the pending operations `pred` selects with `code` (lock held).
     void fail_ops_if(const std::function<bool(const ftmpi_request_s &)> &pred, int code);
-    void on_revoke_frame(uint32_t context);                 // lock held
-    void on_flush_frame(int peer, uint32_t context);        // lock held
-    void release_held(Lock &lk);                            // drops to_release_'s references without the lock
-    void send_revoke(MPI_Comm comm);                        // lock held
+    void on_revoke_frame(uint32_t context);           // lock held
+    void on_flush_frame(int peer, uint32_t context);  // lock held
+    void release_held(Lock &lk);                      // drops to_release_'s references without the lock
+    void send_revoke(MPI_Comm comm);                  // lock held
 
-    bool draining_ = false;  // declare_failed_locked is taking in a failed peer's last frames
-    std::vector<MPI_Request> stalled_;        // sends to suspected peers, waiting for the verdict
-    std::set<uint32_t> revoked_contexts_;     // contexts revoked here or by a frame (forwarded once)
-    std::vector<MPI_Comm> to_release_;       // references to drop without the lock: comms a revoke frame found, and those of completed operations
+    bool draining_ = false;                // declare_failed_locked is taking in a failed peer's last frames
+    std::vector<MPI_Request> stalled_;     // sends to suspected peers, waiting for the verdict
+    std::set<uint32_t> revoked_contexts_;  // contexts revoked here or by a frame (forwarded once)
+    std::vector<MPI_Comm>
+        to_release_;  // references to drop without the lock: comms a revoke frame found, and those of completed operations
     std::map<std::pair<int, uint32_t>, uint64_t> flush_arrived_, flush_waited_;  // (peer, context) markers
 };
 

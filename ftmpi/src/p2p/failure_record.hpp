@@ -61,7 +61,7 @@ private:
     bool open_ = false;
     bool reporting_ = false;  // one thread reports at a time, in order
     std::atomic<uint64_t> failure_epoch_{0}, reported_epoch_{0};
-    std::mutex inject_mu_;    // guards injected_ (taken without the engine's lock or inside it, never the reverse)
+    std::mutex inject_mu_;  // guards injected_ (taken without the engine's lock or inside it, never the reverse)
     std::vector<int> injected_;
     std::atomic<bool> injected_pending_{false};
 };

@@ -67,8 +67,9 @@ void Engine::declare_failed_locked(int world, const std::string &why) {
     }
     for (auto it = match_.posted.begin(); it != match_.posted.end();) {
         MPI_Request r = *it;
-        bool needs = r->peer == world || (r->peer == -1 && any_source_ended_by_failure(*r) &&
-                                          comm::comm_rank_of_world(r->comm, world) != MPI_UNDEFINED);
+        bool needs = r->peer == world ||
+            (r->peer == -1 && any_source_ended_by_failure(*r) &&
+             comm::comm_rank_of_world(r->comm, world) != MPI_UNDEFINED);
         if (!needs) {
             ++it;
             continue;
@@ -78,7 +79,8 @@ void Engine::declare_failed_locked(int world, const std::string &why) {
     }
     std::vector<MPI_Request> waiting;
     for (auto &[id, r] : match_.by_id)
-        if ((r->kind == RequestKind::send && r->peer == world) || (r->kind == RequestKind::recv && r->matched_peer == world))
+        if ((r->kind == RequestKind::send && r->peer == world) ||
+            (r->kind == RequestKind::recv && r->matched_peer == world))
             waiting.push_back(r);
     for (MPI_Request r : stalled_)
         if (r->peer == world) waiting.push_back(r);
@@ -177,12 +179,20 @@ bool Engine::awaiting_match(MPI_Request r) {
 
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------
 
-uint64_t failure_epoch() { return Engine::get().failure_epoch(); }
+uint64_t failure_epoch() {
+    return Engine::get().failure_epoch();
+}
 
-void settle_failure_reports() { Engine::get().settle_reports(); }
+void settle_failure_reports() {
+    Engine::get().settle_reports();
+}
 
-void fail_pending(MPI_Comm comm, int code) { Engine::get().fail_pending(comm, code); }
+void fail_pending(MPI_Comm comm, int code) {
+    Engine::get().fail_pending(comm, code);
+}
 
-bool said_bye(int world) { return Engine::get().said_bye(world); }
+bool said_bye(int world) {
+    return Engine::get().said_bye(world);
+}
 
 }  // namespace ftmpi::p2p

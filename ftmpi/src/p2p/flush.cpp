@@ -42,7 +42,8 @@ int Engine::flush(const std::vector<int> &worlds, uint32_t context) {
     // A marker that arrived, or the peer's failure (a suspect is waited for
     // until the VM decides), or its bye (it finalized: it sent everything).
     auto settled = [&](int p) {
-        return failures_.failed(p) || net_->bye_received(p) || flush_arrived_[{p, context}] > flush_waited_[{p, context}];
+        return failures_.failed(p) || net_->bye_received(p) ||
+            flush_arrived_[{p, context}] > flush_waited_[{p, context}];
     };
     wait_locked(lk, [&] {
         for (int p : peers)
@@ -89,8 +90,12 @@ void Engine::purge(uint32_t context) {
 
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------
 
-int flush(const std::vector<int> &worlds, uint32_t context) { return Engine::get().flush(worlds, context); }
+int flush(const std::vector<int> &worlds, uint32_t context) {
+    return Engine::get().flush(worlds, context);
+}
 
-void purge(uint32_t context) { Engine::get().purge(context); }
+void purge(uint32_t context) {
+    Engine::get().purge(context);
+}
 
 }  // namespace ftmpi::p2p

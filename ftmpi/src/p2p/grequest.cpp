@@ -4,9 +4,9 @@
 // completed (MPI_Grequest_complete runs a round of progress itself), the
 // engine fills the status through query_fn and releases the program's state
 // through free_fn. MPI_Cancel of one calls its cancel_fn (cancel_grequest).
+#include "internal/p2p.hpp"
 #include "p2p/binding.hpp"
 #include "p2p/engine.hpp"
-#include "internal/p2p.hpp"
 
 #include <atomic>
 #include <map>
@@ -79,7 +79,8 @@ int MPI_Grequest_complete(MPI_Request request) noexcept {
         auto it = table().find(request);
         if (it != table().end()) g = it->second;
     }
-    if (!g || g->completed.exchange(true)) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete");
+    if (!g || g->completed.exchange(true))
+        return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete");
     // One round of progress now, so a request already freed with
     // MPI_Request_free has its query_fn/free_fn called without waiting for
     // the program's next MPI call.

@@ -2,10 +2,10 @@
 // receive started together, completed as one request whose status is the
 // receive's. _replace sends a packed copy, so the receive may land in the
 // same buffer at once.
+#include "internal/datatype.hpp"
 #include "p2p/binding.hpp"
 #include "p2p/checks.hpp"
 #include "p2p/operations.hpp"
-#include "internal/datatype.hpp"
 
 #include <memory>
 #include <vector>
@@ -26,7 +26,7 @@ int check_side(MPI_Comm comm, int count, MPI_Datatype type, int rank, bool send)
 
 struct Pair {
     MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // receive, send
-    std::vector<char> staged;  // _replace: the packed outgoing data
+    std::vector<char> staged;                                        // _replace: the packed outgoing data
 };
 
 // One request over both: done when both are; the receive's status, the

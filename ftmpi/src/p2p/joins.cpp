@@ -37,7 +37,9 @@ void Engine::renew_peer(int peer) {
     std::erase_if(flush_waited_, [peer](const auto &e) { return e.first.first == peer; });
 }
 
-void Engine::on_joined(int peer) { renew_peer(peer); }
+void Engine::on_joined(int peer) {
+    renew_peer(peer);
+}
 
 void Engine::admit(int world, int incarnation) {
     Lock lk(mu_);
@@ -99,7 +101,11 @@ int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &
 int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms) {
     return Engine::get().wait_joined(worlds, incarnations, deadline_ms);
 }
-void admit(int world, int incarnation) { Engine::get().admit(world, incarnation); }
-int peer_incarnation(int world) { return Engine::get().peer_incarnation(world); }
+void admit(int world, int incarnation) {
+    Engine::get().admit(world, incarnation);
+}
+int peer_incarnation(int world) {
+    return Engine::get().peer_incarnation(world);
+}
 
 }  // namespace ftmpi::p2p

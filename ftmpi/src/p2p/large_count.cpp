@@ -7,19 +7,23 @@
 
 namespace {
 
-bool fits(MPI_Count n) { return n <= INT_MAX; }  // negative counts reach the int call's own check
-int too_large(MPI_Comm comm, const char *function) { return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function); }
+bool fits(MPI_Count n) {
+    return n <= INT_MAX;
+}  // negative counts reach the int call's own check
+int too_large(MPI_Comm comm, const char *function) {
+    return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function);
+}
 
 }  // namespace
 
 extern "C" {
 
-#define FTMPI_SEND_C(Name)                                                                                      \
-    int MPI_##Name##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,             \
-                       MPI_Comm comm) noexcept {                                                               \
-        if (!fits(count)) return too_large(comm, "MPI_" #Name "_c");                                         \
-        return MPI_##Name(buf, static_cast<int>(count), datatype, dest, tag, comm);                            \
-    }                                                                                                          \
+#define FTMPI_SEND_C(Name)                                                                                             \
+    int MPI_##Name##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,                     \
+                       MPI_Comm comm) noexcept {                                                                       \
+        if (!fits(count)) return too_large(comm, "MPI_" #Name "_c");                                                   \
+        return MPI_##Name(buf, static_cast<int>(count), datatype, dest, tag, comm);                                    \
+    }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 
 FTMPI_SEND_C(Send)
@@ -28,12 +32,12 @@ FTMPI_SEND_C(Bsend)
 FTMPI_SEND_C(Rsend)
 #undef FTMPI_SEND_C
 
-#define FTMPI_ISEND_C(Name)                                                                                     \
-    int MPI_##Name##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, \
-                       MPI_Request *request) noexcept {                                                        \
-        if (!fits(count)) return too_large(comm, "MPI_" #Name "_c");                                         \
-        return MPI_##Name(buf, static_cast<int>(count), datatype, dest, tag, comm, request);                   \
-    }                                                                                                          \
+#define FTMPI_ISEND_C(Name)                                                                                            \
+    int MPI_##Name##_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,      \
+                       MPI_Request *request) noexcept {                                                                \
+        if (!fits(count)) return too_large(comm, "MPI_" #Name "_c");                                                   \
+        return MPI_##Name(buf, static_cast<int>(count), datatype, dest, tag, comm, request);                           \
+    }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 
 FTMPI_ISEND_C(Isend)
@@ -73,8 +77,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 }
 FTMPI_PMPI(Sendrecv_c)
 
-int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Status *status) noexcept {
+int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status) noexcept {
     if (!fits(count)) return too_large(MPI_COMM_WORLD, "MPI_Mrecv_c");
     return MPI_Mrecv(buf, static_cast<int>(count), datatype, message, status);
 }
@@ -89,8 +92,10 @@ int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *
     if (int e = MPI_Get_elements_x(status, MPI_BYTE, &bytes); e != MPI_SUCCESS) return e;
     MPI_Count type_size = 0;
     MPI_Type_size_x(datatype, &type_size);
-    if (type_size == 0) *count = bytes == 0 ? 0 : MPI_UNDEFINED;
-    else *count = bytes % type_size ? MPI_UNDEFINED : bytes / type_size;
+    if (type_size == 0)
+        *count = bytes == 0 ? 0 : MPI_UNDEFINED;
+    else
+        *count = bytes % type_size ? MPI_UNDEFINED : bytes / type_size;
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Get_count_c)

@@ -11,7 +11,8 @@ bool matches(const ftmpi_request_s &r, uint32_t context, int source, int tag) {
 }
 
 bool matches(const Unexpected &u, uint32_t context, int source, int tag) {
-    return !u.claimed && u.context == context && (source == -1 || u.source == source) && (tag == MPI_ANY_TAG || u.tag == tag);
+    return !u.claimed && u.context == context && (source == -1 || u.source == source) &&
+        (tag == MPI_ANY_TAG || u.tag == tag);
 }
 
 }  // namespace
@@ -49,8 +50,9 @@ MPI_Request MatchQueues::find_posted(uint32_t context, int source, int tag, bool
 }
 
 std::list<Unexpected>::iterator MatchQueues::find_unexpected(uint32_t context, int source, int tag, bool whole) {
-    return std::find_if(unexpected.begin(), unexpected.end(),
-                        [&](const Unexpected &u) { return (u.complete || !whole) && matches(u, context, source, tag); });
+    return std::find_if(unexpected.begin(), unexpected.end(), [&](const Unexpected &u) {
+        return (u.complete || !whole) && matches(u, context, source, tag);
+    });
 }
 
 void MatchQueues::erase_unexpected(const Unexpected *u) {

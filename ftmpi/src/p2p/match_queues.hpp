@@ -19,13 +19,13 @@ namespace ftmpi::p2p {
 // A message that arrived before its receive was posted (or an RTS for one).
 struct Unexpected {
     uint32_t context = 0;
-    int source = 0;               // world rank
+    int source = 0;  // world rank
     int tag = 0;
-    size_t size = 0;              // bytes of the message
-    bool rendezvous = false;      // only the RTS is here; data follows a CTS
-    bool sync = false;            // the sender waits for sync_ack
+    size_t size = 0;          // bytes of the message
+    bool rendezvous = false;  // only the RTS is here; data follows a CTS
+    bool sync = false;        // the sender waits for sync_ack
     uint64_t sender_id = 0;
-    std::vector<char> data;       // eager payload
+    std::vector<char> data;              // eager payload
     MPI_Request local_sender = nullptr;  // a synchronous send to self, completed at match
     // An eager payload still arriving is already queued (so a receive posted
     // meanwhile finds it, in order); a receive that matches it claims it and
@@ -38,7 +38,7 @@ struct MatchQueues {
     std::list<MPI_Request> posted;
     std::list<Unexpected> unexpected;
     std::unordered_map<uint64_t, MPI_Request> by_id;
-    std::vector<MPI_Request> arriving;             // per peer: the receive whose payload is being read
+    std::vector<MPI_Request> arriving;              // per peer: the receive whose payload is being read
     std::vector<Unexpected *> arriving_unexpected;  // per peer: its entry in `unexpected` being filled
 
     void reset(int peers);

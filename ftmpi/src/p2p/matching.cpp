@@ -128,7 +128,7 @@ int Engine::post_send(MPI_Request r) {
         copy->data = copy->packed.data();
         copy->bsend_reserved = need;
         bsend_used_ += need;
-        r->complete = true;  // its type was not retained: nothing to release
+        r->complete = true;                                    // its type was not retained: nothing to release
         copy->comm_held = std::exchange(r->comm_held, false);  // the copy is what stays pending
         reset_status(copy->status);
         if (copy->peer == rank_) return send_local(copy);
@@ -331,7 +331,8 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
             match_.arriving_unexpected[peer] = nullptr;
             u->complete = true;
             if (MPI_Request claimant = u->claimed) {
-                auto it = std::find_if(match_.unexpected.begin(), match_.unexpected.end(), [u](const Unexpected &x) { return &x == u; });
+                auto it = std::find_if(match_.unexpected.begin(), match_.unexpected.end(),
+                                       [u](const Unexpected &x) { return &x == u; });
                 Unexpected done = std::move(*it);
                 match_.unexpected.erase(it);
                 take_unexpected(claimant, std::move(done));
@@ -372,8 +373,10 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
         d.receiver_id = f.receiver_id;
         auto sent = net_->send(peer, d, r->data, r->bytes, false, r->id);
         r->streaming = sent == transport::SendResult::pending;
-        if (sent == transport::SendResult::done) finish(r, MPI_SUCCESS);
-        else if (sent == transport::SendResult::peer_lost) finish(r, MPIX_ERR_PROC_FAILED);
+        if (sent == transport::SendResult::done)
+            finish(r, MPI_SUCCESS);
+        else if (sent == transport::SendResult::peer_lost)
+            finish(r, MPIX_ERR_PROC_FAILED);
         break;
     }
     case FrameKind::sync_ack: {
@@ -384,19 +387,12 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
     case FrameKind::abort:
         log::error("the job was aborted by rank %d (code %d)", peer, static_cast<int>(f.length));
         _exit(f.length & 0xff ? static_cast<int>(f.length & 0xff) : 1);
-    case FrameKind::revoke:
-        on_revoke_frame(f.context);
-        break;
-    case FrameKind::flush:
-        on_flush_frame(peer, f.context);
-        break;
+    case FrameKind::revoke: on_revoke_frame(f.context); break;
+    case FrameKind::flush: on_flush_frame(peer, f.context); break;
     case FrameKind::cancel:
-    case FrameKind::cancel_reply:
-        on_cancel_frame(peer, f);
-        break;
+    case FrameKind::cancel_reply: on_cancel_frame(peer, f); break;
     case FrameKind::bye:
-    case FrameKind::hello:
-        break;
+    case FrameKind::hello: break;
     }
 }
 
@@ -476,8 +472,10 @@ void Engine::on_cancel_frame(int peer, const Frame &f) {
 
 void Engine::release(MPI_Request r) {
     Lock lk(mu_);
-    if (r->complete || !r->active) delete r;
-    else r->user_freed = true;
+    if (r->complete || !r->active)
+        delete r;
+    else
+        r->user_freed = true;
 }
 
 int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bool block, bool take, int *flag,

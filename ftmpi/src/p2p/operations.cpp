@@ -1,10 +1,10 @@
 // The non-blocking core of every p2p call (operations.hpp).
 #include "p2p/operations.hpp"
 
-#include "p2p/checks.hpp"
-#include "p2p/engine.hpp"
 #include "internal/ft.hpp"
 #include "mpi-ext.h"
+#include "p2p/checks.hpp"
+#include "p2p/engine.hpp"
 
 #include <vector>
 
@@ -45,7 +45,9 @@ int check_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
     return check_recv_tag(tag, channel);
 }
 
-bool done(MPI_Request r) { return inert(r) || r->complete; }
+bool done(MPI_Request r) {
+    return inert(r) || r->complete;
+}
 
 // NOP message mode: a user operation on a communicator with an unrecovered
 // failure completes at once with MPIX_ERR_PROC_FAILED (asked outside the
@@ -79,8 +81,8 @@ int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
     return MPI_SUCCESS;
 }
 
-int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                         SendMode mode, MPI_Request *request) {
+int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, SendMode mode,
+                         MPI_Request *request) {
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_send(count, type, dest, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, Channel::user, mode);
@@ -116,8 +118,9 @@ int start_persistent(MPI_Request r) {
     return Engine::get().post(r, refused(r->comm, r->channel));
 }
 
-
-bool inert(MPI_Request r) { return r == MPI_REQUEST_NULL || (r->persistent && !r->active); }
+bool inert(MPI_Request r) {
+    return r == MPI_REQUEST_NULL || (r->persistent && !r->active);
+}
 
 void empty_status(MPI_Status *s) {
     if (!s) return;
@@ -145,7 +148,9 @@ int retire(MPI_Request *rp, MPI_Status *status) {
     return error;
 }
 
-MPI_Comm error_comm(MPI_Request r) { return r && r->comm ? r->comm : MPI_COMM_WORLD; }
+MPI_Comm error_comm(MPI_Request r) {
+    return r && r->comm ? r->comm : MPI_COMM_WORLD;
+}
 
 // ULFM (FT_CONTRACTS.md "Message modes"): a user-channel MPI_ANY_SOURCE
 // receive that nothing matched yet, on a communicator with a failed member
@@ -157,7 +162,9 @@ MPI_Comm error_comm(MPI_Request r) { return r && r->comm ? r->comm : MPI_COMM_WO
 // (reported_epoch), so it can ask again.
 namespace {
 
-bool watched(MPI_Request r) { return !inert(r) && r->watch_failures; }
+bool watched(MPI_Request r) {
+    return !inert(r) && r->watch_failures;
+}
 
 bool any_watched(int n, MPI_Request *rs) {
     for (int i = 0; i < n; ++i)
@@ -214,7 +221,9 @@ int wait_one(MPI_Request *rp, MPI_Status *status, bool blocking) {
     }
 }
 
-int wait_one(MPI_Request *rp, MPI_Status *status) { return wait_one(rp, status, false); }
+int wait_one(MPI_Request *rp, MPI_Status *status) {
+    return wait_one(rp, status, false);
+}
 
 int test_one(MPI_Request *rp, int *flag, MPI_Status *status) {
     MPI_Request r = *rp;
@@ -330,8 +339,10 @@ int collect_some(int n, MPI_Request *rs, int *outcount, int *indices, MPI_Status
         for (int i = 0; i < n; ++i) {
             if (inert(rs[i])) continue;
             any_active = true;
-            if (rs[i]->complete) ready.push_back(i);
-            else if (!stop.empty() && stop[static_cast<size_t>(i)]) pending.push_back(i);
+            if (rs[i]->complete)
+                ready.push_back(i);
+            else if (!stop.empty() && stop[static_cast<size_t>(i)])
+                pending.push_back(i);
         }
     }
     if (!any_active) {
@@ -428,7 +439,9 @@ int wait_all(int n, MPI_Request *rs, MPI_Status *statuses, bool blocking) {
     return statuses ? MPI_ERR_IN_STATUS : first_error;
 }
 
-int wait_all(int n, MPI_Request *rs, MPI_Status *statuses) { return wait_all(n, rs, statuses, false); }
+int wait_all(int n, MPI_Request *rs, MPI_Status *statuses) {
+    return wait_all(n, rs, statuses, false);
+}
 
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------
 
@@ -480,7 +493,9 @@ MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance) {
     return Engine::get().make_generalized(std::move(advance));
 }
 
-void notify_failed(int world_rank) { Engine::get().declare_failed(world_rank); }
+void notify_failed(int world_rank) {
+    Engine::get().declare_failed(world_rank);
+}
 
 bool is_failed(int world_rank) {
     auto &engine = Engine::get();

@@ -6,12 +6,12 @@ using namespace ftmpi::p2p;
 
 extern "C" {
 
-#define FTMPI_SEND_INIT(Name, mode)                                                                            \
-    int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,            \
-                   MPI_Request *request) noexcept {                                                            \
-        return guarded(comm, "MPI_" #Name,                                                                     \
-                       [&] { return make_persistent_send(buf, count, type, dest, tag, comm, mode, request); }); \
-    }                                                                                                          \
+#define FTMPI_SEND_INIT(Name, mode)                                                                                    \
+    int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,                    \
+                   MPI_Request *request) noexcept {                                                                    \
+        return guarded(comm, "MPI_" #Name,                                                                             \
+                       [&] { return make_persistent_send(buf, count, type, dest, tag, comm, mode, request); });        \
+    }                                                                                                                  \
     FTMPI_PMPI(Name)
 
 FTMPI_SEND_INIT(Send_init, SendMode::standard)

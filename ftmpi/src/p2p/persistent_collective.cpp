@@ -48,7 +48,6 @@ int start_persistent_collective(MPI_Request r) {
     return MPI_SUCCESS;
 }
 
-
 MPI_Request make_persistent_collective(std::function<int(MPI_Request *)> start) {
     auto *r = new ftmpi_request_s();
     r->kind = RequestKind::generalized;

@@ -1,11 +1,11 @@
 // MPI_Probe/Iprobe and the matched-probe family
 // MPI_Mprobe/Improbe/Mrecv/Imrecv.
+#include "internal/ft.hpp"
+#include "mpi-ext.h"
 #include "p2p/binding.hpp"
 #include "p2p/checks.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/operations.hpp"
-#include "internal/ft.hpp"
-#include "mpi-ext.h"
 
 using namespace ftmpi::p2p;
 

@@ -16,8 +16,8 @@ struct ProgressTurn {
     bool blocked = false;          // ... and blocks in the drivers' wait
     bool progress_thread = false;  // ... and it is the progress thread
     std::thread::id poller;
-    int followers = 0;             // threads sleeping on followers_cv
-    int user_waiting = 0;          // user threads inside a blocking wait
+    int followers = 0;     // threads sleeping on followers_cv
+    int user_waiting = 0;  // user threads inside a blocking wait
     std::chrono::steady_clock::time_point last_user_exit{};
     std::condition_variable followers_cv;
     std::condition_variable progress_cv;  // the progress thread parked

@@ -25,10 +25,10 @@ struct ftmpi_request_s {
     ftmpi::p2p::SendMode mode = ftmpi::p2p::SendMode::standard;
     bool complete = false;
     bool persistent = false;
-    bool active = false;          // started and not yet retired by Wait/Test
-    bool user_freed = false;      // MPI_Request_free while pending: the engine deletes it on completion
+    bool active = false;      // started and not yet retired by Wait/Test
+    bool user_freed = false;  // MPI_Request_free while pending: the engine deletes it on completion
     bool cancelled = false;
-    uint64_t id = 0;              // names the request in rendezvous frames (engine's id map)
+    uint64_t id = 0;  // names the request in rendezvous frames (engine's id map)
     MPI_Status status{};
 
     // The operation as the user gave it (kept for persistent restarts).
@@ -37,7 +37,7 @@ struct ftmpi_request_s {
     MPI_Datatype type = MPI_DATATYPE_NULL;
     MPI_Comm comm = MPI_COMM_NULL;
     ftmpi::p2p::Channel channel = ftmpi::p2p::Channel::user;
-    int rank_arg = 0;             // dest or source as a rank of comm
+    int rank_arg = 0;  // dest or source as a rank of comm
     int tag = 0;
 
     // Resolved when started.

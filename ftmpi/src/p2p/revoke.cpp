@@ -112,6 +112,8 @@ bool is_revoked(MPI_Comm comm) {
     return true;
 }
 
-void forget_context(uint32_t context) { Engine::get().forget_context(context); }
+void forget_context(uint32_t context) {
+    Engine::get().forget_context(context);
+}
 
 }  // namespace ftmpi::p2p

@@ -22,8 +22,8 @@ int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
              int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
     MPI_Request rs[2];
     if (int e = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, Channel::user, &rs[0])) return e;
-    if (int e = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, Channel::user, SendMode::standard,
-                           &rs[1])) {
+    if (int e =
+            start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, Channel::user, SendMode::standard, &rs[1])) {
         Engine::get().cancel(rs[0]);  // the receive must not linger once the call failed
         wait_one(&rs[0], MPI_STATUS_IGNORE);
         return e;
@@ -40,12 +40,14 @@ int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
 extern "C" {
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) noexcept {
-    return guarded(comm, "MPI_Send", [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::standard); });
+    return guarded(comm, "MPI_Send",
+                   [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::standard); });
 }
 FTMPI_PMPI(Send)
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) noexcept {
-    return guarded(comm, "MPI_Bsend", [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::buffered); });
+    return guarded(comm, "MPI_Bsend",
+                   [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::buffered); });
 }
 FTMPI_PMPI(Bsend)
 
@@ -56,7 +58,8 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 FTMPI_PMPI(Ssend)
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) noexcept {
-    return guarded(comm, "MPI_Rsend", [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::ready); });
+    return guarded(comm, "MPI_Rsend",
+                   [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::ready); });
 }
 FTMPI_PMPI(Rsend)
 
@@ -92,8 +95,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 FTMPI_PMPI(Irsend)
 
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-             MPI_Status *status) noexcept {
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status) noexcept {
     KeepStatusError keep(status);
     return guarded(comm, "MPI_Recv", [&] {
         MPI_Request r;

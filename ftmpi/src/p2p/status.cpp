@@ -1,8 +1,8 @@
 // What a status says: MPI_Get_count,
 // MPI_Status_set_*, MPI_Test_cancelled. (MPI_Get_elements(_x) is the
 // datatype part's, src/datatype/mpi_type_query.cpp.)
-#include "p2p/binding.hpp"
 #include "internal/datatype.hpp"
+#include "p2p/binding.hpp"
 
 #include <climits>
 

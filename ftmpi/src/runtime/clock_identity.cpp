@@ -47,8 +47,8 @@ FTMPI_PMPI(Get_version)
 
 int MPI_Get_library_version(char *version, int *resultlen) noexcept {
     if (!version || !resultlen) return MPI_ERR_ARG;
-    int n = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s, MPI %d.%d, TCP transport",
-                          FTMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
+    int n = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s, MPI %d.%d, TCP transport", FTMPI_VERSION_STRING,
+                          MPI_VERSION, MPI_SUBVERSION);
     *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
     return MPI_SUCCESS;
 }

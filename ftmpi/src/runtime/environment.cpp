@@ -20,11 +20,11 @@
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
 #include "p2p/engine.hpp"
+#include "runtime/comm_drivers.hpp"
 #include "runtime/init.hpp"
 #include "runtime/lifecycle.hpp"
-#include "runtime/wireup.hpp"
-#include "runtime/comm_drivers.hpp"
 #include "runtime/log.hpp"
+#include "runtime/wireup.hpp"
 #include "settings/values.hpp"
 
 #include <atomic>
@@ -130,14 +130,30 @@ int init(int required, int *provided) {
 
 }  // namespace
 
-bool initialized() { return state.load() != State::fresh; }
-bool finalized() { return state.load() == State::finalized; }
-int world_rank() { return my_rank; }
-int world_size() { return my_size; }
-int thread_level() { return provided_level; }
-static bool running() { return state.load() == State::running; }
-static void mark_finalized() { state.store(State::finalized); }
-static bool is_main_thread() { return std::this_thread::get_id() == main_thread; }
+bool initialized() {
+    return state.load() != State::fresh;
+}
+bool finalized() {
+    return state.load() == State::finalized;
+}
+int world_rank() {
+    return my_rank;
+}
+int world_size() {
+    return my_size;
+}
+int thread_level() {
+    return provided_level;
+}
+static bool running() {
+    return state.load() == State::running;
+}
+static void mark_finalized() {
+    state.store(State::finalized);
+}
+static bool is_main_thread() {
+    return std::this_thread::get_id() == main_thread;
+}
 
 void abort_job(int code) {
     // Before anything else: the launcher must see an abort, not a failure.

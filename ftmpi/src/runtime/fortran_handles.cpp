@@ -36,10 +36,14 @@ HandleTable &table() {
 
 extern "C" {
 
-#define FTMPI_HANDLE_CONVERSION(Kind, Type)                                                       \
-    MPI_Fint MPI_##Kind##_c2f(Type h) noexcept { return table().to_f(h); }                        \
-    Type MPI_##Kind##_f2c(MPI_Fint f) noexcept { return static_cast<Type>(table().to_c(f)); } \
-    FTMPI_PMPI(Kind##_c2f)                                                                        \
+#define FTMPI_HANDLE_CONVERSION(Kind, Type)                                                                            \
+    MPI_Fint MPI_##Kind##_c2f(Type h) noexcept {                                                                       \
+        return table().to_f(h);                                                                                        \
+    }                                                                                                                  \
+    Type MPI_##Kind##_f2c(MPI_Fint f) noexcept {                                                                       \
+        return static_cast<Type>(table().to_c(f));                                                                     \
+    }                                                                                                                  \
+    FTMPI_PMPI(Kind##_c2f)                                                                                             \
     FTMPI_PMPI(Kind##_f2c)
 
 FTMPI_HANDLE_CONVERSION(Comm, MPI_Comm)
@@ -69,7 +73,8 @@ int MPI_Status_f2c(const MPI_Fint *f, MPI_Status *c) noexcept {
     c->MPI_TAG = f[1];
     c->MPI_ERROR = f[2];
     c->ftmpi_cancelled = f[3];
-    c->ftmpi_count = static_cast<size_t>(static_cast<uint32_t>(f[4])) | (static_cast<size_t>(static_cast<uint32_t>(f[5])) << 32);
+    c->ftmpi_count =
+        static_cast<size_t>(static_cast<uint32_t>(f[4])) | (static_cast<size_t>(static_cast<uint32_t>(f[5])) << 32);
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Status_f2c)

@@ -53,14 +53,16 @@ void vwrite(Level level, const char *format, va_list args) {
 
 }  // namespace
 
-bool enabled(Level level) { return level <= threshold(); }
+bool enabled(Level level) {
+    return level <= threshold();
+}
 
-#define FTMPI_LOG_AT(fn, level)                  \
-    void fn(const char *format, ...) {           \
-        va_list args;                            \
-        va_start(args, format);                  \
-        vwrite(level, format, args);             \
-        va_end(args);                            \
+#define FTMPI_LOG_AT(fn, level)                                                                                        \
+    void fn(const char *format, ...) {                                                                                 \
+        va_list args;                                                                                                  \
+        va_start(args, format);                                                                                        \
+        vwrite(level, format, args);                                                                                   \
+        va_end(args);                                                                                                  \
     }
 FTMPI_LOG_AT(error, Level::error)
 FTMPI_LOG_AT(warn, Level::warn)

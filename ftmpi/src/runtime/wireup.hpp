@@ -20,10 +20,10 @@
 namespace ftmpi::runtime {
 
 struct JobInfo {
-    std::string job;       // FTMPI_JOB
-    int rank = 0;          // FTMPI_RANK
-    int size = 1;          // FTMPI_SIZE
-    std::string wireup;    // FTMPI_WIREUP
+    std::string job;     // FTMPI_JOB
+    int rank = 0;        // FTMPI_RANK
+    int size = 1;        // FTMPI_SIZE
+    std::string wireup;  // FTMPI_WIREUP
     // A replacement (FTMPI_RESTARTED=1): FTMPI_INCARNATION (> 0), FTMPI_ROUND.
     bool restarted = false;
     int incarnation = 0;

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <thread>
 
-#include <sys/inotify.h>
 #include <poll.h>
+#include <sys/inotify.h>
 #include <unistd.h>
 
 namespace ftmpi::runtime {
@@ -76,8 +76,7 @@ std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &jo
         pollfd pfd{watch, POLLIN, 0};
         if (::poll(&pfd, 1, static_cast<int>(left.count())) > 0) {
             char events[4096];
-            while (read(watch, events, sizeof events) > 0) {
-            }
+            while (read(watch, events, sizeof events) > 0) {}
         }
     }
     close(watch);

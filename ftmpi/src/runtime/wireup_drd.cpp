@@ -4,8 +4,8 @@
 // prefix until the contacts of the lower ranks are there.
 #include "runtime/wireup.hpp"
 
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/pack.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -24,9 +24,11 @@ const harness::ComponentName drd{"vm", "drd"};
 
 }  // namespace
 
-std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &contact, std::chrono::milliseconds timeout) {
+std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &contact,
+                                      std::chrono::milliseconds timeout) {
     hl::ConnectOptions options;
-    options.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(std::min(timeout, std::chrono::milliseconds(10000)));
+    options.timeout =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::min(timeout, std::chrono::milliseconds(10000)));
     auto vm = hl::VirtualMachine::connect(options.resolved());
     if (!vm) fail("cannot reach the local daemon", vm.error());
     hl::Daemon &daemon = vm->local();

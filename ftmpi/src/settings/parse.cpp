@@ -30,10 +30,14 @@ std::optional<long long> parse_number(std::string_view text, std::string_view *r
     for (; i < text.size(); ++i) {
         const char c = text[i];
         unsigned digit;
-        if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
-        else if (base == 16 && c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
-        else if (base == 16 && c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
-        else break;
+        if (c >= '0' && c <= '9')
+            digit = static_cast<unsigned>(c - '0');
+        else if (base == 16 && c >= 'a' && c <= 'f')
+            digit = static_cast<unsigned>(c - 'a' + 10);
+        else if (base == 16 && c >= 'A' && c <= 'F')
+            digit = static_cast<unsigned>(c - 'A' + 10);
+        else
+            break;
         if (value > (static_cast<unsigned long long>(LLONG_MAX) - digit) / base) return std::nullopt;
         value = value * base + digit;
     }
@@ -59,8 +63,9 @@ std::string range_words(const Setting &s, const std::string &low, const std::str
 }
 
 harness::Error refused(const Setting &s, std::string_view text, const std::string &why) {
-    return harness::make_error(HARNESS_ERR_INVALID_ARGUMENT, std::string(s.env) + "=" + std::string(text) + ": " + why +
-                                                         " (expected " + allowed(s) + ")");
+    return harness::make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                               std::string(s.env) + "=" + std::string(text) + ": " + why + " (expected " + allowed(s) +
+                                   ")");
 }
 
 }  // namespace
@@ -68,14 +73,13 @@ harness::Error refused(const Setting &s, std::string_view text, const std::strin
 std::string allowed(const Setting &s) {
     switch (s.type) {
     case Type::boolean: return "1, 0, yes, no, on, off, true or false";
-    case Type::integer:
-        return "an integer " + range_words(s, std::to_string(s.min), std::to_string(s.max));
+    case Type::integer: return "an integer " + range_words(s, std::to_string(s.min), std::to_string(s.max));
     case Type::size:
         return "a size in bytes " + range_words(s, size_words(s.min), size_words(s.max)) +
-               ", with an optional K, M or G suffix";
+            ", with an optional K, M or G suffix";
     case Type::duration:
         return "a whole number of " + std::string(s.unit) + " " +
-               range_words(s, std::to_string(s.min), std::to_string(s.max));
+            range_words(s, std::to_string(s.min), std::to_string(s.max));
     case Type::string: return "any text";
     case Type::choice: {
         std::string words = "one of ";

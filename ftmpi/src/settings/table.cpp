@@ -15,12 +15,12 @@ constexpr Setting boolean(Id id, const char *name, const char *env, const char *
                           const char *help) {
     return {id, name, env, Type::boolean, fallback, 0, 1, nullptr, nullptr, origin, help};
 }
-constexpr Setting integer(Id id, const char *name, const char *env, const char *fallback, long long min,
-                          long long max, Origin origin, const char *help) {
+constexpr Setting integer(Id id, const char *name, const char *env, const char *fallback, long long min, long long max,
+                          Origin origin, const char *help) {
     return {id, name, env, Type::integer, fallback, min, max, nullptr, nullptr, origin, help};
 }
-constexpr Setting size(Id id, const char *name, const char *env, const char *fallback, long long min,
-                       long long max, const char *help) {
+constexpr Setting size(Id id, const char *name, const char *env, const char *fallback, long long min, long long max,
+                       const char *help) {
     return {id, name, env, Type::size, fallback, min, max, nullptr, nullptr, Origin::user, help};
 }
 constexpr Setting duration(Id id, const char *name, const char *env, const char *fallback, const char *unit,
@@ -70,7 +70,8 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
            "the error handler MPI_COMM_WORLD and MPI_COMM_SELF start with (mpiexec --initial-errhandler)"),
 
     choice(Id::bind, "bind", "FTMPI_BIND", "none", "none,core,auto", launcher,
-           "bind the rank to one core (core), only when the host's ranks fit its CPUs (auto), or not (ftmpirun --bind-to)"),
+           "bind the rank to one core (core), only when the host's ranks fit its CPUs (auto), or not (ftmpirun "
+           "--bind-to)"),
     text(Id::bind_cpus, "bind_cpus", "FTMPI_BIND_CPUS", "", launcher,
          "bind the rank to these CPUs, e.g. 0,2 (ftmpirun --rankfile); overrides FTMPI_BIND"),
     choice(Id::output_buffering, "output_buffering", "FTMPI_OUTPUT_BUFFERING", "line", "line,full,none", launcher,
@@ -138,9 +139,13 @@ constexpr std::array<Family, 1> family_entries{{
 
 }  // namespace
 
-std::span<const Setting> table() { return entries; }
+std::span<const Setting> table() {
+    return entries;
+}
 
-const Setting &setting(Id id) { return entries[static_cast<std::size_t>(id)]; }
+const Setting &setting(Id id) {
+    return entries[static_cast<std::size_t>(id)];
+}
 
 const Setting *find(std::string_view env) {
     for (const Setting &s : entries)
@@ -148,7 +153,9 @@ const Setting *find(std::string_view env) {
     return nullptr;
 }
 
-std::span<const Family> families() { return family_entries; }
+std::span<const Family> families() {
+    return family_entries;
+}
 
 const char *type_name(Type type) {
     switch (type) {
@@ -162,6 +169,8 @@ const char *type_name(Type type) {
     return "?";
 }
 
-const char *origin_name(Origin origin) { return origin == Origin::launcher ? "set by ftmpirun" : "user"; }
+const char *origin_name(Origin origin) {
+    return origin == Origin::launcher ? "set by ftmpirun" : "user";
+}
 
 }  // namespace ftmpi::settings

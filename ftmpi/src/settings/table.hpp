@@ -73,14 +73,14 @@ enum class Id : int {
 
 struct Setting {
     Id id;
-    const char *name;      // short name, as ftmpi_info shows it
-    const char *env;       // the environment variable
+    const char *name;  // short name, as ftmpi_info shows it
+    const char *env;   // the environment variable
     Type type;
     const char *fallback;  // the default, written as a value; nullptr: unset, decided at run time (see help)
     long long min;         // integer, size, duration: the allowed range, inclusive
     long long max;
-    const char *choices;   // choice: the allowed names, comma-separated
-    const char *unit;      // duration: "ms", "us" or "s"
+    const char *choices;  // choice: the allowed names, comma-separated
+    const char *unit;     // duration: "ms", "us" or "s"
     Origin origin;
     const char *help;
 };

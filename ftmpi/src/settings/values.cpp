@@ -25,8 +25,10 @@ Values::Values(const Environment &env) : env_(env) {
         Slot &slot = slots_[static_cast<std::size_t>(s.id)];
         if (s.fallback != nullptr) {
             auto fallback = parse(s, s.fallback);
-            if (fallback) slot.value = std::move(*fallback);
-            else problems_.push_back("the default of " + std::string(s.env) + ": " + fallback.error().message);
+            if (fallback)
+                slot.value = std::move(*fallback);
+            else
+                problems_.push_back("the default of " + std::string(s.env) + ": " + fallback.error().message);
         }
         const auto it = env.find(s.env);
         if (it == env.end() || it->second.empty()) continue;

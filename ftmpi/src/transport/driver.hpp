@@ -16,7 +16,7 @@ struct Driver {
     const ftmpi_transport_ops *ops = nullptr;
     ftmpi_transport *state = nullptr;
     std::string name;
-    int fd = -1;  // wait_fd(), registered in the router's epoll; -1: polled
+    int fd = -1;           // wait_fd(), registered in the router's epoll; -1: polled
     bool carries = false;  // some peer's frames go through this driver
 };
 

@@ -27,10 +27,23 @@ namespace ftmpi::transport {
 // revoke/flush: context only. cancel: a sender takes back the message it
 // announced (sender_id) if no receive matched it yet; cancel_reply answers,
 // with frame_cancelled when it was taken back.
-enum class FrameKind : uint8_t { hello = 1, eager, rts, cts, data, sync_ack, bye, abort, revoke, flush, cancel, cancel_reply };
+enum class FrameKind : uint8_t {
+    hello = 1,
+    eager,
+    rts,
+    cts,
+    data,
+    sync_ack,
+    bye,
+    abort,
+    revoke,
+    flush,
+    cancel,
+    cancel_reply
+};
 
 enum FrameFlags : uint8_t {
-    frame_sync = 1,  // eager: the sender waits for sync_ack (MPI_Ssend)
+    frame_sync = 1,       // eager: the sender waits for sync_ack (MPI_Ssend)
     frame_hello_ack = 2,  // hello: the answer of a rank that accepted a joining connection
     frame_cancelled = 4,  // cancel_reply: the message was taken back
 };
@@ -41,22 +54,27 @@ struct Frame {
     FrameKind kind;
     uint8_t flags = 0;
     uint16_t reserved = 0;
-    uint32_t context = 0;       // communicator context (+1 for collectives)
+    uint32_t context = 0;  // communicator context (+1 for collectives)
     int32_t tag = 0;
-    int32_t source = 0;         // sender's world rank
-    uint64_t length = 0;        // eager/data: payload bytes that follow; rts: message size; abort: code
-    uint64_t sender_id = 0;     // rts, sync eager: the send request; echoed by cts/sync_ack
-    uint64_t receiver_id = 0;   // cts: the receive request; echoed by data
+    int32_t source = 0;        // sender's world rank
+    uint64_t length = 0;       // eager/data: payload bytes that follow; rts: message size; abort: code
+    uint64_t sender_id = 0;    // rts, sync eager: the send request; echoed by cts/sync_ack
+    uint64_t receiver_id = 0;  // cts: the receive request; echoed by data
     uint64_t pad = 0;
 };
 static_assert(sizeof(Frame) == 48, "the header is part of the wire format");
 // The C drivers see the same header as ftmpi_frame.
 static_assert(sizeof(Frame) == sizeof(ftmpi_frame) && offsetof(Frame, length) == offsetof(ftmpi_frame, length) &&
               offsetof(Frame, pad) == offsetof(ftmpi_frame, pad));
-static_assert(static_cast<int>(FrameKind::flush) == FTMPI_FRAME_FLUSH && static_cast<int>(FrameKind::data) == FTMPI_FRAME_DATA &&
+static_assert(static_cast<int>(FrameKind::flush) == FTMPI_FRAME_FLUSH &&
+              static_cast<int>(FrameKind::data) == FTMPI_FRAME_DATA &&
               static_cast<int>(FrameKind::cancel_reply) == FTMPI_FRAME_CANCEL_REPLY);
 
-inline const ftmpi_frame *as_c(const Frame *f) { return reinterpret_cast<const ftmpi_frame *>(f); }
-inline const Frame *as_cpp(const ftmpi_frame *f) { return reinterpret_cast<const Frame *>(f); }
+inline const ftmpi_frame *as_c(const Frame *f) {
+    return reinterpret_cast<const ftmpi_frame *>(f);
+}
+inline const Frame *as_cpp(const ftmpi_frame *f) {
+    return reinterpret_cast<const Frame *>(f);
+}
 
 }  // namespace ftmpi::transport

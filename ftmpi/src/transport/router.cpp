@@ -1,10 +1,10 @@
 // See router.hpp.
 #include "transport/router.hpp"
 
+#include "runtime/log.hpp"
 #include "transport/card.hpp"
 #include "transport/sockets.hpp"
 #include "transport/tcp_driver.hpp"
-#include "runtime/log.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,7 +21,7 @@ namespace ftmpi::transport {
 namespace {
 
 constexpr uint64_t wake_tag = ~uint64_t{0};
-constexpr size_t tcp = 0;             // drivers_[0]
+constexpr size_t tcp = 0;  // drivers_[0]
 // A TCP that carries no peer's frames matters only for its ends of file
 // (failures, also seen by the other drivers' own means) and joins: a
 // spinning step looks at it once a millisecond, as one epoll_wait costs more
@@ -62,7 +62,7 @@ std::string check_ops(const ftmpi_transport_ops *ops) {
     if (ops->struct_size < offsetof(ftmpi_transport_ops, join)) return "ops table too short";
     if (ops->version != FTMPI_TRANSPORT_VERSION)
         return "interface version " + std::to_string(ops->version) + ", libftmpi speaks " +
-               std::to_string(FTMPI_TRANSPORT_VERSION);
+            std::to_string(FTMPI_TRANSPORT_VERSION);
     if (!ops->name || !ops->open || !ops->close || !ops->address || !ops->reachable || !ops->eager_limit ||
         !ops->connect || !ops->send || !ops->wait_fd || !ops->prepare_wait || !ops->progress || !ops->wake ||
         !ops->drop || !ops->connected || !ops->bye_received || !ops->flushed)
@@ -107,8 +107,8 @@ std::string Router::open(const RouterOptions &o) {
         auto port = std::make_unique<Port>();
         port->router = this;
         port->index = drivers_.size();
-        port->sink = {sizeof(ftmpi_transport_sink), port.get(), Port::on_header, Port::on_frame,
-                      Port::on_sent,                Port::on_peer_lost, Port::on_joined};
+        port->sink = {sizeof(ftmpi_transport_sink), port.get(),     Port::on_header, Port::on_frame, Port::on_sent,
+                      Port::on_peer_lost,           Port::on_joined};
         Driver d;
         d.ops = ops;
         d.name = ops->name;
@@ -140,8 +140,7 @@ std::string Router::open(const RouterOptions &o) {
             log::warn("comm driver %s not used: %s", name.c_str(), bad.c_str());
             continue;
         }
-        if (!open_one(*it, &why))
-            log::warn("comm driver %s not used: %s", name.c_str(), why.c_str());
+        if (!open_one(*it, &why)) log::warn("comm driver %s not used: %s", name.c_str(), why.c_str());
     }
     // Preference order: the position of each driver's name in the list,
     // TCP last when the list leaves it out.
@@ -348,13 +347,15 @@ bool Router::admit(int peer, int incarnation) {
     if (t.ops->admit(t.state, peer, incarnation) != FTMPI_TRANSPORT_OK) return false;
     if (route_[peer] != static_cast<int>(tcp)) {
         route(peer).ops->drop(route(peer).state, peer);  // the predecessor's medium
-        route_[peer] = static_cast<int>(tcp);          // the replacement joined over TCP
+        route_[peer] = static_cast<int>(tcp);            // the replacement joined over TCP
         t.carries = true;
     }
     return true;
 }
 
-const std::string &Router::route_name(int peer) const { return route(peer).name; }
+const std::string &Router::route_name(int peer) const {
+    return route(peer).name;
+}
 
 std::string Router::summary() const {
     std::string out;

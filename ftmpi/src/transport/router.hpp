@@ -108,15 +108,15 @@ private:
     Sink &sink_;
     int rank_ = 0, size_ = 1;
     int ranks_per_node_ = 0;
-    std::vector<Driver> drivers_;         // [0] is TCP
+    std::vector<Driver> drivers_;  // [0] is TCP
     std::vector<std::unique_ptr<Port>> ports_;
-    std::vector<int> route_;              // per peer: index into drivers_
+    std::vector<int> route_;  // per peer: index into drivers_
     int epoll_fd_ = -1, wake_fd_ = -1;
-    std::vector<size_t> order_;           // drivers_ indices by preference
-    unsigned steps_ = 0;                  // steps, for the occasional look at an idle TCP
+    std::vector<size_t> order_;                              // drivers_ indices by preference
+    unsigned steps_ = 0;                                     // steps, for the occasional look at an idle TCP
     std::chrono::steady_clock::time_point last_tcp_look_{};  // of a spinning step's periodic look
-    bool blocked_ = false;                // the last wait_events blocked in epoll
-    bool woken_ = false;                  // and the wake eventfd was among its events
+    bool blocked_ = false;                                   // the last wait_events blocked in epoll
+    bool woken_ = false;                                     // and the wake eventfd was among its events
 };
 
 }  // namespace ftmpi::transport

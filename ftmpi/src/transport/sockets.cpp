@@ -16,9 +16,13 @@
 
 namespace ftmpi::transport::sockets {
 
-std::runtime_error sys_error(const std::string &what) { return std::runtime_error(what + ": " + std::strerror(errno)); }
+std::runtime_error sys_error(const std::string &what) {
+    return std::runtime_error(what + ": " + std::strerror(errno));
+}
 
-void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 void set_nodelay(int fd) {
     int one = 1;
@@ -61,7 +65,8 @@ sockaddr_in parse_address(const std::string &address) {
     sa.sin_family = AF_INET;
     char *end = nullptr;
     long port = std::strtol(address.c_str() + colon + 1, &end, 10);
-    if (*end != '\0' || port < 0 || port > 65535) throw std::runtime_error("bad port in contact address '" + address + "'");
+    if (*end != '\0' || port < 0 || port > 65535)
+        throw std::runtime_error("bad port in contact address '" + address + "'");
     sa.sin_port = htons(static_cast<uint16_t>(port));
     std::string host = address.substr(0, colon);
     if (inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1) {
@@ -84,7 +89,8 @@ int connect_before(const sockaddr_in &sa, std::chrono::steady_clock::time_point 
             return -1;
         }
         while (true) {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
             pollfd pfd{fd, POLLOUT, 0};
             int n = left.count() > 0 ? ::poll(&pfd, 1, static_cast<int>(left.count())) : 0;
             if (n < 0 && errno == EINTR) continue;

@@ -108,8 +108,8 @@ void Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses, s
         // wire-up: it gets a few seconds for its hello.
         Frame h{};
         const auto hello_deadline = std::min(deadline, std::chrono::steady_clock::now() + hello_timeout);
-        if (!io_all(fd, &h, sizeof h, false, hello_deadline) || h.kind != FrameKind::hello || h.sender_id != hello_magic ||
-            h.source <= my_rank || h.source >= n || conns_[h.source].fd >= 0) {
+        if (!io_all(fd, &h, sizeof h, false, hello_deadline) || h.kind != FrameKind::hello ||
+            h.sender_id != hello_magic || h.source <= my_rank || h.source >= n || conns_[h.source].fd >= 0) {
             refuse(fd, peer_name(fd), "not a hello from a higher rank of this job");
             --accepted;
             continue;
@@ -153,8 +153,12 @@ void Tcp::install(int peer, int fd, int incarnation) {
     epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev);
 }
 
-bool Tcp::connected(int peer) const { return conns_[peer].alive && !conns_[peer].bye; }
-bool Tcp::bye_received(int peer) const { return conns_[peer].bye; }
+bool Tcp::connected(int peer) const {
+    return conns_[peer].alive && !conns_[peer].bye;
+}
+bool Tcp::bye_received(int peer) const {
+    return conns_[peer].bye;
+}
 
 bool Tcp::flushed() const {
     return std::all_of(conns_.begin(), conns_.end(), [](const Conn &c) { return !c.alive || c.out.empty(); });
@@ -165,8 +169,7 @@ void Tcp::wake() {
     [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof one);
 }
 
-Tcp::SendResult Tcp::send(int peer, const Frame &header, const void *payload, size_t len, bool copy,
-                          uint64_t token) {
+Tcp::SendResult Tcp::send(int peer, const Frame &header, const void *payload, size_t len, bool copy, uint64_t token) {
     Conn &c = conns_[peer];
     if (!c.alive) return SendResult::peer_lost;
     Outgoing o;
@@ -225,8 +228,7 @@ void Tcp::flush(int peer) {
         int n_iov = 0;
         for (auto it = c.out.begin(); it != c.out.end() && n_iov < 62; ++it) {
             size_t off = it->offset;
-            if (off < sizeof(Frame))
-                iov[n_iov++] = {reinterpret_cast<char *>(&it->header) + off, sizeof(Frame) - off};
+            if (off < sizeof(Frame)) iov[n_iov++] = {reinterpret_cast<char *>(&it->header) + off, sizeof(Frame) - off};
             size_t poff = off > sizeof(Frame) ? off - sizeof(Frame) : 0;
             if (it->length > poff) iov[n_iov++] = {const_cast<char *>(it->payload) + poff, it->length - poff};
         }

@@ -113,14 +113,13 @@ public:
     void drop(int peer) { lose(peer, false); }
     // Reads what the peer's socket holds now (before drop of a failed peer);
     // an end of file found is reported by the next process_events.
-    void drain(int peer)
-    {
+    void drain(int peer) {
         if (peer >= 0 && peer < static_cast<int>(conns_.size()) && conns_[peer].alive) read_ready(peer);
     }
 
-    bool connected(int peer) const;        // alive and not yet said bye
+    bool connected(int peer) const;  // alive and not yet said bye
     bool bye_received(int peer) const;
-    bool flushed() const;                  // nothing queued for any peer
+    bool flushed() const;  // nothing queued for any peer
     int size() const { return static_cast<int>(conns_.size()); }
     int epoll_fd() const { return epoll_fd_; }  // readable when wait_events would return events
     int my_incarnation() const { return my_incarnation_; }
@@ -129,26 +128,26 @@ public:
 private:
     struct Outgoing {
         Frame header;
-        std::vector<char> owned;           // the payload's copy, if copied
+        std::vector<char> owned;  // the payload's copy, if copied
         const char *payload = nullptr;
         size_t length = 0;
-        size_t offset = 0;                 // bytes of header+payload written
+        size_t offset = 0;  // bytes of header+payload written
         uint64_t token = 0;
-        bool report = false;               // on_sent(token) when written
+        bool report = false;  // on_sent(token) when written
     };
     struct Conn {
         int fd = -1;
-        int incarnation = 0;               // of the process at the other end
+        int incarnation = 0;  // of the process at the other end
         bool alive = false;
         bool bye = false;
-        bool want_out = false;             // EPOLLOUT armed
+        bool want_out = false;  // EPOLLOUT armed
         // read side
         std::unique_ptr<char[]> rbuf;
         size_t rpos = 0, rlen = 0;
         bool in_payload = false;
         Frame current{};
         Landing landing;
-        size_t done = 0;                   // payload bytes consumed
+        size_t done = 0;  // payload bytes consumed
         // write side
         std::deque<Outgoing> out;
     };
@@ -160,14 +159,14 @@ private:
     void set_out_interest(int peer, bool on);
     void lose(int peer, bool failure);
     // Joining (tcp_join.cpp).
-    struct Pending {                       // accepted, hello not yet complete
+    struct Pending {  // accepted, hello not yet complete
         int fd = -1;
         Frame hello{};
         size_t got = 0;
         std::chrono::steady_clock::time_point since;
-        std::string from;                  // "ip:port", for the log
+        std::string from;  // "ip:port", for the log
     };
-    struct Joining {                       // a valid hello, waiting for admit()
+    struct Joining {  // a valid hello, waiting for admit()
         int fd = -1;
         int incarnation = -1;
     };

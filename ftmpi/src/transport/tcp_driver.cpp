@@ -49,8 +49,8 @@ std::vector<std::string> to_vector(const char *const *addresses, int n) {
     return v;
 }
 
-int tcp_open(const ftmpi_transport_open_args *args, const ftmpi_transport_sink *sink, ftmpi_transport **out,
-             char *err, size_t errlen) noexcept {
+int tcp_open(const ftmpi_transport_open_args *args, const ftmpi_transport_sink *sink, ftmpi_transport **out, char *err,
+             size_t errlen) noexcept {
     try {
         auto t = std::make_unique<ftmpi_transport>();
         t->sink.c = *sink;
@@ -67,7 +67,9 @@ int tcp_open(const ftmpi_transport_open_args *args, const ftmpi_transport_sink *
     }
 }
 
-void tcp_close(ftmpi_transport *t) noexcept { delete t; }
+void tcp_close(ftmpi_transport *t) noexcept {
+    delete t;
+}
 
 int tcp_address(ftmpi_transport *t, char *buf, size_t len) noexcept {
     if (t->address.size() + 1 > len) return FTMPI_TRANSPORT_ERROR;
@@ -75,9 +77,13 @@ int tcp_address(ftmpi_transport *t, char *buf, size_t len) noexcept {
     return FTMPI_TRANSPORT_OK;
 }
 
-int tcp_reachable(ftmpi_transport *, const char *address) noexcept { return address && *address; }
+int tcp_reachable(ftmpi_transport *, const char *address) noexcept {
+    return address && *address;
+}
 
-size_t tcp_eager_limit(ftmpi_transport *) noexcept { return 64 * 1024; }
+size_t tcp_eager_limit(ftmpi_transport *) noexcept {
+    return 64 * 1024;
+}
 
 int tcp_connect(ftmpi_transport *t, const char *const *addresses, const unsigned char *, int timeout_ms, char *err,
                 size_t errlen) noexcept {
@@ -118,8 +124,12 @@ int tcp_send(ftmpi_transport *t, int peer, const ftmpi_frame *f, const struct io
     }
 }
 
-int tcp_wait_fd(ftmpi_transport *t) noexcept { return t->tcp->epoll_fd(); }
-int tcp_prepare_wait(ftmpi_transport *) noexcept { return 0; }
+int tcp_wait_fd(ftmpi_transport *t) noexcept {
+    return t->tcp->epoll_fd();
+}
+int tcp_prepare_wait(ftmpi_transport *) noexcept {
+    return 0;
+}
 
 int tcp_progress(ftmpi_transport *t) noexcept {
     try {
@@ -131,8 +141,12 @@ int tcp_progress(ftmpi_transport *t) noexcept {
     }
 }
 
-void tcp_wake(ftmpi_transport *t) noexcept { t->tcp->wake(); }
-void tcp_drop(ftmpi_transport *t, int peer) noexcept { t->tcp->drop(peer); }
+void tcp_wake(ftmpi_transport *t) noexcept {
+    t->tcp->wake();
+}
+void tcp_drop(ftmpi_transport *t, int peer) noexcept {
+    t->tcp->drop(peer);
+}
 
 void tcp_drain(ftmpi_transport *t, int peer) noexcept {
     try {
@@ -140,15 +154,20 @@ void tcp_drain(ftmpi_transport *t, int peer) noexcept {
     } catch (...) {  // what the sink threw; the peer is dropped next anyway
     }
 }
-int tcp_connected(ftmpi_transport *t, int peer) noexcept { return t->tcp->connected(peer); }
-int tcp_bye_received(ftmpi_transport *t, int peer) noexcept { return t->tcp->bye_received(peer); }
-int tcp_flushed(ftmpi_transport *t) noexcept { return t->tcp->flushed(); }
+int tcp_connected(ftmpi_transport *t, int peer) noexcept {
+    return t->tcp->connected(peer);
+}
+int tcp_bye_received(ftmpi_transport *t, int peer) noexcept {
+    return t->tcp->bye_received(peer);
+}
+int tcp_flushed(ftmpi_transport *t) noexcept {
+    return t->tcp->flushed();
+}
 
 int tcp_join(ftmpi_transport *t, const char *const *addresses, const unsigned char *, int per_peer_ms,
              unsigned char *lost, char *err, size_t errlen) noexcept {
     try {
-        for (int r : t->tcp->join_mesh(t->rank, to_vector(addresses, t->size),
-                                       std::chrono::milliseconds(per_peer_ms)))
+        for (int r : t->tcp->join_mesh(t->rank, to_vector(addresses, t->size), std::chrono::milliseconds(per_peer_ms)))
             lost[r] = 1;
         return FTMPI_TRANSPORT_OK;
     } catch (const std::exception &e) {
@@ -156,21 +175,46 @@ int tcp_join(ftmpi_transport *t, const char *const *addresses, const unsigned ch
     }
 }
 
-int tcp_incarnation(ftmpi_transport *t, int peer) noexcept { return t->tcp->incarnation(peer); }
-int tcp_joining_incarnation(ftmpi_transport *t, int peer) noexcept { return t->tcp->joining_incarnation(peer); }
+int tcp_incarnation(ftmpi_transport *t, int peer) noexcept {
+    return t->tcp->incarnation(peer);
+}
+int tcp_joining_incarnation(ftmpi_transport *t, int peer) noexcept {
+    return t->tcp->joining_incarnation(peer);
+}
 int tcp_admit(ftmpi_transport *t, int peer, int incarnation) noexcept {
     return t->tcp->admit(peer, incarnation) ? FTMPI_TRANSPORT_OK : FTMPI_TRANSPORT_ERROR;
 }
 
 const ftmpi_transport_ops table = {
-    sizeof(ftmpi_transport_ops), FTMPI_TRANSPORT_VERSION, "tcp",
-    tcp_open, tcp_close, tcp_address, tcp_reachable, tcp_eager_limit, tcp_connect, tcp_send,
-    tcp_wait_fd, tcp_prepare_wait, tcp_progress, tcp_wake, tcp_drop, tcp_connected, tcp_bye_received, tcp_flushed,
-    tcp_join, tcp_incarnation, tcp_joining_incarnation, tcp_admit, tcp_drain,
+    sizeof(ftmpi_transport_ops),
+    FTMPI_TRANSPORT_VERSION,
+    "tcp",
+    tcp_open,
+    tcp_close,
+    tcp_address,
+    tcp_reachable,
+    tcp_eager_limit,
+    tcp_connect,
+    tcp_send,
+    tcp_wait_fd,
+    tcp_prepare_wait,
+    tcp_progress,
+    tcp_wake,
+    tcp_drop,
+    tcp_connected,
+    tcp_bye_received,
+    tcp_flushed,
+    tcp_join,
+    tcp_incarnation,
+    tcp_joining_incarnation,
+    tcp_admit,
+    tcp_drain,
 };
 
 }  // namespace
 
-const ftmpi_transport_ops *tcp_ops() { return &table; }
+const ftmpi_transport_ops *tcp_ops() {
+    return &table;
+}
 
 }  // namespace ftmpi::transport

@@ -13,9 +13,9 @@
 // connects itself when it does not come (the higher may have read the
 // lower's old record). A same-round connection is admitted at once on both
 // sides; any other joining connection waits for admit() (recovery).
+#include "runtime/log.hpp"
 #include "transport/sockets.hpp"
 #include "transport/tcp.hpp"
-#include "runtime/log.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -32,7 +32,7 @@ namespace ftmpi::transport {
 using namespace sockets;
 
 namespace {
-constexpr size_t max_pending = 64;  // connections still owing their hello
+constexpr size_t max_pending = 64;                // connections still owing their hello
 constexpr std::chrono::seconds answer_grace{10};  // for a hello-ack, after the connect deadline
 }  // namespace
 
@@ -148,15 +148,18 @@ void Tcp::hello_complete(Pending p) {
     if (h.kind != FrameKind::hello || h.sender_id != hello_magic) return refuse(p.fd, p.from, "not an FT-MPI hello");
     const int src = h.source, inc = h.tag;
     if (src < 0 || src >= n || src == my_rank_)
-        return refuse(p.fd, p.from, "hello from rank " + std::to_string(src) + ", not a peer of rank " + std::to_string(my_rank_));
+        return refuse(p.fd, p.from,
+                      "hello from rank " + std::to_string(src) + ", not a peer of rank " + std::to_string(my_rank_));
     if (h.length != static_cast<uint64_t>(my_rank_))
         return refuse(p.fd, p.from, "hello meant for rank " + std::to_string(h.length));
     if (h.receiver_id != static_cast<uint64_t>(my_incarnation_))
-        return refuse(p.fd, p.from, "hello from rank " + std::to_string(src) + " meant for incarnation " +
-                                        std::to_string(static_cast<int64_t>(h.receiver_id)) + " of this rank (a stale record)");
+        return refuse(p.fd, p.from,
+                      "hello from rank " + std::to_string(src) + " meant for incarnation " +
+                          std::to_string(static_cast<int64_t>(h.receiver_id)) + " of this rank (a stale record)");
     if (inc < 0 || inc <= conns_[src].incarnation || inc <= joining_[src].incarnation)
-        return refuse(p.fd, p.from, "stale incarnation " + std::to_string(inc) + " of rank " + std::to_string(src) +
-                                        " (known: " + std::to_string(std::max(conns_[src].incarnation, joining_[src].incarnation)) + ")");
+        return refuse(p.fd, p.from,
+                      "stale incarnation " + std::to_string(inc) + " of rank " + std::to_string(src) + " (known: " +
+                          std::to_string(std::max(conns_[src].incarnation, joining_[src].incarnation)) + ")");
     Frame ack = make_hello(src, inc);
     ack.flags = frame_hello_ack;
     if (!io_all(p.fd, &ack, sizeof ack, true, std::chrono::steady_clock::now() + std::chrono::seconds(1)))
@@ -192,9 +195,9 @@ int Tcp::handshake(int peer, const Contact &contact, std::chrono::steady_clock::
             const auto answer_deadline = deadline + answer_grace;
             Frame hello = make_hello(peer, contact.incarnation), ack{};
             if (io_all(fd, &hello, sizeof hello, true, answer_deadline) &&
-                io_all(fd, &ack, sizeof ack, false, answer_deadline) &&
-                ack.kind == FrameKind::hello && (ack.flags & frame_hello_ack) && ack.sender_id == hello_magic &&
-                ack.source == peer && ack.length == static_cast<uint64_t>(my_rank_)) {
+                io_all(fd, &ack, sizeof ack, false, answer_deadline) && ack.kind == FrameKind::hello &&
+                (ack.flags & frame_hello_ack) && ack.sender_id == hello_magic && ack.source == peer &&
+                ack.length == static_cast<uint64_t>(my_rank_)) {
                 *incarnation = ack.tag;
                 return fd;
             }
@@ -206,7 +209,8 @@ int Tcp::handshake(int peer, const Contact &contact, std::chrono::steady_clock::
     }
 }
 
-std::vector<int> Tcp::join_mesh(int my_rank, const std::vector<std::string> &records, std::chrono::milliseconds per_peer) {
+std::vector<int> Tcp::join_mesh(int my_rank, const std::vector<std::string> &records,
+                                std::chrono::milliseconds per_peer) {
     my_rank_ = my_rank;
     const int n = static_cast<int>(records.size());
     conns_.clear();

@@ -60,12 +60,13 @@ int start_agreement(MPI_Comm comm, const ft::Agreement &contribution, OnDecided 
 
 namespace ftmpi::ft {
 int iagree(MPI_Comm comm, Agreement &a, MPI_Request *request) {
-    return ulfm::start_agreement(comm, a,
-                                 [&a](int code, const Agreement &decided) {
-                                     a = decided;
-                                     return code;
-                                 },
-                                 request);
+    return ulfm::start_agreement(
+        comm, a,
+        [&a](int code, const Agreement &decided) {
+            a = decided;
+            return code;
+        },
+        request);
 }
 
 int agree(MPI_Comm comm, Agreement &a) {

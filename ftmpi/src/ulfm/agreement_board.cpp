@@ -1,9 +1,9 @@
 // A communicator's agreement board: routes agreement messages to their instances (agreement_board.hpp).
 #include "agreement_board.hpp"
 
+#include "../comm/objects.hpp"
 #include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
-#include "../comm/objects.hpp"
 
 #include <list>
 #include <map>
@@ -54,11 +54,11 @@ private:
     std::vector<int32_t> inbox_;
     MPI_Request receive_ = MPI_REQUEST_NULL;
     std::map<uint32_t, std::unique_ptr<Machine>> machines_;
-    std::vector<Message> stash_;            // for instances not started here yet
-    std::map<uint32_t, Value> forgotten_;   // recent released instances' decisions
-    uint32_t next_instance_ = 0;            // instances below it were started here
+    std::vector<Message> stash_;           // for instances not started here yet
+    std::map<uint32_t, Value> forgotten_;  // recent released instances' decisions
+    uint32_t next_instance_ = 0;           // instances below it were started here
     std::list<Outgoing> sends_;
-    bool driving_ = false;                  // a driver request is alive
+    bool driving_ = false;  // a driver request is alive
     uint64_t failure_epoch_seen_ = ~uint64_t{0};
 };
 
@@ -81,8 +81,8 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
     // The ballot starts from what p2p and src/ft declared failed; the
     // caller's list only enters the value (a caller's mistake must not
     // exclude a live process from the tree).
-    auto machine = std::make_unique<Machine>(instance, n_, comm->rank, gaps_, failed_now_locked(), contribution,
-                                             outcome);
+    auto machine =
+        std::make_unique<Machine>(instance, n_, comm->rank, gaps_, failed_now_locked(), contribution, outcome);
     if (instance >= next_instance_) next_instance_ = instance + 1;
     machines_[instance] = std::move(machine);
     // Messages that came before this process started the instance.
@@ -268,6 +268,8 @@ std::shared_ptr<Outcome> start_instance(const std::shared_ptr<Board> &board, MPI
     return board->start(comm, instance, contribution);
 }
 
-void try_advance(const std::shared_ptr<Board> &board) { board->try_work(); }
+void try_advance(const std::shared_ptr<Board> &board) {
+    board->try_work();
+}
 
 }  // namespace ftmpi::ulfm

@@ -53,8 +53,10 @@ void Machine::new_epoch() {
     carried_ = Carried::nothing;
     carried_ballot_.assign(failed_.size(), 0);
     carried_value_ = Value{~0u, 0, Bits(failed_.size(), 0)};
-    if (decided_) carry(Carried::decision, failed_, *decided_);
-    else if (accepted_) carry(Carried::proposal, accepted_->first, accepted_->second);
+    if (decided_)
+        carry(Carried::decision, failed_, *decided_);
+    else if (accepted_)
+        carry(Carried::proposal, accepted_->first, accepted_->second);
 }
 
 void Machine::carry(Carried kind, const Bits &ballot, const Value &value) {
@@ -154,15 +156,18 @@ void Machine::receive(const Message &m) {
         if (m.sender == parent_) on_propose(m.value);
         break;
     case Kind::commit:
-        if (m.sender == parent_) on_commit(m.value);
-        else decide(m.value);
+        if (m.sender == parent_)
+            on_commit(m.value);
+        else
+            decide(m.value);
         break;
     case Kind::release:
-        if (m.sender == parent_) on_release(m.value);
-        else decide(m.value);
+        if (m.sender == parent_)
+            on_release(m.value);
+        else
+            decide(m.value);
         break;
-    case Kind::released:
-        break;  // handled above
+    case Kind::released: break;  // handled above
     }
 }
 
@@ -277,8 +282,7 @@ void Machine::step() {
             phase_ = Phase::await_parent;
         }
         break;
-    case Phase::await_parent:
-        break;
+    case Phase::await_parent: break;
     }
 }
 

@@ -69,7 +69,9 @@ void get_value(const int32_t *&p, size_t words, Value &v) {
 }
 }  // namespace
 
-size_t message_ints(int n) { return 8 + 6 * words_for(n); }
+size_t message_ints(int n) {
+    return 8 + 6 * words_for(n);
+}
 
 std::vector<int32_t> encode(const Message &m, int n) {
     std::vector<int32_t> out;

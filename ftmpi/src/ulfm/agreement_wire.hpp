@@ -15,9 +15,15 @@ namespace ftmpi::ulfm::wire {
 
 using Bits = std::vector<uint32_t>;
 
-inline size_t words_for(int n) { return (static_cast<size_t>(n) + 31) / 32; }
-inline bool test(const Bits &b, int r) { return (b[static_cast<size_t>(r) / 32] >> (r % 32)) & 1u; }
-inline void set(Bits &b, int r) { b[static_cast<size_t>(r) / 32] |= 1u << (r % 32); }
+inline size_t words_for(int n) {
+    return (static_cast<size_t>(n) + 31) / 32;
+}
+inline bool test(const Bits &b, int r) {
+    return (b[static_cast<size_t>(r) / 32] >> (r % 32)) & 1u;
+}
+inline void set(Bits &b, int r) {
+    b[static_cast<size_t>(r) / 32] |= 1u << (r % 32);
+}
 int count(const Bits &);
 bool subset(const Bits &a, const Bits &b);  // a ⊆ b
 bool unite(Bits &into, const Bits &from);   // into |= from; true when into changed

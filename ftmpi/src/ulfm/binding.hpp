@@ -14,6 +14,8 @@ namespace ftmpi::ulfm {
 using comm::guarded;  // internal/errors.hpp
 
 // MPI_ERR_COMM for MPI_COMM_NULL or a handle that is not a live communicator.
-inline bool usable(MPI_Comm comm) { return comm != MPI_COMM_NULL && comm::valid(comm); }
+inline bool usable(MPI_Comm comm) {
+    return comm != MPI_COMM_NULL && comm::valid(comm);
+}
 
 }  // namespace ftmpi::ulfm

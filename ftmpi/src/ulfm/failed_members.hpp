@@ -11,9 +11,9 @@
 namespace ftmpi::ulfm {
 
 struct FailedMember {
-    int rank = -1;        // rank in the communicator (local group)
-    int world = -1;       // world rank
-    int64_t index = -1;   // position in the failure list (-1: an older incarnation was replaced)
+    int rank = -1;       // rank in the communicator (local group)
+    int world = -1;      // world rank
+    int64_t index = -1;  // position in the failure list (-1: an older incarnation was replaced)
 };
 
 // Failed members of comm's local group, ordered by failure-list index.

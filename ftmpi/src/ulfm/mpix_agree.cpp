@@ -24,8 +24,10 @@ ft::Agreement contribution_of(MPI_Comm comm, int flag) {
     a.acked.emplace();
     for (const auto &m : ulfm::failed_members(comm)) {
         a.failed.push_back(m.rank);
-        if (ulfm::acknowledged(comm, m)) a.acked->push_back(m.rank);
-        else a.unacked = true;
+        if (ulfm::acknowledged(comm, m))
+            a.acked->push_back(m.rank);
+        else
+            a.unacked = true;
     }
     return a;
 }

@@ -17,8 +17,7 @@ using namespace ftmpi;
 namespace {
 void raise_acked_to(MPI_Comm comm, uint64_t upto) {
     uint64_t cur = comm->ft.acked_upto.load(std::memory_order_acquire);
-    while (cur < upto && !comm->ft.acked_upto.compare_exchange_weak(cur, upto, std::memory_order_acq_rel)) {
-    }
+    while (cur < upto && !comm->ft.acked_upto.compare_exchange_weak(cur, upto, std::memory_order_acq_rel)) {}
 }
 }  // namespace
 

@@ -9,5 +9,4 @@
 
 #include "mpi-ext.h"
 
-#define FTMPI_PMPIX(name) \
-    extern "C" __typeof__(MPIX_##name) PMPIX_##name __attribute__((weak, alias("MPIX_" #name)));
+#define FTMPI_PMPIX(name) extern "C" __typeof__(MPIX_##name) PMPIX_##name __attribute__((weak, alias("MPIX_" #name)));

@@ -15,11 +15,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Error cache_error(const std::string &what) { return make_error(HARNESS_ERR_INTERNAL, "cache: " + what); }
+Error cache_error(const std::string &what) {
+    return make_error(HARNESS_ERR_INTERNAL, "cache: " + what);
+}
 
-Result<void> check_dir(const fs::path &dir)
-{
-    struct stat st{};
+Result<void> check_dir(const fs::path &dir) {
+    struct stat st {};
     if (::lstat(dir.c_str(), &st) != 0) return cache_error("cannot stat " + dir.string() + ": " + std::strerror(errno));
     if (!S_ISDIR(st.st_mode)) return cache_error(dir.string() + " is not a directory (or is a symlink)");
     if (st.st_uid != ::geteuid()) return cache_error(dir.string() + " belongs to another user; refusing to use it");
@@ -28,8 +29,7 @@ Result<void> check_dir(const fs::path &dir)
     return {};
 }
 
-Result<void> write_all(int fd, std::string_view bytes)
-{
+Result<void> write_all(int fd, std::string_view bytes) {
     while (!bytes.empty()) {
         ssize_t n = ::write(fd, bytes.data(), bytes.size());
         if (n < 0) {
@@ -42,8 +42,7 @@ Result<void> write_all(int fd, std::string_view bytes)
 }
 
 // Writes bytes to a fresh temporary file in dir; returns its path.
-Result<fs::path> write_temp(const fs::path &dir, const std::string &final_name, std::string_view bytes)
-{
+Result<fs::path> write_temp(const fs::path &dir, const std::string &final_name, std::string_view bytes) {
     std::string templ = (dir / ("." + final_name + ".tmp.XXXXXX")).string();
     std::vector<char> buf(templ.begin(), templ.end());
     buf.push_back('\0');
@@ -61,8 +60,7 @@ Result<fs::path> write_temp(const fs::path &dir, const std::string &final_name, 
     return tmp;
 }
 
-Result<void> fsync_dir(const fs::path &dir)
-{
+Result<void> fsync_dir(const fs::path &dir) {
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return cache_error("open " + dir.string() + ": " + std::strerror(errno));
     int rc = ::fsync(fd);
@@ -71,12 +69,11 @@ Result<void> fsync_dir(const fs::path &dir)
     return {};
 }
 
-} // namespace
+}  // namespace
 
-Result<void> ensure_private_dir(const fs::path &dir)
-{
+Result<void> ensure_private_dir(const fs::path &dir) {
     if (dir.empty()) return cache_error("empty directory name");
-    struct stat st{};
+    struct stat st {};
     if (::lstat(dir.c_str(), &st) != 0) {
         if (errno != ENOENT) return cache_error("cannot stat " + dir.string() + ": " + std::strerror(errno));
         if (dir.has_parent_path() && dir.parent_path() != dir) {
@@ -92,8 +89,7 @@ Result<void> ensure_private_dir(const fs::path &dir)
 
 Result<ResolvedPlugin> write_cache_entry(const fs::path &cache_lib_dir, const ComponentName &name,
                                          std::string_view so_bytes, std::string_view manifest_bytes,
-                                         std::chrono::system_clock::time_point valid_until)
-{
+                                         std::chrono::system_clock::time_point valid_until) {
     if (auto r = ensure_private_dir(cache_lib_dir); !r) return r.error();
     fs::path dir = cache_lib_dir / name.package;
     if (auto r = ensure_private_dir(dir); !r) return r.error();
@@ -134,4 +130,4 @@ Result<ResolvedPlugin> write_cache_entry(const fs::path &cache_lib_dir, const Co
     return where;
 }
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

@@ -25,4 +25,4 @@ Result<ResolvedPlugin> write_cache_entry(const std::filesystem::path &cache_lib_
                                          std::string_view so_bytes, std::string_view manifest_bytes,
                                          std::chrono::system_clock::time_point valid_until);
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

@@ -28,4 +28,4 @@ Result<std::string> http_get(const std::string &url, const DownloadLimits &limit
 // base "http://h/repo" or "http://h/repo/" joined with "a/b".
 std::string join_url(const std::string &base, const std::string &relative);
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

@@ -6,8 +6,7 @@
 
 namespace harness::repo::detail {
 
-Result<GpgContext> GpgContext::open(const std::filesystem::path &gnupghome)
-{
+Result<GpgContext> GpgContext::open(const std::filesystem::path &gnupghome) {
     static std::once_flag once;
     std::call_once(once, [] { gpgme_check_version(nullptr); });
     if (auto home = ensure_gnupghome(gnupghome); !home) return home.error();
@@ -17,7 +16,8 @@ Result<GpgContext> GpgContext::open(const std::filesystem::path &gnupghome)
     if (auto err = gpgme_new(&ctx)) return make_error(HARNESS_ERR_INTERNAL, "gpgme_new: " + gpg_error_text(err));
     GpgContext owner(ctx);
     if (auto err = gpgme_ctx_set_engine_info(ctx, GPGME_PROTOCOL_OpenPGP, nullptr, gnupghome.c_str()))
-        return make_error(HARNESS_ERR_INTERNAL, "cannot use GNUPGHOME " + gnupghome.string() + ": " + gpg_error_text(err));
+        return make_error(HARNESS_ERR_INTERNAL,
+                          "cannot use GNUPGHOME " + gnupghome.string() + ": " + gpg_error_text(err));
     gpgme_set_protocol(ctx, GPGME_PROTOCOL_OpenPGP);
     // Keys are passphrase-less; never let GnuPG pop up a pinentry in a daemon.
     gpgme_set_pinentry_mode(ctx, GPGME_PINENTRY_MODE_LOOPBACK);
@@ -25,28 +25,23 @@ Result<GpgContext> GpgContext::open(const std::filesystem::path &gnupghome)
     return owner;
 }
 
-GpgContext::~GpgContext()
-{
+GpgContext::~GpgContext() {
     if (ctx_) gpgme_release(ctx_);
 }
 
-GpgData::GpgData()
-{
+GpgData::GpgData() {
     if (gpgme_data_new(&data_)) data_ = nullptr;
 }
 
-GpgData::GpgData(std::string_view bytes)
-{
+GpgData::GpgData(std::string_view bytes) {
     if (gpgme_data_new_from_mem(&data_, bytes.data(), bytes.size(), /*copy=*/1)) data_ = nullptr;
 }
 
-GpgData::~GpgData()
-{
+GpgData::~GpgData() {
     if (data_) gpgme_data_release(data_);
 }
 
-std::string GpgData::take()
-{
+std::string GpgData::take() {
     std::string out;
     if (!data_) return out;
     gpgme_data_seek(data_, 0, SEEK_SET);
@@ -56,11 +51,10 @@ std::string GpgData::take()
     return out;
 }
 
-std::string gpg_error_text(gpgme_error_t err)
-{
+std::string gpg_error_text(gpgme_error_t err) {
     char buf[256];
     gpgme_strerror_r(err, buf, sizeof buf);
     return buf;
 }
 
-} // namespace harness::repo::detail
+}  // namespace harness::repo::detail

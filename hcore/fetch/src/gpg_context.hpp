@@ -26,14 +26,14 @@ private:
 
 class GpgData {
 public:
-    GpgData(); // empty, for output
-    explicit GpgData(std::string_view bytes); // input (copied)
+    GpgData();                                 // empty, for output
+    explicit GpgData(std::string_view bytes);  // input (copied)
     GpgData(const GpgData &) = delete;
     GpgData &operator=(const GpgData &) = delete;
     ~GpgData();
     bool ok() const { return data_ != nullptr; }
     gpgme_data_t get() const { return data_; }
-    std::string take(); // the written bytes
+    std::string take();  // the written bytes
 
 private:
     gpgme_data_t data_ = nullptr;
@@ -44,8 +44,7 @@ public:
     GpgKey() = default;
     GpgKey(const GpgKey &) = delete;
     GpgKey &operator=(const GpgKey &) = delete;
-    ~GpgKey()
-    {
+    ~GpgKey() {
         if (key_) gpgme_key_unref(key_);
     }
     gpgme_key_t *out() { return &key_; }
@@ -57,4 +56,4 @@ private:
 
 std::string gpg_error_text(gpgme_error_t err);
 
-} // namespace harness::repo::detail
+}  // namespace harness::repo::detail

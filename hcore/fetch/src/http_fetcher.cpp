@@ -21,8 +21,7 @@ using fetch::IndexState;
 
 // A cache entry another caller finished while we waited for the lock (the
 // resolver looked before we got here). Same stamp format as the resolver's.
-std::optional<ResolvedPlugin> valid_cache_entry(const fs::path &cache_lib, const ComponentName &n)
-{
+std::optional<ResolvedPlugin> valid_cache_entry(const fs::path &cache_lib, const ComponentName &n) {
     fs::path dir = cache_lib / n.package;
     std::ifstream in(dir / (n.component + ".fetched"));
     long long until = 0;
@@ -39,8 +38,7 @@ class HttpFetcher final : public Fetcher {
 public:
     explicit HttpFetcher(FetchConfig config) : config_(std::move(config)), state_(config_.state_db) {}
 
-    Result<ResolvedPlugin> fetch(const ComponentName &name, const fs::path &cache_lib_dir) override
-    {
+    Result<ResolvedPlugin> fetch(const ComponentName &name, const fs::path &cache_lib_dir) override {
         Key key{cache_lib_dir, name};
         std::promise<Result<ResolvedPlugin>> promise;
         std::shared_future<Result<ResolvedPlugin>> shared;
@@ -71,25 +69,20 @@ public:
 private:
     using Key = std::pair<fs::path, ComponentName>;
 
-    void debug(const std::string &m) const
-    {
+    void debug(const std::string &m) const {
         if (config_.log) config_.log->debug(m);
     }
-    void info(const std::string &m) const
-    {
+    void info(const std::string &m) const {
         if (config_.log) config_.log->info(m);
     }
-    void warning(const std::string &m) const
-    {
+    void warning(const std::string &m) const {
         if (config_.log) config_.log->warning(m);
     }
-    void refuse(const std::string &m) const
-    {
+    void refuse(const std::string &m) const {
         if (config_.log) config_.log->error(m);
     }
 
-    Result<ResolvedPlugin> fetch_once(const ComponentName &name, const fs::path &cache_lib_dir)
-    {
+    Result<ResolvedPlugin> fetch_once(const ComponentName &name, const fs::path &cache_lib_dir) {
         if (auto cached = valid_cache_entry(cache_lib_dir, name)) return *cached;
         std::vector<std::pair<std::string, Error>> failures;
         for (const auto &url : repositories_for(name)) {
@@ -119,8 +112,7 @@ private:
 
     // Published locations first (newest first), then the configured ones;
     // each URL once, and only http(s).
-    std::vector<std::string> repositories_for(const ComponentName &name) const
-    {
+    std::vector<std::string> repositories_for(const ComponentName &name) const {
         std::vector<std::string> urls;
         auto add = [&](const std::string &url) {
             bool http = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
@@ -133,8 +125,8 @@ private:
         return urls;
     }
 
-    Result<ResolvedPlugin> fetch_from(const std::string &url, const ComponentName &name, const fs::path &cache_lib_dir)
-    {
+    Result<ResolvedPlugin> fetch_from(const std::string &url, const ComponentName &name,
+                                      const fs::path &cache_lib_dir) {
         auto verified = fetch::fetch_verified_index(url, config_, state_);
         if (!verified) return verified.error();
         Result<fetch::Package> package = make_error(HARNESS_ERR_INTERNAL, "");
@@ -166,10 +158,9 @@ private:
     std::map<Key, std::shared_future<Result<ResolvedPlugin>>> in_flight_;
 };
 
-} // namespace
+}  // namespace
 
-Result<void> prepare_daemon_gnupghome(const fs::path &gnupghome)
-{
+Result<void> prepare_daemon_gnupghome(const fs::path &gnupghome) {
     if (auto home = repo::ensure_gnupghome(gnupghome); !home) return home;
     fs::path conf = gnupghome / "gpg.conf";
     std::error_code ec;
@@ -181,14 +172,12 @@ Result<void> prepare_daemon_gnupghome(const fs::path &gnupghome)
     return {};
 }
 
-Result<std::vector<std::string>> import_daemon_key(const fs::path &gnupghome, const fs::path &key_file)
-{
+Result<std::vector<std::string>> import_daemon_key(const fs::path &gnupghome, const fs::path &key_file) {
     if (auto home = prepare_daemon_gnupghome(gnupghome); !home) return home.error();
     return repo::import_public_key(gnupghome, key_file);
 }
 
-Result<std::shared_ptr<Fetcher>> make_http_fetcher(FetchConfig config)
-{
+Result<std::shared_ptr<Fetcher>> make_http_fetcher(FetchConfig config) {
     for (const auto &url : config.repositories)
         if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
             return make_error(HARNESS_ERR_INVALID_ARGUMENT, "repository " + url + ": only http:// and https:// URLs");
@@ -209,4 +198,4 @@ Result<std::shared_ptr<Fetcher>> make_http_fetcher(FetchConfig config)
     return std::shared_ptr<Fetcher>(std::make_shared<HttpFetcher>(std::move(config)));
 }
 
-} // namespace harness
+}  // namespace harness

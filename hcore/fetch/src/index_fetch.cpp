@@ -8,17 +8,15 @@ namespace harness::fetch {
 
 namespace {
 
-DownloadLimits limits_for(const FetchConfig &config, std::size_t max_bytes)
-{
+DownloadLimits limits_for(const FetchConfig &config, std::size_t max_bytes) {
     return {max_bytes, config.connect_timeout, config.transfer_timeout, config.max_redirects};
 }
 
-void warn(const FetchConfig &config, const std::string &message)
-{
+void warn(const FetchConfig &config, const std::string &message) {
     if (config.log) config.log->warning(message);
 }
 
-} // namespace
+}  // namespace
 
 namespace {
 
@@ -27,11 +25,10 @@ namespace {
 // index; one re-read after a pause tells that apart from tampering.
 struct SignedText {
     std::string text;
-    std::optional<std::string> signature; // nullopt: the server has none (404)
+    std::optional<std::string> signature;  // nullopt: the server has none (404)
 };
 
-Result<SignedText> get_signed_text(const std::string &repo_url, const FetchConfig &config)
-{
+Result<SignedText> get_signed_text(const std::string &repo_url, const FetchConfig &config) {
     auto text = http_get(join_url(repo_url, repo::kIndexFile), limits_for(config, config.max_index_bytes));
     if (!text) return text.error();
     auto sig = http_get(join_url(repo_url, repo::kSignatureFile), limits_for(config, config.max_signature_bytes));
@@ -40,10 +37,9 @@ Result<SignedText> get_signed_text(const std::string &repo_url, const FetchConfi
     return SignedText{std::move(*text), std::nullopt};
 }
 
-} // namespace
+}  // namespace
 
-Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const FetchConfig &config, IndexState &state)
-{
+Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const FetchConfig &config, IndexState &state) {
     auto index_url = join_url(repo_url, repo::kIndexFile);
     VerifiedIndex verified;
     std::string text;
@@ -52,8 +48,10 @@ Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const Fe
         if (!got) {
             // NOT_FOUND here is always the index itself (a missing signature is not an error).
             if (got.error().status == HARNESS_ERR_NOT_FOUND && config.allow_unsigned) {
-                warn(config, "repository " + repo_url + " has no index; --allow-unsigned: plain download without "
-                             "any signature or hash check");
+                warn(config,
+                     "repository " + repo_url +
+                         " has no index; --allow-unsigned: plain download without "
+                         "any signature or hash check");
                 return VerifiedIndex{};
             }
             return got.error();
@@ -61,9 +59,10 @@ Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const Fe
         text = std::move(got->text);
         if (!got->signature) {
             if (!config.allow_unsigned)
-                return make_error(HARNESS_ERR_AUTH, "missing signature: " + index_url +
-                                                        " has no index.json.sig (start with --allow-unsigned to "
-                                                        "accept that)");
+                return make_error(HARNESS_ERR_AUTH,
+                                  "missing signature: " + index_url +
+                                      " has no index.json.sig (start with --allow-unsigned to "
+                                      "accept that)");
             warn(config, "index " + index_url + " is UNSIGNED; --allow-unsigned: using it anyway");
             break;
         }
@@ -89,14 +88,14 @@ Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const Fe
     auto seen = state.highest(state_key);
     if (!seen) return seen.error();
     if (index->index_version < *seen)
-        return make_error(HARNESS_ERR_AUTH, "rollback: " + index_url + " has index_version " +
-                                                std::to_string(index->index_version) + ", older than version " +
-                                                std::to_string(*seen) + " already seen");
+        return make_error(HARNESS_ERR_AUTH,
+                          "rollback: " + index_url + " has index_version " + std::to_string(index->index_version) +
+                              ", older than version " + std::to_string(*seen) + " already seen");
     auto now = std::chrono::system_clock::now();
     if (index->expires <= now)
-        return make_error(HARNESS_ERR_AUTH, "expired: " + index_url + " (index_version " +
-                                                std::to_string(index->index_version) + ") expired at " +
-                                                repo::format_utc(index->expires));
+        return make_error(HARNESS_ERR_AUTH,
+                          "expired: " + index_url + " (index_version " + std::to_string(index->index_version) +
+                              ") expired at " + repo::format_utc(index->expires));
     // An unsigned index must not raise the bar: anyone could serve version 2^62.
     if (!verified.signer.empty() && index->index_version > *seen)
         if (auto r = state.record(state_key, index->index_version); !r) return r.error();
@@ -104,4 +103,4 @@ Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const Fe
     return verified;
 }
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

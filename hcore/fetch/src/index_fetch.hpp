@@ -14,9 +14,9 @@ namespace harness::fetch {
 struct VerifiedIndex {
     // Empty only in pure-download mode: allow_unsigned and no index.json.
     std::optional<repo::RepoIndex> index;
-    std::string signer; // primary fingerprint; empty when unsigned
+    std::string signer;  // primary fingerprint; empty when unsigned
 };
 
 Result<VerifiedIndex> fetch_verified_index(const std::string &repo_url, const FetchConfig &config, IndexState &state);
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

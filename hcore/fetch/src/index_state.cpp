@@ -8,8 +8,7 @@ namespace harness::fetch {
 
 namespace {
 
-Error db_error(sqlite3 *db, const std::string &what)
-{
+Error db_error(sqlite3 *db, const std::string &what) {
     return make_error(HARNESS_ERR_INTERNAL, "index state database: " + what + ": " + (db ? sqlite3_errmsg(db) : "?"));
 }
 
@@ -18,15 +17,13 @@ struct Statement {
     ~Statement() { sqlite3_finalize(stmt); }
 };
 
-} // namespace
+}  // namespace
 
-IndexState::~IndexState()
-{
+IndexState::~IndexState() {
     if (db_) sqlite3_close(db_);
 }
 
-Result<void> IndexState::open_locked()
-{
+Result<void> IndexState::open_locked() {
     if (db_) return {};
     if (file_.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "no index state database configured");
     std::error_code ec;
@@ -52,13 +49,12 @@ Result<void> IndexState::open_locked()
     return {};
 }
 
-Result<std::int64_t> IndexState::highest(const std::string &url)
-{
+Result<std::int64_t> IndexState::highest(const std::string &url) {
     std::lock_guard lock(mutex_);
     if (auto r = open_locked(); !r) return r.error();
     Statement st;
-    if (sqlite3_prepare_v2(db_, "SELECT highest_version FROM repository_index WHERE url = ?1", -1, &st.stmt,
-                           nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db_, "SELECT highest_version FROM repository_index WHERE url = ?1", -1, &st.stmt, nullptr) !=
+        SQLITE_OK)
         return db_error(db_, "prepare");
     sqlite3_bind_text(st.stmt, 1, url.c_str(), -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st.stmt);
@@ -67,8 +63,7 @@ Result<std::int64_t> IndexState::highest(const std::string &url)
     return db_error(db_, "select");
 }
 
-Result<void> IndexState::record(const std::string &url, std::int64_t version)
-{
+Result<void> IndexState::record(const std::string &url, std::int64_t version) {
     std::lock_guard lock(mutex_);
     if (auto r = open_locked(); !r) return r.error();
     Statement st;
@@ -84,4 +79,4 @@ Result<void> IndexState::record(const std::string &url, std::int64_t version)
     return {};
 }
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

@@ -33,4 +33,4 @@ private:
     std::mutex mutex_;
 };
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

@@ -25,4 +25,4 @@ Result<Package> fetch_indexed_package(const std::string &repo_url, const repo::I
 Result<Package> fetch_plain_package(const std::string &repo_url, const ComponentName &wanted,
                                     const FetchConfig &config);
 
-} // namespace harness::fetch
+}  // namespace harness::fetch

@@ -13,19 +13,20 @@ namespace {
 
 using json = nlohmann::json;
 
-Error index_error(const std::string &why) { return make_error(HARNESS_ERR_PROTOCOL, "malformed index: " + why); }
-
-bool is_hex64(std::string_view s)
-{
-    return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
+Error index_error(const std::string &why) {
+    return make_error(HARNESS_ERR_PROTOCOL, "malformed index: " + why);
 }
 
-json file_to_json(const FileRef &f) { return {{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}}; }
+bool is_hex64(std::string_view s) {
+    return s.size() == 64 &&
+        std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
 
-Result<FileRef> file_from_json(const json &j, const std::string &what)
-{
+json file_to_json(const FileRef &f) {
+    return {{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}};
+}
+
+Result<FileRef> file_from_json(const json &j, const std::string &what) {
     if (!j.is_object()) return index_error(what + " is not an object");
     FileRef f;
     f.path = j.at("path").get<std::string>();
@@ -38,34 +39,41 @@ Result<FileRef> file_from_json(const json &j, const std::string &what)
     return f;
 }
 
-json function_to_json(const Manifest::Function &f)
-{
-    json j = {{"name", f.name}, {"convention", convention_name(f.convention)}, {"default_mode", mode_name(f.default_mode)}};
+json function_to_json(const Manifest::Function &f) {
+    json j = {
+        {"name", f.name}, {"convention", convention_name(f.convention)}, {"default_mode", mode_name(f.default_mode)}};
     if (!f.signature.empty()) j["signature"] = f.signature;
     return j;
 }
 
-Result<Manifest::Function> function_from_json(const json &j)
-{
+Result<Manifest::Function> function_from_json(const json &j) {
     Manifest::Function f;
     f.name = j.at("name").get<std::string>();
     auto conv = j.value("convention", std::string("packed"));
-    if (conv == "raw") f.convention = HARNESS_CALL_RAW;
-    else if (conv == "packed") f.convention = HARNESS_CALL_PACKED;
-    else if (conv == "auto") f.convention = HARNESS_CALL_AUTO;
-    else return index_error("function " + f.name + ": bad convention \"" + conv + "\"");
+    if (conv == "raw")
+        f.convention = HARNESS_CALL_RAW;
+    else if (conv == "packed")
+        f.convention = HARNESS_CALL_PACKED;
+    else if (conv == "auto")
+        f.convention = HARNESS_CALL_AUTO;
+    else
+        return index_error("function " + f.name + ": bad convention \"" + conv + "\"");
     auto mode = j.value("default_mode", std::string("inline"));
-    if (mode == "inline") f.default_mode = HARNESS_MODE_INLINE;
-    else if (mode == "thread") f.default_mode = HARNESS_MODE_THREAD;
-    else if (mode == "fork") f.default_mode = HARNESS_MODE_FORK;
-    else if (mode == "service") f.default_mode = HARNESS_MODE_SERVICE;
-    else return index_error("function " + f.name + ": bad default_mode \"" + mode + "\"");
+    if (mode == "inline")
+        f.default_mode = HARNESS_MODE_INLINE;
+    else if (mode == "thread")
+        f.default_mode = HARNESS_MODE_THREAD;
+    else if (mode == "fork")
+        f.default_mode = HARNESS_MODE_FORK;
+    else if (mode == "service")
+        f.default_mode = HARNESS_MODE_SERVICE;
+    else
+        return index_error("function " + f.name + ": bad default_mode \"" + mode + "\"");
     f.signature = j.value("signature", std::string());
     return f;
 }
 
-json entry_to_json(const IndexEntry &e)
-{
+json entry_to_json(const IndexEntry &e) {
     json fns = json::array();
     for (const auto &f : e.functions) fns.push_back(function_to_json(f));
     return {{"package", e.package},
@@ -80,8 +88,7 @@ json entry_to_json(const IndexEntry &e)
             {"files", {{"shared_object", file_to_json(e.shared_object)}, {"manifest", file_to_json(e.manifest)}}}};
 }
 
-Result<IndexEntry> entry_from_json(const json &j)
-{
+Result<IndexEntry> entry_from_json(const json &j) {
     if (!j.is_object()) return index_error("component entry is not an object");
     IndexEntry e;
     e.package = j.at("package").get<std::string>();
@@ -116,17 +123,15 @@ Result<IndexEntry> entry_from_json(const json &j)
     return e;
 }
 
-} // namespace
+}  // namespace
 
-const IndexEntry *RepoIndex::find(const ComponentName &name) const
-{
+const IndexEntry *RepoIndex::find(const ComponentName &name) const {
     for (const auto &e : components)
         if (e.package == name.package && e.component == name.component) return &e;
     return nullptr;
 }
 
-void RepoIndex::upsert(IndexEntry entry)
-{
+void RepoIndex::upsert(IndexEntry entry) {
     for (auto &e : components)
         if (e.package == entry.package && e.component == entry.component) {
             e = std::move(entry);
@@ -137,8 +142,7 @@ void RepoIndex::upsert(IndexEntry entry)
               [](const IndexEntry &a, const IndexEntry &b) { return a.name() < b.name(); });
 }
 
-Result<RepoIndex> parse_index(std::string_view json_text)
-{
+Result<RepoIndex> parse_index(std::string_view json_text) {
     json j = json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) return index_error("not a JSON object");
     RepoIndex index;
@@ -167,8 +171,7 @@ Result<RepoIndex> parse_index(std::string_view json_text)
     return index;
 }
 
-std::string serialize_index(const RepoIndex &index)
-{
+std::string serialize_index(const RepoIndex &index) {
     json comps = json::array();
     for (const auto &e : index.components) comps.push_back(entry_to_json(e));
     json j = {{"format", index.format},
@@ -179,8 +182,7 @@ std::string serialize_index(const RepoIndex &index)
     return j.dump(2) + "\n";
 }
 
-Result<IndexEntry> make_entry(const Manifest &manifest, std::string_view so_bytes, std::string_view manifest_bytes)
-{
+Result<IndexEntry> make_entry(const Manifest &manifest, std::string_view so_bytes, std::string_view manifest_bytes) {
     IndexEntry e;
     e.package = manifest.package;
     e.component = manifest.component;
@@ -201,8 +203,7 @@ Result<IndexEntry> make_entry(const Manifest &manifest, std::string_view so_byte
     return e;
 }
 
-bool is_safe_relative_path(std::string_view path)
-{
+bool is_safe_relative_path(std::string_view path) {
     if (path.empty() || path.size() > 512 || path.front() == '/') return false;
     std::size_t start = 0;
     while (start <= path.size()) {
@@ -214,4 +215,4 @@ bool is_safe_relative_path(std::string_view path)
     return true;
 }
 
-} // namespace harness::repo
+}  // namespace harness::repo

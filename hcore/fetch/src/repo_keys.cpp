@@ -13,13 +13,12 @@
 
 namespace harness::repo {
 
+using detail::gpg_error_text;
 using detail::GpgContext;
 using detail::GpgData;
 using detail::GpgKey;
-using detail::gpg_error_text;
 
-std::string normalize_fingerprint(std::string_view text)
-{
+std::string normalize_fingerprint(std::string_view text) {
     std::string out;
     for (char c : text) {
         if (c == ' ') continue;
@@ -30,25 +29,23 @@ std::string normalize_fingerprint(std::string_view text)
     return out;
 }
 
-Result<void> ensure_gnupghome(const std::filesystem::path &gnupghome)
-{
+Result<void> ensure_gnupghome(const std::filesystem::path &gnupghome) {
     if (gnupghome.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "no GNUPGHOME given");
     std::error_code ec;
     std::filesystem::create_directories(gnupghome.parent_path(), ec);
     if (::mkdir(gnupghome.c_str(), 0700) != 0 && errno != EEXIST)
         return make_error(HARNESS_ERR_INTERNAL, "cannot create GNUPGHOME " + gnupghome.string());
-    struct stat st{};
+    struct stat st {};
     if (::lstat(gnupghome.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         return make_error(HARNESS_ERR_INTERNAL, "GNUPGHOME " + gnupghome.string() + " is not a directory");
     if (st.st_uid != ::geteuid() || (st.st_mode & 077) != 0)
-        return make_error(HARNESS_ERR_AUTH, "unsafe GNUPGHOME " + gnupghome.string() +
-                                                ": must belong to this user with mode 0700");
+        return make_error(HARNESS_ERR_AUTH,
+                          "unsafe GNUPGHOME " + gnupghome.string() + ": must belong to this user with mode 0700");
     return {};
 }
 
 Result<std::vector<std::string>> import_public_key(const std::filesystem::path &gnupghome,
-                                                   const std::filesystem::path &key_file)
-{
+                                                   const std::filesystem::path &key_file) {
     std::ifstream in(key_file, std::ios::binary);
     if (!in) return make_error(HARNESS_ERR_NOT_FOUND, "cannot read key file " + key_file.string());
     std::ostringstream text;
@@ -69,10 +66,10 @@ Result<std::vector<std::string>> import_public_key(const std::filesystem::path &
     return fprs;
 }
 
-Result<std::string> export_public_key(const std::filesystem::path &gnupghome, std::string_view fingerprint)
-{
+Result<std::string> export_public_key(const std::filesystem::path &gnupghome, std::string_view fingerprint) {
     auto fpr = normalize_fingerprint(fingerprint);
-    if (fpr.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "not a full fingerprint: " + std::string(fingerprint));
+    if (fpr.empty())
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "not a full fingerprint: " + std::string(fingerprint));
     auto ctx = GpgContext::open(gnupghome);
     if (!ctx) return ctx.error();
     gpgme_set_armor(ctx->get(), 1);
@@ -84,14 +81,13 @@ Result<std::string> export_public_key(const std::filesystem::path &gnupghome, st
     return text;
 }
 
-Result<std::string> generate_signing_key(const std::filesystem::path &gnupghome, std::string_view user_id)
-{
+Result<std::string> generate_signing_key(const std::filesystem::path &gnupghome, std::string_view user_id) {
     auto ctx = GpgContext::open(gnupghome);
     if (!ctx) return ctx.error();
     std::string uid(user_id);
-    if (auto err = gpgme_op_createkey(ctx->get(), uid.c_str(), "ed25519", 0, 0, nullptr,
-                                      GPGME_CREATE_SIGN | GPGME_CREATE_NOPASSWD | GPGME_CREATE_NOEXPIRE |
-                                          GPGME_CREATE_FORCE))
+    if (auto err =
+            gpgme_op_createkey(ctx->get(), uid.c_str(), "ed25519", 0, 0, nullptr,
+                               GPGME_CREATE_SIGN | GPGME_CREATE_NOPASSWD | GPGME_CREATE_NOEXPIRE | GPGME_CREATE_FORCE))
         return make_error(HARNESS_ERR_INTERNAL, "key generation failed: " + gpg_error_text(err));
     gpgme_genkey_result_t result = gpgme_op_genkey_result(ctx->get());
     if (!result || !result->fpr) return make_error(HARNESS_ERR_INTERNAL, "key generation returned no fingerprint");
@@ -99,16 +95,16 @@ Result<std::string> generate_signing_key(const std::filesystem::path &gnupghome,
 }
 
 Result<std::string> sign_detached(const std::filesystem::path &gnupghome, std::string_view fingerprint,
-                                  std::string_view data)
-{
+                                  std::string_view data) {
     auto fpr = normalize_fingerprint(fingerprint);
-    if (fpr.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "not a full fingerprint: " + std::string(fingerprint));
+    if (fpr.empty())
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "not a full fingerprint: " + std::string(fingerprint));
     auto ctx = GpgContext::open(gnupghome);
     if (!ctx) return ctx.error();
     GpgKey key;
     if (auto err = gpgme_get_key(ctx->get(), fpr.c_str(), key.out(), /*secret=*/1))
-        return make_error(HARNESS_ERR_NOT_FOUND, "no secret key " + fpr + " in " + gnupghome.string() + ": " +
-                                                     gpg_error_text(err));
+        return make_error(HARNESS_ERR_NOT_FOUND,
+                          "no secret key " + fpr + " in " + gnupghome.string() + ": " + gpg_error_text(err));
     gpgme_set_armor(ctx->get(), 1);
     gpgme_signers_clear(ctx->get());
     if (auto err = gpgme_signers_add(ctx->get(), key.get()))
@@ -123,4 +119,4 @@ Result<std::string> sign_detached(const std::filesystem::path &gnupghome, std::s
     return out.take();
 }
 
-} // namespace harness::repo
+}  // namespace harness::repo

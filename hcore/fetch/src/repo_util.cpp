@@ -7,8 +7,7 @@
 
 namespace harness::repo {
 
-std::string format_utc(std::chrono::system_clock::time_point t)
-{
+std::string format_utc(std::chrono::system_clock::time_point t) {
     std::time_t secs = std::chrono::system_clock::to_time_t(t);
     std::tm tm{};
     gmtime_r(&secs, &tm);
@@ -17,8 +16,7 @@ std::string format_utc(std::chrono::system_clock::time_point t)
     return buf;
 }
 
-std::optional<std::chrono::system_clock::time_point> parse_utc(std::string_view text)
-{
+std::optional<std::chrono::system_clock::time_point> parse_utc(std::string_view text) {
     // Only the form we write: YYYY-MM-DDTHH:MM:SSZ (UTC, no fractions, no offset).
     if (text.size() != 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
         text[16] != ':' || text[19] != 'Z')
@@ -28,8 +26,8 @@ std::optional<std::chrono::system_clock::time_point> parse_utc(std::string_view 
     if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
                     &tm.tm_min, &tm.tm_sec) != 6)
         return std::nullopt;
-    if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
-        tm.tm_min > 59 || tm.tm_sec > 60)
+    if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
+        tm.tm_sec > 60)
         return std::nullopt;
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
@@ -38,8 +36,7 @@ std::optional<std::chrono::system_clock::time_point> parse_utc(std::string_view 
     return std::chrono::system_clock::from_time_t(secs);
 }
 
-std::string host_arch()
-{
+std::string host_arch() {
 #if defined(__x86_64__)
     return "x86_64";
 #elif defined(__aarch64__)
@@ -59,10 +56,13 @@ std::string host_arch()
 #endif
 }
 
-std::string elf_arch(std::string_view so)
-{
+std::string elf_arch(std::string_view so) {
     // e_ident: "\x7fELF", class, data (1 = little endian); e_machine at offset 18.
-    if (so.size() < 20 || so.substr(0, 4) != "\x7f" "ELF") return {};
+    if (so.size() < 20 ||
+        so.substr(0, 4) !=
+            "\x7f"
+            "ELF")
+        return {};
     auto b = [&](std::size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(so[i])); };
     bool little = b(5) == 1;
     unsigned machine = little ? (b(18) | b(19) << 8) : (b(19) | b(18) << 8);
@@ -79,10 +79,9 @@ std::string elf_arch(std::string_view so)
     }
 }
 
-std::string sha256_hex(std::string_view bytes)
-{
+std::string sha256_hex(std::string_view bytes) {
     auto digest = sha256({reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size()});
     return to_hex(digest);
 }
 
-} // namespace harness::repo
+}  // namespace harness::repo

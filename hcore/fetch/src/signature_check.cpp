@@ -7,24 +7,23 @@
 
 namespace harness::repo {
 
+using detail::gpg_error_text;
 using detail::GpgContext;
 using detail::GpgData;
 using detail::GpgKey;
-using detail::gpg_error_text;
 
 namespace {
 
-bool on_allowlist(const std::string &fpr, const std::vector<std::string> &trusted)
-{
-    return !fpr.empty() && std::any_of(trusted.begin(), trusted.end(),
-                                       [&](const std::string &t) { return normalize_fingerprint(t) == fpr; });
+bool on_allowlist(const std::string &fpr, const std::vector<std::string> &trusted) {
+    return !fpr.empty() && std::any_of(trusted.begin(), trusted.end(), [&](const std::string &t) {
+        return normalize_fingerprint(t) == fpr;
+    });
 }
 
-} // namespace
+}  // namespace
 
 Result<std::string> verify_detached(const std::filesystem::path &gnupghome, std::string_view data,
-                                    std::string_view signature, const std::vector<std::string> &trusted)
-{
+                                    std::string_view signature, const std::vector<std::string> &trusted) {
     auto ctx = GpgContext::open(gnupghome);
     if (!ctx) return ctx.error();
     GpgData sig(signature);
@@ -44,15 +43,14 @@ Result<std::string> verify_detached(const std::filesystem::path &gnupghome, std:
         case GPG_ERR_NO_ERROR: break;
         case GPG_ERR_BAD_SIGNATURE:
             return make_error(HARNESS_ERR_AUTH, "bad signature: the index does not match its signature by " + sig_fpr);
-        case GPG_ERR_NO_PUBKEY:
-            unknown = sig_fpr;
-            continue;
+        case GPG_ERR_NO_PUBKEY: unknown = sig_fpr; continue;
         default:
-            return make_error(HARNESS_ERR_AUTH, "bad signature: signature by " + sig_fpr + " not valid (" +
-                                                    gpg_error_text(s->status) + ")");
+            return make_error(HARNESS_ERR_AUTH,
+                              "bad signature: signature by " + sig_fpr + " not valid (" + gpg_error_text(s->status) +
+                                  ")");
         }
-        if (s->summary & (GPGME_SIGSUM_RED | GPGME_SIGSUM_KEY_REVOKED | GPGME_SIGSUM_KEY_EXPIRED |
-                          GPGME_SIGSUM_SIG_EXPIRED))
+        if (s->summary &
+            (GPGME_SIGSUM_RED | GPGME_SIGSUM_KEY_REVOKED | GPGME_SIGSUM_KEY_EXPIRED | GPGME_SIGSUM_SIG_EXPIRED))
             return make_error(HARNESS_ERR_AUTH, "bad signature: key " + sig_fpr + " is revoked or expired");
         // The signature may come from a subkey; the allowlist names either the
         // subkey or its primary key.
@@ -69,10 +67,12 @@ Result<std::string> verify_detached(const std::filesystem::path &gnupghome, std:
     }
     if (!accepted.empty()) return accepted;
     if (!good_untrusted.empty())
-        return make_error(HARNESS_ERR_AUTH, "unknown key: index signed by " + good_untrusted +
-                                                ", which is not among the trusted fingerprints");
-    return make_error(HARNESS_ERR_AUTH, "unknown key: index signed by " + unknown +
-                                            ", whose public key is not in the daemon's GNUPGHOME");
+        return make_error(HARNESS_ERR_AUTH,
+                          "unknown key: index signed by " + good_untrusted +
+                              ", which is not among the trusted fingerprints");
+    return make_error(HARNESS_ERR_AUTH,
+                      "unknown key: index signed by " + unknown +
+                          ", whose public key is not in the daemon's GNUPGHOME");
 }
 
-} // namespace harness::repo
+}  // namespace harness::repo

@@ -37,7 +37,6 @@ const harness_plugin_descriptor kDescriptor = {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
+extern "C" __attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void) {
     return &kDescriptor;
 }

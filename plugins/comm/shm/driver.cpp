@@ -38,8 +38,10 @@ Settings Settings::from_environment() {
     if (const char *v = std::getenv("FTMPI_SHM_RING_BYTES"); v && *v) {
         char *end = nullptr;
         unsigned long long n = std::strtoull(v, &end, 0);
-        const int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
-                        : *end == 'G' || *end == 'g' ? 30 : 0;
+        const int shift = *end == 'K' || *end == 'k' ? 10
+            : *end == 'M' || *end == 'm'             ? 20
+            : *end == 'G' || *end == 'g'             ? 30
+                                                     : 0;
         if (shift != 0 && end[1] == '\0' && n <= (~0ull >> shift)) {
             n <<= shift;
             ++end;
@@ -58,7 +60,7 @@ Driver::Driver(const ftmpi_transport_open_args &args, const ftmpi_transport_sink
     // The caller's sink may be an older, shorter struct.
     std::memcpy(&sink_, &sink, std::min<size_t>(sink.struct_size, sizeof sink_));
     has_on_joined_ = sink.struct_size >= offsetof(ftmpi_transport_sink, on_joined) + sizeof sink_.on_joined &&
-                     sink_.on_joined != nullptr;
+        sink_.on_joined != nullptr;
     if (job_.empty()) throw std::runtime_error("no job id");
     if (size_ <= 0 || rank_ < 0 || rank_ >= size_ || incarnation_ < 0)
         throw std::runtime_error("rank " + std::to_string(rank_) + " of " + std::to_string(size_) + " is not valid");
@@ -198,8 +200,7 @@ void Driver::drop(int peer) {
 
 void Driver::drain_failed(int peer) {
     if (peer < 0 || peer >= size_) return;
-    while (peers_[static_cast<size_t>(peer)].alive && drain(peer) > 0) {
-    }
+    while (peers_[static_cast<size_t>(peer)].alive && drain(peer) > 0) {}
 }
 
 bool Driver::connected(int peer) const {
@@ -212,7 +213,9 @@ bool Driver::bye_received(int peer) const {
     return peer >= 0 && peer < size_ && peers_[static_cast<size_t>(peer)].bye;
 }
 
-bool Driver::flushed() const { return busy_peers_ == 0; }
+bool Driver::flushed() const {
+    return busy_peers_ == 0;
+}
 
 int Driver::incarnation(int peer) const {
     if (peer == rank_) return incarnation_;
@@ -233,8 +236,7 @@ void Driver::check_events() {
     for (int i = 0; i < n; ++i) {
         if (events[i].data.u64 == fifo_tag) {
             char buf[256];
-            while (::read(wake_fd_, buf, sizeof buf) > 0) {
-            }
+            while (::read(wake_fd_, buf, sizeof buf) > 0) {}
             continue;
         }
         Peer &p = peers_[static_cast<size_t>(events[i].data.u64)];

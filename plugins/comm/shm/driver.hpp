@@ -35,62 +35,62 @@ struct Settings {
     // A quarter of the ring: 64 KiB pingpong is 6 µs eager against 16 µs by
     // rendezvous (rts, cts, then the single copy), and streams 3x faster.
     size_t eager_limit = 64 * 1024;
-    size_t cma_min = 16 * 1024;      // smaller data frames go through the ring
+    size_t cma_min = 16 * 1024;  // smaller data frames go through the ring
     static Settings from_environment();
 };
 
 // One frame (or the rest of one) waiting for room in a peer's ring.
 struct Outgoing {
-    bool cma = false;            // goes as a descriptor
-    bool posted = false;         // cma: descriptor in the ring, awaiting the completion
+    bool cma = false;     // goes as a descriptor
+    bool posted = false;  // cma: descriptor in the ring, awaiting the completion
     bool header_sent = false;
     ftmpi_frame header{};
-    std::vector<char> owned;     // the payload's copy (FTMPI_SEND_COPY)
-    std::vector<iovec> iov;      // what is still to send, from `seg`/`seg_off` on
+    std::vector<char> owned;  // the payload's copy (FTMPI_SEND_COPY)
+    std::vector<iovec> iov;   // what is still to send, from `seg`/`seg_off` on
     size_t seg = 0, seg_off = 0;
-    size_t left = 0;             // payload bytes not yet in the ring
+    size_t left = 0;  // payload bytes not yet in the ring
     uint64_t token = 0;
-    bool report = false;         // on_sent(token) when done
+    bool report = false;  // on_sent(token) when done
     uint64_t cookie = 0;
 };
 
 struct Inbound {
-    bool active = false;         // a frame's payload is still arriving in pieces
+    bool active = false;  // a frame's payload is still arriving in pieces
     ftmpi_frame frame{};
     ftmpi_landing landing{};
     size_t done = 0;
 };
 
 struct Peer {
-    bool carried = false;        // mine[p] at connect
+    bool carried = false;  // mine[p] at connect
     bool attached = false;
     bool alive = false;
     bool bye = false;
-    bool exited = false;         // its process ended (pidfd or kill(pid, 0))
+    bool exited = false;  // its process ended (pidfd or kill(pid, 0))
     bool cma_send = true;
     bool cma_recv = true;
-    int incarnation = 0;         // of its inbox we write to
-    int round = 0;               // its recovery round, from its address
+    int incarnation = 0;  // of its inbox we write to
+    int round = 0;        // its recovery round, from its address
     // Outbound: its inbox, our slot in it.
     Mapping seg;
     SlotControl *out = nullptr;
     Ring out_ring;
     uint64_t out_head = 0;
-    uint64_t out_tail = 0;       // last tail seen
-    int wake_fd = -1;            // its FIFO
+    uint64_t out_tail = 0;  // last tail seen
+    int wake_fd = -1;       // its FIFO
     pid_t pid = -1;
     int pidfd = -1;
     std::deque<Outgoing> queue;
     std::deque<std::pair<uint64_t, uint32_t>> dones;  // completions owed to it (cookie, status)
     uint64_t next_cookie = 1;
-    size_t need_room = 0;        // what the blocked push needs
+    size_t need_room = 0;  // what the blocked push needs
     // Inbound: its slot in our inbox.
     SlotControl *in = nullptr;
     Ring in_ring;
     uint64_t in_tail = 0;
-    int in_incarnation = 0;      // the sender whose records we read there
+    int in_incarnation = 0;  // the sender whose records we read there
     Inbound cur;
-    bool kick_due = false;       // we consumed from its ring: kick it if it waits for room
+    bool kick_due = false;  // we consumed from its ring: kick it if it waits for room
 };
 
 // Tells the owner of p's inbox that something was posted there.
@@ -164,16 +164,17 @@ private:
     int rank_ = 0, size_ = 0, incarnation_ = 0, round_ = 0;
     std::string host_key_;
     Mapping inbox_;
-    int wake_fd_ = -1;       // our FIFO, O_RDWR
-    int epoll_fd_ = -1;      // the FIFO and every peer's pidfd
+    int wake_fd_ = -1;   // our FIFO, O_RDWR
+    int epoll_fd_ = -1;  // the FIFO and every peer's pidfd
     std::vector<Peer> peers_;
     uint64_t seen_posted_ = 0;
     bool has_on_joined_ = false;  // the sink is new enough to have on_joined
-    bool armed_ = false;     // prepare_wait ran: check the FIFO and pidfds on the next progress
+    bool armed_ = false;          // prepare_wait ran: check the FIFO and pidfds on the next progress
     bool more_ = false;
-    bool consumed_ = false;  // some ring's tail moved: kick_senders() has work      // a drain stopped at its budget, or an exit awaits handling
-    int busy_peers_ = 0;     // peers with queued sends or owed completions
-    int partial_in_ = 0;     // inbound frames waiting for pieces
+    bool consumed_ =
+        false;  // some ring's tail moved: kick_senders() has work      // a drain stopped at its budget, or an exit awaits handling
+    int busy_peers_ = 0;  // peers with queued sends or owed completions
+    int partial_in_ = 0;  // inbound frames waiting for pieces
     Clock::time_point last_liveness_{};
     std::vector<int> lost_;  // to report through on_peer_lost at the end of progress()
 };

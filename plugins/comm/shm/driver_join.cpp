@@ -34,7 +34,9 @@ int open_pidfd(pid_t pid) {
 #endif
 }
 
-bool process_gone(pid_t pid) { return pid <= 0 || (::kill(pid, 0) != 0 && errno == ESRCH); }
+bool process_gone(pid_t pid) {
+    return pid <= 0 || (::kill(pid, 0) != 0 && errno == ESRCH);
+}
 
 }  // namespace
 

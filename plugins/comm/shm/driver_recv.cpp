@@ -61,8 +61,7 @@ int Driver::progress() {
     SegmentHeader &h = *inbox_.header;
     const uint64_t posted = load_acquire(h.posted);
     // Idle: a few loads, no scan (the engine calls this in its spin loop).
-    if (posted == seen_posted_ && !armed_ && !more_ && busy_peers_ == 0 && partial_in_ == 0 && lost_.empty())
-        return 0;
+    if (posted == seen_posted_ && !armed_ && !more_ && busy_peers_ == 0 && partial_in_ == 0 && lost_.empty()) return 0;
     if (load_relaxed(h.sleeping) != 0) std::atomic_ref<uint32_t>(h.sleeping).store(0, std::memory_order_relaxed);
     if (armed_) {
         armed_ = false;
@@ -170,8 +169,7 @@ int Driver::drain(int peer) {
             store_release(p.in->tail, p.in_tail);
             on_cma_done(peer, rh.aux, rh.bytes);
             break;
-        default:
-            goto corrupt;
+        default: goto corrupt;
         }
     }
     return n;
@@ -207,8 +205,10 @@ bool Driver::read_cma(int peer, const ftmpi_frame &f, const CmaDescriptor &d, ui
     if (!p.alive) return false;
     const size_t keep = landing.dst ? std::min<size_t>(landing.keep, f.length) : 0;
     CmaOutcome outcome = CmaOutcome::read;
-    if (!p.cma_recv) outcome = CmaOutcome::refused;
-    else if (keep > 0) outcome = read_remote(d.pid, d, landing.dst, keep);
+    if (!p.cma_recv)
+        outcome = CmaOutcome::refused;
+    else if (keep > 0)
+        outcome = read_remote(d.pid, d, landing.dst, keep);
     if (outcome == CmaOutcome::peer_gone) {
         p.exited = true;
         more_ = true;

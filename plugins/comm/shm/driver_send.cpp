@@ -67,8 +67,8 @@ int Driver::send(int peer, const ftmpi_frame &f, const iovec *iov, int iovcnt, u
     for (size_t i = 0; i < count; ++i) total += iov[i].iov_len;
     if (total != len) return FTMPI_TRANSPORT_ERROR;
     const bool copy = flags & FTMPI_SEND_COPY;
-    const bool cma = kind_of(f) == FTMPI_FRAME_DATA && !copy && p.cma_send && len >= settings_.cma_min &&
-                     count <= max_cma_iov;
+    const bool cma =
+        kind_of(f) == FTMPI_FRAME_DATA && !copy && p.cma_send && len >= settings_.cma_min && count <= max_cma_iov;
     const size_t piece_cap = p.out_ring.size / 4;
 
     // Fast path: nothing queued ahead and the whole frame fits in one record.

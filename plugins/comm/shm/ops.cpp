@@ -39,7 +39,9 @@ int shm_open_driver(const ftmpi_transport_open_args *args, const ftmpi_transport
     return FTMPI_TRANSPORT_ERROR;
 }
 
-void shm_close(ftmpi_transport *t) noexcept { delete t; }
+void shm_close(ftmpi_transport *t) noexcept {
+    delete t;
+}
 
 int shm_address(ftmpi_transport *t, char *buf, size_t len) noexcept {
     try {
@@ -60,7 +62,9 @@ int shm_reachable(ftmpi_transport *t, const char *address) noexcept {
     }
 }
 
-size_t shm_eager_limit(ftmpi_transport *t) noexcept { return t->driver.eager_limit(); }
+size_t shm_eager_limit(ftmpi_transport *t) noexcept {
+    return t->driver.eager_limit();
+}
 
 int shm_connect(ftmpi_transport *t, const char *const *addresses, const unsigned char *mine, int timeout_ms, char *err,
                 size_t errlen) noexcept {
@@ -85,7 +89,9 @@ int shm_send(ftmpi_transport *t, int peer, const ftmpi_frame *f, const struct io
     }
 }
 
-int shm_wait_fd(ftmpi_transport *t) noexcept { return t->driver.wait_fd(); }
+int shm_wait_fd(ftmpi_transport *t) noexcept {
+    return t->driver.wait_fd();
+}
 
 int shm_prepare_wait(ftmpi_transport *t) noexcept {
     try {
@@ -103,8 +109,12 @@ int shm_progress(ftmpi_transport *t) noexcept {
     }
 }
 
-void shm_wake(ftmpi_transport *t) noexcept { t->driver.wake(); }
-void shm_drop(ftmpi_transport *t, int peer) noexcept { t->driver.drop(peer); }
+void shm_wake(ftmpi_transport *t) noexcept {
+    t->driver.wake();
+}
+void shm_drop(ftmpi_transport *t, int peer) noexcept {
+    t->driver.drop(peer);
+}
 
 void shm_drain(ftmpi_transport *t, int peer) noexcept {
     try {
@@ -112,9 +122,15 @@ void shm_drain(ftmpi_transport *t, int peer) noexcept {
     } catch (...) {  // the peer is dropped next anyway
     }
 }
-int shm_connected(ftmpi_transport *t, int peer) noexcept { return t->driver.connected(peer) ? 1 : 0; }
-int shm_bye_received(ftmpi_transport *t, int peer) noexcept { return t->driver.bye_received(peer) ? 1 : 0; }
-int shm_flushed(ftmpi_transport *t) noexcept { return t->driver.flushed() ? 1 : 0; }
+int shm_connected(ftmpi_transport *t, int peer) noexcept {
+    return t->driver.connected(peer) ? 1 : 0;
+}
+int shm_bye_received(ftmpi_transport *t, int peer) noexcept {
+    return t->driver.bye_received(peer) ? 1 : 0;
+}
+int shm_flushed(ftmpi_transport *t) noexcept {
+    return t->driver.flushed() ? 1 : 0;
+}
 
 int shm_join(ftmpi_transport *t, const char *const *addresses, const unsigned char *mine, int per_peer_ms,
              unsigned char *lost, char *err, size_t errlen) noexcept {
@@ -129,8 +145,12 @@ int shm_join(ftmpi_transport *t, const char *const *addresses, const unsigned ch
     return FTMPI_TRANSPORT_ERROR;
 }
 
-int shm_incarnation(ftmpi_transport *t, int peer) noexcept { return t->driver.incarnation(peer); }
-int shm_joining_incarnation(ftmpi_transport *t, int peer) noexcept { return t->driver.joining_incarnation(peer); }
+int shm_incarnation(ftmpi_transport *t, int peer) noexcept {
+    return t->driver.incarnation(peer);
+}
+int shm_joining_incarnation(ftmpi_transport *t, int peer) noexcept {
+    return t->driver.joining_incarnation(peer);
+}
 
 int shm_admit(ftmpi_transport *t, int peer, int incarnation) noexcept {
     try {
@@ -168,4 +188,6 @@ const ftmpi_transport_ops kOps = {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const ftmpi_transport_ops *ftmpi_comm_shm_ops(void) { return &kOps; }
+extern "C" __attribute__((visibility("default"))) const ftmpi_transport_ops *ftmpi_comm_shm_ops(void) {
+    return &kOps;
+}

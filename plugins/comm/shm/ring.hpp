@@ -42,7 +42,9 @@ struct CmaDescriptor {
     int32_t pid;
     uint32_t count;
     uint64_t reserved;
-    struct { uint64_t base, len; } iov[max_cma_iov];
+    struct {
+        uint64_t base, len;
+    } iov[max_cma_iov];
 };
 
 constexpr size_t frame_fixed = sizeof(RecordHeader) + sizeof(ftmpi_frame);  // 64
@@ -50,7 +52,9 @@ constexpr size_t piece_fixed = sizeof(RecordHeader);
 static_assert(frame_fixed == cache_line, "a frame record's fixed part is one cache line");
 static_assert(sizeof(ftmpi_frame) == 48, "the frame header is 48 bytes");
 
-constexpr size_t round_line(size_t n) { return (n + cache_line - 1) & ~(cache_line - 1); }
+constexpr size_t round_line(size_t n) {
+    return (n + cache_line - 1) & ~(cache_line - 1);
+}
 
 constexpr size_t cma_bytes(size_t count) {
     return frame_fixed + offsetof(CmaDescriptor, iov) + count * sizeof(CmaDescriptor::iov[0]);

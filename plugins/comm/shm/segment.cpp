@@ -40,7 +40,7 @@ bool text_equals(const char *field, size_t cap, const std::string &s) {
 }
 
 uint64_t ns_inode(const char *path) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(path, &st) == 0 ? static_cast<uint64_t>(st.st_ino) : 0;
 }
 
@@ -53,7 +53,9 @@ bool leftover_of_dead_process(int fd) {
 
 }  // namespace
 
-size_t slot_stride(size_t ring_bytes) { return sizeof(SlotControl) + ring_bytes; }
+size_t slot_stride(size_t ring_bytes) {
+    return sizeof(SlotControl) + ring_bytes;
+}
 
 size_t segment_bytes(int slots, size_t ring_bytes) {
     return sizeof(SegmentHeader) + static_cast<size_t>(slots) * slot_stride(ring_bytes);
@@ -64,7 +66,9 @@ SlotControl *Mapping::slot(int sender) const {
     return reinterpret_cast<SlotControl *>(base + static_cast<size_t>(sender) * header->slot_stride);
 }
 
-char *Mapping::ring(int sender) const { return reinterpret_cast<char *>(slot(sender)) + sizeof(SlotControl); }
+char *Mapping::ring(int sender) const {
+    return reinterpret_cast<char *>(slot(sender)) + sizeof(SlotControl);
+}
 
 std::string segment_name(const std::string &job, int rank, int incarnation) {
     return "/ftmpi." + sanitized(job) + "." + std::to_string(rank) + "." + std::to_string(incarnation);
@@ -83,7 +87,7 @@ std::string host_key() {
         if (c != '-') key.push_back(c);
     if (key.empty()) key = "noboot";
     return key + "-" + std::to_string(ns_inode("/proc/self/ns/net")) + "-" +
-           std::to_string(ns_inode("/proc/self/ns/pid"));
+        std::to_string(ns_inode("/proc/self/ns/pid"));
 }
 
 Mapping create_inbox(const CreateArgs &a, int *wake_fd) {
@@ -164,7 +168,7 @@ AttachResult attach_inbox(const Expect &e, Mapping *out, std::string *why) {
         *why = name + ": " + std::strerror(errno);
         return AttachResult::refused;
     }
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) != 0 || st.st_uid != ::geteuid() || (st.st_mode & 077) != 0) {
         ::close(fd);
         *why = name + " is not private to this user (owner or mode)";
@@ -190,11 +194,14 @@ AttachResult attach_inbox(const Expect &e, Mapping *out, std::string *why) {
         return AttachResult::not_yet;
     }
     std::string problem;
-    if (h.magic != segment_magic || h.version != segment_version) problem = "not an ftmpi shm segment of this version";
-    else if (!text_equals(h.job, sizeof h.job, e.job)) problem = "belongs to another job";
+    if (h.magic != segment_magic || h.version != segment_version)
+        problem = "not an ftmpi shm segment of this version";
+    else if (!text_equals(h.job, sizeof h.job, e.job))
+        problem = "belongs to another job";
     else if (h.owner_rank != e.rank || h.owner_incarnation != e.incarnation || h.slots != static_cast<uint32_t>(e.size))
         problem = "rank, incarnation or job size differ";
-    else if (!text_equals(h.host_key, sizeof h.host_key, e.host_key)) problem = "was made on another host";
+    else if (!text_equals(h.host_key, sizeof h.host_key, e.host_key))
+        problem = "was made on another host";
     else if (h.ring_bytes < 4096 || (h.ring_bytes & (h.ring_bytes - 1)) != 0 ||
              h.slot_stride != slot_stride(h.ring_bytes) || h.total_bytes != segment_bytes(e.size, h.ring_bytes) ||
              h.total_bytes > length)

@@ -31,15 +31,15 @@ constexpr uint32_t slot_joining = 2;  // claimed by a REBUILD replacement: not r
 struct alignas(cache_line) SegmentHeader {
     uint64_t magic;
     uint32_t version;
-    uint32_t slots;            // ranks in the job: one slot per sender
-    uint64_t ring_bytes;       // data bytes of every ring (a power of two)
-    uint64_t slot_stride;      // bytes from one slot to the next
-    uint64_t total_bytes;      // the segment's size
+    uint32_t slots;        // ranks in the job: one slot per sender
+    uint64_t ring_bytes;   // data bytes of every ring (a power of two)
+    uint64_t slot_stride;  // bytes from one slot to the next
+    uint64_t total_bytes;  // the segment's size
     int32_t owner_pid;
     int32_t owner_rank;
     int32_t owner_incarnation;
     int32_t reserved;
-    char job[job_text_max];    // the job id as given (NUL-terminated, truncated)
+    char job[job_text_max];  // the job id as given (NUL-terminated, truncated)
     char host_key[host_key_max];
     alignas(cache_line) uint32_t ready;     // 1 once the owner initialized all of the above
     alignas(cache_line) uint32_t sleeping;  // the owner may block on its FIFO: wake it
@@ -49,12 +49,12 @@ struct alignas(cache_line) SegmentHeader {
 // Control words of one ring; the ring's bytes follow at the next cache line.
 struct alignas(cache_line) SlotControl {
     // Written by the sender.
-    uint64_t head;                 // bytes published (monotonic)
+    uint64_t head;  // bytes published (monotonic)
     int32_t sender_pid;
     int32_t sender_incarnation;
-    uint32_t state;                // slot_free, slot_attached, slot_joining
-    int32_t sender_round;          // a replacement's recovery round
-    uint64_t join_base;            // head when the current sender claimed the slot
+    uint32_t state;                           // slot_free, slot_attached, slot_joining
+    int32_t sender_round;                     // a replacement's recovery round
+    uint64_t join_base;                       // head when the current sender claimed the slot
     alignas(cache_line) uint64_t tail;        // bytes consumed, written by the owner
     alignas(cache_line) uint32_t want_space;  // the sender waits for room: the owner kicks it
 };
@@ -63,13 +63,34 @@ static_assert(sizeof(SlotControl) == 3 * cache_line, "sender words, tail and wan
 static_assert(std::atomic_ref<uint64_t>::is_always_lock_free && std::atomic_ref<uint32_t>::is_always_lock_free,
               "shared words must be lock-free to work across processes");
 
-template <class T> inline T load_acquire(T &x) { return std::atomic_ref<T>(x).load(std::memory_order_acquire); }
-template <class T> inline T load_relaxed(T &x) { return std::atomic_ref<T>(x).load(std::memory_order_relaxed); }
-template <class T> inline void store_relaxed(T &x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_relaxed); }
-template <class T> inline void store_release(T &x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_release); }
-template <class T> inline T load_seq(T &x) { return std::atomic_ref<T>(x).load(std::memory_order_seq_cst); }
-template <class T> inline void store_seq(T &x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_seq_cst); }
-template <class T> inline T exchange_seq(T &x, T v) { return std::atomic_ref<T>(x).exchange(v, std::memory_order_seq_cst); }
+template <class T>
+inline T load_acquire(T &x) {
+    return std::atomic_ref<T>(x).load(std::memory_order_acquire);
+}
+template <class T>
+inline T load_relaxed(T &x) {
+    return std::atomic_ref<T>(x).load(std::memory_order_relaxed);
+}
+template <class T>
+inline void store_relaxed(T &x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_relaxed);
+}
+template <class T>
+inline void store_release(T &x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_release);
+}
+template <class T>
+inline T load_seq(T &x) {
+    return std::atomic_ref<T>(x).load(std::memory_order_seq_cst);
+}
+template <class T>
+inline void store_seq(T &x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_seq_cst);
+}
+template <class T>
+inline T exchange_seq(T &x, T v) {
+    return std::atomic_ref<T>(x).exchange(v, std::memory_order_seq_cst);
+}
 
 // Bytes of one slot (control + ring) and of a whole segment.
 size_t slot_stride(size_t ring_bytes);
@@ -112,7 +133,7 @@ void destroy_inbox(Mapping &, const std::string &job, int rank, int incarnation)
 enum class AttachResult { attached, not_yet, refused };
 struct Expect {
     std::string job;
-    int rank = 0;          // the owner's rank
+    int rank = 0;  // the owner's rank
     int size = 0;
     int incarnation = 0;
     std::string host_key;

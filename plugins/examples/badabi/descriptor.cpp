@@ -8,9 +8,13 @@
 
 namespace {
 
-int init(const harness_host_api *, void **, char *, size_t) noexcept { std::abort(); }
+int init(const harness_host_api *, void **, char *, size_t) noexcept {
+    std::abort();
+}
 
-int never(harness_call_ctx *, const harness_value *, size_t, harness_value *) noexcept { std::abort(); }
+int never(harness_call_ctx *, const harness_value *, size_t, harness_value *) noexcept {
+    std::abort();
+}
 
 constexpr harness_function kFunctions[] = {
     {sizeof(harness_function), "never", HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, "i64()", nullptr, nullptr, &never,
@@ -25,6 +29,6 @@ constexpr harness_plugin_descriptor kDescriptor = [] {
     return d;
 }();
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

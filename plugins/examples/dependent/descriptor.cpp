@@ -9,13 +9,11 @@
 
 namespace {
 
-std::int64_t twice(std::int64_t x)
-{
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * 2u); // wraps, never UB
+std::int64_t twice(std::int64_t x) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * 2u);  // wraps, never UB
 }
 
-int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
-{
+int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept {
     *state = nullptr;
     if (!HARNESS_HOST_HAS(host, load)) {
         if (errlen > 0) std::snprintf(err, errlen, "examples/dependent needs a host that can load dependencies");
@@ -39,6 +37,6 @@ const harness_function kFunctions[] = {
 const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
     {.package = "examples", .component = "dependent", .version = "1.0.0", .init = &init}, kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

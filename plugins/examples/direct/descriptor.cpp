@@ -9,13 +9,11 @@
 
 namespace {
 
-std::int64_t add(std::int64_t a, std::int64_t b)
-{
+std::int64_t add(std::int64_t a, std::int64_t b) {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 
-std::int64_t sum(const std::int64_t *values, std::size_t count)
-{
+std::int64_t sum(const std::int64_t *values, std::size_t count) {
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < count; ++i) total += static_cast<std::uint64_t>(values[i]);
     return static_cast<std::int64_t>(total);
@@ -32,9 +30,9 @@ const harness_interface kInterfaces[] = {
 };
 
 const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples", .component = "direct", .version = "1.0.0", .level = HARNESS_LEVEL_APPLICATION},
-    kFunctions, kInterfaces);
+    {.package = "examples", .component = "direct", .version = "1.0.0", .level = HARNESS_LEVEL_APPLICATION}, kFunctions,
+    kInterfaces);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define EXAMPLES_ADDER_INTERFACE "examples.adder"
-#define EXAMPLES_ADDER_VERSION 1
+#define EXAMPLES_ADDER_VERSION   1
 
 typedef struct examples_adder_ops {
     uint32_t struct_size;

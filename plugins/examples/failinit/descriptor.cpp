@@ -8,16 +8,19 @@
 
 namespace {
 
-int init(const harness_host_api *, void **state, char *err, size_t errlen) noexcept
-{
+int init(const harness_host_api *, void **state, char *err, size_t errlen) noexcept {
     *state = nullptr;
     if (errlen > 0) std::snprintf(err, errlen, "failinit refuses to start");
     return HARNESS_ERR_LOAD_FAILED;
 }
 
 // Neither may run after a failed init: abort makes a host bug loud.
-void fini(void *) noexcept { std::abort(); }
-int never(harness_call_ctx *, const harness_value *, size_t, harness_value *) noexcept { std::abort(); }
+void fini(void *) noexcept {
+    std::abort();
+}
+int never(harness_call_ctx *, const harness_value *, size_t, harness_value *) noexcept {
+    std::abort();
+}
 
 constexpr harness_function kFunctions[] = {
     {sizeof(harness_function), "never", HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, "i64()", nullptr, nullptr, &never,
@@ -27,6 +30,6 @@ constexpr harness_function kFunctions[] = {
 constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
     {.package = "examples", .component = "failinit", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -18,13 +18,12 @@
 namespace {
 
 struct State {
-    const harness_host_api *host; // outlives every call
+    const harness_host_api *host;  // outlives every call
     std::mutex mutex;
-    std::vector<std::pair<std::string, int>> events; // (member id, harness_member_state)
+    std::vector<std::pair<std::string, int>> events;  // (member id, harness_member_state)
 };
 
-int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
-{
+int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept {
     auto *s = new (std::nothrow) State{host, {}, {}};
     if (!s) return HARNESS_ERR_INTERNAL;
     *state = s;
@@ -37,8 +36,7 @@ int init(const harness_host_api *host, void **state, char *err, size_t errlen) n
                 try {
                     std::lock_guard lock(st->mutex);
                     st->events.emplace_back(member_id, member_state);
-                } catch (...) {
-                }
+                } catch (...) {}
             },
             s);
         if (rc != HARNESS_OK && rc != HARNESS_ERR_NOT_SUPPORTED) {
@@ -50,20 +48,22 @@ int init(const harness_host_api *host, void **state, char *err, size_t errlen) n
     return HARNESS_OK;
 }
 
-void fini(void *state) noexcept { delete static_cast<State *>(state); }
+void fini(void *state) noexcept {
+    delete static_cast<State *>(state);
+}
 
-const harness_host_api *host_of(harness_call_ctx *ctx) { return static_cast<State *>(ctx->plugin_state)->host; }
+const harness_host_api *host_of(harness_call_ctx *ctx) {
+    return static_cast<State *>(ctx->plugin_state)->host;
+}
 
-int no_arguments(harness_call_ctx *ctx, harness_reader *args, const char *name)
-{
+int no_arguments(harness_call_ctx *ctx, harness_reader *args, const char *name) {
     if (harness_reader_done(args)) return HARNESS_OK;
     harness::set_call_error(ctx, std::string(name) + " takes no arguments");
     return HARNESS_ERR_INVALID_ARGUMENT;
 }
 
 // members() → i64 n, n × (str id, str address, i32 state, bool is_self)
-int members(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
-{
+int members(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept {
     if (int rc = no_arguments(ctx, args, "members")) return rc;
     const harness_host_api *host = host_of(ctx);
     if (!HARNESS_HOST_HAS(host, list_members)) {
@@ -98,8 +98,7 @@ int members(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexc
 }
 
 // paths() → str member_id, str root_dir, str key_file
-int paths(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
-{
+int paths(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept {
     if (int rc = no_arguments(ctx, args, "paths")) return rc;
     const harness_host_api *host = host_of(ctx);
     if (!HARNESS_HOST_HAS(host, root_dir) || !HARNESS_HOST_HAS(host, key_file)) {
@@ -113,8 +112,7 @@ int paths(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcep
 }
 
 // relay(str package, str component, str function, bytes args) → bytes reply
-int relay(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
-{
+int relay(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept {
     const char *p, *c, *f;
     size_t pn, cn, fn, an;
     const void *a;
@@ -143,8 +141,7 @@ int relay(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcep
 }
 
 // member_events() → i64 n, n × (str member_id, i32 state)
-int member_events(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
-{
+int member_events(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept {
     if (int rc = no_arguments(ctx, args, "member_events")) return rc;
     auto *st = static_cast<State *>(ctx->plugin_state);
     std::lock_guard lock(st->mutex);
@@ -166,6 +163,6 @@ const harness_function kFunctions[] = {
 const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
     {.package = "examples", .component = "hostapi", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -23,9 +23,9 @@ const harness_function kFunctions[] = {
     harness::raw_function("raw_echo", &raw_echo, HARNESS_MODE_THREAD),
 };
 
-const harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples", .component = "math", .version = "1.0.0"}, kFunctions);
+const harness_plugin_descriptor kDescriptor =
+    harness::plugin_descriptor({.package = "examples", .component = "math", .version = "1.0.0"}, kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

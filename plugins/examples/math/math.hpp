@@ -15,13 +15,13 @@
 namespace harness::examples::math {
 
 // AUTO functions (auto_functions.cpp); the wrappers are built in descriptor.cpp.
-std::int64_t add(std::int64_t a, std::int64_t b); // wraps on overflow
+std::int64_t add(std::int64_t a, std::int64_t b);  // wraps on overflow
 std::int64_t noop();
 std::string echo(std::string_view text);
 double scale(double value, double factor);
 std::int64_t pid();
-std::int64_t sleep_ms(std::int64_t ms); // throws for ms < 0 or ms > 600000
-std::int64_t fail(std::string_view message); // always throws message
+std::int64_t sleep_ms(std::int64_t ms);       // throws for ms < 0 or ms > 600000
+std::int64_t fail(std::string_view message);  // always throws message
 
 // PACKED: any number of i64 items → i64 sum, i64 count.
 int sum(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept;
@@ -30,4 +30,4 @@ int sum(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept;
 inline constexpr std::uint32_t kRawEchoMax = 1u << 20;
 int raw_echo(harness_call_ctx *ctx, int fd) noexcept;
 
-} // namespace harness::examples::math
+}  // namespace harness::examples::math

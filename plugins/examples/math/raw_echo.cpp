@@ -13,8 +13,7 @@ namespace harness::examples::math {
 namespace {
 
 // Reads exactly n bytes; false on EOF or error.
-bool read_exact(int fd, std::uint8_t *p, std::size_t n)
-{
+bool read_exact(int fd, std::uint8_t *p, std::size_t n) {
     while (n > 0) {
         ssize_t got = ::read(fd, p, n);
         if (got < 0 && errno == EINTR) continue;
@@ -27,8 +26,7 @@ bool read_exact(int fd, std::uint8_t *p, std::size_t n)
 
 // Writes everything. MSG_NOSIGNAL so a vanished caller is an error, not a
 // SIGPIPE that kills the daemon; plain write() when fd is not a socket.
-bool write_all(int fd, const std::uint8_t *p, std::size_t n)
-{
+bool write_all(int fd, const std::uint8_t *p, std::size_t n) {
     while (n > 0) {
         ssize_t put = ::send(fd, p, n, MSG_NOSIGNAL);
         if (put < 0 && errno == ENOTSOCK) put = ::write(fd, p, n);
@@ -40,10 +38,9 @@ bool write_all(int fd, const std::uint8_t *p, std::size_t n)
     return true;
 }
 
-} // namespace
+}  // namespace
 
-int raw_echo(harness_call_ctx *ctx, int fd) noexcept
-{
+int raw_echo(harness_call_ctx *ctx, int fd) noexcept {
     return guarded_call(ctx, "raw_echo", [&] {
         std::uint8_t head[4];
         if (!read_exact(fd, head, sizeof head)) {
@@ -69,4 +66,4 @@ int raw_echo(harness_call_ctx *ctx, int fd) noexcept
     });
 }
 
-} // namespace harness::examples::math
+}  // namespace harness::examples::math

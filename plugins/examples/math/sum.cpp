@@ -6,15 +6,15 @@
 
 namespace harness::examples::math {
 
-int sum(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
-{
+int sum(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept {
     std::int64_t total = 0;
     std::int64_t count = 0;
     while (harness_peek_type(args) != 0) {
         int tag = harness_peek_type(args);
         if (tag != HARNESS_T_I64) {
-            set_call_error(ctx, "sum: item " + std::to_string(count + 1) + " is not an i64 (type tag " +
-                                    std::to_string(tag) + ")");
+            set_call_error(ctx,
+                           "sum: item " + std::to_string(count + 1) + " is not an i64 (type tag " +
+                               std::to_string(tag) + ")");
             return HARNESS_ERR_TYPE_MISMATCH;
         }
         std::int64_t v = 0;
@@ -37,4 +37,4 @@ int sum(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept
     return HARNESS_OK;
 }
 
-} // namespace harness::examples::math
+}  // namespace harness::examples::math

@@ -13,8 +13,7 @@ namespace {
 
 // The host API was handed to init and kept as the plugin state: the host
 // outlives every call, so the pointer stays valid until fini.
-int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
-{
+int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept {
     if (!HARNESS_HOST_HAS(host, member_id)) {
         if (errlen > 0) std::snprintf(err, errlen, "examples/unique needs a host offering member_id");
         return HARNESS_ERR_NOT_SUPPORTED;
@@ -23,8 +22,7 @@ int init(const harness_host_api *host, void **state, char *err, size_t errlen) n
     return HARNESS_OK;
 }
 
-int whoami(harness_call_ctx *ctx, const harness_value *, size_t nargs, harness_value *result) noexcept
-{
+int whoami(harness_call_ctx *ctx, const harness_value *, size_t nargs, harness_value *result) noexcept {
     if (nargs != 0) {
         harness::set_call_error(ctx, "whoami takes no arguments");
         return HARNESS_ERR_TYPE_MISMATCH;
@@ -37,7 +35,7 @@ int whoami(harness_call_ctx *ctx, const harness_value *, size_t nargs, harness_v
     const char *id = host->member_id(host->host);
     if (!id) id = "";
     size_t len = std::strlen(id);
-    void *copy = std::malloc(len ? len : 1); // owned: the host frees it
+    void *copy = std::malloc(len ? len : 1);  // owned: the host frees it
     if (!copy) {
         harness::set_call_error(ctx, "whoami: out of memory");
         return HARNESS_ERR_INTERNAL;
@@ -55,11 +53,13 @@ constexpr harness_function kFunctions[] = {
      nullptr},
 };
 
-constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples", .component = "unique", .version = "1.0.0", .instance_policy = HARNESS_ONE_PER_VM,
-     .init = &init},
-    kFunctions);
+constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor({.package = "examples",
+                                                                              .component = "unique",
+                                                                              .version = "1.0.0",
+                                                                              .instance_policy = HARNESS_ONE_PER_VM,
+                                                                              .init = &init},
+                                                                             kFunctions);
 
-} // namespace
+}  // namespace
 
 HARNESS_PLUGIN_EXPORT(kDescriptor)

@@ -13,34 +13,35 @@ namespace harness::vm::spawn {
 
 namespace {
 
-int init(const harness_host_api *host, void **state, char *err, std::size_t errlen) noexcept
-{
-    return guarded_init(err, errlen, "spawn_notify", [&] {
-        auto self = std::make_unique<Instance>();
-        self->host = host;
-        if (HARNESS_HOST_HAS(host, member_id)) self->member_id = host->member_id(host->host);
-        if (HARNESS_HOST_HAS(host, root_dir))
-            if (const char *root = host->root_dir(host->host)) self->root = root;
-        // Only one daemon runs on a root: job processes marked with ours are
-        // what a predecessor that died (kill -9) left behind.
-        Leftovers left = kill_leftovers(self->root);
-        if ((left.processes || left.files) && host && host->log)
-            host->log(host->host, 1,
-                      ("spawn_notify: killed " + std::to_string(left.processes) + " process(es) and removed " +
-                       std::to_string(left.files) + " /dev/shm file(s) of jobs a previous daemon on " + self->root +
-                       " left behind")
-                          .c_str());
-        self->publisher = std::make_unique<ExitPublisher>(host, self->member_id);
-        ExitPublisher *publisher = self->publisher.get();
-        self->table = std::make_unique<ProcessTable>(Limits::from_environment(),
-                                                     [publisher](const ExitReport &e) { publisher->enqueue(e); });
-        *state = self.release();
-        return HARNESS_OK;
-    }, HARNESS_ERR_LOAD_FAILED);
+int init(const harness_host_api *host, void **state, char *err, std::size_t errlen) noexcept {
+    return guarded_init(
+        err, errlen, "spawn_notify",
+        [&] {
+            auto self = std::make_unique<Instance>();
+            self->host = host;
+            if (HARNESS_HOST_HAS(host, member_id)) self->member_id = host->member_id(host->host);
+            if (HARNESS_HOST_HAS(host, root_dir))
+                if (const char *root = host->root_dir(host->host)) self->root = root;
+            // Only one daemon runs on a root: job processes marked with ours are
+            // what a predecessor that died (kill -9) left behind.
+            Leftovers left = kill_leftovers(self->root);
+            if ((left.processes || left.files) && host && host->log)
+                host->log(host->host, 1,
+                          ("spawn_notify: killed " + std::to_string(left.processes) + " process(es) and removed " +
+                           std::to_string(left.files) + " /dev/shm file(s) of jobs a previous daemon on " + self->root +
+                           " left behind")
+                              .c_str());
+            self->publisher = std::make_unique<ExitPublisher>(host, self->member_id);
+            ExitPublisher *publisher = self->publisher.get();
+            self->table = std::make_unique<ProcessTable>(Limits::from_environment(),
+                                                         [publisher](const ExitReport &e) { publisher->enqueue(e); });
+            *state = self.release();
+            return HARNESS_OK;
+        },
+        HARNESS_ERR_LOAD_FAILED);
 }
 
-void fini(void *state) noexcept
-{
+void fini(void *state) noexcept {
     auto *self = static_cast<Instance *>(state);
     if (!self) return;
     try {
@@ -50,10 +51,10 @@ void fini(void *state) noexcept
         std::size_t killed = self->table->running();
         self->table->shutdown();
         if (killed && self->host && self->host->log)
-            self->host->log(self->host->host, 1,
-                            ("spawn_notify: stopped; killed and reaped " + std::to_string(killed) + " process(es)").c_str());
-    } catch (...) {
-    }
+            self->host->log(
+                self->host->host, 1,
+                ("spawn_notify: stopped; killed and reaped " + std::to_string(killed) + " process(es)").c_str());
+    } catch (...) {}
     delete self;
 }
 
@@ -70,10 +71,9 @@ constexpr harness_function kFunctions[] = {
 const harness_plugin_descriptor kDescriptor = plugin_descriptor(
     {.package = "vm", .component = "spawn_notify", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
 
-} // namespace
+}  // namespace
 
-std::vector<std::string> Instance::daemon_environment() const
-{
+std::vector<std::string> Instance::daemon_environment() const {
     std::vector<std::string> env;
     if (!host) return env;
     if (HARNESS_HOST_HAS(host, list_members)) {
@@ -95,6 +95,6 @@ std::vector<std::string> Instance::daemon_environment() const
     return env;
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn
 
 HARNESS_PLUGIN_EXPORT(harness::vm::spawn::kDescriptor)

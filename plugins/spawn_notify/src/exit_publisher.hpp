@@ -49,4 +49,4 @@ private:
     std::thread thread_;
 };
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -19,33 +19,28 @@ class Args {
 public:
     Args(const char *function, harness_reader *r) : function_(function), r_(r) {}
 
-    std::int64_t i64(const char *field)
-    {
+    std::int64_t i64(const char *field) {
         std::int64_t v = 0;
         if (ok() && harness_unpack_i64(r_, &v) != 0) fail(field, "i64");
         return v;
     }
-    std::int32_t i32(const char *field)
-    {
+    std::int32_t i32(const char *field) {
         std::int32_t v = 0;
         if (ok() && harness_unpack_i32(r_, &v) != 0) fail(field, "i32");
         return v;
     }
-    bool boolean(const char *field)
-    {
+    bool boolean(const char *field) {
         int v = 0;
         if (ok() && harness_unpack_bool(r_, &v) != 0) fail(field, "bool");
         return v != 0;
     }
-    std::string str(const char *field)
-    {
+    std::string str(const char *field) {
         const char *p = nullptr;
         std::size_t n = 0;
         if (ok() && harness_unpack_str(r_, &p, &n) != 0) fail(field, "str");
         return ok() ? std::string(p, n) : std::string();
     }
-    std::span<const std::uint8_t> bytes(const char *field)
-    {
+    std::span<const std::uint8_t> bytes(const char *field) {
         const void *p = nullptr;
         std::size_t n = 0;
         if (ok() && harness_unpack_bytes(r_, &p, &n) != 0) fail(field, "bytes");
@@ -53,32 +48,29 @@ public:
                     : std::span<const std::uint8_t>();
     }
     // A count that must lie in 0..max.
-    std::int64_t count(const char *field, std::int64_t max)
-    {
+    std::int64_t count(const char *field, std::int64_t max) {
         std::int64_t n = i64(field);
         if (ok() && (n < 0 || n > max))
             error_ = std::string(function_) + ": " + field + " = " + std::to_string(n) + " is outside 0.." +
-                     std::to_string(max);
+                std::to_string(max);
         return ok() ? n : 0;
     }
-    std::chrono::milliseconds wait_ms(const char *field)
-    {
+    std::chrono::milliseconds wait_ms(const char *field) {
         std::int64_t ms = i64(field);
         if (ok() && ms < 0) error_ = std::string(function_) + ": " + field + " is negative";
         return std::chrono::milliseconds(std::min(std::max<std::int64_t>(ms, 0), kMaxWaitMs));
     }
     // After the last field: nothing may follow.
-    bool finish()
-    {
-        if (ok() && !harness_reader_done(r_)) error_ = std::string(function_) + ": unexpected items after the last argument";
+    bool finish() {
+        if (ok() && !harness_reader_done(r_))
+            error_ = std::string(function_) + ": unexpected items after the last argument";
         return ok();
     }
     bool ok() const { return error_.empty(); }
     const std::string &error() const { return error_; }
 
 private:
-    void fail(const char *field, const char *type)
-    {
+    void fail(const char *field, const char *type) {
         error_ = std::string(function_) + ": argument " + field + " (" + type + ") is missing or of another type";
     }
     const char *function_;
@@ -86,39 +78,36 @@ private:
     std::string error_;
 };
 
-int invalid(harness_call_ctx *ctx, const std::string &message)
-{
+int invalid(harness_call_ctx *ctx, const std::string &message) {
     set_call_error(ctx, message);
     return HARNESS_ERR_INVALID_ARGUMENT;
 }
 
-int failed(harness_call_ctx *ctx, const Error &e)
-{
+int failed(harness_call_ctx *ctx, const Error &e) {
     set_call_error(ctx, e.message);
     return e.status;
 }
 
-int packed_reply(harness_call_ctx *ctx, harness_buf *out)
-{
+int packed_reply(harness_call_ctx *ctx, harness_buf *out) {
     if (!out->error) return HARNESS_OK;
     set_call_error(ctx, "spawn_notify: out of memory packing the reply");
     return HARNESS_ERR_INTERNAL;
 }
 
-Instance &instance(harness_call_ctx *ctx) { return *static_cast<Instance *>(ctx->plugin_state); }
+Instance &instance(harness_call_ctx *ctx) {
+    return *static_cast<Instance *>(ctx->plugin_state);
+}
 
 // Runs body behind the common guard; every entry needs the plugin's state.
 template <class Body>
-int guarded(harness_call_ctx *ctx, const char *function, Body &&body) noexcept
-{
+int guarded(harness_call_ctx *ctx, const char *function, Body &&body) noexcept {
     if (!ctx || !ctx->plugin_state) return HARNESS_ERR_INTERNAL;
     return guarded_call(ctx, function, std::forward<Body>(body));
 }
 
-} // namespace
+}  // namespace
 
-int fn_spawn(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept
-{
+int fn_spawn(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept {
     return guarded(ctx, "spawn", [&] {
         Args a("spawn", r);
         SpawnRequest req;
@@ -139,8 +128,7 @@ int fn_spawn(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcep
     });
 }
 
-int fn_signal(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept
-{
+int fn_signal(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept {
     return guarded(ctx, "signal", [&] {
         Args a("signal", r);
         std::int64_t handle = a.i64("handle");
@@ -153,8 +141,7 @@ int fn_signal(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexce
     });
 }
 
-int fn_status(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept
-{
+int fn_status(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept {
     return guarded(ctx, "status", [&] {
         Args a("status", r);
         std::int64_t handle = a.i64("handle");
@@ -169,8 +156,7 @@ int fn_status(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexce
     });
 }
 
-int fn_wait(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept
-{
+int fn_wait(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept {
     return guarded(ctx, "wait", [&] {
         Args a("wait", r);
         std::int64_t after = a.i64("after_event");
@@ -189,8 +175,7 @@ int fn_wait(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept
     });
 }
 
-int fn_output(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept
-{
+int fn_output(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept {
     return guarded(ctx, "output", [&] {
         Args a("output", r);
         std::int64_t handle = a.i64("handle");
@@ -210,8 +195,7 @@ int fn_output(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexce
     });
 }
 
-int fn_stdin(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept
-{
+int fn_stdin(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcept {
     return guarded(ctx, "stdin", [&] {
         Args a("stdin", r);
         std::int64_t handle = a.i64("handle");
@@ -226,4 +210,4 @@ int fn_stdin(harness_call_ctx *ctx, harness_reader *r, harness_buf *out) noexcep
     });
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

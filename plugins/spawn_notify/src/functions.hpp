@@ -21,4 +21,4 @@ int fn_wait(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexc
 int fn_output(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept;
 int fn_stdin(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) noexcept;
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -15,8 +15,8 @@ namespace harness::vm::spawn {
 struct Instance {
     const harness_host_api *host = nullptr;
     std::string member_id;
-    std::string root; // the daemon's root: marks its job processes (job_cleanup.hpp)
-    std::unique_ptr<ExitPublisher> publisher; // declared before table: the table's hook uses it
+    std::string root;                          // the daemon's root: marks its job processes (job_cleanup.hpp)
+    std::unique_ptr<ExitPublisher> publisher;  // declared before table: the table's hook uses it
     std::unique_ptr<ProcessTable> table;
 
     // HARNESS_HCORE, HARNESS_KEY, HARNESS_MEMBER for a child: how it reaches
@@ -25,4 +25,4 @@ struct Instance {
     std::vector<std::string> daemon_environment() const;
 };
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

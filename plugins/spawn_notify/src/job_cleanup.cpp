@@ -11,18 +11,16 @@ namespace harness::vm::spawn {
 
 namespace {
 
-std::string value_of(const std::vector<std::string> &env, const std::string &name)
-{
+std::string value_of(const std::vector<std::string> &env, const std::string &name) {
     const std::string prefix = name + "=";
     for (auto it = env.rbegin(); it != env.rend(); ++it)
         if (it->compare(0, prefix.size(), prefix) == 0) return it->substr(prefix.size());
     return {};
 }
 
-} // namespace
+}  // namespace
 
-std::string job_of(const std::vector<std::string> &env)
-{
+std::string job_of(const std::vector<std::string> &env) {
     // FTMPI_JOB counts from 1 in each VM; FTMPI_JOB_KEY (set by ftmpirun)
     // tells two VMs' jobs of one id apart. libftmpi names its shared-memory
     // files with the same "<job>-<key>".
@@ -31,8 +29,7 @@ std::string job_of(const std::vector<std::string> &env)
     return job.empty() || key.empty() ? job : job + "-" + key;
 }
 
-std::string job_shm_prefix(const std::string &job)
-{
+std::string job_shm_prefix(const std::string &job) {
     std::string safe = job;
     for (char &c : safe) {
         bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -41,8 +38,7 @@ std::string job_shm_prefix(const std::string &job)
     return "ftmpi." + safe + ".";
 }
 
-int remove_job_segments(const std::string &job, const std::filesystem::path &dir)
-{
+int remove_job_segments(const std::string &job, const std::filesystem::path &dir) {
     if (job.empty()) return 0;
     const std::string prefix = job_shm_prefix(job);
     int removed = 0;
@@ -57,8 +53,7 @@ int remove_job_segments(const std::string &job, const std::filesystem::path &dir
     return removed;
 }
 
-Leftovers kill_leftovers(const std::string &owner)
-{
+Leftovers kill_leftovers(const std::string &owner) {
     Leftovers done;
     if (owner.empty()) return done;
     const std::string mark = std::string(kOwnerEnv) + "=" + owner;
@@ -73,7 +68,7 @@ Leftovers kill_leftovers(const std::string &owner)
         const pid_t pid = static_cast<pid_t>(std::stol(name));
         if (pid == me) continue;
         std::ifstream in(it->path() / "environ", std::ios::binary);
-        if (!in) continue; // gone, or not ours to read
+        if (!in) continue;  // gone, or not ours to read
         std::string environ_text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         std::vector<std::string> env;
         bool marked = false;
@@ -96,4 +91,4 @@ Leftovers kill_leftovers(const std::string &owner)
     return done;
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -48,4 +48,4 @@ struct Leftovers {
 // this process, and removes the /dev/shm files of their jobs. Never throws.
 Leftovers kill_leftovers(const std::string &owner);
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -7,8 +7,8 @@
 #include <map>
 #include <spawn.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,22 +16,27 @@ extern char **environ;
 
 namespace {
 // glibc 2.36's <sys/pidfd.h> lacks extern "C", so call the kernel directly.
-int open_pidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
-} // namespace
+int open_pidfd(pid_t pid) {
+    return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
+}  // namespace
 
 namespace harness::vm::spawn {
 
 namespace {
 
-Error invalid(std::string message) { return make_error(HARNESS_ERR_INVALID_ARGUMENT, std::move(message)); }
+Error invalid(std::string message) {
+    return make_error(HARNESS_ERR_INVALID_ARGUMENT, std::move(message));
+}
 
-bool has_nul(const std::string &s) { return s.find('\0') != std::string::npos; }
+bool has_nul(const std::string &s) {
+    return s.find('\0') != std::string::npos;
+}
 
 // Closes its descriptors unless released.
 struct Fds {
     std::vector<int> fds;
-    ~Fds()
-    {
+    ~Fds() {
         for (int fd : fds)
             if (fd >= 0) ::close(fd);
     }
@@ -40,8 +45,7 @@ struct Fds {
 // The child's environment: the daemon's, then the request's, then extra.
 // Later entries replace earlier ones with the same name.
 std::vector<std::string> merged_environment(const std::vector<std::string> &request_env,
-                                            const std::vector<std::string> &extra_env)
-{
+                                            const std::vector<std::string> &extra_env) {
     std::map<std::string, std::string> by_name;
     std::vector<std::string> order;
     auto put = [&](const std::string &entry) {
@@ -60,16 +64,14 @@ std::vector<std::string> merged_environment(const std::vector<std::string> &requ
     return out;
 }
 
-std::string env_value(const std::vector<std::string> &env, const std::string &name)
-{
+std::string env_value(const std::vector<std::string> &env, const std::string &name) {
     for (auto it = env.rbegin(); it != env.rend(); ++it)
         if (it->size() > name.size() && it->compare(0, name.size(), name) == 0 && (*it)[name.size()] == '=')
             return it->substr(name.size() + 1);
     return {};
 }
 
-bool is_executable_file(const std::string &path, std::string *why)
-{
+bool is_executable_file(const std::string &path, std::string *why) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
         *why = std::strerror(errno);
@@ -88,8 +90,7 @@ bool is_executable_file(const std::string &path, std::string *why)
 
 // The program to exec: argv[0] itself when it has a '/' (relative to the
 // child's working directory), otherwise the first match on the child's PATH.
-Result<std::string> resolve_program(const std::string &name, const std::string &cwd, const std::string &path_var)
-{
+Result<std::string> resolve_program(const std::string &name, const std::string &cwd, const std::string &path_var) {
     std::string why;
     if (name.find('/') != std::string::npos) {
         std::string path = (name[0] == '/' || cwd.empty()) ? name : cwd + "/" + name;
@@ -111,10 +112,9 @@ Result<std::string> resolve_program(const std::string &name, const std::string &
     return make_error(HARNESS_ERR_NOT_FOUND, "no such program \"" + name + "\" on PATH " + search);
 }
 
-} // namespace
+}  // namespace
 
-Result<void> validate(const SpawnRequest &request, std::size_t max_args, std::size_t max_bytes)
-{
+Result<void> validate(const SpawnRequest &request, std::size_t max_args, std::size_t max_bytes) {
     if (request.argv.empty()) return invalid("spawn: argv is empty (argv[0] names the program)");
     if (request.argv[0].empty()) return invalid("spawn: argv[0] (the program) is empty");
     if (request.argv.size() > max_args || request.env.size() > max_args)
@@ -136,8 +136,7 @@ Result<void> validate(const SpawnRequest &request, std::size_t max_args, std::si
     return {};
 }
 
-Result<Launched> launch(const SpawnRequest &request, const std::vector<std::string> &extra_env)
-{
+Result<Launched> launch(const SpawnRequest &request, const std::vector<std::string> &extra_env) {
     if (!request.cwd.empty()) {
         struct stat st {};
         if (::stat(request.cwd.c_str(), &st) != 0)
@@ -157,7 +156,8 @@ Result<Launched> launch(const SpawnRequest &request, const std::vector<std::stri
     int p[8];
     Fds fds;
     for (int i = 0; i < 4; ++i) {
-        int rc = i < 3 ? ::pipe2(p + 2 * i, O_CLOEXEC) : ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p + 2 * i);
+        int rc =
+            i < 3 ? ::pipe2(p + 2 * i, O_CLOEXEC) : ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p + 2 * i);
         if (rc != 0) return make_error(HARNESS_ERR_BUSY, std::string("spawn: pipe: ") + std::strerror(errno));
         fds.fds.push_back(p[2 * i]);
         fds.fds.push_back(p[2 * i + 1]);
@@ -188,7 +188,7 @@ Result<Launched> launch(const SpawnRequest &request, const std::vector<std::stri
         if (sig != SIGKILL && sig != SIGSTOP) sigaddset(&defaults, sig);
     posix_spawnattr_setsigmask(&attr, &empty);
     posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setpgroup(&attr, 0); // its own process group, led by itself
+    posix_spawnattr_setpgroup(&attr, 0);  // its own process group, led by itself
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
 
     std::vector<char *> argv, envp;
@@ -222,8 +222,8 @@ Result<Launched> launch(const SpawnRequest &request, const std::vector<std::stri
     out.lifecycle_fd = p[6];
     for (int fd : {out.stdin_fd, out.stdout_fd, out.stderr_fd, out.lifecycle_fd})
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-    fds.fds = {p[0], p[3], p[5], p[7]}; // the child's ends: closed here, kept by the child
+    fds.fds = {p[0], p[3], p[5], p[7]};  // the child's ends: closed here, kept by the child
     return out;
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

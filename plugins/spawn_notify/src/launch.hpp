@@ -24,8 +24,8 @@ namespace harness::vm::spawn {
 
 struct SpawnRequest {
     std::vector<std::string> argv;
-    std::vector<std::string> env; // "K=V", on top of the daemon's environment
-    std::string cwd;              // empty: the daemon's working directory
+    std::vector<std::string> env;  // "K=V", on top of the daemon's environment
+    std::string cwd;               // empty: the daemon's working directory
     std::string tag;
     std::string notify_topic;
 };
@@ -38,7 +38,7 @@ struct Launched {
     int stdin_fd = -1;
     int stdout_fd = -1;
     int stderr_fd = -1;
-    int lifecycle_fd = -1; // the daemon's end of the lifecycle socket
+    int lifecycle_fd = -1;  // the daemon's end of the lifecycle socket
 };
 
 // The child's descriptor for the lifecycle socket, and the variable naming it.
@@ -51,4 +51,4 @@ Result<void> validate(const SpawnRequest &request, std::size_t max_args, std::si
 // Starts the child. extra_env ("K=V") is applied last and wins.
 Result<Launched> launch(const SpawnRequest &request, const std::vector<std::string> &extra_env);
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -8,8 +8,7 @@ namespace harness::vm::spawn {
 namespace {
 
 // A positive integer from the environment, or fallback when unset or invalid.
-std::size_t env_size(const char *name, std::size_t fallback)
-{
+std::size_t env_size(const char *name, std::size_t fallback) {
     const char *text = std::getenv(name);
     if (!text || !*text) return fallback;
     char *end = nullptr;
@@ -18,10 +17,9 @@ std::size_t env_size(const char *name, std::size_t fallback)
     return static_cast<std::size_t>(v);
 }
 
-} // namespace
+}  // namespace
 
-Limits Limits::from_environment()
-{
+Limits Limits::from_environment() {
     Limits l;
     l.max_running = env_size("HARNESS_SPAWN_MAX_PROCS", l.max_running);
     l.max_output_bytes = env_size("HARNESS_SPAWN_MAX_OUTPUT_BYTES", l.max_output_bytes);
@@ -30,4 +28,4 @@ Limits Limits::from_environment()
     return l;
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -36,4 +36,4 @@ struct Limits {
     static Limits from_environment();
 };
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

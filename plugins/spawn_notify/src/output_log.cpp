@@ -2,8 +2,7 @@
 
 namespace harness::vm::spawn {
 
-void OutputLog::feed(int stream, std::string_view bytes)
-{
+void OutputLog::feed(int stream, std::string_view bytes) {
     std::string &partial = partial_[stream == 2 ? 1 : 0];
     while (!bytes.empty()) {
         auto nl = bytes.find('\n');
@@ -24,8 +23,7 @@ void OutputLog::feed(int stream, std::string_view bytes)
     }
 }
 
-void OutputLog::close_stream(int stream)
-{
+void OutputLog::close_stream(int stream) {
     std::string &partial = partial_[stream == 2 ? 1 : 0];
     if (!partial.empty()) {
         push(stream, std::move(partial));
@@ -33,8 +31,7 @@ void OutputLog::close_stream(int stream)
     }
 }
 
-void OutputLog::push(int stream, std::string text)
-{
+void OutputLog::push(int stream, std::string text) {
     bytes_ += text.size();
     lines_.push_back(OutputLine{stream, std::move(text)});
     while (bytes_ > max_bytes_ && lines_.size() > 1) {
@@ -44,14 +41,14 @@ void OutputLog::push(int stream, std::string text)
     }
 }
 
-OutputBatch OutputLog::read(std::int64_t after_line, std::size_t max_reply_bytes) const
-{
+OutputBatch OutputLog::read(std::int64_t after_line, std::size_t max_reply_bytes) const {
     OutputBatch batch;
     batch.next_line = after_line;
     if (after_line < 0) after_line = 0;
     if (after_line + 1 < first_) {
-        batch.lines.push_back({2, "[spawn_notify: " + std::to_string(first_ - 1 - after_line) +
-                                      " output lines dropped: over the per-process buffer limit]"});
+        batch.lines.push_back({2,
+                               "[spawn_notify: " + std::to_string(first_ - 1 - after_line) +
+                                   " output lines dropped: over the per-process buffer limit]"});
         after_line = first_ - 1;
         batch.next_line = after_line;
     }
@@ -66,4 +63,4 @@ OutputBatch OutputLog::read(std::int64_t after_line, std::size_t max_reply_bytes
     return batch;
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

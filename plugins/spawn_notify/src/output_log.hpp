@@ -19,12 +19,12 @@
 namespace harness::vm::spawn {
 
 struct OutputLine {
-    std::int32_t stream = 1; // 1 stdout, 2 stderr
-    std::string text;        // without the newline
+    std::int32_t stream = 1;  // 1 stdout, 2 stderr
+    std::string text;         // without the newline
 };
 
 struct OutputBatch {
-    std::int64_t next_line = 0; // pass as after_line next time
+    std::int64_t next_line = 0;  // pass as after_line next time
     std::vector<OutputLine> lines;
 };
 
@@ -50,9 +50,9 @@ private:
     std::size_t max_bytes_;
     std::size_t max_line_;
     std::deque<OutputLine> lines_;
-    std::int64_t first_ = 1; // number of lines_.front()
-    std::size_t bytes_ = 0;  // text bytes held in lines_
-    std::string partial_[2]; // per stream, the line not yet ended
+    std::int64_t first_ = 1;  // number of lines_.front()
+    std::size_t bytes_ = 0;   // text bytes held in lines_
+    std::string partial_[2];  // per stream, the line not yet ended
 };
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -17,15 +17,15 @@ struct ProcessTable::Process {
     pid_t pid = -1;
     std::string tag;
     std::string notify_topic;
-    std::string job; // FTMPI_JOB of its request; empty: not part of an MPI job
+    std::string job;  // FTMPI_JOB of its request; empty: not part of an MPI job
     int pidfd = -1;
     int lifecycle_fd = -1;
-    std::string lifecycle_partial; // an unfinished line of the lifecycle socket
-    std::string mpi_state;         // its last whole lifecycle word
+    std::string lifecycle_partial;  // an unfinished line of the lifecycle socket
+    std::string mpi_state;          // its last whole lifecycle word
     int stdin_fd = -1;
-    int out_fd[2] = {-1, -1}; // stdout, stderr
+    int out_fd[2] = {-1, -1};  // stdout, stderr
     bool exited = false;
-    bool finished = false; // exited and both pipes closed
+    bool finished = false;  // exited and both pipes closed
     std::int32_t exit_code = 0;
     std::int32_t signal = 0;
     OutputLog log;
@@ -35,4 +35,4 @@ struct ProcessTable::Process {
     std::optional<std::chrono::steady_clock::time_point> drain_deadline;
 };
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

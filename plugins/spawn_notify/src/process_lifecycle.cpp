@@ -8,14 +8,14 @@
 
 namespace harness::vm::spawn {
 
-void ProcessTable::read_lifecycle(const Lock &, Process &p)
-{
+void ProcessTable::read_lifecycle(const Lock &, Process &p) {
     char buf[256];
     while (p.lifecycle_fd >= 0) {
         ssize_t n = ::read(p.lifecycle_fd, buf, sizeof buf);
         if (n > 0) {
             p.lifecycle_partial.append(buf, static_cast<std::size_t>(n));
-            for (auto nl = p.lifecycle_partial.find('\n'); nl != std::string::npos; nl = p.lifecycle_partial.find('\n')) {
+            for (auto nl = p.lifecycle_partial.find('\n'); nl != std::string::npos;
+                 nl = p.lifecycle_partial.find('\n')) {
                 std::string word = p.lifecycle_partial.substr(0, nl);
                 p.lifecycle_partial.erase(0, nl + 1);
                 if (!word.empty() && word.size() <= 32) p.mpi_state = word;
@@ -27,12 +27,11 @@ void ProcessTable::read_lifecycle(const Lock &, Process &p)
         }
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
-        close_lifecycle(p); // EOF: nobody holds the write end any more
+        close_lifecycle(p);  // EOF: nobody holds the write end any more
     }
 }
 
-void ProcessTable::close_lifecycle(Process &p)
-{
+void ProcessTable::close_lifecycle(Process &p) {
     if (p.lifecycle_fd < 0) return;
     unwatch(p.lifecycle_fd);
     ::close(p.lifecycle_fd);
@@ -41,12 +40,11 @@ void ProcessTable::close_lifecycle(Process &p)
 
 // A process of an MPI job was reaped (its group was killed in reap): the
 // last process of the job here takes the job's shared-memory files with it.
-void ProcessTable::end_job_process(const Lock &, Process &p)
-{
+void ProcessTable::end_job_process(const Lock &, Process &p) {
     if (p.job.empty()) return;
     for (const auto &[h, other] : processes_)
         if (other.get() != &p && other->job == p.job && !other->exited) return;
     remove_job_segments(p.job);
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

@@ -17,23 +17,23 @@ namespace {
 
 // epoll keys: handle << 3 | what the descriptor is.
 enum Kind : std::uint64_t { kWake = 0, kPidfd = 1, kStdout = 2, kStderr = 3, kStdin = 4, kLifecycle = 5 };
-std::uint64_t key_of(std::int64_t handle, Kind kind) { return static_cast<std::uint64_t>(handle) << 3 | kind; }
+std::uint64_t key_of(std::int64_t handle, Kind kind) {
+    return static_cast<std::uint64_t>(handle) << 3 | kind;
+}
 
 // Replies stay well under any message limit; callers loop.
 constexpr std::size_t kMaxReplyBytes = 256u << 10;
 constexpr std::size_t kMaxEventsPerReply = 4096;
 
-Error not_found(std::int64_t handle)
-{
-    return make_error(HARNESS_ERR_NOT_FOUND, "no process with handle " + std::to_string(handle) +
-                                                 " (never spawned by this daemon, or forgotten long after it ended)");
+Error not_found(std::int64_t handle) {
+    return make_error(HARNESS_ERR_NOT_FOUND,
+                      "no process with handle " + std::to_string(handle) +
+                          " (never spawned by this daemon, or forgotten long after it ended)");
 }
 
-} // namespace
+}  // namespace
 
-
-ProcessTable::ProcessTable(Limits limits, ExitHook on_exit) : limits_(limits), on_exit_(std::move(on_exit))
-{
+ProcessTable::ProcessTable(Limits limits, ExitHook on_exit) : limits_(limits), on_exit_(std::move(on_exit)) {
     epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
     wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (epoll_fd_ < 0 || wake_fd_ < 0) {
@@ -49,46 +49,44 @@ ProcessTable::ProcessTable(Limits limits, ExitHook on_exit) : limits_(limits), o
     monitor_ = std::thread([this] { monitor_loop(); });
 }
 
-ProcessTable::~ProcessTable()
-{
+ProcessTable::~ProcessTable() {
     shutdown();
     ::close(epoll_fd_);
     ::close(wake_fd_);
 }
 
-void ProcessTable::wake_monitor()
-{
+void ProcessTable::wake_monitor() {
     std::uint64_t one = 1;
     [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof one);
 }
 
-void ProcessTable::unwatch(int fd) { ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr); }
+void ProcessTable::unwatch(int fd) {
+    ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+}
 
-std::shared_ptr<ProcessTable::Process> ProcessTable::find(std::int64_t handle) const
-{
+std::shared_ptr<ProcessTable::Process> ProcessTable::find(std::int64_t handle) const {
     auto it = processes_.find(handle);
     return it == processes_.end() ? nullptr : it->second;
 }
 
-std::size_t ProcessTable::running() const
-{
+std::size_t ProcessTable::running() const {
     std::lock_guard lock(mutex_);
     return running_;
 }
 
 // ------------------------------------------------------------------ spawn
 
-Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vector<std::string> &extra_env)
-{
+Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vector<std::string> &extra_env) {
     if (auto ok = validate(request, limits_.max_args, limits_.max_request_bytes); !ok) return ok.error();
     {
         std::lock_guard lock(mutex_);
         if (stopping_) return make_error(HARNESS_ERR_BUSY, "spawn: the daemon is stopping");
         if (running_ >= limits_.max_running)
-            return make_error(HARNESS_ERR_BUSY, "spawn: " + std::to_string(running_) +
-                                                    " processes already running here (the limit, "
-                                                    "HARNESS_SPAWN_MAX_PROCS)");
-        ++running_; // a slot, held while launching outside the lock
+            return make_error(HARNESS_ERR_BUSY,
+                              "spawn: " + std::to_string(running_) +
+                                  " processes already running here (the limit, "
+                                  "HARNESS_SPAWN_MAX_PROCS)");
+        ++running_;  // a slot, held while launching outside the lock
     }
     auto launched = launch(request, extra_env);
 
@@ -138,8 +136,7 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
 
 // ------------------------------------------------------------------ monitor
 
-void ProcessTable::monitor_loop()
-{
+void ProcessTable::monitor_loop() {
     epoll_event events[64];
     for (;;) {
         int timeout;
@@ -149,7 +146,7 @@ void ProcessTable::monitor_loop()
             timeout = next_timeout_ms(lock);
         }
         int n = ::epoll_wait(epoll_fd_, events, 64, timeout);
-        if (n < 0 && errno != EINTR) return; // cannot happen with valid fds; shutdown still reaps
+        if (n < 0 && errno != EINTR) return;  // cannot happen with valid fds; shutdown still reaps
         Lock lock(mutex_);
         if (stopping_) return;
         for (int i = 0; i < n; ++i) dispatch(lock, events[i].data.u64, events[i].events);
@@ -158,8 +155,7 @@ void ProcessTable::monitor_loop()
     }
 }
 
-int ProcessTable::next_timeout_ms(const Lock &) const
-{
+int ProcessTable::next_timeout_ms(const Lock &) const {
     std::optional<Clock::time_point> soonest;
     for (const auto &[h, p] : processes_)
         if (p->drain_deadline && (!soonest || *p->drain_deadline < *soonest)) soonest = p->drain_deadline;
@@ -168,8 +164,7 @@ int ProcessTable::next_timeout_ms(const Lock &) const
     return static_cast<int>(std::clamp<long long>(left, 0, 60000));
 }
 
-void ProcessTable::dispatch(const Lock &lock, std::uint64_t key, std::uint32_t events)
-{
+void ProcessTable::dispatch(const Lock &lock, std::uint64_t key, std::uint32_t events) {
     auto kind = static_cast<Kind>(key & 7);
     if (kind == kWake) {
         std::uint64_t count;
@@ -191,8 +186,7 @@ void ProcessTable::dispatch(const Lock &lock, std::uint64_t key, std::uint32_t e
     }
 }
 
-void ProcessTable::read_stream(const Lock &lock, Process &p, int stream, bool until_empty)
-{
+void ProcessTable::read_stream(const Lock &lock, Process &p, int stream, bool until_empty) {
     int &fd = p.out_fd[stream - 1];
     char buf[65536];
     // One read per event keeps a chatty process from starving the others
@@ -216,8 +210,7 @@ void ProcessTable::read_stream(const Lock &lock, Process &p, int stream, bool un
     }
 }
 
-void ProcessTable::flush_stdin(const Lock &lock, Process &p)
-{
+void ProcessTable::flush_stdin(const Lock &lock, Process &p) {
     while (p.stdin_fd >= 0 && !p.stdin_pending.empty()) {
         ssize_t n = ::write(p.stdin_fd, p.stdin_pending.data(), p.stdin_pending.size());
         if (n > 0) {
@@ -244,8 +237,7 @@ void ProcessTable::flush_stdin(const Lock &lock, Process &p)
     }
 }
 
-void ProcessTable::close_stdin(const Lock &, Process &p)
-{
+void ProcessTable::close_stdin(const Lock &, Process &p) {
     if (p.stdin_fd < 0) return;
     if (p.stdin_watched) unwatch(p.stdin_fd);
     p.stdin_watched = false;
@@ -253,8 +245,7 @@ void ProcessTable::close_stdin(const Lock &, Process &p)
     p.stdin_fd = -1;
 }
 
-void ProcessTable::reap(const Lock &lock, Process &p, bool block)
-{
+void ProcessTable::reap(const Lock &lock, Process &p, bool block) {
     if (p.exited) return;
     // Everything it wrote is in the pipes now: take it before announcing the
     // exit, so a reader that sees the exit and then reads output misses nothing.
@@ -268,12 +259,11 @@ void ProcessTable::reap(const Lock &lock, Process &p, bool block)
     pid_t r;
     do r = ::waitpid(p.pid, &status, block ? 0 : WNOHANG);
     while (r < 0 && errno == EINTR);
-    if (r == 0) return; // not yet (non-blocking)
+    if (r == 0) return;  // not yet (non-blocking)
     record_exit(lock, p, status, r == p.pid);
 }
 
-void ProcessTable::record_exit(const Lock &lock, Process &p, int wait_status, bool reaped)
-{
+void ProcessTable::record_exit(const Lock &lock, Process &p, int wait_status, bool reaped) {
     unwatch(p.pidfd);
     ::close(p.pidfd);
     p.pidfd = -1;
@@ -306,8 +296,7 @@ void ProcessTable::record_exit(const Lock &lock, Process &p, int wait_status, bo
     maybe_finish(lock, p);
 }
 
-void ProcessTable::maybe_finish(const Lock &, Process &p)
-{
+void ProcessTable::maybe_finish(const Lock &, Process &p) {
     if (p.finished || !p.exited || p.out_fd[0] >= 0 || p.out_fd[1] >= 0) return;
     p.finished = true;
     p.drain_deadline.reset();
@@ -318,8 +307,7 @@ void ProcessTable::maybe_finish(const Lock &, Process &p)
     }
 }
 
-void ProcessTable::expire_drains(const Lock &lock)
-{
+void ProcessTable::expire_drains(const Lock &lock) {
     auto now = Clock::now();
     std::vector<std::shared_ptr<Process>> due;
     for (const auto &[h, p] : processes_)
@@ -345,9 +333,9 @@ void ProcessTable::expire_drains(const Lock &lock)
 
 // ------------------------------------------------------------------ requests
 
-Result<void> ProcessTable::signal(std::int64_t handle, int sig, bool whole_group)
-{
-    if (sig < 0 || sig >= NSIG) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "signal: no signal " + std::to_string(sig));
+Result<void> ProcessTable::signal(std::int64_t handle, int sig, bool whole_group) {
+    if (sig < 0 || sig >= NSIG)
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "signal: no signal " + std::to_string(sig));
     std::lock_guard lock(mutex_);
     auto p = find(handle);
     if (!p) return not_found(handle);
@@ -355,19 +343,21 @@ Result<void> ProcessTable::signal(std::int64_t handle, int sig, bool whole_group
         // The group outlives its leader while descendants remain, so this is
         // allowed after the exit too; ESRCH then just means nobody is left.
         if (::kill(-p->pid, sig) != 0 && errno != ESRCH)
-            return make_error(HARNESS_ERR_PLUGIN_FAILED, "signal: kill(-" + std::to_string(p->pid) + "): " + std::strerror(errno));
+            return make_error(HARNESS_ERR_PLUGIN_FAILED,
+                              "signal: kill(-" + std::to_string(p->pid) + "): " + std::strerror(errno));
         return {};
     }
     // Not yet reaped means the pid is still ours (a zombie keeps it).
     if (p->exited)
-        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "signal: process " + std::to_string(handle) + " has already exited");
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          "signal: process " + std::to_string(handle) + " has already exited");
     if (::kill(p->pid, sig) != 0)
-        return make_error(HARNESS_ERR_PLUGIN_FAILED, "signal: kill(" + std::to_string(p->pid) + "): " + std::strerror(errno));
+        return make_error(HARNESS_ERR_PLUGIN_FAILED,
+                          "signal: kill(" + std::to_string(p->pid) + "): " + std::strerror(errno));
     return {};
 }
 
-Result<ProcessStatus> ProcessTable::status(std::int64_t handle) const
-{
+Result<ProcessStatus> ProcessTable::status(std::int64_t handle) const {
     std::lock_guard lock(mutex_);
     auto p = find(handle);
     if (!p) return not_found(handle);
@@ -375,8 +365,7 @@ Result<ProcessStatus> ProcessTable::status(std::int64_t handle) const
     return ProcessStatus{p->signal ? "signaled" : "exited", p->exit_code, p->signal, p->mpi_state};
 }
 
-ExitBatch ProcessTable::wait(std::int64_t after_event, std::chrono::milliseconds wait)
-{
+ExitBatch ProcessTable::wait(std::int64_t after_event, std::chrono::milliseconds wait) {
     Lock lock(mutex_);
     // A caller ahead of us (it talked to an earlier incarnation of this daemon)
     // starts over from what we have.
@@ -394,8 +383,7 @@ ExitBatch ProcessTable::wait(std::int64_t after_event, std::chrono::milliseconds
     return batch;
 }
 
-Result<OutputReply> ProcessTable::output(std::int64_t handle, std::int64_t after_line, std::chrono::milliseconds wait)
-{
+Result<OutputReply> ProcessTable::output(std::int64_t handle, std::int64_t after_line, std::chrono::milliseconds wait) {
     Lock lock(mutex_);
     auto p = find(handle);
     if (!p) return not_found(handle);
@@ -407,21 +395,19 @@ Result<OutputReply> ProcessTable::output(std::int64_t handle, std::int64_t after
 }
 
 Result<std::int64_t> ProcessTable::write_stdin(std::int64_t handle, std::span<const std::uint8_t> data, bool close,
-                                               std::chrono::milliseconds wait)
-{
+                                               std::chrono::milliseconds wait) {
     Lock lock(mutex_);
     auto p = find(handle);
     if (!p) return not_found(handle);
     auto closed = [&] { return p->stdin_fd < 0 || p->stdin_close_requested; };
     if (closed() && !data.empty())
-        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "stdin: process " + std::to_string(handle) +
-                                                           (p->exited ? " has exited" : "'s stdin is closed"));
-    changed_.wait_for(lock, wait, [&] {
-        return stopping_ || closed() || p->stdin_pending.size() < limits_.max_stdin_bytes;
-    });
-    std::size_t room = limits_.max_stdin_bytes > p->stdin_pending.size()
-                           ? limits_.max_stdin_bytes - p->stdin_pending.size()
-                           : 0;
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          "stdin: process " + std::to_string(handle) +
+                              (p->exited ? " has exited" : "'s stdin is closed"));
+    changed_.wait_for(lock, wait,
+                      [&] { return stopping_ || closed() || p->stdin_pending.size() < limits_.max_stdin_bytes; });
+    std::size_t room =
+        limits_.max_stdin_bytes > p->stdin_pending.size() ? limits_.max_stdin_bytes - p->stdin_pending.size() : 0;
     std::size_t take = closed() ? 0 : std::min(room, data.size());
     p->stdin_pending.append(reinterpret_cast<const char *>(data.data()), take);
     if (close && take == data.size()) p->stdin_close_requested = true;
@@ -431,8 +417,7 @@ Result<std::int64_t> ProcessTable::write_stdin(std::int64_t handle, std::span<co
 
 // ------------------------------------------------------------------ shutdown
 
-void ProcessTable::shutdown()
-{
+void ProcessTable::shutdown() {
     {
         std::lock_guard lock(mutex_);
         if (shut_down_) return;
@@ -463,4 +448,4 @@ void ProcessTable::shutdown()
     changed_.notify_all();
 }
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

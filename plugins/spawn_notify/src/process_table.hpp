@@ -50,7 +50,7 @@ struct ExitReport {
     std::string notify_topic;
     std::int32_t exit_code = 0;
     std::int32_t signal = 0;
-    std::string mpi_state; // the last lifecycle word, empty when none came
+    std::string mpi_state;  // the last lifecycle word, empty when none came
 };
 
 struct ExitEvent {
@@ -67,15 +67,15 @@ struct ExitBatch {
 };
 
 struct ProcessStatus {
-    std::string state; // "running", "exited", "signaled"
+    std::string state;  // "running", "exited", "signaled"
     std::int32_t exit_code = 0;
     std::int32_t signal = 0;
-    std::string mpi_state; // "", "initialized", "finalized", "aborted"
+    std::string mpi_state;  // "", "initialized", "finalized", "aborted"
 };
 
 struct OutputReply {
     OutputBatch batch;
-    bool finished = false; // exited, output complete, and all of it returned
+    bool finished = false;  // exited, output complete, and all of it returned
 };
 
 struct Started {
@@ -133,19 +133,19 @@ private:
     Limits limits_;
     ExitHook on_exit_;
     int epoll_fd_ = -1;
-    int wake_fd_ = -1; // eventfd: new work or shutdown
+    int wake_fd_ = -1;  // eventfd: new work or shutdown
 
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::map<std::int64_t, std::shared_ptr<Process>> processes_;
-    std::deque<std::int64_t> finished_order_; // for forgetting the oldest
+    std::deque<std::int64_t> finished_order_;  // for forgetting the oldest
     std::deque<ExitEvent> exits_;
     std::int64_t next_handle_ = 1;
     std::int64_t next_exit_seq_ = 1;
-    std::size_t running_ = 0; // spawned (or being spawned) and not reaped
+    std::size_t running_ = 0;  // spawned (or being spawned) and not reaped
     bool stopping_ = false;
     bool shut_down_ = false;
     std::thread monitor_;
 };
 
-} // namespace harness::vm::spawn
+}  // namespace harness::vm::spawn

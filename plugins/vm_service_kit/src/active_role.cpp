@@ -4,12 +4,9 @@ namespace harness::vmsvc {
 
 ActiveRole::ActiveRole(RecordStore &store, MemberDirectory &members, std::string record_key, LogFn log,
                        std::chrono::milliseconds recheck)
-    : store_(store), members_(members), key_(std::move(record_key)), log_(std::move(log)), recheck_(recheck)
-{
-}
+    : store_(store), members_(members), key_(std::move(record_key)), log_(std::move(log)), recheck_(recheck) {}
 
-Result<RoleView> ActiveRole::current()
-{
+Result<RoleView> ActiveRole::current() {
     {
         std::lock_guard lock(mutex_);
         if (cached_ && Clock::now() - resolved_at_ < recheck_) return *cached_;
@@ -17,8 +14,7 @@ Result<RoleView> ActiveRole::current()
     return refresh();
 }
 
-Result<RoleView> ActiveRole::refresh()
-{
+Result<RoleView> ActiveRole::refresh() {
     auto started = Clock::now();
     std::lock_guard resolving(resolve_mutex_);
     {
@@ -38,7 +34,8 @@ Result<RoleView> ActiveRole::refresh()
             term_seen_ = view->term;
             cached_ = *view;
             resolved_at_ = Clock::now();
-            if (log_ && gained) log_(1, key_ + ": this daemon is now the active instance (term " + std::to_string(view->term) + ")");
+            if (log_ && gained)
+                log_(1, key_ + ": this daemon is now the active instance (term " + std::to_string(view->term) + ")");
             if (log_ && lost) log_(2, key_ + ": no longer the active instance; " + view->member_id + " is");
         } else {
             cached_.reset();
@@ -48,8 +45,7 @@ Result<RoleView> ActiveRole::refresh()
     return view;
 }
 
-Result<RoleView> ActiveRole::resolve()
-{
+Result<RoleView> ActiveRole::resolve() {
     const std::string self = members_.self_id();
     if (self.empty()) return make_error(HARNESS_ERR_NOT_SUPPORTED, "the host has no member id");
     // Each round either returns or saw the record change under it; a handful
@@ -76,33 +72,31 @@ Result<RoleView> ActiveRole::resolve()
         if (!c) return c.error();
         if (c->ok) {
             if (log_)
-                log_(1, key_ + ": taking over from " + (holder.empty() ? "nobody" : holder) +
-                            (m ? " (declared failed)" : " (not a member)"));
+                log_(1,
+                     key_ + ": taking over from " + (holder.empty() ? "nobody" : holder) +
+                         (m ? " (declared failed)" : " (not a member)"));
             return RoleView{true, self, "", c->current_version};
         }
     }
     return make_error(HARNESS_ERR_BUSY, key_ + ": the role record keeps changing; try again");
 }
 
-void ActiveRole::members_changed()
-{
+void ActiveRole::members_changed() {
     {
         std::lock_guard lock(mutex_);
         ++member_changes_;
-        cached_.reset(); // the holder may be the one that failed
+        cached_.reset();  // the holder may be the one that failed
     }
     changed_.notify_all();
 }
 
-void ActiveRole::wait_for_change(Clock::time_point until)
-{
+void ActiveRole::wait_for_change(Clock::time_point until) {
     std::unique_lock lock(mutex_);
     auto seen = member_changes_;
     changed_.wait_until(lock, until, [&] { return stopping_ || member_changes_ != seen; });
 }
 
-void ActiveRole::stop()
-{
+void ActiveRole::stop() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
@@ -110,10 +104,9 @@ void ActiveRole::stop()
     changed_.notify_all();
 }
 
-bool ActiveRole::stopping() const
-{
+bool ActiveRole::stopping() const {
     std::lock_guard lock(mutex_);
     return stopping_;
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

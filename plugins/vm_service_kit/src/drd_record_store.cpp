@@ -6,16 +6,16 @@
 namespace harness::vmsvc {
 
 namespace {
-Error malformed(const char *function) { return make_error(HARNESS_ERR_PROTOCOL, std::string("vm/drd ") + function + ": malformed reply"); }
-} // namespace
+Error malformed(const char *function) {
+    return make_error(HARNESS_ERR_PROTOCOL, std::string("vm/drd ") + function + ": malformed reply");
+}
+}  // namespace
 
-bool DrdRecordStore::host_supports(const harness_host_api *host)
-{
+bool DrdRecordStore::host_supports(const harness_host_api *host) {
     return HARNESS_HOST_HAS(host, call_local);
 }
 
-Result<Bytes> DrdRecordStore::call(const char *function, const Packer &args)
-{
+Result<Bytes> DrdRecordStore::call(const char *function, const Packer &args) {
     if (!host_supports(host_)) return make_error(HARNESS_ERR_NOT_SUPPORTED, "the host offers no call_local (ABI 1.1)");
     if (args.failed()) return make_error(HARNESS_ERR_INTERNAL, "out of memory packing a DRD request");
     harness_buf out{};
@@ -25,12 +25,12 @@ Result<Bytes> DrdRecordStore::call(const char *function, const Packer &args)
     Bytes reply(out.data, out.data + out.len);
     harness_buf_free(&out);
     if (status != HARNESS_OK)
-        return make_error(status, std::string("vm/drd ") + function + ": " + (err[0] ? err : harness_status_string(status)));
+        return make_error(status,
+                          std::string("vm/drd ") + function + ": " + (err[0] ? err : harness_status_string(status)));
     return reply;
 }
 
-Result<std::optional<StoredRecord>> DrdRecordStore::get(const std::string &key, bool linearizable)
-{
+Result<std::optional<StoredRecord>> DrdRecordStore::get(const std::string &key, bool linearizable) {
     Packer args;
     args.str(key).boolean(linearizable);
     auto reply = call("get", args);
@@ -45,8 +45,7 @@ Result<std::optional<StoredRecord>> DrdRecordStore::get(const std::string &key, 
 }
 
 Result<CasOutcome> DrdRecordStore::cas(const std::string &key, std::int64_t expected_version,
-                                       std::span<const std::uint8_t> value)
-{
+                                       std::span<const std::uint8_t> value) {
     Packer args;
     args.str(key).i64(expected_version).bytes(value).str("voters");
     auto reply = call("cas", args);
@@ -57,8 +56,7 @@ Result<CasOutcome> DrdRecordStore::cas(const std::string &key, std::int64_t expe
     return c;
 }
 
-Result<bool> DrdRecordStore::del(const std::string &key)
-{
+Result<bool> DrdRecordStore::del(const std::string &key) {
     Packer args;
     args.str(key);
     auto reply = call("del", args);
@@ -69,8 +67,7 @@ Result<bool> DrdRecordStore::del(const std::string &key)
     return existed;
 }
 
-Result<std::vector<StoredRecord>> DrdRecordStore::scan(const std::string &prefix, bool linearizable)
-{
+Result<std::vector<StoredRecord>> DrdRecordStore::scan(const std::string &prefix, bool linearizable) {
     Packer args;
     args.str(prefix).boolean(linearizable);
     auto reply = call("scan", args);
@@ -89,4 +86,4 @@ Result<std::vector<StoredRecord>> DrdRecordStore::scan(const std::string &prefix
     return out;
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

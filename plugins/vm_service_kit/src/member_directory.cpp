@@ -4,8 +4,7 @@
 
 namespace harness::vmsvc {
 
-std::optional<MemberEntry> MemberDirectory::find(const std::string &id)
-{
+std::optional<MemberEntry> MemberDirectory::find(const std::string &id) {
     auto members = list();
     if (!members) return std::nullopt;
     for (auto &m : *members)
@@ -13,9 +12,9 @@ std::optional<MemberEntry> MemberDirectory::find(const std::string &id)
     return std::nullopt;
 }
 
-Result<std::vector<MemberEntry>> HostMemberDirectory::list()
-{
-    if (!HARNESS_HOST_HAS(host_, list_members)) return make_error(HARNESS_ERR_NOT_SUPPORTED, "the host offers no list_members (ABI 1.1)");
+Result<std::vector<MemberEntry>> HostMemberDirectory::list() {
+    if (!HARNESS_HOST_HAS(host_, list_members))
+        return make_error(HARNESS_ERR_NOT_SUPPORTED, "the host offers no list_members (ABI 1.1)");
     std::vector<MemberEntry> out;
     int status = host_->list_members(
         host_->host,
@@ -24,7 +23,7 @@ Result<std::vector<MemberEntry>> HostMemberDirectory::list()
             auto &v = *static_cast<std::vector<MemberEntry> *>(user);
             try {
                 v.push_back(MemberEntry{m->id, m->address ? m->address : "", m->state == HARNESS_MEMBER_ALIVE});
-            } catch (...) { // never let an exception cross the C callback
+            } catch (...) {  // never let an exception cross the C callback
             }
         },
         &out);
@@ -32,10 +31,9 @@ Result<std::vector<MemberEntry>> HostMemberDirectory::list()
     return out;
 }
 
-std::string HostMemberDirectory::self_id()
-{
+std::string HostMemberDirectory::self_id() {
     const char *id = host_ && host_->member_id ? host_->member_id(host_->host) : nullptr;
     return id ? id : "";
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -3,18 +3,18 @@
 namespace harness::vmsvc {
 
 namespace {
-Error unreachable() { return make_error(HARNESS_ERR_UNREACHABLE, "memory store: injected failure"); }
-} // namespace
+Error unreachable() {
+    return make_error(HARNESS_ERR_UNREACHABLE, "memory store: injected failure");
+}
+}  // namespace
 
-bool MemoryRecordStore::take_failure()
-{
+bool MemoryRecordStore::take_failure() {
     if (failures_left_ <= 0) return false;
     --failures_left_;
     return true;
 }
 
-Result<std::optional<StoredRecord>> MemoryRecordStore::get(const std::string &key, bool)
-{
+Result<std::optional<StoredRecord>> MemoryRecordStore::get(const std::string &key, bool) {
     std::lock_guard lock(mutex_);
     if (take_failure()) return unreachable();
     auto it = records_.find(key);
@@ -23,8 +23,7 @@ Result<std::optional<StoredRecord>> MemoryRecordStore::get(const std::string &ke
 }
 
 Result<CasOutcome> MemoryRecordStore::cas(const std::string &key, std::int64_t expected_version,
-                                          std::span<const std::uint8_t> value)
-{
+                                          std::span<const std::uint8_t> value) {
     std::lock_guard lock(mutex_);
     ++cas_calls_;
     if (take_failure()) return unreachable();
@@ -42,15 +41,13 @@ Result<CasOutcome> MemoryRecordStore::cas(const std::string &key, std::int64_t e
     return CasOutcome{true, r.version};
 }
 
-Result<bool> MemoryRecordStore::del(const std::string &key)
-{
+Result<bool> MemoryRecordStore::del(const std::string &key) {
     std::lock_guard lock(mutex_);
     if (take_failure()) return unreachable();
     return records_.erase(key) > 0;
 }
 
-Result<std::vector<StoredRecord>> MemoryRecordStore::scan(const std::string &prefix, bool)
-{
+Result<std::vector<StoredRecord>> MemoryRecordStore::scan(const std::string &prefix, bool) {
     std::lock_guard lock(mutex_);
     if (take_failure()) return unreachable();
     std::vector<StoredRecord> out;
@@ -59,28 +56,24 @@ Result<std::vector<StoredRecord>> MemoryRecordStore::scan(const std::string &pre
     return out;
 }
 
-void MemoryRecordStore::fail_next(int calls)
-{
+void MemoryRecordStore::fail_next(int calls) {
     std::lock_guard lock(mutex_);
     failures_left_ = calls;
 }
 
-void MemoryRecordStore::commit_then_fail_next_cas()
-{
+void MemoryRecordStore::commit_then_fail_next_cas() {
     std::lock_guard lock(mutex_);
     commit_then_fail_ = true;
 }
 
-std::size_t MemoryRecordStore::size() const
-{
+std::size_t MemoryRecordStore::size() const {
     std::lock_guard lock(mutex_);
     return records_.size();
 }
 
-std::size_t MemoryRecordStore::cas_calls() const
-{
+std::size_t MemoryRecordStore::cas_calls() const {
     std::lock_guard lock(mutex_);
     return cas_calls_;
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -4,16 +4,16 @@
 
 namespace harness::vmsvc {
 
-Result<void> check_name(std::string_view what, std::string_view name)
-{
+Result<void> check_name(std::string_view what, std::string_view name) {
     auto bad = [&](const std::string &why) {
-        return make_error(HARNESS_ERR_INVALID_ARGUMENT, std::string(what) + " '" + std::string(name.substr(0, 64)) + "': " + why);
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          std::string(what) + " '" + std::string(name.substr(0, 64)) + "': " + why);
     };
     if (name.empty()) return bad("empty");
     if (name.size() > kMaxNameLength) return bad("longer than " + std::to_string(kMaxNameLength) + " characters");
     for (char c : name) {
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-                  c == ':' || c == '/' || c == '-';
+            c == ':' || c == '/' || c == '-';
         if (!ok) return bad("only A-Z a-z 0-9 _ . : / - are allowed");
     }
     std::size_t start = 0;
@@ -28,4 +28,4 @@ Result<void> check_name(std::string_view what, std::string_view name)
     return {};
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -3,8 +3,7 @@
  * test can serve one component under the other's name (mix-and-match). */
 #include <harness/common/plugin.h>
 
-static int answer_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result)
-{
+static int answer_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result) {
     (void)ctx;
     (void)args;
     if (nargs != 0) return HARNESS_ERR_TYPE_MISMATCH;
@@ -18,12 +17,19 @@ static const harness_function functions[] = {
      NULL},
 };
 
-static const harness_plugin_descriptor descriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR, HARNESS_PLUGIN_ABI_MINOR, sizeof(harness_plugin_descriptor),
-    "fetchtest", COMPONENT, "1.0.0", HARNESS_LEVEL_DAEMON, HARNESS_PER_DAEMON,
-    NULL, NULL, 1, functions};
+static const harness_plugin_descriptor descriptor = {HARNESS_PLUGIN_ABI_MAJOR,
+                                                     HARNESS_PLUGIN_ABI_MINOR,
+                                                     sizeof(harness_plugin_descriptor),
+                                                     "fetchtest",
+                                                     COMPONENT,
+                                                     "1.0.0",
+                                                     HARNESS_LEVEL_DAEMON,
+                                                     HARNESS_PER_DAEMON,
+                                                     NULL,
+                                                     NULL,
+                                                     1,
+                                                     functions};
 
-__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
+__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void) {
     return &descriptor;
 }

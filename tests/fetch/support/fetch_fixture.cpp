@@ -26,17 +26,17 @@ namespace fetchtest {
 
 namespace {
 
-[[noreturn]] void die(const std::string &what) { throw std::runtime_error(what); }
+[[noreturn]] void die(const std::string &what) {
+    throw std::runtime_error(what);
+}
 
 template <class T>
-T must(harness::Result<T> r, const std::string &what)
-{
+T must(harness::Result<T> r, const std::string &what) {
     if (!r) die(what + ": " + r.error().describe());
     return std::move(r).value();
 }
 
-int free_port()
-{
+int free_port() {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -50,8 +50,7 @@ int free_port()
     return port;
 }
 
-bool can_connect(int port)
-{
+bool can_connect(int port) {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -62,20 +61,22 @@ bool can_connect(int port)
     return ok;
 }
 
-std::string replace_all(std::string s, const std::string &from, const std::string &to)
-{
+std::string replace_all(std::string s, const std::string &from, const std::string &to) {
     for (auto pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
         s.replace(pos, from.size(), to);
     return s;
 }
 
-} // namespace
+}  // namespace
 
-fs::path plugin_dir() { return FETCHTEST_PLUGIN_DIR; }
-fs::path webrepo_dir() { return HARNESS_WEBREPO_DIR; }
+fs::path plugin_dir() {
+    return FETCHTEST_PLUGIN_DIR;
+}
+fs::path webrepo_dir() {
+    return HARNESS_WEBREPO_DIR;
+}
 
-std::string read_text(const fs::path &file)
-{
+std::string read_text(const fs::path &file) {
     std::ifstream in(file, std::ios::binary);
     if (!in) die("cannot read " + file.string());
     std::ostringstream s;
@@ -83,15 +84,13 @@ std::string read_text(const fs::path &file)
     return s.str();
 }
 
-void write_text(const fs::path &file, const std::string &text)
-{
+void write_text(const fs::path &file, const std::string &text) {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out << text;
     if (!out.flush()) die("cannot write " + file.string());
 }
 
-int run(const std::vector<std::string> &argv, const fs::path &gnupghome, std::string *stdout_text)
-{
+int run(const std::vector<std::string> &argv, const fs::path &gnupghome, std::string *stdout_text) {
     std::vector<std::string> env_store;
     for (char **e = environ; *e; ++e)
         if (std::strncmp(*e, "GNUPGHOME=", 10) != 0) env_store.emplace_back(*e);
@@ -126,10 +125,9 @@ int run(const std::vector<std::string> &argv, const fs::path &gnupghome, std::st
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-void make_world_readable(const fs::path &dir)
-{
+void make_world_readable(const fs::path &dir) {
     constexpr auto dir_perms = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                               fs::perms::others_read | fs::perms::others_exec;
+        fs::perms::others_read | fs::perms::others_exec;
     constexpr auto file_perms =
         fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read;
     for (const auto &e : fs::recursive_directory_iterator(dir))
@@ -137,8 +135,7 @@ void make_world_readable(const fs::path &dir)
     fs::permissions(dir, dir_perms);
 }
 
-TempDir::TempDir()
-{
+TempDir::TempDir() {
     char templ[] = "/tmp/hfetch-XXXXXX";
     if (!::mkdtemp(templ)) die("mkdtemp");
     path_ = templ;
@@ -147,20 +144,17 @@ TempDir::TempDir()
     fs::permissions(path_, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
 }
 
-TempDir::~TempDir()
-{
+TempDir::~TempDir() {
     std::error_code ec;
     fs::remove_all(path_, ec);
 }
 
-GpgHome::GpgHome(fs::path dir) : dir_(std::move(dir))
-{
+GpgHome::GpgHome(fs::path dir) : dir_(std::move(dir)) {
     fs::create_directories(dir_);
     fs::permissions(dir_, fs::perms::owner_all);
 }
 
-bool GpgHome::agent_running() const
-{
+bool GpgHome::agent_running() const {
     // gpg-agent runs as "gpg-agent --homedir <dir> …"; look for ours in /proc.
     std::error_code ec;
     for (const auto &e : fs::directory_iterator("/proc", ec)) {
@@ -174,15 +168,15 @@ bool GpgHome::agent_running() const
     return false;
 }
 
-GpgHome::~GpgHome() { run({"gpgconf", "--kill", "all"}, dir_); }
+GpgHome::~GpgHome() {
+    run({"gpgconf", "--kill", "all"}, dir_);
+}
 
-std::string GpgHome::generate_key(const std::string &name)
-{
+std::string GpgHome::generate_key(const std::string &name) {
     return must(harness::repo::generate_signing_key(dir_, name + " <" + name + "@example.org>"), "keygen");
 }
 
-void GpgHome::import_from(const GpgHome &other, const std::string &fingerprint)
-{
+void GpgHome::import_from(const GpgHome &other, const std::string &fingerprint) {
     auto key = must(harness::repo::export_public_key(other.path(), fingerprint), "export");
     fs::path file = dir_.parent_path() / (fingerprint + ".asc");
     write_text(file, key);
@@ -191,8 +185,7 @@ void GpgHome::import_from(const GpgHome &other, const std::string &fingerprint)
 
 Nginx::Nginx(fs::path www, fs::path state) : www_(std::move(www)), state_(std::move(state)) {}
 
-void Nginx::start()
-{
+void Nginx::start() {
     fs::create_directories(state_);
     fs::permissions(state_, fs::perms::owner_all);
     port_ = free_port();
@@ -201,8 +194,13 @@ void Nginx::start()
     conf = replace_all(conf, "@ROOT@", www_.string());
     conf = replace_all(conf, "@STATE@", state_.string());
     write_text(state_ / "nginx.conf", conf);
-    std::vector<std::string> argv = {"/usr/sbin/nginx", "-p", state_.string(), "-c", (state_ / "nginx.conf").string(),
-                                     "-e", (state_ / "error.log").string()};
+    std::vector<std::string> argv = {"/usr/sbin/nginx",
+                                     "-p",
+                                     state_.string(),
+                                     "-c",
+                                     (state_ / "nginx.conf").string(),
+                                     "-e",
+                                     (state_ / "error.log").string()};
     std::vector<char *> args;
     for (auto &a : argv) args.push_back(a.data());
     args.push_back(nullptr);
@@ -219,8 +217,7 @@ void Nginx::start()
     die("nginx did not start listening on port " + std::to_string(port_));
 }
 
-void Nginx::stop()
-{
+void Nginx::stop() {
     if (pid_ <= 0) return;
     ::kill(pid_, SIGTERM);
     int status = 0;
@@ -228,8 +225,7 @@ void Nginx::stop()
     pid_ = -1;
 }
 
-std::size_t Nginx::requests(const std::string &needle) const
-{
+std::size_t Nginx::requests(const std::string &needle) const {
     std::ifstream in(state_ / "access.log");
     std::size_t n = 0;
     for (std::string line; std::getline(in, line);)
@@ -239,8 +235,7 @@ std::size_t Nginx::requests(const std::string &needle) const
 
 FetchWorld::FetchWorld()
     : publisher(tmp.path() / "publisher"), daemon_gpg(tmp.path() / "root" / "gnupg"),
-      nginx(tmp.path() / "www", tmp.path() / "nginx")
-{
+      nginx(tmp.path() / "www", tmp.path() / "nginx") {
     fs::permissions(root(), fs::perms::owner_all);
     fs::create_directories(www());
     signer = publisher.generate_key("publisher");
@@ -248,8 +243,7 @@ FetchWorld::FetchWorld()
     nginx.start();
 }
 
-harness::publish::PublishOptions FetchWorld::default_options() const
-{
+harness::publish::PublishOptions FetchWorld::default_options() const {
     harness::publish::PublishOptions o;
     o.repo_dir = www();
     o.gnupghome = publisher.path();
@@ -259,8 +253,7 @@ harness::publish::PublishOptions FetchWorld::default_options() const
 }
 
 harness::repo::RepoIndex FetchWorld::publish(const std::vector<std::string> &components,
-                                             harness::publish::PublishOptions options)
-{
+                                             harness::publish::PublishOptions options) {
     if (options.repo_dir.empty()) options = default_options();
     std::vector<harness::publish::PluginFiles> files;
     for (const auto &c : components)
@@ -270,8 +263,7 @@ harness::repo::RepoIndex FetchWorld::publish(const std::vector<std::string> &com
     return index;
 }
 
-harness::FetchConfig FetchWorld::config()
-{
+harness::FetchConfig FetchWorld::config() {
     harness::FetchConfig c;
     c.repositories = {nginx.url()};
     c.trusted_fingerprints = {signer};
@@ -283,8 +275,7 @@ harness::FetchConfig FetchWorld::config()
     return c;
 }
 
-bool FetchWorld::cache_is_empty() const
-{
+bool FetchWorld::cache_is_empty() const {
     std::error_code ec;
     if (!fs::exists(cache_lib(), ec)) return true;
     for (const auto &e : fs::recursive_directory_iterator(cache_lib()))
@@ -292,4 +283,4 @@ bool FetchWorld::cache_is_empty() const
     return true;
 }
 
-} // namespace fetchtest
+}  // namespace fetchtest

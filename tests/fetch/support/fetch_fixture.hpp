@@ -9,8 +9,8 @@
 //   tmp/root         the daemon's HARNESS root: gnupg/, cache/lib/, var/
 #pragma once
 
-#include <harness/fetch/http_fetcher.hpp>
 #include <harness/common/log.hpp>
+#include <harness/fetch/http_fetcher.hpp>
 #include <harness/publish/publish.hpp>
 
 #include <filesystem>
@@ -53,7 +53,7 @@ public:
     GpgHome(const GpgHome &) = delete;
     GpgHome &operator=(const GpgHome &) = delete;
     const fs::path &path() const { return dir_; }
-    std::string generate_key(const std::string &name); // fingerprint
+    std::string generate_key(const std::string &name);  // fingerprint
     // Imports other's public key the way hcored --import-key does.
     void import_from(const GpgHome &other, const std::string &fingerprint);
     // A gpg-agent serving this home is running (a daemon must leave none).
@@ -105,4 +105,4 @@ public:
     Nginx nginx;
 };
 
-} // namespace fetchtest
+}  // namespace fetchtest

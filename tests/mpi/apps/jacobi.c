@@ -19,7 +19,7 @@ enum { N = 50, ITERATIONS = 300, REPORT_EVERY = 50 };
 static void serial(double *u, double residuals[]) {
     const int w = N + 2;
     double *next = calloc((size_t)w * w, sizeof *next);
-    for (int j = 0; j < w; ++j) u[j] = next[j] = 1.0;  /* top edge */
+    for (int j = 0; j < w; ++j) u[j] = next[j] = 1.0; /* top edge */
     for (int it = 1; it <= ITERATIONS; ++it) {
         double r = 0;
         for (int i = 1; i <= N; ++i)
@@ -72,10 +72,10 @@ int main(int argc, char **argv) {
     double residuals[ITERATIONS / REPORT_EVERY + 1];
     for (int it = 1; it <= ITERATIONS; ++it) {
         /* Halo exchange: rows up/down, columns left/right (PROC_NULL at edges). */
-        CHECK_MPI(MPI_Sendrecv(&u[1 * w + 1], cols, MPI_DOUBLE, up, 0, &u[(rows + 1) * w + 1], cols, MPI_DOUBLE, down, 0,
+        CHECK_MPI(MPI_Sendrecv(&u[1 * w + 1], cols, MPI_DOUBLE, up, 0, &u[(rows + 1) * w + 1], cols, MPI_DOUBLE, down,
+                               0, grid, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Sendrecv(&u[rows * w + 1], cols, MPI_DOUBLE, down, 1, &u[0 * w + 1], cols, MPI_DOUBLE, up, 1,
                                grid, MPI_STATUS_IGNORE));
-        CHECK_MPI(MPI_Sendrecv(&u[rows * w + 1], cols, MPI_DOUBLE, down, 1, &u[0 * w + 1], cols, MPI_DOUBLE, up, 1, grid,
-                               MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Sendrecv(&u[1 * w + 1], 1, column, left, 2, &u[1 * w + cols + 1], 1, column, right, 2, grid,
                                MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Sendrecv(&u[1 * w + cols], 1, column, right, 3, &u[1 * w + 0], 1, column, left, 3, grid,
@@ -113,8 +113,8 @@ int main(int argc, char **argv) {
               residuals[k], ref_residuals[k]);
     CHECK(ref_residuals[ITERATIONS / REPORT_EVERY] < ref_residuals[1], "the serial iteration did not converge");
     if (rank == 0)
-        printf("jacobi %dx%d on %dx%d ranks: %d iterations, residual %.3e, max deviation %.1e\n", N, N, dims[0], dims[1],
-               ITERATIONS, residuals[ITERATIONS / REPORT_EVERY], worst_all);
+        printf("jacobi %dx%d on %dx%d ranks: %d iterations, residual %.3e, max deviation %.1e\n", N, N, dims[0],
+               dims[1], ITERATIONS, residuals[ITERATIONS / REPORT_EVERY], worst_all);
 
     free(ref);
     free(u);

@@ -41,8 +41,12 @@ void ok(int rc, const char *call) {
     if (rc != MPI_SUCCESS) fail(std::string(call) + " returned " + std::to_string(rc));
 }
 
-int value(int r, int i) { return r * 1000 + i + 1; }
-bool live(int r) { return r != victim; }
+int value(int r, int i) {
+    return r * 1000 + i + 1;
+}
+bool live(int r) {
+    return r != victim;
+}
 
 // Block b of a buffer laid out by comm rank must hold `expect(i)` when b is
 // live and `untouched` at the gap.
@@ -52,8 +56,8 @@ void check_blocks(const std::vector<int> &buf, Expect expect) {
         for (int i = 0; i < N; ++i) {
             const int want = live(b) ? expect(b, i) : untouched;
             if (buf[static_cast<size_t>(b * N + i)] != want)
-                fail("block " + std::to_string(b) + "[" + std::to_string(i) + "] = " +
-                     std::to_string(buf[static_cast<size_t>(b * N + i)]) + ", want " + std::to_string(want));
+                fail("block " + std::to_string(b) + "[" + std::to_string(i) +
+                     "] = " + std::to_string(buf[static_cast<size_t>(b * N + i)]) + ", want " + std::to_string(want));
         }
 }
 
@@ -232,13 +236,27 @@ int main(int argc, char **argv) {
     const Config configs[] = {
         {"automatic", {}},
         {"tree/binomial/doubling/bruck/linear",
-         {{"BARRIER", "tree"}, {"BCAST", "binomial"}, {"ALLREDUCE", "recursive_doubling"}, {"GATHER", "binomial"},
-          {"SCATTER", "binomial"}, {"ALLGATHER", "bruck"}, {"ALLTOALL", "linear"}, {"SCAN", "recursive_doubling"},
-          {"EXSCAN", "recursive_doubling"}, {"REDUCE_SCATTER", "ring"}}},
+         {{"BARRIER", "tree"},
+          {"BCAST", "binomial"},
+          {"ALLREDUCE", "recursive_doubling"},
+          {"GATHER", "binomial"},
+          {"SCATTER", "binomial"},
+          {"ALLGATHER", "bruck"},
+          {"ALLTOALL", "linear"},
+          {"SCAN", "recursive_doubling"},
+          {"EXSCAN", "recursive_doubling"},
+          {"REDUCE_SCATTER", "ring"}}},
         {"dissemination/pipeline/ring/linear/pairwise",
-         {{"BARRIER", "dissemination"}, {"BCAST", "pipeline"}, {"ALLREDUCE", "ring"}, {"GATHER", "linear"},
-          {"SCATTER", "linear"}, {"ALLGATHER", "ring"}, {"ALLTOALL", "pairwise"}, {"SCAN", "linear"},
-          {"EXSCAN", "linear"}, {"REDUCE_SCATTER", "reduce_scatterv"}}},
+         {{"BARRIER", "dissemination"},
+          {"BCAST", "pipeline"},
+          {"ALLREDUCE", "ring"},
+          {"GATHER", "linear"},
+          {"SCATTER", "linear"},
+          {"ALLGATHER", "ring"},
+          {"ALLTOALL", "pairwise"},
+          {"SCAN", "linear"},
+          {"EXSCAN", "linear"},
+          {"REDUCE_SCATTER", "reduce_scatterv"}}},
         {"reduce_bcast", {{"ALLREDUCE", "reduce_bcast"}}},
         {"rabenseifner/bruck/recursive_halving",
          {{"ALLREDUCE", "rabenseifner"}, {"ALLTOALL", "bruck"}, {"REDUCE_SCATTER", "recursive_halving"}}},

@@ -20,8 +20,8 @@ static void expect_class(int rc, int want, const char *what) {
 static void expect_either(int rc, int want1, int want2, const char *what) {
     int cls = -1;
     MPI_Error_class(rc, &cls);
-    CHECK(rc != MPI_SUCCESS && (cls == want1 || cls == want2), "%s: returned %d (class %d), want class %d or %d",
-          what, rc, cls, want1, want2);
+    CHECK(rc != MPI_SUCCESS && (cls == want1 || cls == want2), "%s: returned %d (class %d), want class %d or %d", what,
+          rc, cls, want1, want2);
 }
 
 static void still_works(const char *after) {

@@ -17,8 +17,8 @@
  * root's data: the survivors send (class, checksum) to the lowest survivor
  * over point-to-point, which compares. Exit 0 = all as required; 1 = a
  * requirement broken (one line says which); the driver checks nobody hung. */
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,9 @@ static void fail(const char *what) {
 }
 
 /* Value of element i of rank r's contribution. */
-static int value(int r, int i) { return r * 1000 + i + 1; }
+static int value(int r, int i) {
+    return r * 1000 + i + 1;
+}
 
 struct call {
     const char *name;
@@ -59,31 +61,43 @@ static int run(const char *c, int nb, int root, int *sbuf, int *rbuf, int *count
         bytedispls[i] = displs[i] * (int)sizeof(int);
     }
 #define CALL(blocking, nonblocking, ...) (nb ? MPI_##nonblocking(__VA_ARGS__, rq) : MPI_##blocking(__VA_ARGS__))
-    if (!strcmp(c, "barrier")) rc = nb ? MPI_Ibarrier(MPI_COMM_WORLD, rq) : MPI_Barrier(MPI_COMM_WORLD);
-    else if (!strcmp(c, "bcast")) rc = CALL(Bcast, Ibcast, rank == root ? sbuf : rbuf, N, MPI_INT, root, MPI_COMM_WORLD);
-    else if (!strcmp(c, "reduce")) rc = CALL(Reduce, Ireduce, sbuf, rbuf, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
-    else if (!strcmp(c, "allreduce")) rc = CALL(Allreduce, Iallreduce, sbuf, rbuf, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    else if (!strcmp(c, "gather")) rc = CALL(Gather, Igather, sbuf, N, MPI_INT, rbuf, N, MPI_INT, root, MPI_COMM_WORLD);
+    if (!strcmp(c, "barrier"))
+        rc = nb ? MPI_Ibarrier(MPI_COMM_WORLD, rq) : MPI_Barrier(MPI_COMM_WORLD);
+    else if (!strcmp(c, "bcast"))
+        rc = CALL(Bcast, Ibcast, rank == root ? sbuf : rbuf, N, MPI_INT, root, MPI_COMM_WORLD);
+    else if (!strcmp(c, "reduce"))
+        rc = CALL(Reduce, Ireduce, sbuf, rbuf, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+    else if (!strcmp(c, "allreduce"))
+        rc = CALL(Allreduce, Iallreduce, sbuf, rbuf, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else if (!strcmp(c, "gather"))
+        rc = CALL(Gather, Igather, sbuf, N, MPI_INT, rbuf, N, MPI_INT, root, MPI_COMM_WORLD);
     else if (!strcmp(c, "gatherv"))
         rc = CALL(Gatherv, Igatherv, sbuf, N, MPI_INT, rbuf, counts, displs, MPI_INT, root, MPI_COMM_WORLD);
-    else if (!strcmp(c, "scatter")) rc = CALL(Scatter, Iscatter, sbuf, N, MPI_INT, rbuf, N, MPI_INT, root, MPI_COMM_WORLD);
+    else if (!strcmp(c, "scatter"))
+        rc = CALL(Scatter, Iscatter, sbuf, N, MPI_INT, rbuf, N, MPI_INT, root, MPI_COMM_WORLD);
     else if (!strcmp(c, "scatterv"))
         rc = CALL(Scatterv, Iscatterv, sbuf, counts, displs, MPI_INT, rbuf, N, MPI_INT, root, MPI_COMM_WORLD);
-    else if (!strcmp(c, "allgather")) rc = CALL(Allgather, Iallgather, sbuf, N, MPI_INT, rbuf, N, MPI_INT, MPI_COMM_WORLD);
+    else if (!strcmp(c, "allgather"))
+        rc = CALL(Allgather, Iallgather, sbuf, N, MPI_INT, rbuf, N, MPI_INT, MPI_COMM_WORLD);
     else if (!strcmp(c, "allgatherv"))
         rc = CALL(Allgatherv, Iallgatherv, sbuf, N, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD);
-    else if (!strcmp(c, "alltoall")) rc = CALL(Alltoall, Ialltoall, sbuf, N, MPI_INT, rbuf, N, MPI_INT, MPI_COMM_WORLD);
+    else if (!strcmp(c, "alltoall"))
+        rc = CALL(Alltoall, Ialltoall, sbuf, N, MPI_INT, rbuf, N, MPI_INT, MPI_COMM_WORLD);
     else if (!strcmp(c, "alltoallv"))
         rc = CALL(Alltoallv, Ialltoallv, sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, MPI_COMM_WORLD);
     else if (!strcmp(c, "alltoallw"))
-        rc = CALL(Alltoallw, Ialltoallw, sbuf, counts, bytedispls, types, rbuf, counts, bytedispls, types, MPI_COMM_WORLD);
+        rc = CALL(Alltoallw, Ialltoallw, sbuf, counts, bytedispls, types, rbuf, counts, bytedispls, types,
+                  MPI_COMM_WORLD);
     else if (!strcmp(c, "reduce_scatter"))
         rc = CALL(Reduce_scatter, Ireduce_scatter, sbuf, rbuf, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     else if (!strcmp(c, "reduce_scatter_block"))
         rc = CALL(Reduce_scatter_block, Ireduce_scatter_block, sbuf, rbuf, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    else if (!strcmp(c, "scan")) rc = CALL(Scan, Iscan, sbuf, rbuf, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    else if (!strcmp(c, "exscan")) rc = CALL(Exscan, Iexscan, sbuf, rbuf, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    else fail("unknown collective");
+    else if (!strcmp(c, "scan"))
+        rc = CALL(Scan, Iscan, sbuf, rbuf, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else if (!strcmp(c, "exscan"))
+        rc = CALL(Exscan, Iexscan, sbuf, rbuf, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else
+        fail("unknown collective");
 #undef CALL
     if (nb && rc == MPI_SUCCESS) {
         if (rank == victim) {
@@ -118,8 +132,8 @@ static int run(const char *c, int nb, int root, int *sbuf, int *rbuf, int *count
 
 /* Survivors whose result needs the victim's input (when it never entered). */
 static int depends(const char *c, int root) {
-    if (!strcmp(c, "barrier") || !strcmp(c, "allreduce") || !strncmp(c, "allgather", 9) ||
-        !strncmp(c, "alltoall", 8) || !strncmp(c, "reduce_scatter", 14))
+    if (!strcmp(c, "barrier") || !strcmp(c, "allreduce") || !strncmp(c, "allgather", 9) || !strncmp(c, "alltoall", 8) ||
+        !strncmp(c, "reduce_scatter", 14))
         return 1;
     if (!strcmp(c, "bcast") || !strncmp(c, "scatter", 7)) return root == victim;
     if (!strcmp(c, "reduce") || !strncmp(c, "gather", 6)) return rank == root;
@@ -173,7 +187,9 @@ int main(int argc, char **argv) {
     int cls = MPI_SUCCESS;
     if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
     printf("rank %d: %s %s%s -> %s\n", rank, name, during ? "during" : "before", strict ? " strict" : "",
-           cls == MPI_SUCCESS ? "success" : cls == MPIX_ERR_PROC_FAILED ? "MPIX_ERR_PROC_FAILED" : "other error");
+           cls == MPI_SUCCESS                ? "success"
+               : cls == MPIX_ERR_PROC_FAILED ? "MPIX_ERR_PROC_FAILED"
+                                             : "other error");
     fflush(stdout);
     if (cls != MPI_SUCCESS && cls != MPIX_ERR_PROC_FAILED) fail("an error other than MPIX_ERR_PROC_FAILED");
     if (!during && depends(name, root) && cls == MPI_SUCCESS) fail("succeeded although it needs the dead rank");

@@ -7,7 +7,9 @@
 
 static int rank, size;
 
-static int value(int group, int lrank, int i) { return group * 1000000 + lrank * 1000 + i + 1; }
+static int value(int group, int lrank, int i) {
+    return group * 1000000 + lrank * 1000 + i + 1;
+}
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -58,7 +60,8 @@ int main(int argc, char **argv) {
         CHECK_MPI(MPI_Gather(buf, N, MPI_INT, all, N, MPI_INT, root, inter));
         if (root_here)
             for (int r = 0; r < rsize; ++r)
-                for (int i = 0; i < N; ++i) CHECK(all[r * N + i] == value(1 - group, r, i), "inter Gather %d [%d]", r, i);
+                for (int i = 0; i < N; ++i)
+                    CHECK(all[r * N + i] == value(1 - group, r, i), "inter Gather %d [%d]", r, i);
         for (int i = 0; i < N; ++i) out[i] = -1;
         CHECK_MPI(MPI_Scatter(all, N, MPI_INT, out, N, MPI_INT, root, inter));
         if (group != from)

@@ -14,10 +14,16 @@
 static int rank, size;
 
 /* The value rank r contributes at index i (for destination d in alltoall). */
-static int value(int r, int i) { return r * 1000003 + i * 7 + 1; }
-static int value3(int r, int d, int i) { return r * 1000003 + d * 10007 + i + 1; }
+static int value(int r, int i) {
+    return r * 1000003 + i * 7 + 1;
+}
+static int value3(int r, int d, int i) {
+    return r * 1000003 + d * 10007 + i + 1;
+}
 
-static int *ints(size_t n) { return calloc(n > 0 ? n : 1, sizeof(int)); }
+static int *ints(size_t n) {
+    return calloc(n > 0 ? n : 1, sizeof(int));
+}
 
 /* A vector type that takes every other int: [x . x . x .] -> n elements. */
 static MPI_Datatype strided;
@@ -70,10 +76,12 @@ static void test_gather_scatter(int n) {
                 for (int i = 0; i < n; ++i) all[r * n + i] = -1;
         memset(back, 0, sizeof(int) * (size_t)(n + (n == 0)));
         CHECK_MPI(MPI_Scatter(all, n, MPI_INT, back, n, MPI_INT, root, MPI_COMM_WORLD));
-        for (int i = 0; i < n; ++i) CHECK(back[i] == value(rank, i), "Scatter n=%d root=%d [%d]=%d", n, root, i, back[i]);
+        for (int i = 0; i < n; ++i)
+            CHECK(back[i] == value(rank, i), "Scatter n=%d root=%d [%d]=%d", n, root, i, back[i]);
         CHECK_MPI(MPI_Scatter(all, n, MPI_INT, rank == root ? MPI_IN_PLACE : back, n, MPI_INT, root, MPI_COMM_WORLD));
         if (rank != root)
-            for (int i = 0; i < n; ++i) CHECK(back[i] == value(rank, i), "Scatter(IN_PLACE) n=%d root=%d [%d]", n, root, i);
+            for (int i = 0; i < n; ++i)
+                CHECK(back[i] == value(rank, i), "Scatter(IN_PLACE) n=%d root=%d [%d]", n, root, i);
     }
     free(mine);
     free(all);
@@ -100,7 +108,8 @@ static void test_gatherv_scatterv(int n) {
                     CHECK(all[displs[r] + i] == value(r, i), "Gatherv n=%d root=%d block %d [%d]", n, root, r, i);
         for (int i = 0; i < counts[rank]; ++i) back[i] = -1;
         CHECK_MPI(MPI_Scatterv(all, counts, displs, MPI_INT, back, counts[rank], MPI_INT, root, MPI_COMM_WORLD));
-        for (int i = 0; i < counts[rank]; ++i) CHECK(back[i] == value(rank, i), "Scatterv n=%d root=%d [%d]", n, root, i);
+        for (int i = 0; i < counts[rank]; ++i)
+            CHECK(back[i] == value(rank, i), "Scatterv n=%d root=%d [%d]", n, root, i);
     }
     free(counts);
     free(displs);
@@ -119,12 +128,14 @@ static void test_allgather(int n) {
     for (int i = 0; i < n * size; ++i) all[i] = i / (n ? n : 1) == rank ? value(rank, i % n) : -1;
     CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, n, MPI_INT, MPI_COMM_WORLD));
     for (int r = 0; r < size; ++r)
-        for (int i = 0; i < n; ++i) CHECK(all[r * n + i] == value(r, i), "Allgather(IN_PLACE) n=%d block %d [%d]", n, r, i);
+        for (int i = 0; i < n; ++i)
+            CHECK(all[r * n + i] == value(r, i), "Allgather(IN_PLACE) n=%d block %d [%d]", n, r, i);
     /* Strided send side. */
     for (int i = 0; i < 2 * n; ++i) mine[i] = i % 2 ? -7 : value(rank, i / 2);
     CHECK_MPI(MPI_Allgather(mine, n, strided, all, n, MPI_INT, MPI_COMM_WORLD));
     for (int r = 0; r < size; ++r)
-        for (int i = 0; i < n; ++i) CHECK(all[r * n + i] == value(r, i), "Allgather(strided) n=%d block %d [%d]", n, r, i);
+        for (int i = 0; i < n; ++i)
+            CHECK(all[r * n + i] == value(r, i), "Allgather(strided) n=%d block %d [%d]", n, r, i);
 
     int *counts = ints((size_t)size), *displs = ints((size_t)size), total = 0;
     for (int r = 0; r < size; ++r) {
@@ -136,7 +147,8 @@ static void test_allgather(int n) {
     for (int i = 0; i < counts[rank]; ++i) mine[i] = value(rank, i);
     CHECK_MPI(MPI_Allgatherv(mine, counts[rank], MPI_INT, v, counts, displs, MPI_INT, MPI_COMM_WORLD));
     for (int r = 0; r < size; ++r)
-        for (int i = 0; i < counts[r]; ++i) CHECK(v[displs[r] + i] == value(r, i), "Allgatherv n=%d block %d [%d]", n, r, i);
+        for (int i = 0; i < counts[r]; ++i)
+            CHECK(v[displs[r] + i] == value(r, i), "Allgatherv n=%d block %d [%d]", n, r, i);
     for (int i = 0; i <= total; ++i) v[i] = -1;
     for (int i = 0; i < counts[rank]; ++i) v[displs[rank] + i] = value(rank, i);
     CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, v, counts, displs, MPI_INT, MPI_COMM_WORLD));
@@ -160,7 +172,8 @@ static void test_alltoall(int n) {
             CHECK(in[s * n + i] == value3(s, rank, i), "Alltoall n=%d from %d [%d]=%d", n, s, i, in[s * n + i]);
     CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, n, MPI_INT, MPI_COMM_WORLD));
     for (int s = 0; s < size; ++s)
-        for (int i = 0; i < n; ++i) CHECK(out[s * n + i] == value3(s, rank, i), "Alltoall(IN_PLACE) n=%d from %d [%d]", n, s, i);
+        for (int i = 0; i < n; ++i)
+            CHECK(out[s * n + i] == value3(s, rank, i), "Alltoall(IN_PLACE) n=%d from %d [%d]", n, s, i);
     /* A strided send type against contiguous receives: the same stream. */
     int *wide = ints((size_t)n * size * 2);
     for (int d = 0; d < size; ++d)
@@ -169,7 +182,8 @@ static void test_alltoall(int n) {
     CHECK_MPI(MPI_Alltoall(wide, n, strided, in, n, MPI_INT, MPI_COMM_WORLD));
     for (int s = 0; s < size; ++s)
         for (int i = 0; i < n; ++i)
-            CHECK(in[s * n + i] == value3(s, rank, i), "Alltoall(strided) n=%d from %d [%d]=%d", n, s, i, in[s * n + i]);
+            CHECK(in[s * n + i] == value3(s, rank, i), "Alltoall(strided) n=%d from %d [%d]=%d", n, s, i,
+                  in[s * n + i]);
     free(wide);
 
     /* Alltoallv: rank s sends (s + d) % 3 + n elements to d, blocks reversed. */
@@ -190,7 +204,8 @@ static void test_alltoall(int n) {
         for (int i = 0; i < sc[d]; ++i) vout[sd[d] + i] = value3(rank, d, i);
     CHECK_MPI(MPI_Alltoallv(vout, sc, sd, MPI_INT, vin, rc, rd, MPI_INT, MPI_COMM_WORLD));
     for (int s = 0; s < size; ++s)
-        for (int i = 0; i < rc[s]; ++i) CHECK(vin[rd[s] + i] == value3(s, rank, i), "Alltoallv n=%d from %d [%d]", n, s, i);
+        for (int i = 0; i < rc[s]; ++i)
+            CHECK(vin[rd[s] + i] == value3(s, rank, i), "Alltoallv n=%d from %d [%d]", n, s, i);
 
     /* Alltoallw: the same exchange, receive displacements in bytes, and the
      * block for rank 0 sent with the strided type from a spread-out copy. */
@@ -209,7 +224,8 @@ static void test_alltoall(int n) {
     for (int i = 0; i < rtotal; ++i) vin[i] = -1;
     CHECK_MPI(MPI_Alltoallw(spread, sc, sdw, st, vin, rc, rdw, rt, MPI_COMM_WORLD));
     for (int s = 0; s < size; ++s)
-        for (int i = 0; i < rc[s]; ++i) CHECK(vin[rd[s] + i] == value3(s, rank, i), "Alltoallw n=%d from %d [%d]", n, s, i);
+        for (int i = 0; i < rc[s]; ++i)
+            CHECK(vin[rd[s] + i] == value3(s, rank, i), "Alltoallw n=%d from %d [%d]", n, s, i);
     free(spread);
     free(st);
     free(rt);

@@ -12,7 +12,9 @@
 
 static int rank, size;
 
-static int value(int r, int i) { return r * 100003 + i + 1; }
+static int value(int r, int i) {
+    return r * 100003 + i + 1;
+}
 
 /* A ring exchange on the user channel while collectives are pending. */
 static void user_traffic(int round) {
@@ -108,7 +110,8 @@ static void rooted_and_vector(int n) {
     CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     if (rank == root)
         for (int r = 0; r < size; ++r)
-            for (int i = 0; i < counts[r]; ++i) CHECK(all[displs[r] + i] == value(r, i), "Igatherv block %d [%d]", r, i);
+            for (int i = 0; i < counts[r]; ++i)
+                CHECK(all[displs[r] + i] == value(r, i), "Igatherv block %d [%d]", r, i);
 
     for (int i = 0; i < counts[rank]; ++i) mine[i] = -1;
     CHECK_MPI(MPI_Iscatterv(all, counts, displs, MPI_INT, mine, counts[rank], MPI_INT, root, MPI_COMM_WORLD, &req));

@@ -39,7 +39,9 @@ static affine affine_input(int r, int i) {
     affine v = {(r * 31 + i * 7) % (PRIME - 2) + 2, (r * 17 + i * 13 + 5) % PRIME};
     return v;
 }
-static int int_input(int r, int i) { return (r * 131 + i * 7) % PRIME; }
+static int int_input(int r, int i) {
+    return (r * 131 + i * 7) % PRIME;
+}
 
 static affine affine_ref(int first, int last, int i) {
     affine acc = affine_input(first, i);
@@ -59,7 +61,9 @@ static int int_ref(int first, int last, int i, int modular) {
 enum which { BUILTIN_SUM, USER_COMMUTATIVE, USER_ORDERED };
 static const char *which_names[] = {"MPI_SUM", "user commutative", "user non-commutative"};
 
-static size_t elem_size(enum which w) { return w == USER_ORDERED ? sizeof(affine) : sizeof(int); }
+static size_t elem_size(enum which w) {
+    return w == USER_ORDERED ? sizeof(affine) : sizeof(int);
+}
 
 static void fill(enum which w, void *buf, int n, int offset) {
     for (int i = 0; i < n; ++i) {

@@ -10,8 +10,8 @@
  */
 #include "check.h"
 
-#include <stdint.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 enum kind { SIGNED, UNSIGNED, FLOATING, BYTES };
@@ -25,9 +25,13 @@ struct type_info {
     double (*get)(const void *, int);
 };
 
-#define ACCESSORS(T, tag)                                                           \
-    static void set_##tag(void *b, int i, double v) { ((T *)b)[i] = (T)v; }         \
-    static double get_##tag(const void *b, int i) { return (double)((const T *)b)[i]; }
+#define ACCESSORS(T, tag)                                                                                              \
+    static void set_##tag(void *b, int i, double v) {                                                                  \
+        ((T *)b)[i] = (T)v;                                                                                            \
+    }                                                                                                                  \
+    static double get_##tag(const void *b, int i) {                                                                    \
+        return (double)((const T *)b)[i];                                                                              \
+    }
 ACCESSORS(signed char, schar)
 ACCESSORS(unsigned char, uchar)
 ACCESSORS(short, short)
@@ -46,7 +50,8 @@ ACCESSORS(float, float)
 ACCESSORS(double, double)
 ACCESSORS(long double, ldouble)
 
-#define TYPE(T, tag, mpi, kind) {#mpi, mpi, sizeof(T), kind, set_##tag, get_##tag}
+#define TYPE(T, tag, mpi, kind)                                                                                        \
+    { #mpi, mpi, sizeof(T), kind, set_##tag, get_##tag }
 static struct type_info types[] = {
     TYPE(signed char, schar, MPI_SIGNED_CHAR, SIGNED),
     TYPE(unsigned char, uchar, MPI_UNSIGNED_CHAR, UNSIGNED),
@@ -144,12 +149,14 @@ static void expect(const struct type_info *t, const void *buf, int n, enum opk o
         double want = (double)reference(op, t->kind, first, last, offset + i);
         double got = t->get(buf, i);
         if (op == LAND || op == LOR || op == LXOR) got = got != 0;
-        CHECK(got == want, "%s %s %s n=%d element %d: got %g, want %g (ranks %d..%d)", what, t->name,
-              op_names[op], n, i, got, want, first, last);
+        CHECK(got == want, "%s %s %s n=%d element %d: got %g, want %g (ranks %d..%d)", what, t->name, op_names[op], n,
+              i, got, want, first, last);
     }
 }
 
-static void *alloc(const struct type_info *t, int n) { return calloc((size_t)(n > 0 ? n : 1), t->size); }
+static void *alloc(const struct type_info *t, int n) {
+    return calloc((size_t)(n > 0 ? n : 1), t->size);
+}
 
 static void test_one(const struct type_info *t, enum opk op, int n, bool nonblocking) {
     MPI_Op mop = mpi_op(op);
@@ -248,8 +255,13 @@ static void test_one(const struct type_info *t, enum opk op, int n, bool nonbloc
 }
 
 /* MAXLOC and MINLOC on the pair types; ties go to the lower index. */
-struct int_pair { int v, i; };
-struct double_int { double v; int i; };
+struct int_pair {
+    int v, i;
+};
+struct double_int {
+    double v;
+    int i;
+};
 
 static void test_loc(void) {
     enum { N = 5 };
@@ -298,8 +310,8 @@ int main(int argc, char **argv) {
             test_one(&types[t], (enum opk)op, 7, true);
         }
     /* Long vectors take the bandwidth algorithms (ring, pipeline). */
-    test_one(&types[4], SUM, 40000, false);   /* MPI_INT */
-    test_one(&types[15], MAX, 20000, false);  /* MPI_DOUBLE */
+    test_one(&types[4], SUM, 40000, false);  /* MPI_INT */
+    test_one(&types[15], MAX, 20000, false); /* MPI_DOUBLE */
     test_one(&types[15], SUM, 20000, true);
     test_loc();
 

@@ -5,8 +5,8 @@
  * never comes) and a blocking Allreduce after them must end with
  * MPIX_ERR_REVOKED. Nobody fails here; the driver runs it with no victim
  * (COLL_FAILURE_VICTIM=-1), so every rank must exit 0. */
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>
 

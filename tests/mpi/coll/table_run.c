@@ -9,8 +9,8 @@
 
 static int rank, size;
 
-static const char *collectives[] = {"barrier", "bcast",   "reduce",    "allreduce", "reduce_scatter", "scan",
-                                    "exscan",  "gather",  "scatter",   "allgather", "alltoall"};
+static const char *collectives[] = {"barrier", "bcast",  "reduce",  "allreduce", "reduce_scatter", "scan",
+                                    "exscan",  "gather", "scatter", "allgather", "alltoall"};
 #define NCOLL ((int)(sizeof collectives / sizeof collectives[0]))
 
 /* Every collective has a row whose rank range is exactly this size. */
@@ -28,7 +28,9 @@ static void check_rows(const char *path) {
     for (int c = 0; c < NCOLL; ++c) CHECK(seen[c], "%s has no %s row for %d ranks", path, collectives[c], size);
 }
 
-static int value(int r, int i) { return r * 1009 + i; }
+static int value(int r, int i) {
+    return r * 1009 + i;
+}
 
 static void run(int n) {
     int *in = calloc((size_t)(n * size + 1), sizeof(int)), *out = calloc((size_t)(n * size + 1), sizeof(int));

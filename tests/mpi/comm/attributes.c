@@ -12,7 +12,7 @@ static int counting_copy(MPI_Comm old, int key, void *extra, void *in, void *out
     (void)key;
     CHECK(extra == (void *)&copies, "copy callback got the wrong extra_state");
     ++copies;
-    *(void **)out = (char *)in + 1;  /* the copy is visibly different */
+    *(void **)out = (char *)in + 1; /* the copy is visibly different */
     *flag = 1;
     return MPI_SUCCESS;
 }

@@ -19,8 +19,8 @@ static int comm_rank(MPI_Comm c) {
 /* Every rank sends its rank to the next on c and checks what it gets. */
 static void ring_check(MPI_Comm c, int tag) {
     int n = comm_size(c), r = comm_rank(c), got = -1;
-    CHECK_MPI(MPI_Sendrecv(&r, 1, MPI_INT, (r + 1) % n, tag, &got, 1, MPI_INT, (r + n - 1) % n, tag, c,
-                           MPI_STATUS_IGNORE));
+    CHECK_MPI(
+        MPI_Sendrecv(&r, 1, MPI_INT, (r + 1) % n, tag, &got, 1, MPI_INT, (r + n - 1) % n, tag, c, MPI_STATUS_IGNORE));
     CHECK(got == (r + n - 1) % n, "ring on a communicator: got %d from %d", got, (r + n - 1) % n);
 }
 
@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
     MPI_Comm half;
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half));
     int expected = 0;
-    for (int r = rank + 2; r < size; r += 2) ++expected;  /* higher ranks of my color come first */
+    for (int r = rank + 2; r < size; r += 2) ++expected; /* higher ranks of my color come first */
     CHECK(comm_rank(half) == expected, "split rank %d, expected %d", comm_rank(half), expected);
     CHECK(comm_size(half) == (rank % 2 == 0 ? (size + 1) / 2 : size / 2), "split size %d", comm_size(half));
     ring_check(half, 3);
@@ -91,7 +91,8 @@ int main(int argc, char **argv) {
     /* split_type SHARED: every rank of this job runs on this host. */
     MPI_Comm node;
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-    CHECK(comm_size(node) == size && comm_rank(node) == rank, "shared split: %d of %d", comm_rank(node), comm_size(node));
+    CHECK(comm_size(node) == size && comm_rank(node) == rank, "shared split: %d of %d", comm_rank(node),
+          comm_size(node));
     MPI_Comm nothing;
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &nothing));
     CHECK(nothing == MPI_COMM_NULL, "split_type UNDEFINED gave a communicator");
@@ -118,8 +119,8 @@ int main(int argc, char **argv) {
         if (rank % 2 == 1) {
             MPI_Comm odd;
             CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, odd_group, 42, &odd));
-            CHECK(comm_size(odd) == size / 2 && comm_rank(odd) == rank / 2, "create_group: %d of %d",
-                  comm_rank(odd), comm_size(odd));
+            CHECK(comm_size(odd) == size / 2 && comm_rank(odd) == rank / 2, "create_group: %d of %d", comm_rank(odd),
+                  comm_size(odd));
             ring_check(odd, 6);
             CHECK_MPI(MPI_Comm_free(&odd));
         }

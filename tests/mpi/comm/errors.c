@@ -66,8 +66,8 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Add_error_code(MPI_ERR_OTHER, &code_of_builtin));
     CHECK_MPI(MPI_Error_class(code_of_builtin, &cls));
     CHECK(cls == MPI_ERR_OTHER, "code added to MPI_ERR_OTHER has class %d", cls);
-    CHECK_CLASS(MPI_Add_error_code(my_code, &code_of_builtin), MPI_ERR_ARG);  /* a code is not a class */
-    CHECK_CLASS(MPI_Add_error_string(MPI_ERR_RANK, "no"), MPI_ERR_ARG);       /* predefined keep theirs */
+    CHECK_CLASS(MPI_Add_error_code(my_code, &code_of_builtin), MPI_ERR_ARG); /* a code is not a class */
+    CHECK_CLASS(MPI_Add_error_string(MPI_ERR_RANK, "no"), MPI_ERR_ARG);      /* predefined keep theirs */
 
     /* A user handler on a dup: called once per error with that comm and code. */
     MPI_Comm dup;
@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Comm_create_errhandler(record_handler, &mine));
     CHECK_MPI(MPI_Comm_set_errhandler(dup, mine));
     int x = 0;
-    int rc = MPI_Send(&x, 1, MPI_INT, size + 3, 0, dup);  /* no such rank */
+    int rc = MPI_Send(&x, 1, MPI_INT, size + 3, 0, dup); /* no such rank */
     CHECK(rc != MPI_SUCCESS, "send to rank %d succeeded", size + 3);
     CHECK_MPI(MPI_Error_class(rc, &cls));
     CHECK(cls == MPI_ERR_RANK, "send to a bad rank: class %d", cls);

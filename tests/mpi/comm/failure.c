@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
         CHECK_MPI(MPI_Sendrecv(&out, 1, MPI_INT, peer, 1, &in, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK(in == peer, "exchange with %d", peer);
     }
-    if (rank == size - 1) _exit(0);  /* dies without MPI_Finalize */
+    if (rank == size - 1) _exit(0); /* dies without MPI_Finalize */
 
     MPI_Comm dup = MPI_COMM_NULL;
     int rc = MPI_Comm_dup(MPI_COMM_WORLD, &dup);

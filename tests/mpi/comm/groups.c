@@ -70,7 +70,8 @@ int main(int argc, char **argv) {
     CHECK(group_size(u) == size, "union size %d", group_size(u));
     world_ranks(u, world, w);
     for (int i = 0; i < size / 2; ++i) CHECK(w[i] == 2 * i + 1, "union[%d] = %d", i, w[i]);
-    for (int i = 0; i < (size + 1) / 2; ++i) CHECK(w[size / 2 + i] == 2 * i, "union[%d] = %d", size / 2 + i, w[size / 2 + i]);
+    for (int i = 0; i < (size + 1) / 2; ++i)
+        CHECK(w[size / 2 + i] == 2 * i, "union[%d] = %d", size / 2 + i, w[size / 2 + i]);
     CHECK_MPI(MPI_Group_intersection(world, odds, &inter));
     CHECK_MPI(MPI_Group_compare(inter, odds, &cmp));
     CHECK(cmp == MPI_IDENT, "world ∩ odds != odds (%d)", cmp);

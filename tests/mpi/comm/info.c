@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
     CHECK(n == 0, "new info has %d keys", n);
     CHECK_MPI(MPI_Info_set(info, "zeta", "1"));
     CHECK_MPI(MPI_Info_set(info, "alpha", "two"));
-    CHECK_MPI(MPI_Info_set(info, "zeta", "three"));  /* replaces, keeps its place */
+    CHECK_MPI(MPI_Info_set(info, "zeta", "three")); /* replaces, keeps its place */
     CHECK_MPI(MPI_Info_get_nkeys(info, &n));
     CHECK(n == 2, "%d keys after three sets", n);
     char key[MPI_MAX_INFO_KEY + 1], value[MPI_MAX_INFO_VAL + 1];
@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
     CHECK(flag && strcmp(value, "three") == 0, "zeta = '%s'", value);
     CHECK_MPI(MPI_Info_get_valuelen(info, "alpha", &len, &flag));
     CHECK(flag && len == 3, "valuelen %d", len);
-    CHECK_MPI(MPI_Info_get(info, "alpha", 1, value, &flag));  /* truncated to 1 character */
+    CHECK_MPI(MPI_Info_get(info, "alpha", 1, value, &flag)); /* truncated to 1 character */
     CHECK(flag && strcmp(value, "t") == 0, "truncated value '%s'", value);
     CHECK_MPI(MPI_Info_get(info, "missing", MPI_MAX_INFO_VAL, value, &flag));
     CHECK(!flag, "missing key found");

@@ -12,7 +12,7 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     CHECK(size >= 2, "needs at least 2 ranks");
 
-    const int color = rank % 2;  /* 0: evens, 1: odds */
+    const int color = rank % 2; /* 0: evens, 1: odds */
     MPI_Comm side;
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, color, rank, &side));
     int side_rank, side_size;
@@ -82,8 +82,8 @@ int main(int argc, char **argv) {
     CHECK(mrank == (color == 1 ? side_rank : odds + side_rank), "merged rank %d (evens high)", mrank);
     /* A ring over the merged communicator. */
     int got = -1;
-    CHECK_MPI(MPI_Sendrecv(&mrank, 1, MPI_INT, (mrank + 1) % msize, 9, &got, 1, MPI_INT, (mrank + msize - 1) % msize,
-                           9, merged, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Sendrecv(&mrank, 1, MPI_INT, (mrank + 1) % msize, 9, &got, 1, MPI_INT, (mrank + msize - 1) % msize, 9,
+                           merged, MPI_STATUS_IGNORE));
     CHECK(got == (mrank + msize - 1) % msize, "ring on merged got %d", got);
 
     /* And the other way round: evens low. */

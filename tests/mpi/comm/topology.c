@@ -19,7 +19,8 @@ static void dims_case(int nnodes, int ndims, const int *given, const int *want) 
     memcpy(dims, given, sizeof(int) * (size_t)ndims);
     CHECK_MPI(MPI_Dims_create(nnodes, ndims, dims));
     for (int i = 0; i < ndims; ++i)
-        CHECK(dims[i] == want[i], "Dims_create(%d, %d): dims[%d] = %d, expected %d", nnodes, ndims, i, dims[i], want[i]);
+        CHECK(dims[i] == want[i], "Dims_create(%d, %d): dims[%d] = %d, expected %d", nnodes, ndims, i, dims[i],
+              want[i]);
 }
 
 int main(int argc, char **argv) {
@@ -39,7 +40,7 @@ int main(int argc, char **argv) {
     dims_case(1, 3, (int[]){0, 0, 0}, (int[]){1, 1, 1});
     dims_case(8, 2, (int[]){2, 4}, (int[]){2, 4});
     int bad_dims[2] = {5, 0};
-    CHECK_CLASS(MPI_Dims_create(12, 2, bad_dims), MPI_ERR_DIMS);  /* 12 is not a multiple of 5 */
+    CHECK_CLASS(MPI_Dims_create(12, 2, bad_dims), MPI_ERR_DIMS); /* 12 is not a multiple of 5 */
     int neg_dims[1] = {-1};
     CHECK_CLASS(MPI_Dims_create(4, 1, neg_dims), MPI_ERR_DIMS);
 
@@ -160,7 +161,8 @@ int main(int argc, char **argv) {
     int left = (rank + size - 1) % size, right = (rank + 1) % size;
     int in_w = 10 + left, out_w = 10 + rank;
     MPI_Comm dg;
-    CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &left, &in_w, 1, &right, &out_w, MPI_INFO_NULL, 0, &dg));
+    CHECK_MPI(
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &left, &in_w, 1, &right, &out_w, MPI_INFO_NULL, 0, &dg));
     CHECK_MPI(MPI_Topo_test(dg, &status));
     CHECK(status == MPI_DIST_GRAPH, "Topo_test(dist graph) = %d", status);
     int indeg, outdeg, weighted, s_in, w_in, d_out, w_out;
@@ -186,8 +188,9 @@ int main(int argc, char **argv) {
     CHECK(got == left, "message along the dist graph got %d", got);
     CHECK_MPI(MPI_Comm_free(&dg));
     int bad_dst = size;
-    CHECK_CLASS(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, all_deg, &bad_dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &bad),
-                MPI_ERR_ARG);
+    CHECK_CLASS(
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, all_deg, &bad_dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &bad),
+        MPI_ERR_ARG);
 
     /* A dup keeps the topology. */
     MPI_Comm cart_dup;

@@ -14,19 +14,34 @@ static void sizes_and_names(void) {
         int size;
         const char *name;
     } expected[] = {
-        {MPI_INTEGER, 4, "MPI_INTEGER"}, {MPI_REAL, 4, "MPI_REAL"},
-        {MPI_DOUBLE_PRECISION, 8, "MPI_DOUBLE_PRECISION"}, {MPI_COMPLEX, 8, "MPI_COMPLEX"},
-        {MPI_DOUBLE_COMPLEX, 16, "MPI_DOUBLE_COMPLEX"}, {MPI_LOGICAL, 4, "MPI_LOGICAL"},
-        {MPI_CHARACTER, 1, "MPI_CHARACTER"}, {MPI_2INTEGER, 8, "MPI_2INTEGER"}, {MPI_2REAL, 8, "MPI_2REAL"},
-        {MPI_2DOUBLE_PRECISION, 16, "MPI_2DOUBLE_PRECISION"}, {MPI_INTEGER1, 1, "MPI_INTEGER1"},
-        {MPI_INTEGER2, 2, "MPI_INTEGER2"}, {MPI_INTEGER4, 4, "MPI_INTEGER4"}, {MPI_INTEGER8, 8, "MPI_INTEGER8"},
-        {MPI_INTEGER16, 16, "MPI_INTEGER16"}, {MPI_REAL2, 2, "MPI_REAL2"}, {MPI_REAL4, 4, "MPI_REAL4"},
-        {MPI_REAL8, 8, "MPI_REAL8"}, {MPI_REAL16, 16, "MPI_REAL16"}, {MPI_COMPLEX8, 8, "MPI_COMPLEX8"},
-        {MPI_COMPLEX16, 16, "MPI_COMPLEX16"}, {MPI_COMPLEX32, 32, "MPI_COMPLEX32"},
+        {MPI_INTEGER, 4, "MPI_INTEGER"},
+        {MPI_REAL, 4, "MPI_REAL"},
+        {MPI_DOUBLE_PRECISION, 8, "MPI_DOUBLE_PRECISION"},
+        {MPI_COMPLEX, 8, "MPI_COMPLEX"},
+        {MPI_DOUBLE_COMPLEX, 16, "MPI_DOUBLE_COMPLEX"},
+        {MPI_LOGICAL, 4, "MPI_LOGICAL"},
+        {MPI_CHARACTER, 1, "MPI_CHARACTER"},
+        {MPI_2INTEGER, 8, "MPI_2INTEGER"},
+        {MPI_2REAL, 8, "MPI_2REAL"},
+        {MPI_2DOUBLE_PRECISION, 16, "MPI_2DOUBLE_PRECISION"},
+        {MPI_INTEGER1, 1, "MPI_INTEGER1"},
+        {MPI_INTEGER2, 2, "MPI_INTEGER2"},
+        {MPI_INTEGER4, 4, "MPI_INTEGER4"},
+        {MPI_INTEGER8, 8, "MPI_INTEGER8"},
+        {MPI_INTEGER16, 16, "MPI_INTEGER16"},
+        {MPI_REAL2, 2, "MPI_REAL2"},
+        {MPI_REAL4, 4, "MPI_REAL4"},
+        {MPI_REAL8, 8, "MPI_REAL8"},
+        {MPI_REAL16, 16, "MPI_REAL16"},
+        {MPI_COMPLEX8, 8, "MPI_COMPLEX8"},
+        {MPI_COMPLEX16, 16, "MPI_COMPLEX16"},
+        {MPI_COMPLEX32, 32, "MPI_COMPLEX32"},
         {MPI_CXX_BOOL, (int)sizeof(bool), "MPI_CXX_BOOL"},
-        {MPI_CXX_FLOAT_COMPLEX, 8, "MPI_CXX_FLOAT_COMPLEX"}, {MPI_CXX_DOUBLE_COMPLEX, 16, "MPI_CXX_DOUBLE_COMPLEX"},
+        {MPI_CXX_FLOAT_COMPLEX, 8, "MPI_CXX_FLOAT_COMPLEX"},
+        {MPI_CXX_DOUBLE_COMPLEX, 16, "MPI_CXX_DOUBLE_COMPLEX"},
         {MPI_CXX_LONG_DOUBLE_COMPLEX, (int)sizeof(long double _Complex), "MPI_CXX_LONG_DOUBLE_COMPLEX"},
-        {MPI_C_COMPLEX, 8, NULL}, {MPI_C_DOUBLE_COMPLEX, 16, "MPI_C_DOUBLE_COMPLEX"},
+        {MPI_C_COMPLEX, 8, NULL},
+        {MPI_C_DOUBLE_COMPLEX, 16, "MPI_C_DOUBLE_COMPLEX"},
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
         int size = -1, len = 0;
@@ -125,8 +140,8 @@ static void movement(int rank, int size) {
     unsigned char quad[2][16], got[16];
     for (int i = 0; i < 16; ++i) quad[0][i] = (unsigned char)(i * 7 + 1);
     const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-    CHECK_MPI(MPI_Sendrecv(quad[0], 1, MPI_REAL16, next, 3, got, 1, MPI_REAL16, prev, 3, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE));
+    CHECK_MPI(
+        MPI_Sendrecv(quad[0], 1, MPI_REAL16, next, 3, got, 1, MPI_REAL16, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     CHECK(memcmp(got, quad[0], 16) == 0, "REAL16 moved wrong");
     char text[6] = "hello", in[6] = {0};
     CHECK_MPI(MPI_Sendrecv(text, 6, MPI_CHARACTER, next, 4, in, 6, MPI_CHARACTER, prev, 4, MPI_COMM_WORLD,

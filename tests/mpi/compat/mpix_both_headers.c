@@ -1,7 +1,6 @@
 /* mpi-ext.h before mpi.h, then mpi.h again: no redefinition. */
 #include <mpi-ext.h>
 #include <mpi.h>
-#include <mpi-ext.h>
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);

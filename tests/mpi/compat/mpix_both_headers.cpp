@@ -1,6 +1,6 @@
 // C++: mpi.h then mpi-ext.h (the order Open MPI's ULFM programs use).
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 
 #include <cstdio>
 

@@ -78,8 +78,8 @@ static void graphs(void) {
 
     MPI_Comm dist;
     int weight = 1; /* weighted: gcc 12 warns on reads through MPI_UNWEIGHTED's sentinel address */
-    CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &prev, &weight, 1, &next, &weight, MPI_INFO_NULL, 0,
-                                             &dist));
+    CHECK_MPI(
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &prev, &weight, 1, &next, &weight, MPI_INFO_NULL, 0, &dist));
     double out = rank + 0.5, in = -1;
     int one = 1;
     MPI_Aint zero = 0;

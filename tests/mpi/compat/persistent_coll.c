@@ -28,13 +28,14 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Bcast_init(&bval, 1, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[1]));
     CHECK_MPI(MPI_Allreduce_init(&sum_in, &sum_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[2]));
     CHECK_MPI(MPI_Reduce_init(&sum_in, &red_out, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[3]));
-    CHECK_MPI(MPI_Gather_init(&sum_in, 1, MPI_INT, gathered, 1, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[4]));
+    CHECK_MPI(
+        MPI_Gather_init(&sum_in, 1, MPI_INT, gathered, 1, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[4]));
     CHECK_MPI(MPI_Allgather_init(&sum_in, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[5]));
     CHECK_MPI(MPI_Alltoall_init(a2a_in, 1, MPI_INT, a2a_out, 1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[6]));
     CHECK_MPI(MPI_Scan_init(&sum_in, &scan_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[7]));
     CHECK_MPI(MPI_Exscan_init(&sum_in, &exscan_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[8]));
-    CHECK_MPI(MPI_Reduce_scatter_block_init(rsb_in, &rsb_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
-                                            &reqs[9]));
+    CHECK_MPI(
+        MPI_Reduce_scatter_block_init(rsb_in, &rsb_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[9]));
     CHECK_MPI(MPI_Allgatherv_init(&sum_in, 1, MPI_INT, gv, counts, displs, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
                                   &reqs[10]));
     MPI_Request scatter;
@@ -64,14 +65,16 @@ int main(int argc, char **argv) {
         CHECK(sum_out == total, "round %d: Allreduce %d, expected %d", round, sum_out, total);
         if (rank == 0) CHECK(red_out == size - 1 + round, "round %d: Reduce MAX %d", round, red_out);
         if (rank == root)
-            for (int i = 0; i < size; ++i) CHECK(gathered[i] == i + round, "round %d: Gather[%d] %d", round, i, gathered[i]);
+            for (int i = 0; i < size; ++i)
+                CHECK(gathered[i] == i + round, "round %d: Gather[%d] %d", round, i, gathered[i]);
         for (int i = 0; i < size; ++i) {
             CHECK(all[i] == i + round, "round %d: Allgather[%d] %d", round, i, all[i]);
             CHECK(a2a_out[i] == i * 100 + rank + round, "round %d: Alltoall[%d] %d", round, i, a2a_out[i]);
             CHECK(gv[size - 1 - i] == i + round, "round %d: Allgatherv", round);
         }
         CHECK(scan_out == rank * (rank + 1) / 2 + (rank + 1) * round, "round %d: Scan %d", round, scan_out);
-        if (rank > 0) CHECK(exscan_out == rank * (rank - 1) / 2 + rank * round, "round %d: Exscan %d", round, exscan_out);
+        if (rank > 0)
+            CHECK(exscan_out == rank * (rank - 1) / 2 + rank * round, "round %d: Exscan %d", round, exscan_out);
         CHECK(rsb_out == size * (rank + round), "round %d: Reduce_scatter_block %d", round, rsb_out);
         CHECK(scat_out == 7 * rank + round, "round %d: Scatter %d", round, scat_out);
     }

@@ -219,8 +219,8 @@ static void check_set_elements(MPI_Datatype type, MPI_Count expected) {
         CHECK_MPI(MPI_Get_elements_x(&status, type, &elements_x));
         CHECK_MPI(MPI_Get_count(&status, type, &count));
         CHECK(elements == expected && elements_x == expected && count == 1,
-              "set_elements: elements %d, elements_x %lld, count %d, expected %lld", elements,
-              (long long)elements_x, count, (long long)expected);
+              "set_elements: elements %d, elements_x %lld, count %d, expected %lld", elements, (long long)elements_x,
+              count, (long long)expected);
     }
     CHECK_MPI(MPI_Status_set_elements_x(&status, type, 1));
     CHECK_MPI(MPI_Get_elements(&status, type, &elements));

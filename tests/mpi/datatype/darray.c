@@ -51,7 +51,8 @@ static void check_order(int order, int rank, int size) {
     int owned[ROWS * COLS], total[ROWS * COLS];
     for (int k = 0; k < ROWS * COLS; ++k) owned[k] = mine[k] != 0;
     CHECK_MPI(MPI_Allreduce(owned, total, ROWS * COLS, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    for (int k = 0; k < ROWS * COLS; ++k) CHECK(total[k] == 1, "order %d: element %d owned %d times", order, k, total[k]);
+    for (int k = 0; k < ROWS * COLS; ++k)
+        CHECK(total[k] == 1, "order %d: element %d owned %d times", order, k, total[k]);
     CHECK_MPI(MPI_Type_free(&piece));
 }
 

@@ -85,8 +85,8 @@ static void constructors(void) {
     CHECK_MPI(MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_FORTRAN, MPI_INT, &t));
     round_trip(t, 1, (int[]){9, 10, 13, 14, 17, 18}, 6, "subarray Fortran");
 
-    int gs[] = {4, 6}, ds[] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC},
-        da[] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, ps[] = {2, 2};
+    int gs[] = {4, 6}, ds[] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC}, da[] = {MPI_DISTRIBUTE_DFLT_DARG, 2},
+        ps[] = {2, 2};
     /* rank 3 = grid (1, 1): rows 2-3, column blocks starting at 2 (cols 2, 3). */
     CHECK_MPI(MPI_Type_create_darray(4, 3, 2, gs, ds, da, ps, MPI_ORDER_C, MPI_INT, &t));
     round_trip(t, 1, (int[]){14, 15, 20, 21}, 4, "darray");
@@ -96,7 +96,11 @@ static void constructors(void) {
 }
 
 static void queries(void) {
-    struct S { char c; double d; int i; };
+    struct S {
+        char c;
+        double d;
+        int i;
+    };
     int bl[] = {1, 1, 1};
     MPI_Aint disp[] = {offsetof(struct S, c), offsetof(struct S, d), offsetof(struct S, i)};
     MPI_Datatype types[] = {MPI_CHAR, MPI_DOUBLE, MPI_INT}, s;
@@ -119,8 +123,8 @@ static void queries(void) {
     /* Envelope and contents give back the constructor's arguments. */
     int ni, na, nd, combiner;
     CHECK_MPI(MPI_Type_get_envelope(s, &ni, &na, &nd, &combiner));
-    CHECK(combiner == MPI_COMBINER_STRUCT && ni == 4 && na == 3 && nd == 3, "struct envelope %d %d %d %d", ni, na,
-          nd, combiner);
+    CHECK(combiner == MPI_COMBINER_STRUCT && ni == 4 && na == 3 && nd == 3, "struct envelope %d %d %d %d", ni, na, nd,
+          combiner);
     int ints[4];
     MPI_Aint aints[3];
     MPI_Datatype dts[3];
@@ -199,7 +203,11 @@ static void external32(void) {
     CHECK(back[0] == v[0] && back[1] == v[1], "external32 round trip %d %d", back[0], back[1]);
 
     /* A struct of mixed kinds: each element swapped on its own. */
-    struct { short s; double d; char c; } x = {0x0102, 1.0, 'z'}, y = {0, 0, 0};
+    struct {
+        short s;
+        double d;
+        char c;
+    } x = {0x0102, 1.0, 'z'}, y = {0, 0, 0};
     int bl[] = {1, 1, 1};
     MPI_Aint disp[] = {0, 8, 16};
     MPI_Datatype types[] = {MPI_SHORT, MPI_DOUBLE, MPI_CHAR}, t;

@@ -49,10 +49,26 @@ static void reference(MPI_Datatype t, MPI_Aint base, typemap *m) {
     if (combiner == MPI_COMBINER_NAMED) {
         if (t == MPI_DOUBLE_INT) {
             push(m, base, sizeof(double));
-            push(m, base + offsetof(struct { double v; int i; }, i), sizeof(int));
+            push(m,
+                 base +
+                     offsetof(
+                         struct {
+                             double v;
+                             int i;
+                         },
+                         i),
+                 sizeof(int));
         } else if (t == MPI_SHORT_INT) {
             push(m, base, sizeof(short));
-            push(m, base + offsetof(struct { short v; int i; }, i), sizeof(int));
+            push(m,
+                 base +
+                     offsetof(
+                         struct {
+                             short v;
+                             int i;
+                         },
+                         i),
+                 sizeof(int));
         } else {
             int size;
             MPI_Type_size(t, &size);
@@ -67,9 +83,7 @@ static void reference(MPI_Datatype t, MPI_Aint base, typemap *m) {
     const MPI_Aint ext = nd > 0 ? extent_of(types[0]) : 0;
     switch (combiner) {
     case MPI_COMBINER_DUP:
-    case MPI_COMBINER_RESIZED:
-        reference(types[0], base, m);
-        break;
+    case MPI_COMBINER_RESIZED: reference(types[0], base, m); break;
     case MPI_COMBINER_CONTIGUOUS:
         for (int k = 0; k < ints[0]; ++k) reference(types[0], base + k * ext, m);
         break;
@@ -113,8 +127,7 @@ static void reference(MPI_Datatype t, MPI_Aint base, typemap *m) {
             }
         break;
     }
-    default:
-        CHECK(0, "unexpected combiner %d", combiner);
+    default: CHECK(0, "unexpected combiner %d", combiner);
     }
     for (int i = 0; i < nd; ++i) {
         int ci, ca, cd, cc;
@@ -134,7 +147,8 @@ static int pick(int lo, int hi) {
 }
 
 static MPI_Datatype random_type(int depth) {
-    MPI_Datatype b[] = {MPI_CHAR, MPI_SHORT, MPI_INT, MPI_DOUBLE, MPI_FLOAT, MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_INT64_T};
+    MPI_Datatype b[] = {MPI_CHAR,  MPI_SHORT,      MPI_INT,       MPI_DOUBLE,
+                        MPI_FLOAT, MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_INT64_T};
     if (depth == 0) return b[pick(0, 7)];
     MPI_Datatype old = random_type(depth - 1), t = MPI_DATATYPE_NULL;
     switch (pick(0, 9)) {
@@ -175,8 +189,8 @@ static MPI_Datatype random_type(int depth) {
     case 8: {
         int sizes[2] = {pick(1, 4), pick(1, 5)}, subs[2], starts[2];
         for (int d = 0; d < 2; ++d) subs[d] = pick(1, sizes[d]), starts[d] = pick(0, sizes[d] - subs[d]);
-        CHECK_MPI(MPI_Type_create_subarray(2, sizes, subs, starts, pick(0, 1) ? MPI_ORDER_C : MPI_ORDER_FORTRAN, old,
-                                           &t));
+        CHECK_MPI(
+            MPI_Type_create_subarray(2, sizes, subs, starts, pick(0, 1) ? MPI_ORDER_C : MPI_ORDER_FORTRAN, old, &t));
         break;
     }
     default: CHECK_MPI(MPI_Type_dup(old, &t)); break;
@@ -187,7 +201,9 @@ static MPI_Datatype random_type(int depth) {
     return t;
 }
 
-static unsigned char pattern(long i, int rank, int seed) { return (unsigned char)(i * 131 + rank * 7 + seed); }
+static unsigned char pattern(long i, int rank, int seed) {
+    return (unsigned char)(i * 131 + rank * 7 + seed);
+}
 
 int main(int argc, char **argv) {
     int rank, size;
@@ -219,7 +235,8 @@ int main(int argc, char **argv) {
         unsigned char *mine = malloc(span), *theirs = malloc(span), *got = malloc(span), *want = malloc(span);
         unsigned char *ref_mine = malloc((size_t)packed + 1), *ref_theirs = malloc((size_t)packed + 1);
         unsigned char *buf = malloc((size_t)packed + 1);
-        for (size_t i = 0; i < span; ++i) mine[i] = pattern((long)i, rank, seed), theirs[i] = pattern((long)i, prev, seed);
+        for (size_t i = 0; i < span; ++i)
+            mine[i] = pattern((long)i, rank, seed), theirs[i] = pattern((long)i, prev, seed);
         long at = 0;
         for (int e = 0; e < count; ++e)
             for (int i = 0; i < m.n; ++i) {
@@ -239,8 +256,8 @@ int main(int argc, char **argv) {
 
         /* Sent with the type, received as bytes: the neighbour's referenced bytes. */
         MPI_Status st;
-        CHECK_MPI(MPI_Sendrecv(mine - lo, count, t, next, seed, buf, (int)packed, MPI_BYTE, prev, seed, MPI_COMM_WORLD,
-                               &st));
+        CHECK_MPI(
+            MPI_Sendrecv(mine - lo, count, t, next, seed, buf, (int)packed, MPI_BYTE, prev, seed, MPI_COMM_WORLD, &st));
         CHECK(memcmp(buf, ref_theirs, (size_t)packed) == 0, "seed %d: received bytes differ", seed);
 
         /* Sent as bytes, received with the type: exactly the referenced bytes written. */

@@ -22,27 +22,28 @@
 
 static void integers(void) {
     const long long a[N] = {1, -2, 3, 0, 7}, b[N] = {4, 5, -6, 0, 7};
-    const MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+    const MPI_Op ops[] = {MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD, MPI_LAND,
+                          MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR,  MPI_BXOR};
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; ++o) {
         long long want[N];
         for (int i = 0; i < N; ++i) {
             const long long x = a[i], y = b[i];
-            const long long r[] = {x > y ? x : y, x < y ? x : y, x + y, x * y, x && y, x || y, !x != !y,
-                                   x & y, x | y, x ^ y};
+            const long long r[] = {x > y ? x : y, x < y ? x : y, x + y, x * y, x && y,
+                                   x || y,        !x != !y,      x & y, x | y, x ^ y};
             want[i] = r[o];
         }
         /* The same values through several integer types. */
         int ia[N], ib[N];
         short sa[N], sb[N];
         int64_t la[N], lb[N];
-        for (int i = 0; i < N; ++i) ia[i] = (int)a[i], ib[i] = (int)b[i], sa[i] = (short)a[i], sb[i] = (short)b[i],
-                                    la[i] = a[i], lb[i] = b[i];
+        for (int i = 0; i < N; ++i)
+            ia[i] = (int)a[i], ib[i] = (int)b[i], sa[i] = (short)a[i], sb[i] = (short)b[i], la[i] = a[i], lb[i] = b[i];
         CHECK_MPI(MPI_Reduce_local(ia, ib, N, MPI_INT, ops[o]));
         CHECK_MPI(MPI_Reduce_local(sa, sb, N, MPI_SHORT, ops[o]));
         CHECK_MPI(MPI_Reduce_local(la, lb, N, MPI_INT64_T, ops[o]));
         for (int i = 0; i < N; ++i)
-            CHECK(ib[i] == want[i] && sb[i] == want[i] && lb[i] == want[i], "integer op %zu element %d: %d %d %ld, want %lld",
-                  o, i, ib[i], sb[i], (long)lb[i], want[i]);
+            CHECK(ib[i] == want[i] && sb[i] == want[i] && lb[i] == want[i],
+                  "integer op %zu element %d: %d %d %ld, want %lld", o, i, ib[i], sb[i], (long)lb[i], want[i]);
     }
 }
 
@@ -87,12 +88,18 @@ static void logical_complex_byte(void) {
 }
 
 static void pairs(void) {
-    struct { double v; int i; } a[3] = {{1, 5}, {7, 2}, {3, 3}}, b[3] = {{1, 4}, {6, 1}, {9, 0}};
+    struct {
+        double v;
+        int i;
+    } a[3] = {{1, 5}, {7, 2}, {3, 3}}, b[3] = {{1, 4}, {6, 1}, {9, 0}};
     CHECK_MPI(MPI_Reduce_local(a, b, 3, MPI_DOUBLE_INT, MPI_MAXLOC));
     CHECK(b[0].v == 1 && b[0].i == 4, "MAXLOC tie keeps the smaller index");
     CHECK(b[1].v == 7 && b[1].i == 2, "MAXLOC larger value");
     CHECK(b[2].v == 9 && b[2].i == 0, "MAXLOC keeps inout");
-    struct { int v; int i; } c[2] = {{1, 1}, {5, 5}}, d[2] = {{2, 2}, {0, 9}};
+    struct {
+        int v;
+        int i;
+    } c[2] = {{1, 1}, {5, 5}}, d[2] = {{2, 2}, {0, 9}};
     CHECK_MPI(MPI_Reduce_local(c, d, 2, MPI_2INT, MPI_MINLOC));
     CHECK(d[0].v == 1 && d[0].i == 1 && d[1].v == 0 && d[1].i == 9, "2INT MINLOC");
     CHECK(error_class(MPI_Reduce_local(c, d, 2, MPI_2INT, MPI_SUM)) == MPI_ERR_OP, "SUM on 2INT");

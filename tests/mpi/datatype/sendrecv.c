@@ -28,8 +28,7 @@ static void column(int rank, int size) {
     CHECK_MPI(MPI_Type_commit(&column_t));
     MPI_Status st;
     CHECK_MPI(MPI_Sendrecv(&m[0][3], 1, column_t, next, 1, col, ROWS, MPI_DOUBLE, prev, 1, MPI_COMM_WORLD, &st));
-    for (int r = 0; r < ROWS; ++r)
-        CHECK(col[r] == prev * 10000 + r * 100 + 3, "column row %d: %g", r, col[r]);
+    for (int r = 0; r < ROWS; ++r) CHECK(col[r] == prev * 10000 + r * 100 + 3, "column row %d: %g", r, col[r]);
     int n;
     CHECK_MPI(MPI_Get_count(&st, MPI_DOUBLE, &n));
     CHECK(n == ROWS, "Get_count %d", n);

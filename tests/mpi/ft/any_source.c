@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
         MPI_Group failed;
         CHECK_MPI(MPIX_Comm_get_failed(MPI_COMM_WORLD, &failed));
         CHECK(group_size(failed) == 1 && group_has(failed, 1), "get_failed: %d ranks, rank 1 in it: %d",
-                 group_size(failed), group_has(failed, 1));
+              group_size(failed), group_has(failed, 1));
         MPI_Group_free(&failed);
         CHECK_MPI(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &failed));
         CHECK(group_size(failed) == 0, "%d failures acknowledged before any ack", group_size(failed));
@@ -59,25 +59,22 @@ int main(int argc, char **argv) {
 
         CHECK_MPI(MPIX_Comm_failure_ack(MPI_COMM_WORLD));
         CHECK_MPI(MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &failed));
-        CHECK(group_size(failed) == 1 && group_has(failed, 1), "get_acked after ack: %d ranks",
-                 group_size(failed));
+        CHECK(group_size(failed) == 1 && group_has(failed, 1), "get_acked after ack: %d ranks", group_size(failed));
         MPI_Group_free(&failed);
 
         /* Acknowledged: the same request now matches a live sender. */
         go = 1;
         CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_GO, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Wait(&q, &st));
-        CHECK(got == 2 && st.MPI_SOURCE == 2, "the acknowledged ANY_SOURCE receive got %d from %d", got,
-                 st.MPI_SOURCE);
+        CHECK(got == 2 && st.MPI_SOURCE == 2, "the acknowledged ANY_SOURCE receive got %d from %d", got, st.MPI_SOURCE);
         printf("rank 0: PENDING, ack, then matched rank 2's message\n");
 
         /* Second failure, unacknowledged: a blocking ANY_SOURCE receive fails. */
         CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 3, TAG_GO, MPI_COMM_WORLD));
-        CHECK_CLASS(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &st),
-                       MPIX_ERR_PROC_FAILED);
+        CHECK_CLASS(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &st), MPIX_ERR_PROC_FAILED);
         CHECK_MPI(MPIX_Comm_get_failed(MPI_COMM_WORLD, &failed));
         CHECK(group_size(failed) == 2 && group_has(failed, 1) && group_has(failed, 3),
-                 "get_failed after the second failure: %d ranks", group_size(failed));
+              "get_failed after the second failure: %d ranks", group_size(failed));
         MPI_Group_free(&failed);
         int acked = -1;
         CHECK_MPI(MPIX_Comm_ack_failed(MPI_COMM_WORLD, 2, &acked));

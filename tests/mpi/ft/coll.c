@@ -15,7 +15,9 @@
 enum { ITERS = 12, KILL_ITER = 5, COUNT = 4, MAXP = 64 };
 
 /* Rank r's contribution at iteration it (element k). */
-static int value(int r, int it, int k) { return 1000 * it + 10 * r + k; }
+static int value(int r, int it, int k) {
+    return 1000 * it + 10 * r + k;
+}
 
 /* One iteration of collective `name` on comm; checks the result where this
  * rank has one and the call succeeded. Returns the call's error code. */
@@ -54,19 +56,18 @@ static int run_one(MPI_Comm w, const char *name, int it, int rank, int size) {
         }
         for (int r = 0; rc == MPI_SUCCESS && r < size; ++r)
             for (int k = 0; k < COUNT; ++k)
-                CHECK(recv[r * COUNT + k] == value(r, it, k), "%s it %d: block %d element %d is %d", name,
-                         it, r, k, recv[r * COUNT + k]);
+                CHECK(recv[r * COUNT + k] == value(r, it, k), "%s it %d: block %d element %d is %d", name, it, r, k,
+                      recv[r * COUNT + k]);
     } else if (strcmp(name, "scatter") == 0) {
         rc = MPI_Scatter(send, COUNT, MPI_INT, recv, COUNT, MPI_INT, root, w);
         for (int k = 0; rc == MPI_SUCCESS && k < COUNT; ++k)
-            CHECK(recv[k] == value(root, it, rank * COUNT + k), "scatter it %d: element %d is %d", it, k,
-                     recv[k]);
+            CHECK(recv[k] == value(root, it, rank * COUNT + k), "scatter it %d: element %d is %d", it, k, recv[k]);
     } else if (strcmp(name, "alltoall") == 0) {
         rc = MPI_Alltoall(send, COUNT, MPI_INT, recv, COUNT, MPI_INT, w);
         for (int r = 0; rc == MPI_SUCCESS && r < size; ++r)
             for (int k = 0; k < COUNT; ++k)
                 CHECK(recv[r * COUNT + k] == value(r, it, rank * COUNT + k),
-                         "alltoall it %d: block %d element %d is %d", it, r, k, recv[r * COUNT + k]);
+                      "alltoall it %d: block %d element %d is %d", it, r, k, recv[r * COUNT + k]);
     } else if (strcmp(name, "barrier") == 0) {
         rc = MPI_Barrier(w);
     } else {
@@ -98,7 +99,8 @@ int main(int argc, char **argv) {
             ft_kill_self_at(name);
         }
         rc = run_one(comm, name, it, rank, size);
-        if (it < KILL_ITER) CHECK(rc == MPI_SUCCESS, "%s it %d before the kill gave %s", name, it, error_class_name(rc));
+        if (it < KILL_ITER)
+            CHECK(rc == MPI_SUCCESS, "%s it %d before the kill gave %s", name, it, error_class_name(rc));
         if (rc != MPI_SUCCESS) break;
     }
     CHECK(ft_ok_or_failed(rc), "%s gave %d (%s), expected a process-failure class", name, rc, error_class_name(rc));
@@ -116,7 +118,7 @@ int main(int argc, char **argv) {
     int flag = (rc == MPI_SUCCESS);
     int arc = MPIX_Comm_agree(comm, &flag);
     CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
-             error_class_name(arc));
+          error_class_name(arc));
     CHECK(flag == 0, "agree said every survivor succeeded, but rank %d never contributed", victim);
     CHECK_MPI(MPIX_Comm_revoke(comm));
     MPI_Comm shrunk;

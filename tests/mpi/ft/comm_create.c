@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
     const char *at = getenv("FT_KILL_AT");
     int victim = ft_kill_rank();
     CHECK(at && (strcmp(at, "dup") == 0 || strcmp(at, "split") == 0) && victim >= 0 && victim < size,
-             "set FT_KILL_AT=dup|split and FT_KILL_RANK");
+          "set FT_KILL_AT=dup|split and FT_KILL_RANK");
 
     /* A few constructions that must work before the failure. */
     for (int i = 0; i < 3; ++i) {
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
     int flag = (rc == MPI_SUCCESS);
     int arc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
     CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
-             error_class_name(arc));
+          error_class_name(arc));
     if (made != MPI_COMM_NULL) MPI_Comm_free(&made);
 
     CHECK_MPI(MPIX_Comm_revoke(MPI_COMM_WORLD));

@@ -15,8 +15,8 @@
 #define CHECK_ENDS_RANK_ONLY
 #include "support/check.h"
 
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 
 #include <signal.h>
 #include <stdint.h>
@@ -29,7 +29,9 @@
 
 /* This process's world rank as of MPI_Init (kill points name the original
  * rank, also in tests that shrink the world). */
-static inline int ft_rank(void) { return check_rank(); }
+static inline int ft_rank(void) {
+    return check_rank();
+}
 
 /* A call must succeed or fail with a process-failure class (PROC_FAILED or
  * REVOKED): what a survivor may see from an operation racing a failure. */

@@ -26,8 +26,7 @@ static void fill(char *buf, int n, int from, int round) {
 
 static void expect(const char *buf, int n, int from, int round) {
     for (int i = 0; i < n; i += 4093)
-        CHECK(buf[i] == (char)(from * 31 + round * 7 + i), "message from %d round %d: byte %d wrong", from,
-                 round, i);
+        CHECK(buf[i] == (char)(from * 31 + round * 7 + i), "message from %d round %d: byte %d wrong", from, round, i);
 }
 
 /* Ranks 2..: exchange blocking and non-blocking, eager and rendezvous, with
@@ -38,8 +37,8 @@ static void pair_traffic(int rank, char *out, char *in) {
         int n = (r % 3 == 0) ? BIG : SMALL;
         fill(out, n, rank, r);
         if (r % 2 == 0) {
-            CHECK_MPI(MPI_Sendrecv(out, n, MPI_CHAR, peer, TAG_PAIR, in, n, MPI_CHAR, peer, TAG_PAIR,
-                                      MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK_MPI(MPI_Sendrecv(out, n, MPI_CHAR, peer, TAG_PAIR, in, n, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD,
+                                   MPI_STATUS_IGNORE));
         } else {
             MPI_Request q[2];
             CHECK_MPI(MPI_Irecv(in, n, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD, &q[0]));
@@ -79,8 +78,7 @@ static void partner(const char *at, char *out, char *in, const int *pids) {
     double t0 = ft_now();
     MPI_Request q;
     if (strcmp(at, "recv") == 0 || strcmp(at, "peer_kill") == 0) {
-        CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-                       MPIX_ERR_PROC_FAILED);
+        CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
     } else if (strcmp(at, "recv_rndv") == 0) {
         /* The victim's progress thread may finish the transfer before the
          * signal lands: then the message must be whole. */
@@ -105,8 +103,7 @@ static void partner(const char *at, char *out, char *in, const int *pids) {
 
     /* The failure is known now: operations naming the dead rank fail
      * without blocking; non-blocking ones still start successfully. */
-    CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-                   MPIX_ERR_PROC_FAILED);
+    CHECK_CLASS(MPI_Recv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
     CHECK_CLASS(MPI_Send(out, BIG, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD), MPIX_ERR_PROC_FAILED);
     CHECK_MPI(MPI_Irecv(in, SMALL, MPI_CHAR, 1, TAG_OP, MPI_COMM_WORLD, &q));
     CHECK_CLASS(MPI_Wait(&q, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
@@ -154,8 +151,8 @@ int main(int argc, char **argv) {
         }
     int next = live[(me + 1) % n], prev = live[(me + n - 1) % n];
     fill(out, BIG, rank, 99);
-    CHECK_MPI(MPI_Sendrecv(out, BIG, MPI_CHAR, next, TAG_RING, in, BIG, MPI_CHAR, prev, TAG_RING,
-                              MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Sendrecv(out, BIG, MPI_CHAR, next, TAG_RING, in, BIG, MPI_CHAR, prev, TAG_RING, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
     expect(in, BIG, prev, 99);
     free(out);
     free(in);

@@ -34,8 +34,7 @@ static int op_at(MPI_Comm comm, int it, int rank, int size) {
         rc = MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, comm);
         CHECK(rc != MPI_SUCCESS || sum == size * (size - 1) / 2 + size * it, "allreduce it %d got %d", it, sum);
         return rc;
-    default:
-        return MPI_Barrier(comm);
+    default: return MPI_Barrier(comm);
     }
 }
 
@@ -63,13 +62,17 @@ int main(int argc, char **argv) {
         is_victim[v] = 1;
         order[i] = v;
     }
-    if (nvictims > 1) do killer = ft_random(size);
+    if (nvictims > 1) do
+            killer = ft_random(size);
         while (is_victim[killer]);
     int kill_it = 1 + ft_random(ITERS - 2);
     if (rank == 0) {
         printf("iteration %d (%s): ", kill_it, (const char *[]){"ring", "bcast", "allreduce", "barrier"}[kill_it % 4]);
         for (int i = 0; i < nvictims; ++i) printf("rank %d%s", order[i], i + 1 < nvictims ? ", " : "");
-        if (killer >= 0) printf(" killed by rank %d\n", killer); else printf(" kills itself\n");
+        if (killer >= 0)
+            printf(" killed by rank %d\n", killer);
+        else
+            printf(" kills itself\n");
         fflush(stdout);
     }
 
@@ -91,7 +94,8 @@ int main(int argc, char **argv) {
     if (error_class(rc) == MPIX_ERR_PROC_FAILED) MPIX_Comm_revoke(comm);
     int flag = (rc == MPI_SUCCESS);
     int arc = MPIX_Comm_agree(comm, &flag);
-    CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s", error_class_name(arc));
+    CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
+          error_class_name(arc));
     CHECK(!flag, "every survivor finished all iterations although ranks died at iteration %d", kill_it);
     CHECK_MPI(MPIX_Comm_revoke(comm));
     MPI_Comm shrunk;
@@ -106,14 +110,14 @@ int main(int argc, char **argv) {
     int *num = NULL, *list = NULL, found;
     CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_NUM_FAILED, &num, &found));
     CHECK(found && num && *num == nvictims, "FT_MPI_LIST_NUM_FAILED: found %d, value %d, expected %d", found,
-             num ? *num : -1, nvictims);
+          num ? *num : -1, nvictims);
     CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_LIST_FAILED, &list, &found));
     CHECK(found && list, "FT_MPI_LIST_FAILED not found");
     int mine[MAXP], all[MAXP * MAXP];
     for (int i = 0; i < nvictims; ++i) {
         mine[i] = list[i];
         CHECK(list[i] >= 0 && list[i] < size && is_victim[list[i]], "FT_MPI_LIST_FAILED[%d] = %d is no victim", i,
-                 list[i]);
+              list[i]);
         for (int j = 0; j < i; ++j) CHECK(list[j] != list[i], "rank %d listed twice", list[i]);
     }
     CHECK_MPI(MPI_Allgather(mine, nvictims, MPI_INT, all, nvictims, MPI_INT, shrunk));

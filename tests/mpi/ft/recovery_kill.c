@@ -24,7 +24,7 @@ static void check_uniform(MPI_Comm comm, int v, const char *what, int failed) {
     CHECK_MPI(MPIX_Comm_agree(comm, &and_v));
     CHECK_MPI(MPIX_Comm_agree(comm, &and_not));
     CHECK(and_v == v && ~and_not == v, "%s differs between survivors: mine %d, AND %d, OR %d", what, v, and_v,
-             ~and_not);
+          ~and_not);
 }
 
 static void during_agree(MPI_Comm comm, int rank, int size, int victim) {
@@ -35,7 +35,7 @@ static void during_agree(MPI_Comm comm, int rank, int size, int victim) {
     int rc = MPIX_Comm_agree(comm, &flag);
     printf("rank %d: agree returned %s, flag 0x%x\n", rank, error_class_name(rc), (unsigned)flag);
     CHECK(error_class(rc) == MPI_SUCCESS || error_class(rc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
-             error_class_name(rc));
+          error_class_name(rc));
     for (int r = 0; r < size; ++r)
         if (r != victim) CHECK(!(flag & (1 << r)), "agree lost rank %d's contribution: 0x%x", r, (unsigned)flag);
     check_uniform(comm, flag, "agree's flag", 1);

@@ -37,8 +37,8 @@ static int apply(const Domain *d, const double *x, double *y) {
     int lnb = d->rank > 0 ? d->rank - 1 : MPI_PROC_NULL, rnb = d->rank + 1 < d->size ? d->rank + 1 : MPI_PROC_NULL;
     int rc = MPI_Sendrecv(&x[0], 1, MPI_DOUBLE, lnb, 1, &right, 1, MPI_DOUBLE, rnb, 1, d->comm, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Sendrecv(&x[d->n - 1], 1, MPI_DOUBLE, rnb, 2, &left, 1, MPI_DOUBLE, lnb, 2, d->comm,
-                          MPI_STATUS_IGNORE);
+        rc =
+            MPI_Sendrecv(&x[d->n - 1], 1, MPI_DOUBLE, rnb, 2, &left, 1, MPI_DOUBLE, lnb, 2, d->comm, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) return rc;
     for (int i = 0; i < d->n; ++i) {
         double l = i > 0 ? x[i - 1] : left, r = i + 1 < d->n ? x[i + 1] : right;

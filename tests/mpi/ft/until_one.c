@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
         int flag = (rc == MPI_SUCCESS);
         int arc = MPIX_Comm_agree(comm, &flag);
         CHECK(error_class(arc) == MPI_SUCCESS || error_class(arc) == MPIX_ERR_PROC_FAILED, "agree gave %s",
-                 error_class_name(arc));
+              error_class_name(arc));
         CHECK(!flag, "the round with a dead rank succeeded everywhere");
         MPI_Comm next;
         CHECK_MPI(MPIX_Comm_revoke(comm));

@@ -22,8 +22,7 @@ int main(int argc, char **argv) {
         int msize, mrank;
         MPI_Comm_size(made, &msize);
         MPI_Comm_rank(made, &mrank);
-        CHECK(msize == size - 1 && mrank == (rank < victim ? rank : rank - 1), "split: rank %d of %d", mrank,
-                 msize);
+        CHECK(msize == size - 1 && mrank == (rank < victim ? rank : rank - 1), "split: rank %d of %d", mrank, msize);
     }
     MPI_Comm work = split ? MPI_COMM_WORLD : made;
 

@@ -38,7 +38,8 @@ static inline int ftm_run_until_failure(MPI_Comm comm, int mine, int max_iters) 
         int sum = 0;
         int rc = MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
         if (rc != MPI_SUCCESS) {
-            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce at iteration %d gave %s", i, error_class_name(rc));
+            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce at iteration %d gave %s", i,
+                  error_class_name(rc));
             return i;
         }
     }

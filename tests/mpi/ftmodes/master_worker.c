@@ -34,9 +34,9 @@ static void worker(int rank) {
 
 static void master(int size) {
     long next = 1, total = 0, done = 0;
-    long holding[64];            /* item each worker holds, 0 = idle */
+    long holding[64]; /* item each worker holds, 0 = idle */
     int dead[64] = {0};
-    long lost[items];            /* items to hand out again */
+    long lost[items]; /* items to hand out again */
     int nlost = 0;
     long results[64][2];
     MPI_Request req[64];
@@ -60,8 +60,7 @@ static void master(int size) {
             holding[w] = 0;
             req[w] = MPI_REQUEST_NULL;
         } else {
-            CHECK(results[w][0] == holding[w], "worker %d answered item %ld, holds %ld", w, results[w][0],
-                     holding[w]);
+            CHECK(results[w][0] == holding[w], "worker %d answered item %ld, holds %ld", w, results[w][0], holding[w]);
             total += results[w][1];
             ++done;
             holding[w] = 0;

@@ -20,7 +20,9 @@ static int last;                  /* the last iteration with a value here */
 static MPI_Comm work = MPI_COMM_NULL;
 static int recoveries;
 
-static long step(long v, long sum, int rank) { return (v * 7 + sum + rank) % 1000003; }
+static long step(long v, long sum, int rank) {
+    return (v * 7 + sum + rank) % 1000003;
+}
 
 static long failure_free_answer(int size) {
     long v[64], total = 0;
@@ -136,7 +138,7 @@ int main(int argc, char **argv) {
     CHECK(total == expect, "answer %ld, a failure-free run gives %ld", total, expect);
     const int expect_recoveries = restarted || ft_kill_rank() < 0 || ft_kill_rank() >= size ? 0 : 1;
     CHECK(recoveries == expect_recoveries, "rank %d recovered %d times, expected %d", rank, recoveries,
-             expect_recoveries);
+          expect_recoveries);
     printf("rank %d: answer %ld equals the failure-free run's (%s, %d recoveries)\n", rank, total,
            restarted ? "replacement" : "original", recoveries);
     MPI_Comm_free(&work);

@@ -22,15 +22,15 @@ int main(int argc, char **argv) {
     const int expect_rank = rank < victim ? rank : rank - 1;
     CHECK(wsize == size - 1 && nsize == size - 1, "sizes world %d new %d, expected %d", wsize, nsize, size - 1);
     CHECK(wrank == expect_rank && nrank == expect_rank, "ranks world %d new %d, expected %d", wrank, nrank,
-             expect_rank);
+          expect_rank);
 
     int sum = -1, expect = size * (size - 1) / 2 - victim;
     CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work));
     CHECK(sum == expect, "allreduce over the recovered comm gave %d, expected %d", sum, expect);
     /* Point-to-point over the renumbered world: a ring. */
     int from = -1;
-    CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, (wrank + 1) % wsize, 7, &from, 1, MPI_INT,
-                              (wrank + wsize - 1) % wsize, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, (wrank + 1) % wsize, 7, &from, 1, MPI_INT, (wrank + wsize - 1) % wsize, 7,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     const int left = (wrank + wsize - 1) % wsize;
     CHECK(from == (left < victim ? left : left + 1), "ring got %d from new rank %d", from, left);
     printf("rank %d: shrink ok after %d iterations (now rank %d of %d)\n", rank, iters, wrank, wsize);

@@ -34,9 +34,9 @@ int main(int argc, char **argv) {
         const int expect = (alive - 1) * (alive - 2) / 2;
         rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, work);
         CHECK(rc == MPI_SUCCESS || (alive - 1 > 1 && error_class(rc) == MPIX_ERR_PROC_FAILED),
-                 "allreduce with %d left gave %s", alive - 1, error_class_name(rc));
+              "allreduce with %d left gave %s", alive - 1, error_class_name(rc));
         CHECK(rc != MPI_SUCCESS || sum == expect, "allreduce with %d left gave %d, expected %d", alive - 1, sum,
-                 expect);
+              expect);
     }
     CHECK(rank == 0, "rank %d is the last one", rank);
     printf("rank %d: alone at the end, as expected\n", rank);

@@ -35,8 +35,7 @@ int main(int argc, char **argv) {
 
     int dummy = 0;
     int rc = MPI_Recv(&dummy, 1, MPI_INT, victim, 1, comm, MPI_STATUS_IGNORE);
-    printf("rank %d: SURVIVED the failure in ABORT mode (MPI_Recv returned class %d)\n", check_rank_,
-           error_class(rc));
+    printf("rank %d: SURVIVED the failure in ABORT mode (MPI_Recv returned class %d)\n", check_rank_, error_class(rc));
     fflush(stdout);
     _exit(0);
 }

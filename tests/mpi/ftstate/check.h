@@ -7,8 +7,8 @@
 #define CHECK_ENDS_RANK_ONLY
 #include "support/check.h"
 
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 
 #include <signal.h>
 #include <stdio.h>

@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
         pid_t helper = fork();
         CHECK(helper >= 0, "fork failed");
         if (helper == 0) {
-            setsid();  /* out of the rank's process group */
+            setsid(); /* out of the rank's process group */
             sleep(4);
             kill(daemon, SIGCONT);
             _exit(0);

@@ -48,7 +48,8 @@ static void check_clean_attributes(MPI_Comm comm) {
     CHECK(flag && list != NULL, "FT_MPI_LIST_FAILED missing");
     char *text = NULL;
     CHECK_MPI(MPI_Comm_get_attr(comm, FT_MPI_ERROR_STRING, &text, &flag));
-    CHECK(flag && text != NULL && strstr(text, "no failure") != NULL, "FT_MPI_ERROR_STRING: '%s'", text ? text : "(null)");
+    CHECK(flag && text != NULL && strstr(text, "no failure") != NULL, "FT_MPI_ERROR_STRING: '%s'",
+          text ? text : "(null)");
     const int ft_on = expected_comm_mode() != FTMPI_COMM_MODE_ABORT;
     CHECK(int_attr(comm, MPIX_FT) == ft_on, "MPIX_FT = %d, expected %d", int_attr(comm, MPIX_FT), ft_on);
     CHECK(int_attr(comm, FTMPI_RESTARTED) == 0, "FTMPI_RESTARTED not 0");

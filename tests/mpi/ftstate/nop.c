@@ -36,8 +36,7 @@ int main(int argc, char **argv) {
     while (!done && MPI_Wtime() < give_up) rc = MPI_Test(&pending, &done, &status);
     CHECK(done, "the pending receive between survivors was not completed within 10 s");
     CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED || error_class(status.MPI_ERROR) == MPIX_ERR_PROC_FAILED,
-          "the pending receive completed with class %d / status %d", error_class(rc),
-          error_class(status.MPI_ERROR));
+          "the pending receive completed with class %d / status %d", error_class(rc), error_class(status.MPI_ERROR));
 
     /* New operations between survivors fail at once. */
     const int peer = (check_rank_ + 1) % survivors;

@@ -3,7 +3,7 @@
  * checked by reading the file back (through MPI and with plain POSIX). */
 #include "io_test.h"
 
-#define N 1000
+#define N   1000
 #define ISZ ((MPI_Offset)sizeof(int))
 
 static int handler_calls = 0;
@@ -102,8 +102,7 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_File_iwrite_at_all(fh, (MPI_Offset)rank * N * ISZ, buf, N, MPI_INT, &req[0]));
     CHECK_MPI(MPI_Waitall(1, req, MPI_STATUSES_IGNORE));
     CHECK_MPI(MPI_File_iread_at_all(fh, (MPI_Offset)peer * N * ISZ, back, N / 2, MPI_INT, &req[0]));
-    CHECK_MPI(MPI_File_iread_at(fh, (MPI_Offset)(peer * N + N / 2) * ISZ, back + N / 2, N - N / 2, MPI_INT,
-                                &req[1]));
+    CHECK_MPI(MPI_File_iread_at(fh, (MPI_Offset)(peer * N + N / 2) * ISZ, back + N / 2, N - N / 2, MPI_INT, &req[1]));
     CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
     for (int i = 0; i < N; ++i) CHECK(back[i] == 11 * (peer * N + i), "iread[%d] = %d", i, back[i]);
     MPI_Barrier(MPI_COMM_WORLD);

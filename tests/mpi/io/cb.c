@@ -6,14 +6,23 @@
 #include "io_test.h"
 
 #define ROUNDS 37
-#define BLOCK 5
+#define BLOCK  5
 
 static void set_hints(MPI_Info info, int variant, int size) {
     char v[32];
     switch (variant) {
-    case 1: MPI_Info_set(info, "romio_cb_write", "disable"); MPI_Info_set(info, "romio_cb_read", "disable"); break;
-    case 2: MPI_Info_set(info, "cb_nodes", "2"); MPI_Info_set(info, "cb_buffer_size", "64"); break;
-    case 3: snprintf(v, sizeof v, "%d", size); MPI_Info_set(info, "cb_nodes", v); break;
+    case 1:
+        MPI_Info_set(info, "romio_cb_write", "disable");
+        MPI_Info_set(info, "romio_cb_read", "disable");
+        break;
+    case 2:
+        MPI_Info_set(info, "cb_nodes", "2");
+        MPI_Info_set(info, "cb_buffer_size", "64");
+        break;
+    case 3:
+        snprintf(v, sizeof v, "%d", size);
+        MPI_Info_set(info, "cb_nodes", v);
+        break;
     default: break;
     }
 }
@@ -44,7 +53,8 @@ static unsigned char *write_variant(const char *name, int variant, int rank, int
     CHECK_MPI(MPI_File_write_at_all(fh, after + (MPI_Offset)rank * sizeof mine, mine, ROUNDS * BLOCK, MPI_DOUBLE, &st));
     CHECK_MPI(MPI_File_read_at_all(fh, after + (MPI_Offset)((rank + 1) % size) * sizeof mine, back, ROUNDS * BLOCK,
                                    MPI_DOUBLE, &st));
-    for (int i = 0; i < ROUNDS * BLOCK; ++i) CHECK(back[i] == (rank + 1) % size + i / 1000.0, "variant %d block [%d]", variant, i);
+    for (int i = 0; i < ROUNDS * BLOCK; ++i)
+        CHECK(back[i] == (rank + 1) % size + i / 1000.0, "variant %d block [%d]", variant, i);
     CHECK_MPI(MPI_File_close(&fh));
     MPI_Type_free(&tile);
     MPI_Type_free(&vec);
@@ -80,7 +90,8 @@ int main(int argc, char **argv) {
                     CHECK(d[(k * size + r) * BLOCK + b] == r + (k * BLOCK + b) / 1000.0, "file round %d rank %d", k, r);
         d += ROUNDS * BLOCK * size;
         for (int r = 0; r < size; ++r)
-            for (int i = 0; i < ROUNDS * BLOCK; ++i) CHECK(d[r * ROUNDS * BLOCK + i] == r + i / 1000.0, "file block %d", r);
+            for (int i = 0; i < ROUNDS * BLOCK; ++i)
+                CHECK(d[r * ROUNDS * BLOCK + i] == r + i / 1000.0, "file block %d", r);
     }
     for (int variant = 1; variant <= 3; ++variant) {
         unsigned char *other = write_variant(name, variant, rank, size, &len);

@@ -12,11 +12,13 @@
 
 #include <stdint.h>
 
-#define N 6000
+#define N     6000
 #define STEPS 60
-#define CKPT 10
+#define CKPT  10
 
-static int64_t evolve(int64_t x, int64_t i, int step) { return (x * 3 + i + step) % 1000003; }
+static int64_t evolve(int64_t x, int64_t i, int step) {
+    return (x * 3 + i + step) % 1000003;
+}
 
 static void block_of(int rank, int size, int *lo, int *hi) {
     *lo = (int)((int64_t)N * rank / size);
@@ -35,7 +37,8 @@ static int write_checkpoint(MPI_Comm comm, const char *base, int step, const int
     if (rc != MPI_SUCCESS) return rc;
     int64_t header = step;
     rc = MPI_File_write_at_all(fh, 8 + 8 * (MPI_Offset)lo, x, hi - lo, MPI_INT64_T, MPI_STATUS_IGNORE);
-    if (rc == MPI_SUCCESS) rc = MPI_File_write_at_all(fh, 0, &header, rank == 0 ? 1 : 0, MPI_INT64_T, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_write_at_all(fh, 0, &header, rank == 0 ? 1 : 0, MPI_INT64_T, MPI_STATUS_IGNORE);
     int crc = MPI_File_close(&fh);
     return rc != MPI_SUCCESS ? rc : crc;
 }
@@ -48,7 +51,8 @@ static int read_checkpoint(MPI_Comm comm, const char *base, int step, int64_t *x
     if (rc != MPI_SUCCESS) return rc;
     int64_t header = -1;
     rc = MPI_File_read_at_all(fh, 0, &header, 1, MPI_INT64_T, MPI_STATUS_IGNORE);
-    if (rc == MPI_SUCCESS) rc = MPI_File_read_at_all(fh, 8 + 8 * (MPI_Offset)lo, x, hi - lo, MPI_INT64_T, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_read_at_all(fh, 8 + 8 * (MPI_Offset)lo, x, hi - lo, MPI_INT64_T, MPI_STATUS_IGNORE);
     int crc = MPI_File_close(&fh);
     CHECK(rc != MPI_SUCCESS || header == step, "checkpoint file holds step %lld, not %d", (long long)header, step);
     return rc != MPI_SUCCESS ? rc : crc;
@@ -95,8 +99,10 @@ int main(int argc, char **argv) {
             /* The recipe: write, agree, commit. */
             int ok = wrc == MPI_SUCCESS;
             rc = MPIX_Comm_agree(comm, &ok);
-            if (rc == MPI_SUCCESS && ok) committed = step;
-            else if (rc == MPI_SUCCESS) rc = wrc != MPI_SUCCESS ? wrc : MPIX_ERR_PROC_FAILED;
+            if (rc == MPI_SUCCESS && ok)
+                committed = step;
+            else if (rc == MPI_SUCCESS)
+                rc = wrc != MPI_SUCCESS ? wrc : MPIX_ERR_PROC_FAILED;
         }
         if (rc == MPI_SUCCESS) {
             ++step;

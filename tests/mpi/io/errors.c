@@ -25,8 +25,8 @@ int main(int argc, char **argv) {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size > 1)
-        CHECK_CLASS(MPI_File_open(MPI_COMM_WORLD, name,
-                                  MPI_MODE_CREATE | (rank == 0 ? MPI_MODE_RDWR : MPI_MODE_WRONLY), MPI_INFO_NULL, &fh),
+        CHECK_CLASS(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | (rank == 0 ? MPI_MODE_RDWR : MPI_MODE_WRONLY),
+                                  MPI_INFO_NULL, &fh),
                     MPI_ERR_NOT_SAME);
 
     /* File-system errors. */
@@ -34,9 +34,9 @@ int main(int argc, char **argv) {
     CHECK_CLASS(MPI_File_delete(missing, MPI_INFO_NULL), MPI_ERR_NO_SUCH_FILE);
     CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
     CHECK_MPI(MPI_File_close(&fh));
-    CHECK_CLASS(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, MPI_INFO_NULL,
-                              &fh),
-                MPI_ERR_FILE_EXISTS);
+    CHECK_CLASS(
+        MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
+        MPI_ERR_FILE_EXISTS);
     CHECK_CLASS(MPI_File_open(MPI_COMM_WORLD, "/", MPI_MODE_RDWR, MPI_INFO_NULL, &fh), MPI_ERR_BAD_FILE);
 
     /* Bad handles and arguments. */

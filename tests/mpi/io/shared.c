@@ -4,8 +4,8 @@
  * seek_shared and get_position_shared agree everywhere. */
 #include "io_test.h"
 
-#define REC 64   /* ints in a record */
-#define PER 20   /* records each rank writes with write_shared */
+#define REC 64 /* ints in a record */
+#define PER 20 /* records each rank writes with write_shared */
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
     if (rank == 0) {
         const long total = (long)size * (PER + 1) * REC;
         int *all = malloc(sizeof(int) * (size_t)total);
-        CHECK(io_slurp(name, (unsigned char *)all, total * (long)sizeof(int)) == total * (long)sizeof(int), "file size");
+        CHECK(io_slurp(name, (unsigned char *)all, total * (long)sizeof(int)) == total * (long)sizeof(int),
+              "file size");
         int *seen = calloc((size_t)size * PER, sizeof(int));
         for (long r = 0; r < (long)size * PER; ++r) {
             const int tag = all[r * REC];

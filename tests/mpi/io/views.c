@@ -6,13 +6,13 @@
 
 #include <stdint.h>
 
-#define BLOCK 3   /* ints per rank per round */
+#define BLOCK  3 /* ints per rank per round */
 #define ROUNDS 50
-#define G 24      /* global G x G array of ints */
+#define G      24 /* global G x G array of ints */
 
 static int is_big_endian_int(const unsigned char *p, int v) {
     return p[0] == (unsigned char)((uint32_t)v >> 24) && p[1] == (unsigned char)((uint32_t)v >> 16) &&
-           p[2] == (unsigned char)((uint32_t)v >> 8) && p[3] == (unsigned char)v;
+        p[2] == (unsigned char)((uint32_t)v >> 8) && p[3] == (unsigned char)v;
 }
 
 int main(int argc, char **argv) {
@@ -36,8 +36,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < BLOCK * ROUNDS; ++i) mine[i] = rank * 100000 + i;
     const MPI_Offset header = 16;
     CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
-    CHECK_MPI(MPI_File_set_view(fh, header + (MPI_Offset)rank * BLOCK * sizeof(int), MPI_INT, tile, "native",
-                                MPI_INFO_NULL));
+    CHECK_MPI(
+        MPI_File_set_view(fh, header + (MPI_Offset)rank * BLOCK * sizeof(int), MPI_INT, tile, "native", MPI_INFO_NULL));
     MPI_Type_free(&tile); /* the view keeps its own reference */
     /* First half independently, second half collectively. */
     const int half = BLOCK * ROUNDS / 2;
@@ -47,13 +47,14 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_File_get_position(fh, &pos));
     CHECK(pos == BLOCK * ROUNDS, "position %lld etypes", (long long)pos);
     CHECK_MPI(MPI_File_get_byte_offset(fh, BLOCK + 1, &byte));
-    CHECK(byte == header + (MPI_Offset)(rank * BLOCK + BLOCK * size + 1) * (MPI_Offset)sizeof(int),
-          "byte offset %lld", (long long)byte);
+    CHECK(byte == header + (MPI_Offset)(rank * BLOCK + BLOCK * size + 1) * (MPI_Offset)sizeof(int), "byte offset %lld",
+          (long long)byte);
     MPI_Offset disp;
     MPI_Datatype et, ft;
     char rep[MPI_MAX_DATAREP_STRING];
     CHECK_MPI(MPI_File_get_view(fh, &disp, &et, &ft, rep));
-    CHECK(disp == header + (MPI_Offset)rank * BLOCK * (MPI_Offset)sizeof(int) && et == MPI_INT && strcmp(rep, "native") == 0,
+    CHECK(disp == header + (MPI_Offset)rank * BLOCK * (MPI_Offset)sizeof(int) && et == MPI_INT &&
+              strcmp(rep, "native") == 0,
           "get_view");
     MPI_Aint lb, extent;
     MPI_Type_get_extent(ft, &lb, &extent);
@@ -73,7 +74,8 @@ int main(int argc, char **argv) {
         for (int k = 0; k < ROUNDS; ++k)
             for (int r = 0; r < size; ++r)
                 for (int b = 0; b < BLOCK; ++b)
-                    CHECK(data[(k * size + r) * BLOCK + b] == r * 100000 + k * BLOCK + b, "file round %d rank %d", k, r);
+                    CHECK(data[(k * size + r) * BLOCK + b] == r * 100000 + k * BLOCK + b, "file round %d rank %d", k,
+                          r);
         free(all);
         MPI_File_delete(name, MPI_INFO_NULL);
     }
@@ -147,7 +149,8 @@ int main(int argc, char **argv) {
         CHECK(n == (long)size * 40, "external32 file has %ld bytes", n);
         for (int r = 0; r < size; ++r)
             for (int i = 0; i < 8; ++i)
-                CHECK(is_big_endian_int(raw + (r * 8 + i) * 4, (r + 1) * 0x01020304 + i), "rank %d int %d not big-endian", r, i);
+                CHECK(is_big_endian_int(raw + (r * 8 + i) * 4, (r + 1) * 0x01020304 + i),
+                      "rank %d int %d not big-endian", r, i);
         /* 1.0 as a big-endian IEEE double is 3f f0 00 … */
         CHECK(raw[size * 32] == 0x3f && raw[size * 32 + 1] == 0xf0, "double not big-endian");
     }

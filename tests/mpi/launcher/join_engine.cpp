@@ -12,8 +12,8 @@
 #include "internal/p2p.hpp"
 #include "runtime/init.hpp"
 
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 
 #include <chrono>
 #include <csignal>
@@ -33,15 +33,15 @@ namespace {
 
 int me = -1;
 
-#define CHECK(cond, ...)                                                            \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            std::fprintf(stderr, "join_engine: rank %d: ", me);                     \
-            std::fprintf(stderr, __VA_ARGS__);                                      \
-            std::fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__);                 \
-            std::fflush(stderr);                                                    \
-            _exit(1);                                                               \
-        }                                                                           \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            std::fprintf(stderr, "join_engine: rank %d: ", me);                                                        \
+            std::fprintf(stderr, __VA_ARGS__);                                                                         \
+            std::fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__);                                                    \
+            std::fflush(stderr);                                                                                       \
+            _exit(1);                                                                                                  \
+        }                                                                                                              \
     } while (0)
 
 constexpr int tag = 77;
@@ -120,11 +120,13 @@ int main(int argc, char **argv) {
         ones.push_back(1);
     }
 
-    CHECK(wait_for([&] {
-              for (int r : dead)
-                  if (!p2p::is_failed(r)) return false;
-              return true;
-          }, 20000),
+    CHECK(wait_for(
+              [&] {
+                  for (int r : dead)
+                      if (!p2p::is_failed(r)) return false;
+                  return true;
+              },
+              20000),
           "the deaths were not noticed");
     CHECK(p2p::peer_incarnation(2) == 0, "incarnation of rank 2 before the join: %d", p2p::peer_incarnation(2));
 
@@ -169,7 +171,8 @@ int main(int argc, char **argv) {
     int v = 100 + me;
     for (int r : dead) {
         int back = -1;
-        CHECK(p2p::send(&v, 1, MPI_INT, r, tag, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS, "send to %d failed", r);
+        CHECK(p2p::send(&v, 1, MPI_INT, r, tag, MPI_COMM_WORLD, p2p::Channel::user) == MPI_SUCCESS, "send to %d failed",
+              r);
         MPI_Status st;
         CHECK(p2p::recv(&back, 1, MPI_INT, r, tag, MPI_COMM_WORLD, p2p::Channel::user, &st) == MPI_SUCCESS,
               "recv from %d failed", r);

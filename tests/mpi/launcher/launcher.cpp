@@ -27,13 +27,15 @@ namespace {
 
 struct Options {
     int np = 0;
-    double timeout_s = 0;  // 0: none
-    bool drd = false;      // --wireup drd
+    double timeout_s = 0;         // 0: none
+    bool drd = false;             // --wireup drd
     std::vector<char *> program;  // argv of the rank program
 };
 
 [[noreturn]] void usage(const char *why) {
-    std::fprintf(stderr, "ftmpi_test_launcher: %s\nusage: ftmpi_test_launcher -np N [--timeout S] [--wireup dir|drd] program [args...]\n",
+    std::fprintf(stderr,
+                 "ftmpi_test_launcher: %s\nusage: ftmpi_test_launcher -np N [--timeout S] [--wireup dir|drd] program "
+                 "[args...]\n",
                  why);
     std::exit(2);
 }
@@ -78,13 +80,14 @@ void reap_all(std::vector<Rank> &ranks) {
     for (auto &r : ranks) {
         if (!r.running) continue;
         int st;
-        while (waitpid(r.pid, &st, 0) < 0 && errno == EINTR) {
-        }
+        while (waitpid(r.pid, &st, 0) < 0 && errno == EINTR) {}
         r.running = false;
     }
 }
 
-int status_code(int st) { return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st); }
+int status_code(int st) {
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
 
 }  // namespace
 
@@ -142,8 +145,8 @@ int main(int argc, char **argv) {
         if (o.timeout_s > 0) {
             auto left = deadline - clock::now();
             if (left <= clock::duration::zero()) {
-                std::fprintf(stderr, "ftmpi_test_launcher: job timed out after %g s; killing %d rank(s)\n",
-                             o.timeout_s, running);
+                std::fprintf(stderr, "ftmpi_test_launcher: job timed out after %g s; killing %d rank(s)\n", o.timeout_s,
+                             running);
                 kill_all(ranks, SIGKILL);
                 result = 124;
                 break;

@@ -24,14 +24,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "stray_connections: rank %d: ", rank);          \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__);              \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                   \
-        }                                                                   \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "stray_connections: rank %d: ", rank);                                                     \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__);                                                         \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                                              \
+        }                                                                                                              \
     } while (0)
 
 static int rank;
@@ -167,7 +167,7 @@ int main(int argc, char **argv) {
 
         half = dial(&sa);
         h = make_hello(2, 1, 0, 0);
-        send_all(half, &h, 20);  /* left open: rank 0 drops it after 5 s */
+        send_all(half, &h, 20); /* left open: rank 0 drops it after 5 s */
 
         joining = dial(&sa);
         send_all(joining, &h, sizeof h);

@@ -23,10 +23,11 @@ int main(int argc, char **argv) {
     }
 
     int sum = 0, rc = MPI_SUCCESS;
-    for (int i = 0; i < 1000 && rc == MPI_SUCCESS; ++i) rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < 1000 && rc == MPI_SUCCESS; ++i)
+        rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     CHECK(rc != MPI_SUCCESS, "no failure seen in 1000 allreduces");
     CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED || error_class(rc) == MPIX_ERR_REVOKED,
-             "the allreduce after the exit gave %s", error_class_name(rc));
+          "the allreduce after the exit gave %s", error_class_name(rc));
 
     MPI_Comm work = MPI_COMM_NULL;
     const char *mode = getenv("FTMPI_COMM_MODE");

@@ -7,8 +7,8 @@
  * seconds, 300 unless told, then a normal end). Every rank prints
  * "shm-file <path>" for each file it made; expect.sh checks that neither the
  * helper nor any file is left after the job. */
-#include <mpi.h>
 #include <fcntl.h>
+#include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +21,8 @@
 static void shm_name(char *out, size_t n, const char *suffix, int rank) {
     char job_name[256];
     const char *key = getenv("FTMPI_JOB_KEY");
-    snprintf(job_name, sizeof job_name, "%s%s%s", getenv("FTMPI_JOB") ? getenv("FTMPI_JOB") : "", key && *key ? "-" : "",
-             key && *key ? key : "");
+    snprintf(job_name, sizeof job_name, "%s%s%s", getenv("FTMPI_JOB") ? getenv("FTMPI_JOB") : "",
+             key && *key ? "-" : "", key && *key ? key : "");
     const char *job = job_name;
     char safe[128];
     size_t i = 0;

@@ -54,8 +54,8 @@ int main(int argc, char **argv) {
               class_of(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING,
           "Waitsome gave %d outcount %d class %d", e, outcount, class_of(st.MPI_ERROR));
     e = MPI_Waitall(1, &req, &st);
-    CHECK(e == MPI_ERR_IN_STATUS && class_of(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING,
-          "Waitall gave %d class %d", e, class_of(st.MPI_ERROR));
+    CHECK(e == MPI_ERR_IN_STATUS && class_of(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING, "Waitall gave %d class %d",
+          e, class_of(st.MPI_ERROR));
     CHECK(req != MPI_REQUEST_NULL, "a wait freed the stopped request");
 
     /* Blocking: the receive ends. Probe the same. */

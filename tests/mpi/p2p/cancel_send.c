@@ -34,7 +34,9 @@ static MPI_Request start(mode m, const char *buf, int n, int dest, int *persiste
 
 /* Whether a cancel of mode m with n bytes must succeed here: the send waits
  * for the receiver, which has not posted its receive. */
-static int must_cancel(mode m, int n) { return m == issend || (m != ibsend && n == large); }
+static int must_cancel(mode m, int n) {
+    return m == issend || (m != ibsend && n == large);
+}
 
 static void sender(mode m, int n, int dest, char *buf) {
     for (int i = 0; i < n; ++i) buf[i] = (char)(i * 7 + m);
@@ -75,8 +77,10 @@ int main(int argc, char **argv) {
     const int paired = partner < size;
     for (int m = isend; m <= ibsend; ++m) {
         for (int n = small; n <= large; n = n == small ? large : large + 1) {
-            if (paired && rank % 2 == 0) sender((mode)m, n, partner, buf);
-            else if (paired) receiver((mode)m, n, partner, buf);
+            if (paired && rank % 2 == 0)
+                sender((mode)m, n, partner, buf);
+            else if (paired)
+                receiver((mode)m, n, partner, buf);
             /* A cancelled message is gone: nothing is left to match. */
             CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
             int flag = 1;

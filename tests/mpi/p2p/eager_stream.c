@@ -10,7 +10,9 @@
 
 #define MESSAGES 300
 
-static int bytes_of(int i) { return 20000 + (i * 7919) % 40000; }
+static int bytes_of(int i) {
+    return 20000 + (i * 7919) % 40000;
+}
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -33,7 +35,8 @@ int main(int argc, char **argv) {
                 int n;
                 MPI_Get_count(&st, MPI_BYTE, &n);
                 CHECK(n == bytes_of(st.MPI_TAG), "tag %d: %d bytes", st.MPI_TAG, n);
-                CHECK(buf[0] == (char)(st.MPI_TAG + st.MPI_SOURCE) && buf[n - 1] == buf[0], "tag %d payload", st.MPI_TAG);
+                CHECK(buf[0] == (char)(st.MPI_TAG + st.MPI_SOURCE) && buf[n - 1] == buf[0], "tag %d payload",
+                      st.MPI_TAG);
             }
         }
         MPI_Barrier(MPI_COMM_WORLD);

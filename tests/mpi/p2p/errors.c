@@ -8,10 +8,10 @@ static int class_of(int code) {
     return c;
 }
 
-#define EXPECT_CLASS(call, want)                                                               \
-    do {                                                                                      \
-        int code_ = (call);                                                                   \
-        CHECK(class_of(code_) == (want), "%s gave class %d, expected %s", #call, class_of(code_), #want); \
+#define EXPECT_CLASS(call, want)                                                                                       \
+    do {                                                                                                               \
+        int code_ = (call);                                                                                            \
+        CHECK(class_of(code_) == (want), "%s gave class %d, expected %s", #call, class_of(code_), #want);              \
     } while (0)
 
 int main(int argc, char **argv) {

@@ -70,8 +70,8 @@ int main(int argc, char **argv) {
     int survivors = size - 1;
     if (survivors > 1) {
         int next = (rank + 1) % survivors, prev = (rank + survivors - 1) % survivors, got = -1;
-        CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, next, 6, &got, 1, MPI_INT, prev, 6, MPI_COMM_WORLD,
-                               MPI_STATUS_IGNORE));
+        CHECK_MPI(
+            MPI_Sendrecv(&rank, 1, MPI_INT, next, 6, &got, 1, MPI_INT, prev, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK(got == prev, "survivor ring got %d", got);
     }
     free(big);

@@ -48,8 +48,7 @@ int main(int argc, char **argv) {
             CHECK_MPI(MPI_Recv(buf, 200004, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
             int seq, count;
             memcpy(&seq, buf, sizeof seq);
-            CHECK(seq == next[st.MPI_SOURCE], "from %d got #%d, expected #%d", st.MPI_SOURCE, seq,
-                  next[st.MPI_SOURCE]);
+            CHECK(seq == next[st.MPI_SOURCE], "from %d got #%d, expected #%d", st.MPI_SOURCE, seq, next[st.MPI_SOURCE]);
             MPI_Get_count(&st, MPI_BYTE, &count);
             int want = size_of(seq) < 4 ? 4 : size_of(seq);
             CHECK(count == want, "#%d from %d: %d bytes, expected %d", seq, st.MPI_SOURCE, count, want);

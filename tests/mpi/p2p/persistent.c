@@ -57,8 +57,8 @@ int main(int argc, char **argv) {
         CHECK(small_in == 1000 + round, "bsend round %d: %d", round, small_in);
         /* Ready mode: the receiver posts, then tells the sender. */
         CHECK_MPI(MPI_Irecv(&small_in, 1, MPI_INT, prev, 4, MPI_COMM_WORLD, &rr));
-        CHECK_MPI(MPI_Sendrecv(&token, 1, MPI_INT, prev, 5, &ready, 1, MPI_INT, next, 5, MPI_COMM_WORLD,
-                               MPI_STATUS_IGNORE));
+        CHECK_MPI(
+            MPI_Sendrecv(&token, 1, MPI_INT, prev, 5, &ready, 1, MPI_INT, next, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Start(&r));
         CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Wait(&rr, MPI_STATUS_IGNORE));

@@ -19,11 +19,10 @@ static int class_of(int code) {
     return c;
 }
 
-#define CHECK_REVOKED(call)                                                                   \
-    do {                                                                                      \
-        int e_ = (call);                                                                      \
-        CHECK(class_of(e_) == MPIX_ERR_REVOKED, "%s gave class %d, expected MPIX_ERR_REVOKED", \
-              #call, class_of(e_));                                                           \
+#define CHECK_REVOKED(call)                                                                                            \
+    do {                                                                                                               \
+        int e_ = (call);                                                                                               \
+        CHECK(class_of(e_) == MPIX_ERR_REVOKED, "%s gave class %d, expected MPIX_ERR_REVOKED", #call, class_of(e_));   \
     } while (0)
 
 enum { BIG = 1 << 20 };

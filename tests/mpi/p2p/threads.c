@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define THREADS 4
-#define ROUNDS 200
+#define ROUNDS  200
 
 static int rank, size, peer;
 

@@ -51,14 +51,14 @@ static inline void check_end_(void) {
     _exit(1);
 }
 
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            fprintf(stderr, "rank %d: %s:%d: FAILED: ", check_rank(), __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fprintf(stderr, "\n");                                                        \
-            check_end_();                                                                 \
-        }                                                                                 \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "rank %d: %s:%d: FAILED: ", check_rank(), __FILE__, __LINE__);                             \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fprintf(stderr, "\n");                                                                                     \
+            check_end_();                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 static inline int error_class(int code) {
@@ -81,18 +81,18 @@ static inline const char *error_class_name(int code) {
     }
 }
 
-#define CHECK_MPI(call)                                                                          \
-    do {                                                                                         \
-        int check_rc_ = (call);                                                                  \
-        CHECK(check_rc_ == MPI_SUCCESS, "%s returned %d (class %d, %s)", #call, check_rc_,       \
-              error_class(check_rc_), error_class_name(check_rc_));                              \
+#define CHECK_MPI(call)                                                                                                \
+    do {                                                                                                               \
+        int check_rc_ = (call);                                                                                        \
+        CHECK(check_rc_ == MPI_SUCCESS, "%s returned %d (class %d, %s)", #call, check_rc_, error_class(check_rc_),     \
+              error_class_name(check_rc_));                                                                            \
     } while (0)
 
-#define CHECK_CLASS(call, cls)                                                                   \
-    do {                                                                                         \
-        int check_rc_ = (call);                                                                  \
-        CHECK(error_class(check_rc_) == (cls), "%s gave class %d (%s), expected %s (%d)", #call, \
-              error_class(check_rc_), error_class_name(check_rc_), #cls, (cls));                 \
+#define CHECK_CLASS(call, cls)                                                                                         \
+    do {                                                                                                               \
+        int check_rc_ = (call);                                                                                        \
+        CHECK(error_class(check_rc_) == (cls), "%s gave class %d (%s), expected %s (%d)", #call,                       \
+              error_class(check_rc_), error_class_name(check_rc_), #cls, (cls));                                       \
     } while (0)
 
 #endif

@@ -2,8 +2,8 @@
  * at every rank, many times in a row on one communicator (agreement ids
  * must match), on a split communicator, and MPIX_Comm_iagree overlapping
  * with point-to-point traffic. Also the error strings of the MPIX_ classes. */
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,8 +97,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < reps; ++i) MPI_Allreduce(MPI_IN_PLACE, &dummy, 1, MPI_INT, MPI_BAND, MPI_COMM_WORLD);
     double ref = (MPI_Wtime() - t0) / reps * 1e6;
     if (rank == 0)
-        printf("agree_basic: %d ranks ok; MPIX_Comm_agree %.1f us per call, MPI_Allreduce(BAND) %.1f us (means of %d)\n",
-               size, us, ref, reps);
+        printf(
+            "agree_basic: %d ranks ok; MPIX_Comm_agree %.1f us per call, MPI_Allreduce(BAND) %.1f us (means of %d)\n",
+            size, us, ref, reps);
     MPI_Finalize();
     return 0;
 }

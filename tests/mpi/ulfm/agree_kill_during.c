@@ -36,10 +36,11 @@ int main(int argc, char **argv) {
     CHECK(cls == MPI_SUCCESS || cls == MPIX_ERR_PROC_FAILED, "agree: class %d", cls);
     for (int r = 0; r < size; ++r)
         if (r != victim) CHECK((flag & (1 << r)) == 0, "flag %#x keeps survivor %d's bit", flag, r);
-    if (before) CHECK(flag & (1 << victim), "the victim's bit %d was cleared though it never called (flag %#x)", victim, flag);
+    if (before)
+        CHECK(flag & (1 << victim), "the victim's bit %d was cleared though it never called (flag %#x)", victim, flag);
     if (flag & (1 << victim))
-        CHECK(cls == MPIX_ERR_PROC_FAILED, "the victim %d is left out (flag %#x) and nobody acknowledged it, but class %d",
-              victim, flag, cls);
+        CHECK(cls == MPIX_ERR_PROC_FAILED,
+              "the victim %d is left out (flag %#x) and nobody acknowledged it, but class %d", victim, flag, cls);
 
     MPI_Comm survivors;
     rc = MPIX_Comm_shrink(MPI_COMM_WORLD, &survivors);

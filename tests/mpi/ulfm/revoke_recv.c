@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     int x = 0;
     if (rank == size - 1) {
-        MPI_Barrier(MPI_COMM_WORLD);  /* the others' receives are posted (or about to be) */
+        MPI_Barrier(MPI_COMM_WORLD); /* the others' receives are posted (or about to be) */
         CHECK(MPIX_Comm_revoke(comm) == MPI_SUCCESS, "revoke");
     } else {
         MPI_Request req;

@@ -7,8 +7,8 @@
 #define CHECK_ENDS_RANK_ONLY
 #include "support/check.h"
 
-#include <mpi.h>
 #include <mpi-ext.h>
+#include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -28,7 +28,9 @@ static inline void wait_for_failure_or(MPI_Comm comm, int victim, int or_revoked
     CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED || (or_revoked && error_class(rc) == MPIX_ERR_REVOKED),
           "recv from dead rank %d: class %d", victim, error_class(rc));
 }
-static inline void wait_for_failure_of(MPI_Comm comm, int victim) { wait_for_failure_or(comm, victim, 0); }
+static inline void wait_for_failure_of(MPI_Comm comm, int victim) {
+    wait_for_failure_or(comm, victim, 0);
+}
 
 /* Ranks (in comm) of a group of comm's processes, sorted by group order. */
 static inline int group_ranks_in(MPI_Group g, MPI_Comm comm, int *out, int max) {

@@ -16,7 +16,9 @@ using namespace shmtest;
 
 namespace {
 
-std::string job_name(const char *what) { return std::string("basics-") + what + "-" + std::to_string(::getpid()); }
+std::string job_name(const char *what) {
+    return std::string("basics-") + what + "-" + std::to_string(::getpid());
+}
 
 }  // namespace
 
@@ -27,15 +29,15 @@ TEST_CASE("the ops table is complete and versioned") {
     CHECK(ops->version == FTMPI_TRANSPORT_VERSION);
     CHECK(std::string(ops->name) == "shm");
     const void *slots[] = {
-        reinterpret_cast<const void *>(ops->open),        reinterpret_cast<const void *>(ops->close),
-        reinterpret_cast<const void *>(ops->address),     reinterpret_cast<const void *>(ops->reachable),
-        reinterpret_cast<const void *>(ops->eager_limit), reinterpret_cast<const void *>(ops->connect),
-        reinterpret_cast<const void *>(ops->send),        reinterpret_cast<const void *>(ops->wait_fd),
+        reinterpret_cast<const void *>(ops->open),         reinterpret_cast<const void *>(ops->close),
+        reinterpret_cast<const void *>(ops->address),      reinterpret_cast<const void *>(ops->reachable),
+        reinterpret_cast<const void *>(ops->eager_limit),  reinterpret_cast<const void *>(ops->connect),
+        reinterpret_cast<const void *>(ops->send),         reinterpret_cast<const void *>(ops->wait_fd),
         reinterpret_cast<const void *>(ops->prepare_wait), reinterpret_cast<const void *>(ops->progress),
-        reinterpret_cast<const void *>(ops->wake),        reinterpret_cast<const void *>(ops->drop),
-        reinterpret_cast<const void *>(ops->connected),   reinterpret_cast<const void *>(ops->bye_received),
-        reinterpret_cast<const void *>(ops->flushed),     reinterpret_cast<const void *>(ops->join),
-        reinterpret_cast<const void *>(ops->incarnation), reinterpret_cast<const void *>(ops->joining_incarnation),
+        reinterpret_cast<const void *>(ops->wake),         reinterpret_cast<const void *>(ops->drop),
+        reinterpret_cast<const void *>(ops->connected),    reinterpret_cast<const void *>(ops->bye_received),
+        reinterpret_cast<const void *>(ops->flushed),      reinterpret_cast<const void *>(ops->join),
+        reinterpret_cast<const void *>(ops->incarnation),  reinterpret_cast<const void *>(ops->joining_incarnation),
         reinterpret_cast<const void *>(ops->admit)};
     for (const void *slot : slots) CHECK(slot != nullptr);
 }
@@ -78,7 +80,8 @@ TEST_CASE("address, reachability, nothing to admit, files private and removed at
     CHECK(r.ops->admit(r.t, 1, 1) == FTMPI_TRANSPORT_ERROR);  // nothing joining
 
     // The segment and its FIFO: this user's only.
-    struct stat seg{}, fifo{};
+    struct stat seg {
+    }, fifo{};
     REQUIRE(::stat(("/dev/shm/ftmpi." + job + ".0.0").c_str(), &seg) == 0);
     REQUIRE(::stat(("/dev/shm/ftmpi." + job + ".0.0.wake").c_str(), &fifo) == 0);
     CHECK((seg.st_mode & 0777) == 0600);

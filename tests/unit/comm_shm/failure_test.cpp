@@ -58,7 +58,8 @@ void fill_ring(Rank &r) {
     std::vector<char> buf(1000, 'q');
     ftmpi_frame f{};
     f.kind = FTMPI_FRAME_EAGER;
-    for (int k = 0; k < 600; ++k) expect(r.send(1, f, buf.data(), buf.size(), FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
+    for (int k = 0; k < 600; ++k)
+        expect(r.send(1, f, buf.data(), buf.size(), FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
     expect(r.ops->flushed(r.t) == 0, "the ring did not fill");
 }
 
@@ -167,7 +168,8 @@ TEST_CASE("kill -9 of one rank in the middle of a 4-rank stream: the others lose
             if (f.kind != FTMPI_FRAME_EAGER) return;
             const int k = next[static_cast<size_t>(peer)]++;
             expect(f.tag == k && l.keep == static_cast<size_t>(k % 1500), "frame out of order or wrong size");
-            expect_pattern(l.dst, l.keep, static_cast<uint64_t>(peer) * 100000 + static_cast<uint64_t>(k), 0, "payload");
+            expect_pattern(l.dst, l.keep, static_cast<uint64_t>(peer) * 100000 + static_cast<uint64_t>(k), 0,
+                           "payload");
         };
         std::vector<char> buf;
         ftmpi_frame f{};

@@ -28,7 +28,9 @@ size_t keep_of(size_t i, size_t len) {
     }
 }
 
-uint64_t seed_of(int from, size_t i) { return static_cast<uint64_t>(from) * 7777u + i * 13u + 5u; }
+uint64_t seed_of(int from, size_t i) {
+    return static_cast<uint64_t>(from) * 7777u + i * 13u + 5u;
+}
 
 void exchange_large(Rank &r) {
     const int other = 1 - r.rank();
@@ -40,7 +42,8 @@ void exchange_large(Rank &r) {
     r.header_hook = [&](int peer, const ftmpi_frame &f, ftmpi_landing *out) {
         expect(peer == other, "frame from a stranger");
         if (f.kind == FTMPI_FRAME_DATA) {
-            expect(expect_data && f.tag == static_cast<int>(next) && f.length == sizes[next], "data frame out of order");
+            expect(expect_data && f.tag == static_cast<int>(next) && f.length == sizes[next],
+                   "data frame out of order");
             const size_t keep = keep_of(next, f.length);
             landing.assign(keep + guard, guard_byte);
             out->dst = keep ? landing.data() : nullptr;
@@ -60,7 +63,8 @@ void exchange_large(Rank &r) {
             for (size_t g = 0; g < guard; ++g) expect(landing[keep + g] == guard_byte, "written past keep");
             expect_data = false;
         } else {
-            expect(!expect_data && f.kind == FTMPI_FRAME_EAGER && f.tag == static_cast<int>(next), "eager out of order");
+            expect(!expect_data && f.kind == FTMPI_FRAME_EAGER && f.tag == static_cast<int>(next),
+                   "eager out of order");
             expect_pattern(landing.data(), f.length, seed_of(other, next) + 1, 0, "eager frame");
             expect_data = true;
             ++next;
@@ -111,12 +115,15 @@ void run(const char *what, std::map<int, std::map<std::string, std::string>> env
 
 }  // namespace
 
-TEST_CASE("large data frames by single copy (process_vm_readv)") { run("cma", {}); }
+TEST_CASE("large data frames by single copy (process_vm_readv)") {
+    run("cma", {});
+}
 
 TEST_CASE("large data frames by pipelined copy through the ring (FTMPI_SHM_CMA=0)") {
     run("copy", {{0, {{"FTMPI_SHM_CMA", "0"}}}, {1, {{"FTMPI_SHM_CMA", "0"}}}});
-    run("copy, 16 KiB ring", {{0, {{"FTMPI_SHM_CMA", "0"}, {"FTMPI_SHM_RING_BYTES", "16384"}}},
-                              {1, {{"FTMPI_SHM_CMA", "0"}, {"FTMPI_SHM_RING_BYTES", "16384"}}}});
+    run("copy, 16 KiB ring",
+        {{0, {{"FTMPI_SHM_CMA", "0"}, {"FTMPI_SHM_RING_BYTES", "16384"}}},
+         {1, {{"FTMPI_SHM_CMA", "0"}, {"FTMPI_SHM_RING_BYTES", "16384"}}}});
 }
 
 TEST_CASE("a receiver that refuses single copy gets the payload through the ring") {

@@ -65,7 +65,9 @@ Rank::Rank(int rank, int size, std::vector<int> note_fds_read, std::vector<int> 
     sink_.on_joined = &Rank::on_joined;
 }
 
-Rank::~Rank() { close(); }
+Rank::~Rank() {
+    close();
+}
 
 void Rank::open(const std::string &job, int incarnation, int round) {
     ftmpi_transport_open_args args{};
@@ -157,7 +159,9 @@ void Rank::note(int to) {
     expect(::write(write_fds_[static_cast<size_t>(to)], &c, 1) == 1, "note");
 }
 
-void Rank::await_note(int timeout_ms) { expect(wait_byte(read_fds_[static_cast<size_t>(rank_)], timeout_ms), "no note"); }
+void Rank::await_note(int timeout_ms) {
+    expect(wait_byte(read_fds_[static_cast<size_t>(rank_)], timeout_ms), "no note");
+}
 
 void Rank::on_header(void *ctx, int peer, const ftmpi_frame *f, ftmpi_landing *out) {
     auto *self = static_cast<Rank *>(ctx);
@@ -187,8 +191,12 @@ void Rank::on_sent(void *ctx, uint64_t token) {
     self->sent_tokens.push_back(token);
 }
 
-void Rank::on_peer_lost(void *ctx, int peer) { static_cast<Rank *>(ctx)->lost.push_back(peer); }
-void Rank::on_joined(void *ctx, int peer) { static_cast<Rank *>(ctx)->joined.push_back(peer); }
+void Rank::on_peer_lost(void *ctx, int peer) {
+    static_cast<Rank *>(ctx)->lost.push_back(peer);
+}
+void Rank::on_joined(void *ctx, int peer) {
+    static_cast<Rank *>(ctx)->joined.push_back(peer);
+}
 
 void Parent::await_note_from(int rank, int timeout_ms) {
     if (!wait_byte(read_fds[static_cast<size_t>(rank)], timeout_ms))
@@ -199,8 +207,7 @@ void Parent::kill_rank(int rank) {
     const pid_t pid = pids[static_cast<size_t>(rank)];
     ::kill(pid, SIGKILL);
     siginfo_t info{};
-    while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
-    }
+    while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {}
 }
 
 void Parent::spawn(int rank, int incarnation, int round, std::function<void(Rank &)> body) {
@@ -310,8 +317,7 @@ Outcome run_job(const JobSpec &spec) {
         if (Clock::now() >= deadline) {
             for (pid_t p : parent.pids) ::kill(p, SIGKILL);
             for (pid_t p : parent.spawned) ::kill(p, SIGKILL);
-            while (::waitpid(-1, &status, 0) > 0) {
-            }
+            while (::waitpid(-1, &status, 0) > 0) {}
             parent_error += " (ranks still running at the deadline were killed)";
             break;
         }

@@ -56,10 +56,10 @@ public:
 
     // Sink state.
     std::vector<std::deque<Received>> received;
-    std::set<uint64_t> pending_tokens;    // sends that answered PENDING
-    std::vector<uint64_t> sent_tokens;    // on_sent, in order
-    std::vector<int> lost;                // on_peer_lost
-    std::vector<int> joined;              // on_joined
+    std::set<uint64_t> pending_tokens;  // sends that answered PENDING
+    std::vector<uint64_t> sent_tokens;  // on_sent, in order
+    std::vector<int> lost;              // on_peer_lost
+    std::vector<int> joined;            // on_joined
     std::function<void(int, const ftmpi_frame &, ftmpi_landing *)> header_hook;
     std::function<void(int, const ftmpi_frame &, const ftmpi_landing &)> frame_hook;
 
@@ -103,7 +103,7 @@ public:
     // driver with that incarnation and round and runs body (which joins).
     void spawn(int rank, int incarnation, int round, std::function<void(Rank &)> body);
     std::function<pid_t(int, int, int, std::function<void(Rank &)>)> spawner;
-    std::vector<int> spawned;  // their pids
+    std::vector<int> spawned;    // their pids
     std::vector<int> read_fds;   // per rank: notes to the parent
     std::vector<int> write_fds;  // per rank: notes to the rank
 };
@@ -122,7 +122,9 @@ std::vector<std::string> shm_files(const std::string &job, int rank = -1);
 void remove_shm_files(const std::string &job, int rank);
 
 // A deterministic payload byte and a checker.
-inline char pattern(uint64_t seed, size_t i) { return static_cast<char>((seed * 131 + i * 31 + (i >> 9)) & 0xff); }
+inline char pattern(uint64_t seed, size_t i) {
+    return static_cast<char>((seed * 131 + i * 31 + (i >> 9)) & 0xff);
+}
 void fill(std::vector<char> &buf, uint64_t seed);
 void expect_pattern(const char *data, size_t n, uint64_t seed, size_t offset, const std::string &what);
 void expect(bool cond, const std::string &what);

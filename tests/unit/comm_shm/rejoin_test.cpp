@@ -54,7 +54,8 @@ void survivor(Rank &r) {
     for (int i = 0; i < 1000; ++i) r.ops->progress(r.t);
     expect(r.received[replaced].empty(), "a joining peer's frame was read before admit");
     expect(r.ops->admit(r.t, replaced, 1) == FTMPI_TRANSPORT_OK, "admit");
-    expect(r.ops->incarnation(r.t, replaced) == 1 && r.ops->joining_incarnation(r.t, replaced) == -1, "incarnation after admit");
+    expect(r.ops->incarnation(r.t, replaced) == 1 && r.ops->joining_incarnation(r.t, replaced) == -1,
+           "incarnation after admit");
     expect(r.ops->connected(r.t, replaced) != 0, "not connected after admit");
     r.wait_until([&] { return !r.received[replaced].empty(); }, 20000, "the replacement's frame");
     const Received &got = r.received[replaced].front();
@@ -102,7 +103,8 @@ TEST_CASE("a REBUILD replacement joins over shared memory and is read only after
     spec.body = [](Rank &r) {
         if (r.rank() < 2) return survivor(r);
         for (int p : {0, 1})
-            for (int k = 0; k < 5; ++k) expect(r.send(p, eager(5), "old", 3, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
+            for (int k = 0; k < 5; ++k)
+                expect(r.send(p, eager(5), "old", 3, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
         r.note(parent);
         r.await_note(120000);  // never comes: killed
     };
@@ -127,7 +129,8 @@ TEST_CASE("a REBUILD replacement joins over shared memory and is read only after
     CHECK(shm_files(o.job, 0).empty());
     CHECK(shm_files(o.job, 1).empty());
     for (const std::string &name : shm_files(o.job, replaced))
-        CHECK_MESSAGE(name.find("." + std::to_string(replaced) + ".1") == std::string::npos, name);  // the replacement's are gone
+        CHECK_MESSAGE(name.find("." + std::to_string(replaced) + ".1") == std::string::npos,
+                      name);  // the replacement's are gone
     remove_shm_files(o.job, replaced);
     remove_shm_files(o.job, dead);
 }
@@ -154,13 +157,14 @@ void fellow(Rank &r, int other, const std::string &other_address) {
         expect(r.joined[0] == other && r.ops->incarnation(r.t, other) == 1, "joined the wrong peer");
     }
     expect(r.ops->connected(r.t, other) != 0, "not connected to the fellow replacement");
-    for (int p : {0, other}) expect(r.send(p, eager(60 + r.rank()), "hi", 2, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
+    for (int p : {0, other})
+        expect(r.send(p, eager(60 + r.rank()), "hi", 2, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");
     r.wait_until([&] { return !r.received[0].empty() && !r.received[static_cast<size_t>(other)].empty(); }, 20000,
                  "frames from rank 0 and the fellow replacement");
     const ftmpi_frame &first = r.received[static_cast<size_t>(other)].front().frame;
-    expect(first.tag == 60 + other, "wrong frame from the fellow (kind " + std::to_string(first.kind) + ", tag " +
-                                        std::to_string(first.tag) + ", " +
-                                        std::to_string(r.received[static_cast<size_t>(other)].size()) + " frames)");
+    expect(first.tag == 60 + other,
+           "wrong frame from the fellow (kind " + std::to_string(first.kind) + ", tag " + std::to_string(first.tag) +
+               ", " + std::to_string(r.received[static_cast<size_t>(other)].size()) + " frames)");
     goodbye_live(r, {0, 1, 2});
 }
 
@@ -185,8 +189,9 @@ TEST_CASE("two replacements of one round find each other, also when one read the
                 return;
             }
             r.wait_until([&] { return r.lost.size() == 2; }, 20000, "ranks 1 and 2 lost");
-            r.wait_until([&] { return r.ops->joining_incarnation(r.t, 1) == 1 && r.ops->joining_incarnation(r.t, 2) == 1; },
-                         20000, "both replacements joining");
+            r.wait_until(
+                [&] { return r.ops->joining_incarnation(r.t, 1) == 1 && r.ops->joining_incarnation(r.t, 2) == 1; },
+                20000, "both replacements joining");
             for (int p : {1, 2}) expect(r.ops->admit(r.t, p, 1) == FTMPI_TRANSPORT_OK, "admit");
             r.wait_until([&] { return !r.received[1].empty() && !r.received[2].empty(); }, 20000, "their frames");
             for (int p : {1, 2}) expect(r.send(p, eager(60), "ok", 2, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_OK, "send");

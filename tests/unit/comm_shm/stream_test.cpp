@@ -21,7 +21,9 @@ ftmpi_frame eager(int tag) {
     return f;
 }
 
-uint64_t seed_of(int from, int to, int seq) { return static_cast<uint64_t>(from) * 1000003u + static_cast<uint64_t>(to) * 7919u + static_cast<uint64_t>(seq); }
+uint64_t seed_of(int from, int to, int seq) {
+    return static_cast<uint64_t>(from) * 1000003u + static_cast<uint64_t>(to) * 7919u + static_cast<uint64_t>(seq);
+}
 
 void check_all_ok(const Outcome &o) {
     for (size_t r = 0; r < o.status.size(); ++r) {
@@ -72,7 +74,9 @@ void pingpong(Rank &r, int iterations, size_t max_len, bool report) {
 void all_pairs(Rank &r, int count, size_t max_len) {
     const int n = r.size();
     std::vector<int> next(static_cast<size_t>(n), 0);
-    auto len_of = [&](int from, int to, int k) { return static_cast<size_t>(k * 37 + from * 11 + to * 5) % (max_len + 1); };
+    auto len_of = [&](int from, int to, int k) {
+        return static_cast<size_t>(k * 37 + from * 11 + to * 5) % (max_len + 1);
+    };
     r.frame_hook = [&](int peer, const ftmpi_frame &f, const ftmpi_landing &landing) {
         if (f.kind == FTMPI_FRAME_BYE) return;
         int k = next[static_cast<size_t>(peer)]++;
@@ -99,7 +103,8 @@ void all_pairs(Rank &r, int count, size_t max_len) {
             buf.resize(len);
             fill(buf, seed_of(r.rank(), to, k));
             int s = r.send(to, eager(k), buf.data(), len, copy ? FTMPI_SEND_COPY : 0, token++);
-            expect(s == FTMPI_TRANSPORT_OK || (!copy && s == FTMPI_TRANSPORT_PENDING), "send status " + std::to_string(s));
+            expect(s == FTMPI_TRANSPORT_OK || (!copy && s == FTMPI_TRANSPORT_PENDING),
+                   "send status " + std::to_string(s));
             if (copy) std::fill(scratch.begin(), scratch.end(), '\x77');  // a copied send must not read it again
         }
         r.ops->progress(r.t);

@@ -14,66 +14,57 @@ using namespace harness;
 
 namespace {
 
-std::span<const std::uint8_t> bytes_of(std::string_view s)
-{
+std::span<const std::uint8_t> bytes_of(std::string_view s) {
     return {reinterpret_cast<const std::uint8_t *>(s.data()), s.size()};
 }
 
 // A fresh directory under /tmp, removed at the end of the test.
 struct TempDir {
     fs::path path;
-    TempDir()
-    {
+    TempDir() {
         std::string tmpl = (fs::temp_directory_path() / "harness-crypto-XXXXXX").string();
         REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
         path = tmpl;
     }
-    ~TempDir()
-    {
+    ~TempDir() {
         std::error_code ec;
         fs::remove_all(path, ec);
     }
 };
 
-mode_t mode_of(const fs::path &p)
-{
+mode_t mode_of(const fs::path &p) {
     struct stat st {};
     REQUIRE(::stat(p.c_str(), &st) == 0);
     return st.st_mode & 0777;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("HMAC-SHA256 matches RFC 4231 test case 2")
-{
+TEST_CASE("HMAC-SHA256 matches RFC 4231 test case 2") {
     VmKey key{{'J', 'e', 'f', 'e'}};
     Mac mac = hmac_sha256(key, {bytes_of("what do ya want for nothing?")});
     CHECK(to_hex(mac) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
-TEST_CASE("a multi-part HMAC equals the HMAC of the concatenation")
-{
+TEST_CASE("a multi-part HMAC equals the HMAC of the concatenation") {
     VmKey key{{'J', 'e', 'f', 'e'}};
     Mac parts = hmac_sha256(key, {bytes_of("what do ya "), bytes_of(""), bytes_of("want for nothing?")});
     Mac whole = hmac_sha256(key, {bytes_of("what do ya want for nothing?")});
     CHECK(parts == whole);
 }
 
-TEST_CASE("SHA-256 of \"abc\"")
-{
+TEST_CASE("SHA-256 of \"abc\"") {
     CHECK(to_hex(sha256(bytes_of("abc"))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-TEST_CASE("constant-time comparison")
-{
+TEST_CASE("constant-time comparison") {
     CHECK(equal_constant_time(bytes_of("abc"), bytes_of("abc")));
     CHECK_FALSE(equal_constant_time(bytes_of("abc"), bytes_of("abd")));
     CHECK_FALSE(equal_constant_time(bytes_of("abc"), bytes_of("ab")));
     CHECK(equal_constant_time(bytes_of(""), bytes_of("")));
 }
 
-TEST_CASE("random bytes differ between calls")
-{
+TEST_CASE("random bytes differ between calls") {
     Nonce a{}, b{};
     random_bytes(a);
     random_bytes(b);
@@ -81,8 +72,7 @@ TEST_CASE("random bytes differ between calls")
     CHECK(random_u64() != random_u64());
 }
 
-TEST_CASE("a created key file is mode 0600 and reads back the same key")
-{
+TEST_CASE("a created key file is mode 0600 and reads back the same key") {
     TempDir dir;
     fs::path file = dir.path / "sub" / "vm.key";
     auto created = load_or_create_key(file);
@@ -97,8 +87,7 @@ TEST_CASE("a created key file is mode 0600 and reads back the same key")
     CHECK(loaded->bytes == created->bytes);
 }
 
-TEST_CASE("a key file readable by others is refused")
-{
+TEST_CASE("a key file readable by others is refused") {
     TempDir dir;
     fs::path file = dir.path / "vm.key";
     REQUIRE(load_or_create_key(file).ok());
@@ -111,8 +100,7 @@ TEST_CASE("a key file readable by others is refused")
     CHECK_FALSE(load_or_create_key(file).ok());
 }
 
-TEST_CASE("malformed key files are refused")
-{
+TEST_CASE("malformed key files are refused") {
     TempDir dir;
     auto write_key = [&](const std::string &name, const std::string &text) {
         fs::path f = dir.path / name;
@@ -129,8 +117,7 @@ TEST_CASE("malformed key files are refused")
     CHECK(to_hex(ok->bytes) == "00112233445566778899aabbccddeeff");
 }
 
-TEST_CASE("handshake proofs depend on direction, VM and nonces")
-{
+TEST_CASE("handshake proofs depend on direction, VM and nonces") {
     VmKey key{std::vector<std::uint8_t>(32, 7)};
     Nonce s{}, c{};
     random_bytes(s);

@@ -8,8 +8,7 @@
 
 using namespace harness;
 
-TEST_CASE("a full manifest parses")
-{
+TEST_CASE("a full manifest parses") {
     auto m = parse_manifest(R"J({
       "package": "examples", "component": "dependent", "version": "1.2.3",
       "abi_major": 1, "abi_minor": 0, "level": "application", "instance_policy": "one_per_vm",
@@ -38,8 +37,7 @@ TEST_CASE("a full manifest parses")
     CHECK(m->functions[2].default_mode == HARNESS_MODE_THREAD);
 }
 
-TEST_CASE("ABI 1.2: the interfaces a plugin exports are listed by name and version")
-{
+TEST_CASE("ABI 1.2: the interfaces a plugin exports are listed by name and version") {
     auto m = parse_manifest(R"J({"package": "comm", "component": "shm", "version": "1", "level": "application",
       "interfaces": [{"name": "ftmpi.transport", "version": 1}, {"name": "ftmpi.transport", "version": 2}]})J");
     REQUIRE(m.ok());
@@ -49,8 +47,7 @@ TEST_CASE("ABI 1.2: the interfaces a plugin exports are listed by name and versi
     CHECK(m->interfaces[1].version == 2);
 }
 
-TEST_CASE("defaults")
-{
+TEST_CASE("defaults") {
     auto m = parse_manifest(R"J({"package": "p", "component": "c", "version": "1"})J");
     REQUIRE(m.ok());
     CHECK(m->level == HARNESS_LEVEL_DAEMON);
@@ -61,37 +58,37 @@ TEST_CASE("defaults")
     CHECK(m->interfaces.empty());
 }
 
-TEST_CASE("bad manifests are refused")
-{
-    for (const char *text : {
-             "",
-             "[]",
-             "{",
-             R"J({"component": "c", "version": "1"})J",
-             R"J({"package": "../etc", "component": "c", "version": "1"})J",
-             R"J({"package": "p", "component": "..", "version": "1"})J",
-             R"J({"package": "p", "component": "c", "version": 1})J",
-             R"J({"package": "p", "component": "c", "version": "1", "level": "kernel"})J",
-             R"J({"package": "p", "component": "c", "version": "1", "instance_policy": "many"})J",
-             R"J({"package": "p", "component": "c", "version": "1", "dependencies": ["nocomp"]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "dependencies": [3]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": -1})J",
-             R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": 3.6e49})J",
-             R"J({"package": "p", "component": "c", "version": "1", "abi_major": 3.6e49})J",
-             R"J({"package": "p", "component": "c", "version": "1", "abi_minor": 1.5})J",
-             R"J({"package": "p", "component": "c", "version": "1", "abi_major": 4294967296})J",
-             R"J({"package": "p", "component": "c", "version": "1", "abi_minor": "1"})J",
-             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": 1e30}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "functions": [{"convention": "auto"}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "convention": "x"}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "default_mode": "y"}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"version": 1}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i"}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "", "version": 1}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": -1}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": 4294967296}]})J",
-             R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": "1"}]})J",
-         }) {
+TEST_CASE("bad manifests are refused") {
+    for (
+        const char *text : {
+            "",
+            "[]",
+            "{",
+            R"J({"component": "c", "version": "1"})J",
+            R"J({"package": "../etc", "component": "c", "version": "1"})J",
+            R"J({"package": "p", "component": "..", "version": "1"})J",
+            R"J({"package": "p", "component": "c", "version": 1})J",
+            R"J({"package": "p", "component": "c", "version": "1", "level": "kernel"})J",
+            R"J({"package": "p", "component": "c", "version": "1", "instance_policy": "many"})J",
+            R"J({"package": "p", "component": "c", "version": "1", "dependencies": ["nocomp"]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "dependencies": [3]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": -1})J",
+            R"J({"package": "p", "component": "c", "version": "1", "cache_ttl_seconds": 3.6e49})J",
+            R"J({"package": "p", "component": "c", "version": "1", "abi_major": 3.6e49})J",
+            R"J({"package": "p", "component": "c", "version": "1", "abi_minor": 1.5})J",
+            R"J({"package": "p", "component": "c", "version": "1", "abi_major": 4294967296})J",
+            R"J({"package": "p", "component": "c", "version": "1", "abi_minor": "1"})J",
+            R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": 1e30}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "functions": [{"convention": "auto"}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "convention": "x"}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "functions": [{"name": "f", "default_mode": "y"}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"version": 1}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i"}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "", "version": 1}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": -1}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": 4294967296}]})J",
+            R"J({"package": "p", "component": "c", "version": "1", "interfaces": [{"name": "i", "version": "1"}]})J",
+        }) {
         CAPTURE(text);
         auto m = parse_manifest(text);
         REQUIRE_FALSE(m.ok());
@@ -100,8 +97,7 @@ TEST_CASE("bad manifests are refused")
 }
 
 #ifdef HARNESS_EXAMPLES_SOURCE_DIR
-TEST_CASE("every manifest of the examples package parses and names its file")
-{
+TEST_CASE("every manifest of the examples package parses and names its file") {
     int seen = 0;
     for (const auto &entry : std::filesystem::recursive_directory_iterator(HARNESS_EXAMPLES_SOURCE_DIR)) {
         if (entry.path().extension() != ".json") continue;
@@ -113,6 +109,6 @@ TEST_CASE("every manifest of the examples package parses and names its file")
         CHECK(m->abi_major == HARNESS_PLUGIN_ABI_MAJOR);
         ++seen;
     }
-    CHECK(seen == 7); // math, unique, dependent, badabi, failinit, direct, hostapi
+    CHECK(seen == 7);  // math, unique, dependent, badabi, failinit, direct, hostapi
 }
 #endif

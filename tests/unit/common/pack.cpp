@@ -15,8 +15,7 @@ using harness::Unpacker;
 namespace {
 
 // One of each item type; the sequence the truncation tests cut up.
-Bytes sample()
-{
+Bytes sample() {
     Packer p;
     const std::uint8_t raw[] = {0, 1, 2, 0xff};
     p.i32(-123).i64(std::numeric_limits<std::int64_t>::min()).u64(std::numeric_limits<std::uint64_t>::max());
@@ -26,8 +25,7 @@ Bytes sample()
 }
 
 // Reads the whole sample; true only if every item came back intact.
-bool read_sample(Unpacker &u)
-{
+bool read_sample(Unpacker &u) {
     std::int32_t a = 0;
     std::int64_t b = 0;
     std::uint64_t c = 0;
@@ -38,14 +36,13 @@ bool read_sample(Unpacker &u)
     if (!u.i32(a) || !u.i64(b) || !u.u64(c) || !u.f64(d) || !u.boolean(e) || !u.str(f) || !u.bytes(g) || !u.str(h))
         return false;
     return a == -123 && b == std::numeric_limits<std::int64_t>::min() &&
-           c == std::numeric_limits<std::uint64_t>::max() && d == -0.25 && e && f == "héllo" &&
-           g == Bytes{0, 1, 2, 0xff} && h.empty() && u.done();
+        c == std::numeric_limits<std::uint64_t>::max() && d == -0.25 && e && f == "héllo" &&
+        g == Bytes{0, 1, 2, 0xff} && h.empty() && u.done();
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("every type round-trips")
-{
+TEST_CASE("every type round-trips") {
     Bytes buf = sample();
     Unpacker u(buf);
     CHECK(read_sample(u));
@@ -53,16 +50,14 @@ TEST_CASE("every type round-trips")
     CHECK(u.rest().empty());
 }
 
-TEST_CASE("the encoding is tag then little-endian value")
-{
+TEST_CASE("the encoding is tag then little-endian value") {
     Packer p;
     p.i32(0x01020304).str("ab");
     Bytes expect = {HARNESS_T_I32, 4, 3, 2, 1, HARNESS_T_STR, 2, 0, 0, 0, 'a', 'b'};
     CHECK(p.take() == expect);
 }
 
-TEST_CASE("special floating-point values keep their bits")
-{
+TEST_CASE("special floating-point values keep their bits") {
     Packer p;
     p.f64(std::numeric_limits<double>::infinity()).f64(std::nan("")).f64(-0.0);
     Bytes buf = p.take();
@@ -76,8 +71,7 @@ TEST_CASE("special floating-point values keep their bits")
     CHECK(std::signbit(negzero));
 }
 
-TEST_CASE("every truncation of a valid buffer fails cleanly")
-{
+TEST_CASE("every truncation of a valid buffer fails cleanly") {
     Bytes full = sample();
     for (std::size_t n = 0; n < full.size(); ++n) {
         CAPTURE(n);
@@ -90,23 +84,21 @@ TEST_CASE("every truncation of a valid buffer fails cleanly")
     }
 }
 
-TEST_CASE("reading the wrong type fails and the error sticks")
-{
+TEST_CASE("reading the wrong type fails and the error sticks") {
     Packer p;
     p.i64(5).i32(6);
     Bytes buf = p.take();
     Unpacker u(buf);
     std::int32_t v32 = 0;
     CHECK(u.peek_type() == HARNESS_T_I64);
-    CHECK_FALSE(u.i32(v32)); // it is an i64
+    CHECK_FALSE(u.i32(v32));  // it is an i64
     CHECK(u.failed());
     std::int64_t v64 = 0;
-    CHECK_FALSE(u.i64(v64)); // sticky: even the right type now fails
+    CHECK_FALSE(u.i64(v64));  // sticky: even the right type now fails
     CHECK(u.peek_type() == 0);
 }
 
-TEST_CASE("str and bytes tags are not interchangeable")
-{
+TEST_CASE("str and bytes tags are not interchangeable") {
     Packer p;
     p.str("text");
     Bytes buf = p.take();
@@ -119,38 +111,32 @@ TEST_CASE("str and bytes tags are not interchangeable")
     CHECK(s == "text");
 }
 
-TEST_CASE("malformed items are refused")
-{
-    SUBCASE("unknown tag")
-    {
+TEST_CASE("malformed items are refused") {
+    SUBCASE("unknown tag") {
         Bytes buf = {0x63, 1, 2, 3, 4};
         Unpacker u(buf);
         std::int32_t v = 0;
         CHECK_FALSE(u.i32(v));
     }
-    SUBCASE("bool other than 0 or 1")
-    {
+    SUBCASE("bool other than 0 or 1") {
         Bytes buf = {HARNESS_T_BOOL, 2};
         Unpacker u(buf);
         bool b = false;
         CHECK_FALSE(u.boolean(b));
     }
-    SUBCASE("string length past the end")
-    {
+    SUBCASE("string length past the end") {
         Bytes buf = {HARNESS_T_STR, 5, 0, 0, 0, 'a', 'b'};
         Unpacker u(buf);
         std::string s;
         CHECK_FALSE(u.str(s));
     }
-    SUBCASE("huge string length does not wrap")
-    {
+    SUBCASE("huge string length does not wrap") {
         Bytes buf = {HARNESS_T_BYTES, 0xff, 0xff, 0xff, 0xff, 'a'};
         Unpacker u(buf);
         std::span<const std::uint8_t> s;
         CHECK_FALSE(u.bytes(s));
     }
-    SUBCASE("empty buffer")
-    {
+    SUBCASE("empty buffer") {
         Unpacker u(std::span<const std::uint8_t>{});
         CHECK(u.done());
         CHECK(u.peek_type() == 0);
@@ -159,8 +145,7 @@ TEST_CASE("malformed items are refused")
     }
 }
 
-TEST_CASE("views point into the buffer without copying")
-{
+TEST_CASE("views point into the buffer without copying") {
     Packer p;
     p.str("abc").bytes(Bytes{9, 8});
     Bytes buf = p.take();
@@ -175,8 +160,7 @@ TEST_CASE("views point into the buffer without copying")
     CHECK(b.data() == buf.data() + 5 + 3 + 5);
 }
 
-TEST_CASE("Packer moves, clears, appends raw sequences and grows")
-{
+TEST_CASE("Packer moves, clears, appends raw sequences and grows") {
     Packer a;
     a.i64(1);
     Packer b(std::move(a));

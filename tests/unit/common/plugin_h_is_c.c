@@ -2,8 +2,7 @@
  * C11 with -Wpedantic -Werror. It also runs the C pack helpers once. */
 #include <harness/common/plugin.h>
 
-static int check(int ok, const char *what, int *failures)
-{
+static int check(int ok, const char *what, int *failures) {
     if (!ok) {
         ++*failures;
         (void)what; /* no stdio: plugin.h must be enough */
@@ -11,16 +10,16 @@ static int check(int ok, const char *what, int *failures)
     return ok;
 }
 
-static const harness_plugin_descriptor *entry(void) { return NULL; }
+static const harness_plugin_descriptor *entry(void) {
+    return NULL;
+}
 
-static const char *no_id(void *host)
-{
+static const char *no_id(void *host) {
     (void)host;
     return "";
 }
 
-int main(void)
-{
+int main(void) {
     int failures = 0;
     harness_buf b = {NULL, 0, 0, 0};
     harness_reader r;

@@ -11,17 +11,26 @@ using namespace harness;
 
 namespace {
 
-std::int64_t add(std::int64_t a, std::int64_t b) { return a + b; }
-std::string greet(std::string_view who) { return "hello " + std::string(who); }
-double half(double x) { return x / 2; }
-std::int64_t boom(std::string_view why) { throw std::runtime_error(std::string(why)); }
-std::int64_t weird() { throw 42; }
+std::int64_t add(std::int64_t a, std::int64_t b) {
+    return a + b;
+}
+std::string greet(std::string_view who) {
+    return "hello " + std::string(who);
+}
+double half(double x) {
+    return x / 2;
+}
+std::int64_t boom(std::string_view why) {
+    throw std::runtime_error(std::string(why));
+}
+std::int64_t weird() {
+    throw 42;
+}
 void nothing() {}
 
 // Calls an AUTO entry the way a host does; returns the status, fills result
 // and the error text.
-int call(const harness_function &f, std::vector<harness_value> args, harness_value &result, std::string &error)
-{
+int call(const harness_function &f, std::vector<harness_value> args, harness_value &result, std::string &error) {
     harness_buf err{};
     harness_call_ctx ctx{sizeof(harness_call_ctx), nullptr, nullptr, &err};
     int status = f.automatic(&ctx, args.data(), args.size(), &result);
@@ -30,16 +39,14 @@ int call(const harness_function &f, std::vector<harness_value> args, harness_val
     return status;
 }
 
-harness_value i64(std::int64_t v)
-{
+harness_value i64(std::int64_t v) {
     harness_value x{};
     x.type = HARNESS_T_I64;
     x.v.i64 = v;
     return x;
 }
 
-harness_value str(std::string_view s)
-{
+harness_value str(std::string_view s) {
     harness_value x{};
     x.type = HARNESS_T_STR;
     x.v.blob.data = s.data();
@@ -47,10 +54,9 @@ harness_value str(std::string_view s)
     return x;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("auto_function fills a well-formed entry")
-{
+TEST_CASE("auto_function fills a well-formed entry") {
     harness_function f = auto_function<&add>("add");
     CHECK(f.struct_size == sizeof(harness_function));
     CHECK(std::string(f.name) == "add");
@@ -68,8 +74,7 @@ TEST_CASE("auto_function fills a well-formed entry")
     CHECK(std::string(auto_function<&nothing>("n").signature) == "void()");
 }
 
-TEST_CASE("scalar functions publish a native pointer, blob ones do not")
-{
+TEST_CASE("scalar functions publish a native pointer, blob ones do not") {
     harness_function f = auto_function<&add>("add");
     REQUIRE((f.native != nullptr));
     auto native = reinterpret_cast<std::int64_t (*)(std::int64_t, std::int64_t)>(f.native);
@@ -77,8 +82,7 @@ TEST_CASE("scalar functions publish a native pointer, blob ones do not")
     CHECK((auto_function<&greet>("greet").native == nullptr));
 }
 
-TEST_CASE("the wrapper calls the function and returns owned blobs")
-{
+TEST_CASE("the wrapper calls the function and returns owned blobs") {
     harness_value r{};
     std::string error;
     CHECK(call(auto_function<&add>("add"), {i64(40), i64(2)}, r, error) == HARNESS_OK);
@@ -98,8 +102,7 @@ TEST_CASE("the wrapper calls the function and returns owned blobs")
     CHECK(v.type == 0);
 }
 
-TEST_CASE("exceptions become PLUGIN_FAILED with their message")
-{
+TEST_CASE("exceptions become PLUGIN_FAILED with their message") {
     harness_value r{};
     std::string error;
     CHECK(call(auto_function<&boom>("boom"), {str("it broke")}, r, error) == HARNESS_ERR_PLUGIN_FAILED);
@@ -108,16 +111,14 @@ TEST_CASE("exceptions become PLUGIN_FAILED with their message")
     CHECK(error == "unknown exception");
 }
 
-TEST_CASE("a wrong argument count is a type mismatch")
-{
+TEST_CASE("a wrong argument count is a type mismatch") {
     harness_value r{};
     std::string error;
     CHECK(call(auto_function<&add>("add"), {i64(1)}, r, error) == HARNESS_ERR_TYPE_MISMATCH);
     CHECK_FALSE(error.empty());
 }
 
-TEST_CASE("packed and raw entries")
-{
+TEST_CASE("packed and raw entries") {
     auto packed = [](harness_call_ctx *, harness_reader *, harness_buf *) noexcept { return 0; };
     auto raw = [](harness_call_ctx *, int) noexcept { return 0; };
     constexpr harness_function p = packed_function("p", +packed, HARNESS_MODE_FORK);
@@ -130,8 +131,7 @@ TEST_CASE("packed and raw entries")
     CHECK((r.raw != nullptr));
 }
 
-TEST_CASE("set_call_error appends and tolerates a missing buffer")
-{
+TEST_CASE("set_call_error appends and tolerates a missing buffer") {
     harness_buf err{};
     harness_call_ctx ctx{sizeof(harness_call_ctx), nullptr, nullptr, &err};
     set_call_error(&ctx, "one ");

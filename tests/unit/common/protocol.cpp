@@ -8,8 +8,7 @@ using namespace harness::protocol;
 
 namespace {
 
-Header sample()
-{
+Header sample() {
     Header h;
     h.type = static_cast<std::uint8_t>(Type::call);
     h.flags = kFlagReply;
@@ -19,10 +18,9 @@ Header sample()
     return h;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a header round-trips")
-{
+TEST_CASE("a header round-trips") {
     Header h = sample();
     HeaderBytes b = encode_header(h);
     auto d = decode_header(b, kDefaultMaxBody);
@@ -35,8 +33,7 @@ TEST_CASE("a header round-trips")
     CHECK(d->status == -3);
 }
 
-TEST_CASE("the header layout is fixed little-endian")
-{
+TEST_CASE("the header layout is fixed little-endian") {
     HeaderBytes b = encode_header(sample());
     CHECK(b.size() == kHeaderSize);
     CHECK(std::string(b.begin(), b.begin() + 4) == "HRNS");
@@ -48,31 +45,27 @@ TEST_CASE("the header layout is fixed little-endian")
     CHECK(b[15] == 0x01);
     CHECK(b[16] == (1000 & 0xff));
     CHECK(b[17] == (1000 >> 8));
-    CHECK(b[20] == 0xfd); // -3
+    CHECK(b[20] == 0xfd);  // -3
     CHECK(b[23] == 0xff);
 }
 
-TEST_CASE("bad headers are refused")
-{
+TEST_CASE("bad headers are refused") {
     HeaderBytes b = encode_header(sample());
-    SUBCASE("bad magic")
-    {
+    SUBCASE("bad magic") {
         b[0] ^= 0x20;
         auto d = decode_header(b, kDefaultMaxBody);
         REQUIRE_FALSE(d.ok());
         CHECK(d.error().status == HARNESS_ERR_PROTOCOL);
         CHECK(d.error().message.find("magic") != std::string::npos);
     }
-    SUBCASE("bad version")
-    {
+    SUBCASE("bad version") {
         b[4] = kVersion + 1;
         auto d = decode_header(b, kDefaultMaxBody);
         REQUIRE_FALSE(d.ok());
         CHECK(d.error().status == HARNESS_ERR_PROTOCOL);
         CHECK(d.error().message.find("version") != std::string::npos);
     }
-    SUBCASE("every truncation")
-    {
+    SUBCASE("every truncation") {
         for (std::size_t n = 0; n < kHeaderSize; ++n) {
             CAPTURE(n);
             auto d = decode_header(std::span<const std::uint8_t>(b.data(), n), kDefaultMaxBody);
@@ -82,8 +75,7 @@ TEST_CASE("bad headers are refused")
     }
 }
 
-TEST_CASE("the body limit is inclusive")
-{
+TEST_CASE("the body limit is inclusive") {
     Header h = sample();
     h.body_len = 4096;
     HeaderBytes b = encode_header(h);
@@ -98,8 +90,7 @@ TEST_CASE("the body limit is inclusive")
     CHECK(huge.error().status == HARNESS_ERR_TOO_LARGE);
 }
 
-TEST_CASE("message types have names")
-{
+TEST_CASE("message types have names") {
     CHECK(std::string(type_name(static_cast<std::uint8_t>(Type::hello))) == "hello");
     CHECK(std::string(type_name(static_cast<std::uint8_t>(Type::heartbeat))) == "heartbeat");
     CHECK(is_known_type(static_cast<std::uint8_t>(Type::call)));

@@ -9,8 +9,7 @@
 
 using namespace harness;
 
-TEST_CASE("signatures parse")
-{
+TEST_CASE("signatures parse") {
     auto s = parse_signature("i64(i64,i64)");
     REQUIRE(s.ok());
     CHECK(s->result == HARNESS_T_I64);
@@ -31,8 +30,7 @@ TEST_CASE("signatures parse")
     CHECK(inner->to_string() == "str(i64,str)");
 }
 
-TEST_CASE("to_string round-trips")
-{
+TEST_CASE("to_string round-trips") {
     for (const char *text : {"i64(i64,i64)", "void()", "str(str)", "f64(f64,f64)", "bool(bytes,u64,i32)", "str()"}) {
         CAPTURE(text);
         auto s = parse_signature(text);
@@ -42,8 +40,7 @@ TEST_CASE("to_string round-trips")
     }
 }
 
-TEST_CASE("malformed signatures are refused")
-{
+TEST_CASE("malformed signatures are refused") {
     for (const char *text : {"", "i64", "i64(", "i64)", "(i64)", "foo()", "i64(foo)", "i64(i64,)", "i64(,i64)",
                              "void(void)", "i64(i64 i64)", "i64(i64))"}) {
         CAPTURE(text);
@@ -53,8 +50,7 @@ TEST_CASE("malformed signatures are refused")
     }
 }
 
-TEST_CASE("type names")
-{
+TEST_CASE("type names") {
     CHECK(std::string(type_name(HARNESS_T_BOOL)) == "bool");
     CHECK(std::string(type_name(0)) == "void");
     CHECK(std::string(type_name(99)) == "void");
@@ -63,8 +59,7 @@ TEST_CASE("type names")
     CHECK(type_from_name("I64") == 0);
 }
 
-TEST_CASE("unpack_values accepts exactly matching arguments")
-{
+TEST_CASE("unpack_values accepts exactly matching arguments") {
     auto sig = parse_signature("void(i64,str,bytes,f64,bool,i32,u64)").value();
     Packer p;
     p.i64(-5).str("hi").bytes(Bytes{1, 2, 3}).f64(1.5).boolean(true).i32(7).u64(8);
@@ -86,8 +81,7 @@ TEST_CASE("unpack_values accepts exactly matching arguments")
     CHECK((*v)[6].v.u64 == 8);
 }
 
-TEST_CASE("unpack_values refuses mismatches")
-{
+TEST_CASE("unpack_values refuses mismatches") {
     auto sig = parse_signature("i64(i64,i64)").value();
     auto expect = [&](Packer &p, int status, const char *words) {
         Bytes buf = p.take();
@@ -96,32 +90,27 @@ TEST_CASE("unpack_values refuses mismatches")
         CHECK(v.error().status == status);
         CHECK(v.error().message.find(words) != std::string::npos);
     };
-    SUBCASE("wrong type")
-    {
+    SUBCASE("wrong type") {
         Packer p;
         p.i64(1).str("2");
         expect(p, HARNESS_ERR_TYPE_MISMATCH, "argument 2 of i64(i64,i64) must be i64, got str");
     }
-    SUBCASE("i32 is not i64")
-    {
+    SUBCASE("i32 is not i64") {
         Packer p;
         p.i32(1).i64(2);
         expect(p, HARNESS_ERR_TYPE_MISMATCH, "must be i64, got i32");
     }
-    SUBCASE("too few")
-    {
+    SUBCASE("too few") {
         Packer p;
         p.i64(1);
         expect(p, HARNESS_ERR_TYPE_MISMATCH, "got nothing");
     }
-    SUBCASE("too many")
-    {
+    SUBCASE("too many") {
         Packer p;
         p.i64(1).i64(2).i64(3);
         expect(p, HARNESS_ERR_TYPE_MISMATCH, "too many");
     }
-    SUBCASE("truncated")
-    {
+    SUBCASE("truncated") {
         Packer p;
         p.i64(1).i64(2);
         Bytes buf = p.take();
@@ -130,8 +119,7 @@ TEST_CASE("unpack_values refuses mismatches")
         REQUIRE_FALSE(v.ok());
         CHECK(v.error().status == HARNESS_ERR_PROTOCOL);
     }
-    SUBCASE("unknown tag")
-    {
+    SUBCASE("unknown tag") {
         Bytes buf = {0x42, 0, 0, 0, 0, 0, 0, 0, 0};
         auto v = unpack_values(sig, buf);
         REQUIRE_FALSE(v.ok());
@@ -139,8 +127,7 @@ TEST_CASE("unpack_values refuses mismatches")
     }
 }
 
-TEST_CASE("no arguments")
-{
+TEST_CASE("no arguments") {
     auto sig = parse_signature("i64()").value();
     CHECK(unpack_values(sig, Bytes{}).ok());
     Packer p;
@@ -148,8 +135,7 @@ TEST_CASE("no arguments")
     CHECK_FALSE(unpack_values(sig, p.take()).ok());
 }
 
-TEST_CASE("pack_value and release_value")
-{
+TEST_CASE("pack_value and release_value") {
     harness_value s{};
     s.type = HARNESS_T_STR;
     char *text = static_cast<char *>(std::malloc(3));
@@ -160,7 +146,7 @@ TEST_CASE("pack_value and release_value")
     harness_value n{};
     n.type = HARNESS_T_F64;
     n.v.f64 = 0.5;
-    harness_value nothing{}; // void
+    harness_value nothing{};  // void
 
     Packer p;
     pack_value(p, s);
@@ -176,9 +162,9 @@ TEST_CASE("pack_value and release_value")
     CHECK(str == "abc");
     CHECK(d == 0.5);
 
-    release_value(s); // frees the malloc'ed blob (LeakSanitizer checks)
+    release_value(s);  // frees the malloc'ed blob (LeakSanitizer checks)
     CHECK(s.v.blob.data == nullptr);
     CHECK(s.v.blob.owned == 0);
-    release_value(s); // twice is harmless
+    release_value(s);  // twice is harmless
     release_value(n);
 }

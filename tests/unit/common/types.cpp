@@ -14,8 +14,7 @@ static_assert(std::string_view(signature_text<void>::c_str()) == "void()");
 static_assert(std::string_view(signature_text<std::string, std::string_view>::c_str()) == "str(str)");
 static_assert(std::string_view(signature_text<const std::string &, const Bytes &>::c_str()) == "str(bytes)");
 
-TEST_CASE("signature_text covers every type and parses back")
-{
+TEST_CASE("signature_text covers every type and parses back") {
     using S = signature_text<Bytes, std::int32_t, std::int64_t, std::uint64_t, double, bool, std::string, Bytes>;
     std::string text = S::c_str();
     CHECK(text == "bytes(i32,i64,u64,f64,bool,str,bytes)");
@@ -26,8 +25,7 @@ TEST_CASE("signature_text covers every type and parses back")
     CHECK(std::string(signature_text<void, bool>::c_str()) == "void(bool)");
 }
 
-TEST_CASE("type tags match plugin.h")
-{
+TEST_CASE("type tags match plugin.h") {
     CHECK(type_traits<std::int32_t>::tag == HARNESS_T_I32);
     CHECK(type_traits<std::int64_t>::tag == HARNESS_T_I64);
     CHECK(type_traits<std::uint64_t>::tag == HARNESS_T_U64);
@@ -39,8 +37,7 @@ TEST_CASE("type tags match plugin.h")
     CHECK(type_traits<void>::tag == 0);
 }
 
-TEST_CASE("pack_typed and unpack_typed round-trip")
-{
+TEST_CASE("pack_typed and unpack_typed round-trip") {
     Packer p;
     pack_typed(p, std::int32_t{-1});
     pack_typed(p, std::int64_t{1} << 40);
@@ -80,8 +77,7 @@ TEST_CASE("pack_typed and unpack_typed round-trip")
     CHECK_FALSE(unpack_typed(u, wrong));
 }
 
-TEST_CASE("from_value reads every type")
-{
+TEST_CASE("from_value reads every type") {
     harness_value v{};
     v.v.i64 = -9;
     CHECK(from_value<std::int64_t>(v) == -9);

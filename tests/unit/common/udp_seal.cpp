@@ -10,10 +10,11 @@ using namespace harness;
 
 namespace {
 
-VmKey key_of(std::uint8_t fill) { return VmKey{std::vector<std::uint8_t>(32, fill)}; }
+VmKey key_of(std::uint8_t fill) {
+    return VmKey{std::vector<std::uint8_t>(32, fill)};
+}
 
-std::vector<std::uint8_t> frame(std::uint64_t id)
-{
+std::vector<std::uint8_t> frame(std::uint64_t id) {
     protocol::Header h;
     h.type = static_cast<std::uint8_t>(protocol::Type::ping);
     h.request_id = id;
@@ -21,10 +22,9 @@ std::vector<std::uint8_t> frame(std::uint64_t id)
     return {b.begin(), b.end()};
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a sealed datagram opens to its frame")
-{
+TEST_CASE("a sealed datagram opens to its frame") {
     UdpSealer sealer(key_of(1));
     UdpOpener opener(key_of(1));
     auto f = frame(42);
@@ -37,8 +37,7 @@ TEST_CASE("a sealed datagram opens to its frame")
     CHECK(o->seq == 1);
 }
 
-TEST_CASE("any tampered byte is refused")
-{
+TEST_CASE("any tampered byte is refused") {
     UdpSealer sealer(key_of(1));
     UdpOpener opener(key_of(1));
     auto d = sealer.seal(frame(1));
@@ -54,8 +53,7 @@ TEST_CASE("any tampered byte is refused")
     CHECK(opener.open(d).ok());
 }
 
-TEST_CASE("another VM's key is refused")
-{
+TEST_CASE("another VM's key is refused") {
     UdpSealer sealer(key_of(1));
     UdpOpener opener(key_of(2));
     auto o = opener.open(sealer.seal(frame(1)));
@@ -63,8 +61,7 @@ TEST_CASE("another VM's key is refused")
     CHECK(o.error().status == HARNESS_ERR_AUTH);
 }
 
-TEST_CASE("a replayed datagram is refused")
-{
+TEST_CASE("a replayed datagram is refused") {
     UdpSealer sealer(key_of(1));
     UdpOpener opener(key_of(1));
     auto d = sealer.seal(frame(1));
@@ -74,8 +71,7 @@ TEST_CASE("a replayed datagram is refused")
     CHECK(again.error().status == HARNESS_ERR_AUTH);
 }
 
-TEST_CASE("out-of-order datagrams within the window are accepted once")
-{
+TEST_CASE("out-of-order datagrams within the window are accepted once") {
     UdpSealer sealer(key_of(1));
     UdpOpener opener(key_of(1));
     std::vector<std::vector<std::uint8_t>> d;
@@ -87,31 +83,28 @@ TEST_CASE("out-of-order datagrams within the window are accepted once")
     for (const auto &x : d) CHECK_FALSE(opener.open(x).ok());
 }
 
-TEST_CASE("a datagram older than the window is refused")
-{
+TEST_CASE("a datagram older than the window is refused") {
     UdpSealer sealer(key_of(1));
     UdpOpener opener(key_of(1));
     std::vector<std::vector<std::uint8_t>> d;
     for (int i = 1; i <= 70; ++i) d.push_back(sealer.seal(frame(static_cast<std::uint64_t>(i))));
-    REQUIRE(opener.open(d[69]).ok()); // seq 70
-    auto old = opener.open(d[5]);     // seq 6: 64 behind
+    REQUIRE(opener.open(d[69]).ok());  // seq 70
+    auto old = opener.open(d[5]);      // seq 6: 64 behind
     REQUIRE_FALSE(old.ok());
     CHECK(old.error().status == HARNESS_ERR_AUTH);
-    CHECK(opener.open(d[6]).ok()); // seq 7: 63 behind, the window's oldest slot
+    CHECK(opener.open(d[6]).ok());  // seq 7: 63 behind, the window's oldest slot
 }
 
-TEST_CASE("senders are tracked separately")
-{
+TEST_CASE("senders are tracked separately") {
     UdpSealer a(key_of(1)), b(key_of(1));
     UdpOpener opener(key_of(1));
     auto da = a.seal(frame(1));
     auto db = b.seal(frame(1));
     CHECK(opener.open(da).ok());
-    CHECK(opener.open(db).ok()); // same seq, another sender
+    CHECK(opener.open(db).ok());  // same seq, another sender
 }
 
-TEST_CASE("short datagrams and sequence number zero are refused")
-{
+TEST_CASE("short datagrams and sequence number zero are refused") {
     UdpOpener opener(key_of(1));
     std::vector<std::uint8_t> tiny(protocol::kHeaderSize + kSealSize - 1, 0);
     auto o = opener.open(tiny);

@@ -45,16 +45,18 @@ struct Net {
     std::mutex mutex;
     std::condition_variable changed;
     std::vector<bool> dead;
-    std::vector<std::deque<Message>> unexpected;                 // per destination
-    std::vector<std::vector<ftmpi_request_s *>> posted;          // per destination, in posting order
-    std::map<std::pair<int, int>, uint32_t> votes;               // (agreement number, rank) -> flag
-    std::vector<int> agreements;                                 // per rank: agreements started
+    std::vector<std::deque<Message>> unexpected;         // per destination
+    std::vector<std::vector<ftmpi_request_s *>> posted;  // per destination, in posting order
+    std::map<std::pair<int, int>, uint32_t> votes;       // (agreement number, rank) -> flag
+    std::vector<int> agreements;                         // per rank: agreements started
     Clock::time_point deadline;
 };
 
 Net *net = nullptr;
 
-int me(MPI_Comm comm) { return comm->rank; }
+int me(MPI_Comm comm) {
+    return comm->rank;
+}
 
 bool matches(const ftmpi_request_s &r, int source, int tag) {
     return (r.source == MPI_ANY_SOURCE || r.source == source) && (r.tag == MPI_ANY_TAG || r.tag == tag);
@@ -119,8 +121,10 @@ bool poll_all(int n, MPI_Request *requests) {
         ftmpi_request_s *r = requests[i];
         if (r == MPI_REQUEST_NULL || r->done) continue;
         if (r->kind == ftmpi_request_s::Kind::generalized) {
-            if (r->advance(&r->status)) r->done = true;
-            else all = false;
+            if (r->advance(&r->status))
+                r->done = true;
+            else
+                all = false;
         } else {
             std::lock_guard lock(net->mutex);
             all = all && r->done;
@@ -165,7 +169,9 @@ World::~World() {
     net = nullptr;
 }
 
-bool World::dead(int rank) const { return net->dead[static_cast<size_t>(rank)]; }
+bool World::dead(int rank) const {
+    return net->dead[static_cast<size_t>(rank)];
+}
 
 void World::run(const std::function<void(MPI_Comm)> &body) {
     net->deadline = Clock::now() + std::chrono::seconds(20);
@@ -188,10 +194,12 @@ int isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_
         fake::complete(*r, MPIX_ERR_PROC_FAILED);
         return MPI_SUCCESS;  // a non-blocking operation reports a failure at completion
     }
-    fake::Message m{fake::me(comm), tag, std::vector<char>(count > 0 ? static_cast<size_t>(count) * dt::size(type) : 0)};
+    fake::Message m{fake::me(comm), tag,
+                    std::vector<char>(count > 0 ? static_cast<size_t>(count) * dt::size(type) : 0)};
     if (!m.bytes.empty()) dt::pack(buf, count, type, 0, m.bytes.data(), m.bytes.size());
     auto &posted = net->posted[static_cast<size_t>(dest)];
-    auto it = std::find_if(posted.begin(), posted.end(), [&](ftmpi_request_s *p) { return fake::matches(*p, m.source, tag); });
+    auto it = std::find_if(posted.begin(), posted.end(),
+                           [&](ftmpi_request_s *p) { return fake::matches(*p, m.source, tag); });
     if (it != posted.end()) {
         fake::land(**it, m);
         posted.erase(it);
@@ -214,7 +222,8 @@ int irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm
     *out = r;
     std::lock_guard lock(net->mutex);
     auto &queue = net->unexpected[static_cast<size_t>(fake::me(comm))];
-    auto it = std::find_if(queue.begin(), queue.end(), [&](const fake::Message &m) { return fake::matches(*r, m.source, m.tag); });
+    auto it = std::find_if(queue.begin(), queue.end(),
+                           [&](const fake::Message &m) { return fake::matches(*r, m.source, m.tag); });
     if (it != queue.end()) {
         fake::land(*r, *it);
         queue.erase(it);

@@ -60,7 +60,9 @@ std::vector<int> run_everywhere(fake::World &world, Mode mode, const std::functi
     return codes;
 }
 
-std::string name(Mode m) { return m == Mode::blocking ? "blocking" : "non-blocking"; }
+std::string name(Mode m) {
+    return m == Mode::blocking ? "blocking" : "non-blocking";
+}
 
 // True when vrank v's path to the root of a binomial tree passes a dead rank.
 bool cut_off(int rank, int root, int p, const fake::World &world) {
@@ -135,9 +137,9 @@ TEST_CASE("binomial bcast with a dead rank: its subtree and parent fail, the oth
                         const int code = codes[static_cast<size_t>(r)];
                         REQUIRE(code != fake::kHung);
                         // The dead rank's parent fails too: its send to the dead rank does.
-                        const bool parent_of_dead =
-                            dead >= 0 && dead != root &&
-                            ftmpi::coll::tree::to_rank(ftmpi::coll::tree::parent(ftmpi::coll::tree::to_vrank(dead, root, p)), root, p) == r;
+                        const bool parent_of_dead = dead >= 0 && dead != root &&
+                            ftmpi::coll::tree::to_rank(
+                                ftmpi::coll::tree::parent(ftmpi::coll::tree::to_vrank(dead, root, p)), root, p) == r;
                         if (root == dead || cut_off(r, root, p, world) || parent_of_dead) {
                             CHECK_MESSAGE(code == MPIX_ERR_PROC_FAILED, "rank ", r, " should fail");
                         } else {
@@ -152,10 +154,15 @@ TEST_CASE("collectives that combine every rank's data fail at every survivor whe
     using Build = std::function<void(Schedule &, const int *, int *)>;
     const std::vector<std::pair<std::string, Build>> algorithms = {
         {"allreduce_recursive_doubling",
-         [](Schedule &s, const int *in, int *out) { ftmpi::coll::allreduce_recursive_doubling(s, in, out, 2, MPI_INT, MPI_SUM); }},
-        {"allreduce_ring", [](Schedule &s, const int *in, int *out) { ftmpi::coll::allreduce_ring(s, in, out, 2, MPI_INT, MPI_SUM); }},
+         [](Schedule &s, const int *in, int *out) {
+             ftmpi::coll::allreduce_recursive_doubling(s, in, out, 2, MPI_INT, MPI_SUM);
+         }},
+        {"allreduce_ring",
+         [](Schedule &s, const int *in, int *out) { ftmpi::coll::allreduce_ring(s, in, out, 2, MPI_INT, MPI_SUM); }},
         {"allreduce_reduce_bcast",
-         [](Schedule &s, const int *in, int *out) { ftmpi::coll::allreduce_reduce_bcast(s, in, out, 2, MPI_INT, MPI_SUM); }},
+         [](Schedule &s, const int *in, int *out) {
+             ftmpi::coll::allreduce_reduce_bcast(s, in, out, 2, MPI_INT, MPI_SUM);
+         }},
         {"barrier_dissemination", [](Schedule &s, const int *, int *) { ftmpi::coll::barrier_dissemination(s); }},
         {"barrier_tree", [](Schedule &s, const int *, int *) { ftmpi::coll::barrier_tree(s); }},
     };
@@ -165,7 +172,8 @@ TEST_CASE("collectives that combine every rank's data fail at every survivor whe
                 for (int dead = -1; dead < p; ++dead) {
                     INFO(algorithm, " ", name(mode), " p=", p, " dead=", dead);
                     fake::World world(p, dead < 0 ? std::vector<int>{} : std::vector<int>{dead});
-                    std::vector<std::vector<int>> in(static_cast<size_t>(p)), out(static_cast<size_t>(p), std::vector<int>(2, 0));
+                    std::vector<std::vector<int>> in(static_cast<size_t>(p)),
+                        out(static_cast<size_t>(p), std::vector<int>(2, 0));
                     for (int r = 0; r < p; ++r) in[static_cast<size_t>(r)] = {r, 1};
                     const auto codes = run_everywhere(world, mode, [&](Schedule &s) {
                         const auto r = static_cast<size_t>(s.rank());

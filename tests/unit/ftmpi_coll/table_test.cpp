@@ -29,13 +29,12 @@ bool contains(const std::string &haystack, const std::string &needle) {
 TEST_CASE("rules, ranges and first match") {
     Table table;
     std::string error;
-    const char *text =
-        "# comment line\n"
-        "\n"
-        "allreduce  3-   64K-      ring       # trailing comment\n"
-        "allreduce  *    *         recursive_doubling\n"
-        "BCAST      4-8  1M-2M     pipeline   seg=32K\n"
-        "alltoall   2    0-1023    bruck\n";
+    const char *text = "# comment line\n"
+                       "\n"
+                       "allreduce  3-   64K-      ring       # trailing comment\n"
+                       "allreduce  *    *         recursive_doubling\n"
+                       "BCAST      4-8  1M-2M     pipeline   seg=32K\n"
+                       "alltoall   2    0-1023    bruck\n";
     REQUIRE_MESSAGE(table.parse(text, "t.txt", &error), error);
     CHECK(table.size() == 4);
 
@@ -128,9 +127,7 @@ TEST_CASE("the default table parses and covers every collective") {
 // Each collective's enum (select.hpp) and its name list (algorithm_names.cpp)
 // must agree value by value: the table and the overrides store the index.
 TEST_CASE("the enums follow the name lists") {
-    auto name = [](Collective c, auto value) {
-        return std::string(algorithm_name(c, static_cast<uint8_t>(value)));
-    };
+    auto name = [](Collective c, auto value) { return std::string(algorithm_name(c, static_cast<uint8_t>(value))); };
     CHECK(name(Collective::barrier, BarrierAlgorithm::dissemination) == "dissemination");
     CHECK(name(Collective::barrier, BarrierAlgorithm::tree) == "tree");
     CHECK(algorithm_count(Collective::barrier) == 2);

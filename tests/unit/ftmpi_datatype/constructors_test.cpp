@@ -30,9 +30,18 @@ Type *const INT = &ftmpi_dt_int;
 }  // namespace
 
 TEST_CASE("predefined pair types have C's padding") {
-    struct DI { double v; int i; };
-    struct SI { short v; int i; };
-    struct LDI { long double v; int i; };
+    struct DI {
+        double v;
+        int i;
+    };
+    struct SI {
+        short v;
+        int i;
+    };
+    struct LDI {
+        long double v;
+        int i;
+    };
     CHECK(ftmpi_dt_double_int.size == 12);
     CHECK(ftmpi_dt_double_int.extent() == static_cast<Aint>(sizeof(DI)));
     CHECK(ftmpi_dt_short_int.size == 6);
@@ -64,7 +73,11 @@ TEST_CASE("contiguous of contiguous is one run") {
     CHECK(b->extent() == 48);
     CHECK(b->layout.blocks.size() == 1);
     CHECK(contiguous(b));
-    CHECK(picks(b, 2) == [] { std::vector<int> v(24); std::iota(v.begin(), v.end(), 0); return v; }());
+    CHECK(picks(b, 2) == [] {
+        std::vector<int> v(24);
+        std::iota(v.begin(), v.end(), 0);
+        return v;
+    }());
     release(a);
     release(b);
 }
@@ -131,7 +144,11 @@ TEST_CASE("indexed_block and hindexed_block") {
 }
 
 TEST_CASE("struct: members in order, extent padded like the C struct") {
-    struct S { char c; double d; int i; };
+    struct S {
+        char c;
+        double d;
+        int i;
+    };
     const int bl[] = {1, 1, 1};
     const Aint disp[] = {offsetof(S, c), offsetof(S, d), offsetof(S, i)};
     Type *types[] = {&ftmpi_dt_char, &ftmpi_dt_double, &ftmpi_dt_int};
@@ -280,22 +297,21 @@ TEST_CASE("commit folds a struct-of-arrays access pattern into one repeated bloc
 TEST_CASE("a type freed by its user lives while an operation holds it") {
     Type *v = make_vector(2, 1, 2, INT);
     Type *outer = make_contiguous(2, v);
-    retain(v);        // a pending operation
-    release(v);       // MPI_Type_free by the user
+    retain(v);                   // a pending operation
+    release(v);                  // MPI_Type_free by the user
     CHECK(v->refs.load() == 2);  // the operation's and outer's references
     CHECK(picks(v) == std::vector<int>{0, 2});
-    release(v);       // the operation completes
+    release(v);  // the operation completes
     CHECK(picks(outer) == std::vector<int>{0, 2, 3, 5});
-    release(outer);   // frees v too (ASan would see a leak or a double free)
+    release(outer);  // frees v too (ASan would see a leak or a double free)
 }
 
 TEST_CASE("for_each_block hands over maximal blocks in order") {
     Type *v = make_vector(3, 2, 3, INT);
     std::vector<int> data(32);
     std::vector<std::pair<Aint, size_t>> seen;
-    for_each_block(data.data(), 2, v, [&](const void *p, size_t n) {
-        seen.emplace_back(static_cast<const int *>(p) - data.data(), n);
-    });
+    for_each_block(data.data(), 2, v,
+                   [&](const void *p, size_t n) { seen.emplace_back(static_cast<const int *>(p) - data.data(), n); });
     // Element 2 starts right after element 1's last block: 8 bytes at 6 and
     // 8 at 8 touch and are handed over as one block.
     const std::vector<std::pair<Aint, size_t>> want = {{0, 8}, {3, 8}, {6, 16}, {11, 8}, {14, 8}};

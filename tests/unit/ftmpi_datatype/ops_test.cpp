@@ -113,7 +113,10 @@ TEST_CASE("arithmetic, bitwise and logical results") {
 }
 
 TEST_CASE("MAXLOC and MINLOC on padded pair types; ties keep the smaller index") {
-    struct SI { short v; int i; };
+    struct SI {
+        short v;
+        int i;
+    };
     SI a[3] = {{5, 1}, {2, 9}, {4, 3}}, b[3] = {{5, 0}, {3, 2}, {4, 7}};
     REQUIRE(op::apply(MPI_MAXLOC, a, b, 3, MPI_SHORT_INT) == MPI_SUCCESS);
     CHECK(b[0].v == 5);
@@ -122,7 +125,10 @@ TEST_CASE("MAXLOC and MINLOC on padded pair types; ties keep the smaller index")
     CHECK(b[1].i == 2);
     CHECK(b[2].i == 3);
 
-    struct DI { double v; int i; };
+    struct DI {
+        double v;
+        int i;
+    };
     DI x[2] = {{1.0, 4}, {-3.0, 1}}, y[2] = {{2.0, 5}, {-3.0, 0}};
     REQUIRE(op::apply(MPI_MINLOC, x, y, 2, MPI_DOUBLE_INT) == MPI_SUCCESS);
     CHECK(y[0].v == 1.0);
@@ -171,7 +177,11 @@ TEST_CASE("REPLACE copies, NO_OP leaves inout, on any type") {
     op::apply(MPI_REPLACE, a, b, 2, MPI_INT);
     CHECK(b[1] == 2);
     // A mixed struct with a hole: only its data is replaced.
-    struct S { int i; int hole; double d; };
+    struct S {
+        int i;
+        int hole;
+        double d;
+    };
     const int bl[] = {1, 1};
     const MPI_Aint disp[] = {offsetof(S, i), offsetof(S, d)};
     Type *types[] = {INT, &ftmpi_dt_double};

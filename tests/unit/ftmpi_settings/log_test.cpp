@@ -46,9 +46,10 @@ TEST_CASE("FTMPI_LOG_LEVEL=info: info and above, each line with the job and the 
         info("notifier: world rank %d failed", 1);
         debug("not printed");
     });
-    CHECK(out == "FT-MPI[job 7 rank 2] error: MPI_Init failed on rank 2: why\n"
-                 "FT-MPI[job 7 rank 2] warn: comm driver shm not used\n"
-                 "FT-MPI[job 7 rank 2] info: notifier: world rank 1 failed\n");
+    CHECK(out ==
+          "FT-MPI[job 7 rank 2] error: MPI_Init failed on rank 2: why\n"
+          "FT-MPI[job 7 rank 2] warn: comm driver shm not used\n"
+          "FT-MPI[job 7 rank 2] info: notifier: world rank 1 failed\n");
 
     // A message longer than the line buffer is cut, and still ends the line.
     const std::string long_out = stderr_of([] { warn("%s", std::string(5000, 'x').c_str()); });

@@ -109,8 +109,9 @@ TEST_CASE("choice: the listed names, exactly; the index is the number") {
     CHECK(number(s, "rebuild") == 2);
     CHECK(number(s, "rebuild-append") == 3);
     CHECK(parse(s, "rebuild-append")->text == "rebuild-append");
-    CHECK(refusal(s, "rebuil") == "FTMPI_TEST=rebuil: not a known name (expected one of ulfm, abort, rebuild, "
-                                  "rebuild-append)");
+    CHECK(refusal(s, "rebuil") ==
+          "FTMPI_TEST=rebuil: not a known name (expected one of ulfm, abort, rebuild, "
+          "rebuild-append)");
     for (const char *bad : {"", "ULFM", "ulfm,abort", "rebuild-", "append"}) CHECK(!parse(s, bad).ok());
 }
 

@@ -42,8 +42,9 @@ TEST_CASE("set values are parsed; empty ones are unset") {
 TEST_CASE("an invalid value is listed with the variable, the value and what is allowed; the default is used") {
     const Values v(Values::Environment{{"FTMPI_EAGER_LIMIT", "abc"}, {"FTMPI_JOIN_STATE_MS", "abc"}});
     REQUIRE(v.problems().size() == 2);
-    CHECK(v.problems()[0] == "FTMPI_EAGER_LIMIT=abc: not a number (expected a size in bytes from 0 to 1024G, "
-                             "with an optional K, M or G suffix)");
+    CHECK(v.problems()[0] ==
+          "FTMPI_EAGER_LIMIT=abc: not a number (expected a size in bytes from 0 to 1024G, "
+          "with an optional K, M or G suffix)");
     CHECK(v.problems()[1].starts_with("FTMPI_JOIN_STATE_MS=abc: not a number (expected a whole number of ms"));
     CHECK(v.problems_text().find("; FTMPI_JOIN_STATE_MS=abc") != std::string::npos);
     CHECK(v.is_set(Id::eager_limit));

@@ -55,10 +55,10 @@ struct Kill {
 
 struct Plan {
     int n = 1;
-    std::vector<int> gaps;       // BLANK members: not processes
-    std::vector<Kill> kills;     // in order of `at`
-    unsigned seed = 1;           // event order and in-flight losses
-    int unacked_member = -1;     // this member contributes unacked = 1
+    std::vector<int> gaps;    // BLANK members: not processes
+    std::vector<Kill> kills;  // in order of `at`
+    unsigned seed = 1;        // event order and in-flight losses
+    int unacked_member = -1;  // this member contributes unacked = 1
 };
 
 std::string describe(const Plan &p) {
@@ -91,7 +91,8 @@ public:
     int run() {
         int events = 0;
         for (;;) {
-            while (next_kill_ < plan_.kills.size() && plan_.kills[next_kill_].at <= events) kill(plan_.kills[next_kill_++].victim);
+            while (next_kill_ < plan_.kills.size() && plan_.kills[next_kill_].at <= events)
+                kill(plan_.kills[next_kill_++].victim);
             std::vector<Event> ready = enabled();
             if (ready.empty()) {
                 if (next_kill_ < plan_.kills.size()) {
@@ -141,7 +142,8 @@ public:
                 CHECK_MESSAGE(!failed, "gap ", r, " is in the failed set");
                 continue;
             }
-            CHECK_MESSAGE(included != failed, "member ", r, " is ", included ? "both included and failed" : "neither included nor failed");
+            CHECK_MESSAGE(included != failed, "member ", r, " is ",
+                          included ? "both included and failed" : "neither included nor failed");
             if (!m.dead) CHECK_MESSAGE(included, "survivor ", r, " was left out");
             if (failed) CHECK_MESSAGE(m.dead, "live member ", r, " is in the failed set");
             if (included && r == plan_.unacked_member) unacked = 1;
@@ -157,12 +159,12 @@ private:
         bool is_gap = false;
         bool dead = false;
         bool started = false;
-        bool forgotten = false;                  // the board dropped the machine
-        std::optional<wire::Value> decision;     // kept for `released` answers
+        bool forgotten = false;               // the board dropped the machine
+        std::optional<wire::Value> decision;  // kept for `released` answers
         std::unique_ptr<Machine> machine;
         std::shared_ptr<Outcome> outcome;
-        std::deque<wire::Message> stash;         // arrived before the instance started
-        wire::Bits known;                        // failures learned
+        std::deque<wire::Message> stash;  // arrived before the instance started
+        wire::Bits known;                 // failures learned
     };
     enum class Kind { start, deliver, learn };
     struct Event {
@@ -319,7 +321,8 @@ int run_and_check(const Plan &plan) {
 }
 
 // Ordered lists of distinct victims of length `k` among the non-gap members.
-void victim_orders(int n, const std::vector<int> &gaps, int k, std::vector<int> &cur, std::vector<std::vector<int>> &out) {
+void victim_orders(int n, const std::vector<int> &gaps, int k, std::vector<int> &cur,
+                   std::vector<std::vector<int>> &out) {
     if (static_cast<int>(cur.size()) == k) {
         out.push_back(cur);
         return;
@@ -391,7 +394,8 @@ TEST_CASE("everyone but one dies, in every order") {
                 for (unsigned seed = 1; seed <= 4; ++seed) {
                     Plan p;
                     p.n = n;
-                    for (size_t i = 0; i < order.size(); ++i) p.kills.push_back({order[i], static_cast<int>(i) * spacing});
+                    for (size_t i = 0; i < order.size(); ++i)
+                        p.kills.push_back({order[i], static_cast<int>(i) * spacing});
                     p.seed = seed + 100u * static_cast<unsigned>(spacing);
                     run_and_check(p);
                 }

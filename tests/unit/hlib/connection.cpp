@@ -14,10 +14,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
-Bytes members_body()
-{
+Bytes members_body() {
     Packer p;
     p.u64(2);
     p.str("a").str("127.0.0.1:1").str("127.0.0.1:1").i32(HARNESS_MEMBER_ALIVE).i64(3);
@@ -25,8 +26,7 @@ Bytes members_body()
     return p.take();
 }
 
-Bytes loaded_body()
-{
+Bytes loaded_body() {
     Packer p;
     p.u64(1);
     p.str("examples").str("math").str("1.2.0").i32(HARNESS_LEVEL_DAEMON).i32(HARNESS_PER_DAEMON);
@@ -36,8 +36,7 @@ Bytes loaded_body()
     return p.take();
 }
 
-fake::Reply answer(std::uint8_t type, std::span<const std::uint8_t>)
-{
+fake::Reply answer(std::uint8_t type, std::span<const std::uint8_t>) {
     switch (static_cast<protocol::Type>(type)) {
     case protocol::Type::members: return {.body = members_body()};
     case protocol::Type::loaded: return {.body = loaded_body()};
@@ -46,10 +45,9 @@ fake::Reply answer(std::uint8_t type, std::span<const std::uint8_t>)
     }
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("handshake, then requests over TCP")
-{
+TEST_CASE("handshake, then requests over TCP") {
     fake::Daemon::Options o;
     o.id = "daemon-1";
     fake::Daemon d(o, answer);
@@ -85,8 +83,7 @@ TEST_CASE("handshake, then requests over TCP")
     CHECK(refused.error().message == "not in this fake");
 }
 
-TEST_CASE("handshake over a Unix socket")
-{
+TEST_CASE("handshake over a Unix socket") {
     fake::Daemon::Options o;
     o.unix_path = std::filesystem::temp_directory_path() / ("hlib-test-" + std::to_string(::getpid()) + ".sock");
     fake::Daemon d(o, answer);
@@ -97,8 +94,7 @@ TEST_CASE("handshake over a Unix socket")
     std::filesystem::remove(o.unix_path);
 }
 
-TEST_CASE("a daemon without the VM key is refused (mutual authentication)")
-{
+TEST_CASE("a daemon without the VM key is refused (mutual authentication)") {
     fake::Daemon::Options o;
     o.honest = false;
     fake::Daemon d(o, answer);
@@ -107,8 +103,7 @@ TEST_CASE("a daemon without the VM key is refused (mutual authentication)")
     CHECK(c.error().status == HARNESS_ERR_AUTH);
 }
 
-TEST_CASE("a client with the wrong key is refused")
-{
+TEST_CASE("a client with the wrong key is refused") {
     fake::Daemon d({}, answer);
     auto c = Connection::open_tcp(d.endpoint(), fake::test_key(3), deadline_in(2s));
     REQUIRE_FALSE(c.ok());
@@ -116,8 +111,7 @@ TEST_CASE("a client with the wrong key is refused")
     CHECK(d.requests(static_cast<std::uint8_t>(protocol::Type::ping)) == 0);
 }
 
-TEST_CASE("no daemon: UNREACHABLE; a mute one: TIMEOUT at the deadline")
-{
+TEST_CASE("no daemon: UNREACHABLE; a mute one: TIMEOUT at the deadline") {
     auto refused = Connection::open_tcp({"127.0.0.1", fake::closed_port()}, fake::test_key(), deadline_in(2s));
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().status == HARNESS_ERR_UNREACHABLE);
@@ -137,8 +131,7 @@ TEST_CASE("no daemon: UNREACHABLE; a mute one: TIMEOUT at the deadline")
     CHECK(ms_since(start) < 1000);
 }
 
-TEST_CASE("a slow reply times out, and a late reply is not taken for the next request's")
-{
+TEST_CASE("a slow reply times out, and a late reply is not taken for the next request's") {
     std::atomic<int> calls{0};
     fake::Daemon d({}, [&](std::uint8_t, std::span<const std::uint8_t>) {
         Packer p;
@@ -157,12 +150,9 @@ TEST_CASE("a slow reply times out, and a late reply is not taken for the next re
     CHECK(*next == "reply-2");
 }
 
-TEST_CASE("a daemon that dies mid-request is UNREACHABLE, not a hang")
-{
-    auto d = std::make_unique<fake::Daemon>(fake::Daemon::Options{},
-                                            [](std::uint8_t, std::span<const std::uint8_t>) {
-                                                return fake::Reply{.drop = true};
-                                            });
+TEST_CASE("a daemon that dies mid-request is UNREACHABLE, not a hang") {
+    auto d = std::make_unique<fake::Daemon>(
+        fake::Daemon::Options{}, [](std::uint8_t, std::span<const std::uint8_t>) { return fake::Reply{.drop = true}; });
     auto c = Connection::open_tcp(d->endpoint(), fake::test_key(), deadline_in(2s));
     REQUIRE(c.ok());
     auto id = c->send_request(protocol::Type::ping, {});
@@ -180,8 +170,7 @@ TEST_CASE("a daemon that dies mid-request is UNREACHABLE, not a hang")
     CHECK_FALSE(c->is_open());
 }
 
-TEST_CASE("ConnectOptions::resolved follows the environment and defaults")
-{
+TEST_CASE("ConnectOptions::resolved follows the environment and defaults") {
     ::setenv("HARNESS_ROOT", "/tmp/hroot", 1);
     ::unsetenv("HARNESS_KEY");
     ::unsetenv("HARNESS_HCORE");

@@ -18,10 +18,9 @@ using namespace harness::hlib;
 namespace {
 const std::filesystem::path root = HLIB_TEST_PLUGIN_ROOT;
 const std::filesystem::path abi_root = HARNESS_ABI_TEST_ROOT;
-}
+}  // namespace
 
-TEST_CASE("a native pointer of exactly the declared type")
-{
+TEST_CASE("a native pointer of exactly the declared type") {
     auto p = DirectPlugin::load(root, {"examples", "direct"});
     REQUIRE_MESSAGE(p.ok(), p.error().describe());
     auto add = (*p)->get<std::int64_t(std::int64_t, std::int64_t)>("add");
@@ -52,8 +51,7 @@ TEST_CASE("a native pointer of exactly the declared type")
     CHECK(refused.error().status == HARNESS_ERR_TYPE_MISMATCH);
 }
 
-TEST_CASE("typed interfaces: the ops table by name and minimum version, or an error naming what is missing")
-{
+TEST_CASE("typed interfaces: the ops table by name and minimum version, or an error naming what is missing") {
     auto p = DirectPlugin::load(root, {"examples", "direct"});
     REQUIRE_MESSAGE(p.ok(), p.error().describe());
     auto adder = (*p)->interface_as<examples_adder_ops>(EXAMPLES_ADDER_INTERFACE, EXAMPLES_ADDER_VERSION);
@@ -73,37 +71,36 @@ TEST_CASE("typed interfaces: the ops table by name and minimum version, or an er
     REQUIRE_MESSAGE(counter.ok(), counter.error().describe());
     auto v2 = (*counter)->interface_as<abitest_counter_ops>("abitest.counter", 1);
     REQUIRE(v2.ok());
-    CHECK((*v2)->next(0) == 2); // the highest version exported
+    CHECK((*v2)->next(0) == 2);  // the highest version exported
 
     auto old = DirectPlugin::load(abi_root, {"abitest", "old"});
     REQUIRE_MESSAGE(old.ok(), old.error().describe());
     auto none = (*old)->interface("abitest.counter", 0);
     REQUIRE_FALSE(none.ok());
-    CHECK(none.error().message.find("abitest/old 1.1.0 has no interface abitest.counter v0 or newer (it exports none)") !=
-          std::string::npos);
+    CHECK(none.error().message.find(
+              "abitest/old 1.1.0 has no interface abitest.counter v0 or newer (it exports none)") != std::string::npos);
 }
 
-TEST_CASE("daemon-level plugins are refused before dlopen, with a message saying where they run")
-{
+TEST_CASE("daemon-level plugins are refused before dlopen, with a message saying where they run") {
     for (const char *component : {"math", "dependent", "failinit", "hostapi"}) {
         CAPTURE(component);
         auto p = DirectPlugin::load(root, {"examples", component});
         REQUIRE_FALSE(p.ok());
         CHECK(p.error().status == HARNESS_ERR_NOT_SUPPORTED);
-        CHECK(p.error().message == "examples/" + std::string(component) +
-                                       " is a daemon-level plugin: it runs inside a daemon and is called through the VM "
-                                       "(load, then call), never loaded into an application process");
+        CHECK(p.error().message ==
+              "examples/" + std::string(component) +
+                  " is a daemon-level plugin: it runs inside a daemon and is called through the VM "
+                  "(load, then call), never loaded into an application process");
     }
 }
 
-TEST_CASE("functions without a native pointer are called packed; PACKED functions too")
-{
+TEST_CASE("functions without a native pointer are called packed; PACKED functions too") {
     auto p = DirectPlugin::load(abi_root, {"abitest", "good"});
     REQUIRE_MESSAGE(p.ok(), p.error().describe());
     auto echo = (*p)->get<std::string(std::string)>("echo");
-    REQUIRE_FALSE(echo.ok()); // str functions publish no native pointer
+    REQUIRE_FALSE(echo.ok());  // str functions publish no native pointer
     CHECK(echo.error().status == HARNESS_ERR_NOT_SUPPORTED);
-    CHECK((*p)->get<std::int64_t()>("sum").error().status == HARNESS_ERR_TYPE_MISMATCH); // PACKED
+    CHECK((*p)->get<std::int64_t()>("sum").error().status == HARNESS_ERR_TYPE_MISMATCH);  // PACKED
 
     Packer args;
     args.str("hi");
@@ -133,8 +130,7 @@ TEST_CASE("functions without a native pointer are called packed; PACKED function
     CHECK(failed.error().message.find("on purpose") != std::string::npos);
 }
 
-TEST_CASE("init loads dependencies through the in-process host")
-{
+TEST_CASE("init loads dependencies through the in-process host") {
     // abitest/good's init loads abitest/old through the host and fails if it
     // cannot; old is then loaded once, and a second load finds it.
     auto p = DirectPlugin::load(abi_root, {"abitest", "good"});
@@ -143,9 +139,8 @@ TEST_CASE("init loads dependencies through the in-process host")
     REQUIRE_MESSAGE(again.ok(), again.error().describe());
 }
 
-TEST_CASE("bad plugins are refused with the right status")
-{
-    auto abi = DirectPlugin::load(abi_root, {"abitest", "null_ops"}); // its init would abort()
+TEST_CASE("bad plugins are refused with the right status") {
+    auto abi = DirectPlugin::load(abi_root, {"abitest", "null_ops"});  // its init would abort()
     REQUIRE_FALSE(abi.ok());
     CHECK(abi.error().status == HARNESS_ERR_ABI_MISMATCH);
     CHECK(abi.error().message.find("has no ops table") != std::string::npos);
@@ -169,8 +164,7 @@ TEST_CASE("bad plugins are refused with the right status")
     CHECK(quiet.error().message.find("no local daemon") == std::string::npos);
 }
 
-TEST_CASE("an application host offers no members, paths or call_local (ABI 1.1)")
-{
+TEST_CASE("an application host offers no members, paths or call_local (ABI 1.1)") {
     auto p = DirectPlugin::load(abi_root, {"abitest", "good"});
     REQUIRE_MESSAGE(p.ok(), p.error().describe());
     auto paths = (*p)->call_packed("paths", {});

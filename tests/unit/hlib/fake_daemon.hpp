@@ -35,17 +35,18 @@ using namespace std::chrono_literals;
 
 struct Reply {
     int status = HARNESS_OK;
-    Bytes body;                      // for an error: leave empty, message is used
+    Bytes body;  // for an error: leave empty, message is used
     std::string message;
     std::chrono::milliseconds delay{0};
-    bool drop = false;               // never answer
+    bool drop = false;  // never answer
 };
 using Handler = std::function<Reply(std::uint8_t type, std::span<const std::uint8_t> body)>;
 
-inline harness::VmKey test_key(std::uint8_t fill = 7) { return harness::VmKey{Bytes(32, fill)}; }
+inline harness::VmKey test_key(std::uint8_t fill = 7) {
+    return harness::VmKey{Bytes(32, fill)};
+}
 
-inline bool read_full(int fd, std::uint8_t *p, std::size_t n)
-{
+inline bool read_full(int fd, std::uint8_t *p, std::size_t n) {
     while (n) {
         ssize_t r = ::recv(fd, p, n, 0);
         if (r <= 0) return false;
@@ -55,8 +56,7 @@ inline bool read_full(int fd, std::uint8_t *p, std::size_t n)
     return true;
 }
 
-inline bool write_full(int fd, const Bytes &b)
-{
+inline bool write_full(int fd, const Bytes &b) {
     std::size_t done = 0;
     while (done < b.size()) {
         ssize_t r = ::send(fd, b.data() + done, b.size() - done, MSG_NOSIGNAL);
@@ -66,8 +66,8 @@ inline bool write_full(int fd, const Bytes &b)
     return true;
 }
 
-inline Bytes frame(std::uint8_t type, std::uint16_t flags, std::uint64_t id, int status, std::span<const std::uint8_t> body)
-{
+inline Bytes frame(std::uint8_t type, std::uint16_t flags, std::uint64_t id, int status,
+                   std::span<const std::uint8_t> body) {
     harness::protocol::Header h;
     h.type = type;
     h.flags = flags;
@@ -80,8 +80,7 @@ inline Bytes frame(std::uint8_t type, std::uint16_t flags, std::uint64_t id, int
     return out;
 }
 
-inline bool read_frame(int fd, harness::protocol::Header &h, Bytes &body)
-{
+inline bool read_frame(int fd, harness::protocol::Header &h, Bytes &body) {
     harness::protocol::HeaderBytes head{};
     if (!read_full(fd, head.data(), head.size())) return false;
     auto d = harness::protocol::decode_header(head, harness::protocol::kDefaultMaxBody);
@@ -91,8 +90,7 @@ inline bool read_frame(int fd, harness::protocol::Header &h, Bytes &body)
     return body.empty() || read_full(fd, body.data(), body.size());
 }
 
-inline Bytes reply_frame(const harness::protocol::Header &req, const Reply &r)
-{
+inline Bytes reply_frame(const harness::protocol::Header &req, const Reply &r) {
     Bytes body = r.body;
     if (r.status != HARNESS_OK && body.empty()) {
         harness::Packer p;
@@ -108,13 +106,12 @@ public:
         std::string id = "fake";
         std::string vm = "testvm";
         harness::VmKey key = test_key();
-        bool honest = true;       // false: AUTH_OK carries a wrong proof
-        bool silent = false;      // accept connections but never say HELLO
-        std::filesystem::path unix_path; // listen there instead of TCP
+        bool honest = true;               // false: AUTH_OK carries a wrong proof
+        bool silent = false;              // accept connections but never say HELLO
+        std::filesystem::path unix_path;  // listen there instead of TCP
     };
 
-    Daemon(Options o, Handler handler) : o_(std::move(o)), handler_(std::move(handler))
-    {
+    Daemon(Options o, Handler handler) : o_(std::move(o)), handler_(std::move(handler)) {
         if (o_.unix_path.empty()) {
             listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
             int one = 1;
@@ -145,10 +142,9 @@ public:
     ~Daemon() { stop(); }
 
     // Closes everything, like a killed daemon.
-    void stop()
-    {
+    void stop() {
         if (stopping_.exchange(true)) return;
-        accept_thread_.join(); // no new connections after this
+        accept_thread_.join();  // no new connections after this
         if (udp_thread_.joinable()) udp_thread_.join();
         {
             std::lock_guard lock(mutex_);
@@ -165,16 +161,14 @@ public:
     harness::Endpoint endpoint() const { return {"127.0.0.1", port_}; }
     const std::string &id() const { return o_.id; }
     int requests(std::uint8_t type) const { return counts_[type].load(); }
-    std::vector<std::uint64_t> udp_request_ids()
-    {
+    std::vector<std::uint64_t> udp_request_ids() {
         std::lock_guard lock(mutex_);
         return udp_ids_;
     }
-    std::atomic<int> udp_drop_first{0}; // datagrams to ignore before answering
+    std::atomic<int> udp_drop_first{0};  // datagrams to ignore before answering
 
 private:
-    void accept_loop()
-    {
+    void accept_loop() {
         while (!stopping_) {
             pollfd p{listen_fd_, POLLIN, 0};
             if (::poll(&p, 1, 20) <= 0) continue;
@@ -186,8 +180,7 @@ private:
         }
     }
 
-    void serve(int fd)
-    {
+    void serve(int fd) {
         using harness::protocol::Type;
         if (o_.silent) {
             while (!stopping_) std::this_thread::sleep_for(10ms);
@@ -207,7 +200,7 @@ private:
         if (!u.bytes(client_nonce) || !u.bytes(mac) || !u.str(client)) return;
         auto expected = harness::client_proof(o_.key, o_.vm, server_nonce, client_nonce);
         if (!harness::equal_constant_time(expected, mac)) {
-            ::shutdown(fd, SHUT_RDWR); // as hcored: refuse and close
+            ::shutdown(fd, SHUT_RDWR);  // as hcored: refuse and close
             return;
         }
         auto proof = harness::server_proof(o_.key, o_.vm, client_nonce, server_nonce);
@@ -224,8 +217,7 @@ private:
         }
     }
 
-    void udp_loop()
-    {
+    void udp_loop() {
         harness::UdpOpener opener(o_.key);
         harness::UdpSealer sealer(o_.key);
         std::vector<std::uint8_t> buf(65536);
@@ -267,14 +259,13 @@ private:
     std::vector<int> connections_;
     std::thread accept_thread_;
     std::thread udp_thread_;
-    std::vector<std::thread> threads_; // one per connection
+    std::vector<std::thread> threads_;  // one per connection
     std::vector<std::uint64_t> udp_ids_;
     std::atomic<int> counts_[256] = {};
 };
 
 // A port with nothing listening (bound then closed).
-inline std::uint16_t closed_port(int type = SOCK_STREAM)
-{
+inline std::uint16_t closed_port(int type = SOCK_STREAM) {
     int fd = ::socket(AF_INET, type, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -286,4 +277,4 @@ inline std::uint16_t closed_port(int type = SOCK_STREAM)
     return ntohs(a.sin_port);
 }
 
-} // namespace fake
+}  // namespace fake

@@ -10,24 +10,21 @@ using namespace harness::hconsole;
 
 namespace {
 
-Literal parse(std::string_view text)
-{
+Literal parse(std::string_view text) {
     auto l = parse_literal(text);
     REQUIRE_MESSAGE(l.ok(), text);
     return *l;
 }
 
-int failure(std::string_view text)
-{
+int failure(std::string_view text) {
     auto l = parse_literal(text);
     REQUIRE_FALSE_MESSAGE(l.ok(), text);
     return l.error().status;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("typed literals")
-{
+TEST_CASE("typed literals") {
     CHECK(parse("i64:5").type == HARNESS_T_I64);
     CHECK(parse("i64:-9223372036854775808").i64 == INT64_MIN);
     CHECK(parse("i32:-7").i64 == -7);
@@ -45,8 +42,7 @@ TEST_CASE("typed literals")
     for (auto *text : {"i64:5", "str:x", "bytes:00"}) CHECK(parse(text).explicit_type);
 }
 
-TEST_CASE("malformed typed literals are errors")
-{
+TEST_CASE("malformed typed literals are errors") {
     CHECK(failure("i32:3000000000") == HARNESS_ERR_INVALID_ARGUMENT);
     CHECK(failure("i64:9223372036854775808") == HARNESS_ERR_INVALID_ARGUMENT);
     CHECK(failure("i64:5x") == HARNESS_ERR_INVALID_ARGUMENT);
@@ -59,24 +55,22 @@ TEST_CASE("malformed typed literals are errors")
     CHECK(failure("99999999999999999999") == HARNESS_ERR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("bare literals")
-{
+TEST_CASE("bare literals") {
     CHECK(parse("5").type == HARNESS_T_I64);
     CHECK(parse("-5").i64 == -5);
     CHECK(parse("+5").i64 == 5);
     CHECK(parse("2.5").type == HARNESS_T_F64);
     CHECK(parse("-0.5").f64 == -0.5);
     CHECK(parse("hello").type == HARNESS_T_STR);
-    CHECK(parse("1e5").type == HARNESS_T_STR); // only a '.' makes a bare decimal
+    CHECK(parse("1e5").type == HARNESS_T_STR);  // only a '.' makes a bare decimal
     CHECK(parse("1.2.3").type == HARNESS_T_STR);
-    CHECK(parse("http://x:80").type == HARNESS_T_STR); // unknown prefix: the whole text
+    CHECK(parse("http://x:80").type == HARNESS_T_STR);  // unknown prefix: the whole text
     CHECK(parse("http://x:80").text == "http://x:80");
     CHECK(parse("true").type == HARNESS_T_STR);
     CHECK_FALSE(parse("5").explicit_type);
 }
 
-TEST_CASE("bare literals adapt to a signature, typed ones must match")
-{
+TEST_CASE("bare literals adapt to a signature, typed ones must match") {
     auto sig = parse_signature("i64(i32,u64,f64,str,bool)");
     REQUIRE(sig.ok());
     auto lits = parse_literals({"5", "6", "7", "8", "true"});
@@ -129,8 +123,7 @@ TEST_CASE("bare literals adapt to a signature, typed ones must match")
     CHECK(pack_for_signature(*word, *i64sig).error().status == HARNESS_ERR_TYPE_MISMATCH);
 }
 
-TEST_CASE("packed literals keep their written types and order")
-{
+TEST_CASE("packed literals keep their written types and order") {
     auto lits = parse_literals({"i32:1", "2", "str:x", "bytes:ab", "2.5"});
     REQUIRE(lits.ok());
     Bytes packed = pack_literals(*lits);
@@ -141,8 +134,7 @@ TEST_CASE("packed literals keep their written types and order")
     CHECK(u.peek_type() == HARNESS_T_I32);
 }
 
-TEST_CASE("results print as text and JSON")
-{
+TEST_CASE("results print as text and JSON") {
     Packer p;
     p.i64(-3).f64(0.1).boolean(false).str("hi").bytes(Bytes{1, 2}).u64(7);
     auto text = format_items(p.view());

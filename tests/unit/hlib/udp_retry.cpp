@@ -12,14 +12,17 @@ using namespace std::chrono_literals;
 
 namespace {
 
-fake::Reply pong(std::uint8_t, std::span<const std::uint8_t>) { return {}; }
+fake::Reply pong(std::uint8_t, std::span<const std::uint8_t>) {
+    return {};
+}
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a lost request is resent with the same request id")
-{
+TEST_CASE("a lost request is resent with the same request id") {
     fake::Daemon d({}, pong);
     d.udp_drop_first = 2;
     auto c = Connection::open_udp(d.endpoint(), fake::test_key(), deadline_in(1s));
@@ -32,7 +35,7 @@ TEST_CASE("a lost request is resent with the same request id")
     REQUIRE(ids.size() == 3);
     CHECK(ids[0] == ids[1]);
     CHECK(ids[1] == ids[2]);
-    CHECK(ms_since(start) >= 55); // 20 ms + 40 ms of backoff before the third send
+    CHECK(ms_since(start) >= 55);  // 20 ms + 40 ms of backoff before the third send
     CHECK(ms_since(start) < 1000);
 
     // The next request gets a new id.
@@ -42,8 +45,7 @@ TEST_CASE("a lost request is resent with the same request id")
     CHECK(ids[3] != ids[0]);
 }
 
-TEST_CASE("a silent daemon ends in TIMEOUT at the deadline, after several attempts")
-{
+TEST_CASE("a silent daemon ends in TIMEOUT at the deadline, after several attempts") {
     fake::Daemon d({}, [](std::uint8_t, std::span<const std::uint8_t>) { return fake::Reply{.drop = true}; });
     auto c = Connection::open_udp(d.endpoint(), fake::test_key(), deadline_in(1s));
     REQUIRE(c.ok());
@@ -54,12 +56,11 @@ TEST_CASE("a silent daemon ends in TIMEOUT at the deadline, after several attemp
     CHECK(ms_since(start) >= 390);
     CHECK(ms_since(start) < 900);
     auto ids = d.udp_request_ids();
-    CHECK(ids.size() >= 4); // 0, 20, 60, 140, 300 ms
+    CHECK(ids.size() >= 4);  // 0, 20, 60, 140, 300 ms
     CHECK(ids.size() <= 8);
 }
 
-TEST_CASE("replies sealed with another key are ignored")
-{
+TEST_CASE("replies sealed with another key are ignored") {
     fake::Daemon::Options o;
     o.key = fake::test_key(9);
     fake::Daemon d(o, pong);
@@ -68,11 +69,10 @@ TEST_CASE("replies sealed with another key are ignored")
     auto r = c->request(protocol::Type::ping, {}, deadline_in(300ms));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().status == HARNESS_ERR_TIMEOUT);
-    CHECK(d.requests(static_cast<std::uint8_t>(protocol::Type::ping)) == 0); // and it refused ours
+    CHECK(d.requests(static_cast<std::uint8_t>(protocol::Type::ping)) == 0);  // and it refused ours
 }
 
-TEST_CASE("nothing listening is UNREACHABLE, quickly")
-{
+TEST_CASE("nothing listening is UNREACHABLE, quickly") {
     Endpoint nowhere{"127.0.0.1", fake::closed_port(SOCK_DGRAM)};
     auto c = Connection::open_udp(nowhere, fake::test_key(), deadline_in(1s));
     REQUIRE(c.ok());
@@ -83,8 +83,7 @@ TEST_CASE("nothing listening is UNREACHABLE, quickly")
     CHECK(ms_since(start) < 1000);
 }
 
-TEST_CASE("an error reply carries the daemon's status and message")
-{
+TEST_CASE("an error reply carries the daemon's status and message") {
     fake::Daemon d({}, [](std::uint8_t, std::span<const std::uint8_t>) {
         return fake::Reply{.status = HARNESS_ERR_NOT_FOUND, .message = "no component x/y"};
     });
@@ -97,8 +96,7 @@ TEST_CASE("an error reply carries the daemon's status and message")
     CHECK(r.error().message == "no component x/y");
 }
 
-TEST_CASE("two requests in flight on one UDP channel each get their own reply")
-{
+TEST_CASE("two requests in flight on one UDP channel each get their own reply") {
     fake::Daemon d({}, [](std::uint8_t, std::span<const std::uint8_t> body) {
         harness::Unpacker u(body);
         std::string pkg, comp;

@@ -19,7 +19,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 struct Cluster {
     std::shared_ptr<Bytes> members = std::make_shared<Bytes>();
@@ -29,8 +31,7 @@ struct Cluster {
     Endpoint dead{"127.0.0.1", fake::closed_port()};
 
     static fake::Reply answer(std::shared_ptr<Bytes> members, const std::string &self, std::uint8_t type,
-                              std::span<const std::uint8_t> body)
-    {
+                              std::span<const std::uint8_t> body) {
         using T = protocol::Type;
         switch (static_cast<T>(type)) {
         case T::members: return {.body = *members};
@@ -77,8 +78,7 @@ struct Cluster {
         }
     }
 
-    Cluster()
-    {
+    Cluster() {
         for (const char *id : {"A", "B", "C", "E"}) {
             fake::Daemon::Options o;
             o.id = id;
@@ -107,8 +107,7 @@ struct Cluster {
     }
     ~Cluster() { std::filesystem::remove_all(dir); }
 
-    VirtualMachine connect()
-    {
+    VirtualMachine connect() {
         ConnectOptions o;
         o.root = dir;
         o.key_file = key_file;
@@ -119,25 +118,22 @@ struct Cluster {
         return std::move(*vm);
     }
 
-    int calls() const
-    {
+    int calls() const {
         int n = 0;
         for (const auto &d : daemons) n += d->requests(static_cast<std::uint8_t>(protocol::Type::call));
         return n;
     }
 };
 
-std::map<std::string, const FunctionRef *> by_member(const std::vector<FunctionRef> &refs)
-{
+std::map<std::string, const FunctionRef *> by_member(const std::vector<FunctionRef> &refs) {
     std::map<std::string, const FunctionRef *> m;
     for (const auto &r : refs) m[r.member_id] = &r;
     return m;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("membership, references and typed calls")
-{
+TEST_CASE("membership, references and typed calls") {
     Cluster cluster;
     auto vm = cluster.connect();
     CHECK(vm.local_id() == "A");
@@ -167,7 +163,7 @@ TEST_CASE("membership, references and typed calls")
     CHECK(wrong_result.error().status == HARNESS_ERR_TYPE_MISMATCH);
     auto who = vm.get_function({"ex", "math"}, "who");
     REQUIRE(who.ok());
-    CHECK(vm.call<std::string>(*who, o).error().status == HARNESS_ERR_TYPE_MISMATCH); // PACKED, not AUTO
+    CHECK(vm.call<std::string>(*who, o).error().status == HARNESS_ERR_TYPE_MISMATCH);  // PACKED, not AUTO
     CHECK(cluster.calls() == before);
 
     auto missing = vm.get_function({"ex", "math"}, "nope");
@@ -180,14 +176,13 @@ TEST_CASE("membership, references and typed calls")
     CHECK(*async_sum == 3);
 }
 
-TEST_CASE("parallel calls take the slowest daemon's time; failed and mute daemons get errors by the deadline")
-{
+TEST_CASE("parallel calls take the slowest daemon's time; failed and mute daemons get errors by the deadline") {
     Cluster cluster;
     auto vm = cluster.connect();
     auto refs = vm.get_functions({"ex", "math"}, "add");
     REQUIRE_MESSAGE(refs.ok(), refs.error().describe());
     auto m = by_member(*refs);
-    CHECK(m.size() == 5); // A B C E answer LOADED; D comes from LOCATE
+    CHECK(m.size() == 5);  // A B C E answer LOADED; D comes from LOCATE
     REQUIRE(m.count("D"));
 
     std::vector<FunctionRef> healthy{*m["A"], *m["B"], *m["C"]};
@@ -200,11 +195,12 @@ TEST_CASE("parallel calls take the slowest daemon's time; failed and mute daemon
         double took = ms_since(start);
         REQUIRE(results.size() == 3);
         for (const auto &r : results) {
-            REQUIRE_MESSAGE(r.result.ok(), (r.result.ok() ? std::string() : r.member_id + ": " + r.result.error().describe()));
+            REQUIRE_MESSAGE(r.result.ok(),
+                            (r.result.ok() ? std::string() : r.member_id + ": " + r.result.error().describe()));
             CHECK(*r.result == 5);
         }
         CHECK(took >= 290);
-        CHECK(took < 800); // three 300 ms daemons in sequence would be 900 ms
+        CHECK(took < 800);  // three 300 ms daemons in sequence would be 900 ms
     }
 
     CallOptions o;
@@ -214,8 +210,10 @@ TEST_CASE("parallel calls take the slowest daemon's time; failed and mute daemon
     double took = ms_since(start);
     std::map<std::string, Error> errors;
     for (const auto &r : results) {
-        if (r.result) CHECK(*r.result == 5);
-        else errors[r.member_id] = r.result.error();
+        if (r.result)
+            CHECK(*r.result == 5);
+        else
+            errors[r.member_id] = r.result.error();
     }
     REQUIRE(errors.size() == 2);
     CHECK(errors["D"].status == HARNESS_ERR_MEMBER_FAILED);
@@ -224,8 +222,7 @@ TEST_CASE("parallel calls take the slowest daemon's time; failed and mute daemon
     CHECK(took < 1500);
 }
 
-TEST_CASE("a daemon killed mid-call is an error for its part only")
-{
+TEST_CASE("a daemon killed mid-call is an error for its part only") {
     Cluster cluster;
     auto vm = cluster.connect();
     auto refs = vm.get_functions({"ex", "math"}, "who");
@@ -234,7 +231,7 @@ TEST_CASE("a daemon killed mid-call is an error for its part only")
     std::vector<FunctionRef> some{*m["A"], *m["B"], *m["C"]};
     std::thread killer([&] {
         std::this_thread::sleep_for(100ms);
-        cluster.daemons[1]->stop(); // B
+        cluster.daemons[1]->stop();  // B
     });
     CallOptions o;
     o.timeout = 3s;
@@ -253,8 +250,7 @@ TEST_CASE("a daemon killed mid-call is an error for its part only")
     CHECK(self == "C");
 }
 
-TEST_CASE("load placements and loaded_everywhere")
-{
+TEST_CASE("load placements and loaded_everywhere") {
     Cluster cluster;
     auto vm = cluster.connect();
     auto local = vm.load({"ex", "math"}, {});

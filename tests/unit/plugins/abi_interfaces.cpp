@@ -10,34 +10,29 @@
 
 #include <doctest/doctest.h>
 
-
 using namespace harness;
 
 namespace {
 
-Result<ResolvedPlugin> where(const std::string &component)
-{
+Result<ResolvedPlugin> where(const std::string &component) {
     return Resolver(HARNESS_ABI_TEST_ROOT).resolve({"abitest", component});
 }
 
 Result<std::unique_ptr<LoadedLibrary>> open_component(const std::string &component,
-                                                      std::optional<harness_level> level = std::nullopt)
-{
+                                                      std::optional<harness_level> level = std::nullopt) {
     auto w = where(component);
     REQUIRE_MESSAGE(w.ok(), w.error().describe());
     return LoadedLibrary::open(*w, level);
 }
 
-const abitest_counter_ops *counter(const LoadedLibrary &lib, std::uint32_t min_version)
-{
+const abitest_counter_ops *counter(const LoadedLibrary &lib, std::uint32_t min_version) {
     const harness_interface *i = lib.find_interface("abitest.counter", min_version);
     return i ? static_cast<const abitest_counter_ops *>(i->ops) : nullptr;
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("a 1.2 plugin's interfaces are found by name and the highest version at least the one asked for")
-{
+TEST_CASE("a 1.2 plugin's interfaces are found by name and the highest version at least the one asked for") {
     auto lib = open_component("good", HARNESS_LEVEL_APPLICATION);
     REQUIRE_MESSAGE(lib.ok(), lib.error().describe());
     const auto &d = (*lib)->descriptor();
@@ -52,14 +47,13 @@ TEST_CASE("a 1.2 plugin's interfaces are found by name and the highest version a
         const abitest_counter_ops *ops = counter(**lib, min);
         REQUIRE(ops != nullptr);
         CHECK(ops->struct_size >= sizeof(abitest_counter_ops));
-        CHECK(ops->next(40) == 42); // version 2 counts by two
+        CHECK(ops->next(40) == 42);  // version 2 counts by two
     }
     CHECK((*lib)->find_interface("abitest.counter", 3) == nullptr);
     CHECK((*lib)->find_interface("abitest.other", 0) == nullptr);
 }
 
-TEST_CASE("a plugin built with the ABI 1.1 descriptor layout loads and exports no interface")
-{
+TEST_CASE("a plugin built with the ABI 1.1 descriptor layout loads and exports no interface") {
     auto lib = open_component("old", HARNESS_LEVEL_APPLICATION);
     REQUIRE_MESSAGE(lib.ok(), lib.error().describe());
     const auto &d = (*lib)->descriptor();
@@ -75,8 +69,7 @@ TEST_CASE("a plugin built with the ABI 1.1 descriptor layout loads and exports n
     CHECK(native(40, 2) == 42);
 }
 
-TEST_CASE("malformed interface tables are refused before anything in the plugin runs")
-{
+TEST_CASE("malformed interface tables are refused before anything in the plugin runs") {
     struct Case {
         const char *component;
         int status;
@@ -88,7 +81,8 @@ TEST_CASE("malformed interface tables are refused before anything in the plugin 
              Case{"null_name", HARNESS_ERR_ABI_MISMATCH, "interface #1 has no name"},
              Case{"null_ops", HARNESS_ERR_ABI_MISMATCH, "abitest.counter v1 has no ops table"},
              Case{"duplicate", HARNESS_ERR_ABI_MISMATCH, "abitest.counter v1 is exported twice"},
-             Case{"unlisted", HARNESS_ERR_LOAD_FAILED, "exports interface abitest.counter v1 that its manifest does not list"},
+             Case{"unlisted", HARNESS_ERR_LOAD_FAILED,
+                  "exports interface abitest.counter v1 that its manifest does not list"},
          }) {
         CAPTURE(c.component);
         auto lib = open_component(c.component);
@@ -98,18 +92,16 @@ TEST_CASE("malformed interface tables are refused before anything in the plugin 
     }
 }
 
-TEST_CASE("a manifest listing an interface the plugin does not export is refused")
-{
-    auto lib = abitest::open_good_with(R"("interfaces": [)",
-                                       R"("interfaces": [{"name": "abitest.counter", "version": 3}, )");
+TEST_CASE("a manifest listing an interface the plugin does not export is refused") {
+    auto lib =
+        abitest::open_good_with(R"("interfaces": [)", R"("interfaces": [{"name": "abitest.counter", "version": 3}, )");
     REQUIRE_FALSE(lib.ok());
     CHECK(lib.error().status == HARNESS_ERR_LOAD_FAILED);
     CHECK(lib.error().message.find("lists interface abitest.counter v3 that the plugin does not export") !=
           std::string::npos);
 }
 
-TEST_CASE("a host is refused a plugin of the other level before dlopen")
-{
+TEST_CASE("a host is refused a plugin of the other level before dlopen") {
     auto lib = open_component("good", HARNESS_LEVEL_DAEMON);
     REQUIRE_FALSE(lib.ok());
     CHECK(lib.error().status == HARNESS_ERR_NOT_SUPPORTED);
@@ -117,8 +109,7 @@ TEST_CASE("a host is refused a plugin of the other level before dlopen")
     CHECK(lib.error().message.find("never into a daemon") != std::string::npos);
 }
 
-TEST_CASE("validate_descriptor: an implausible interface count is refused without walking it")
-{
+TEST_CASE("validate_descriptor: an implausible interface count is refused without walking it") {
     harness_interface one{sizeof(harness_interface), "x", 1, &one};
     harness_plugin_descriptor d{};
     d.abi_major = HARNESS_PLUGIN_ABI_MAJOR;

@@ -18,8 +18,7 @@ using namespace harness;
 
 namespace {
 
-std::unique_ptr<LoadedLibrary> open_component(const std::string &component)
-{
+std::unique_ptr<LoadedLibrary> open_component(const std::string &component) {
     Resolver resolver(HARNESS_PLUGINS_ROOT);
     auto where = resolver.resolve({"examples", component});
     REQUIRE_MESSAGE(where.ok(), where.error().describe());
@@ -35,8 +34,7 @@ struct FakeHost {
     std::vector<std::string> loads;
     harness_host_api api{};
 
-    FakeHost()
-    {
+    FakeHost() {
         api.struct_size = sizeof api;
         api.host = this;
         api.load = [](void *h, const char *pkg, const char *comp, char *err, size_t errlen) -> int {
@@ -53,8 +51,7 @@ struct FakeHost {
 struct Call {
     harness_buf error{};
     harness_call_ctx ctx{};
-    explicit Call(void *state = nullptr, const harness_host_api *host = nullptr)
-    {
+    explicit Call(void *state = nullptr, const harness_host_api *host = nullptr) {
         ctx.struct_size = sizeof ctx;
         ctx.plugin_state = state;
         ctx.host = host;
@@ -65,8 +62,7 @@ struct Call {
 };
 
 // An AUTO call with arguments packed by the caller, as the daemon does it.
-int call_auto(const LoadedLibrary &lib, const char *name, const Packer &args, harness_value &result, Call &call)
-{
+int call_auto(const LoadedLibrary &lib, const char *name, const Packer &args, harness_value &result, Call &call) {
     const harness_function *f = lib.find_function(name);
     REQUIRE(f != nullptr);
     REQUIRE(f->convention == HARNESS_CALL_AUTO);
@@ -77,18 +73,16 @@ int call_auto(const LoadedLibrary &lib, const char *name, const Packer &args, ha
     return f->automatic(&call.ctx, values->data(), values->size(), &result);
 }
 
-int call_packed(const LoadedLibrary &lib, const Packer &args, Packer &out, Call &call)
-{
+int call_packed(const LoadedLibrary &lib, const Packer &args, Packer &out, Call &call) {
     const harness_function *f = lib.find_function("sum");
     REQUIRE(f != nullptr);
     Unpacker u(args.view());
     return f->packed(&call.ctx, u.c_reader(), out.c_buf());
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE("math: AUTO functions")
-{
+TEST_CASE("math: AUTO functions") {
     auto lib = open_component("math");
     CHECK(lib->descriptor().level == HARNESS_LEVEL_DAEMON);
     CHECK(lib->descriptor().instance_policy == HARNESS_PER_DAEMON);
@@ -134,8 +128,7 @@ TEST_CASE("math: AUTO functions")
     CHECK(native(20, 22) == 42);
 }
 
-TEST_CASE("math: fail and bad sleeps report their message")
-{
+TEST_CASE("math: fail and bad sleeps report their message") {
     auto lib = open_component("math");
     harness_value r{};
     Call call;
@@ -151,8 +144,7 @@ TEST_CASE("math: fail and bad sleeps report their message")
     CHECK_FALSE(neg.message().empty());
 }
 
-TEST_CASE("math: default modes match the manifest")
-{
+TEST_CASE("math: default modes match the manifest") {
     auto lib = open_component("math");
     for (const auto &fn : lib->manifest().functions) {
         CAPTURE(fn.name);
@@ -165,8 +157,7 @@ TEST_CASE("math: default modes match the manifest")
     CHECK(lib->manifest().functions.size() == lib->descriptor().function_count);
 }
 
-TEST_CASE("math: PACKED sum")
-{
+TEST_CASE("math: PACKED sum") {
     auto lib = open_component("math");
     Call call;
     Packer args, out;
@@ -200,8 +191,7 @@ TEST_CASE("math: PACKED sum")
     CHECK(call_packed(*lib, big, out2, over) == HARNESS_ERR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("math: RAW echo over a socket")
-{
+TEST_CASE("math: RAW echo over a socket") {
     auto lib = open_component("math");
     const harness_function *f = lib->find_function("raw_echo");
     REQUIRE(f != nullptr);
@@ -209,8 +199,7 @@ TEST_CASE("math: RAW echo over a socket")
     int sv[2];
     REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
 
-    SUBCASE("echoes")
-    {
+    SUBCASE("echoes") {
         const char payload[] = "raw bytes\0with a zero";
         std::uint8_t head[4];
         harness_put_le(head, sizeof payload, 4);
@@ -228,8 +217,7 @@ TEST_CASE("math: RAW echo over a socket")
         CHECK(std::memcmp(back.data(), head, 4) == 0);
         CHECK(std::memcmp(back.data() + 4, payload, sizeof payload) == 0);
     }
-    SUBCASE("refuses more than 1 MiB")
-    {
+    SUBCASE("refuses more than 1 MiB") {
         std::uint8_t head[4];
         harness_put_le(head, (1u << 20) + 1, 4);
         REQUIRE(::write(sv[0], head, 4) == 4);
@@ -237,8 +225,7 @@ TEST_CASE("math: RAW echo over a socket")
         CHECK(f->raw(&call.ctx, sv[1]) == HARNESS_ERR_TOO_LARGE);
         CHECK_FALSE(call.message().empty());
     }
-    SUBCASE("a caller that closes early is a protocol error")
-    {
+    SUBCASE("a caller that closes early is a protocol error") {
         std::uint8_t head[4];
         harness_put_le(head, 10, 4);
         REQUIRE(::write(sv[0], head, 4) == 4);
@@ -251,8 +238,7 @@ TEST_CASE("math: RAW echo over a socket")
     ::close(sv[1]);
 }
 
-TEST_CASE("unique: one per VM, whoami returns the host's member id")
-{
+TEST_CASE("unique: one per VM, whoami returns the host's member id") {
     auto lib = open_component("unique");
     CHECK(lib->descriptor().instance_policy == HARNESS_ONE_PER_VM);
     FakeHost host;
@@ -268,8 +254,7 @@ TEST_CASE("unique: one per VM, whoami returns the host's member id")
     if (lib->descriptor().fini) lib->descriptor().fini(state);
 }
 
-TEST_CASE("dependent: init loads examples/math and fails with it")
-{
+TEST_CASE("dependent: init loads examples/math and fails with it") {
     auto lib = open_component("dependent");
     CHECK(lib->manifest().dependencies == std::vector<std::string>{"examples/math"});
     FakeHost host;
@@ -290,19 +275,17 @@ TEST_CASE("dependent: init loads examples/math and fails with it")
     CHECK(std::string(err).find("scripted failure") != std::string::npos);
 }
 
-TEST_CASE("badabi: refused before anything in it runs")
-{
+TEST_CASE("badabi: refused before anything in it runs") {
     Resolver resolver(HARNESS_PLUGINS_ROOT);
     auto where = resolver.resolve({"examples", "badabi"});
     REQUIRE(where.ok());
-    auto lib = LoadedLibrary::open(where.value()); // its init would abort()
+    auto lib = LoadedLibrary::open(where.value());  // its init would abort()
     REQUIRE_FALSE(lib.ok());
     CHECK(lib.error().status == HARNESS_ERR_ABI_MISMATCH);
     CHECK(lib.error().message.find("99") != std::string::npos);
 }
 
-TEST_CASE("failinit: init refuses with its message")
-{
+TEST_CASE("failinit: init refuses with its message") {
     auto lib = open_component("failinit");
     FakeHost host;
     void *state = nullptr;
@@ -311,8 +294,7 @@ TEST_CASE("failinit: init refuses with its message")
     CHECK(std::string(err) == "failinit refuses to start");
 }
 
-TEST_CASE("direct: application level with a native add")
-{
+TEST_CASE("direct: application level with a native add") {
     auto lib = open_component("direct");
     CHECK(lib->descriptor().level == HARNESS_LEVEL_APPLICATION);
     const harness_function *f = lib->find_function("add");

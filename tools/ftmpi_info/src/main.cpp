@@ -6,16 +6,15 @@
 
 namespace {
 
-const char usage[] =
-    "usage: ftmpi_info [--markdown]\n"
-    "\n"
-    "Prints every setting of libftmpi, the FT-MPI library: its environment\n"
-    "variable, type and allowed values, default, the value this environment\n"
-    "gives it, and what it does. A value MPI_Init would refuse is marked\n"
-    "INVALID, and ftmpi_info then exits with status 1.\n"
-    "\n"
-    "  --markdown  the table as docs/ftmpi.md lists it (defaults, no current values)\n"
-    "  --help      this text\n";
+const char usage[] = "usage: ftmpi_info [--markdown]\n"
+                     "\n"
+                     "Prints every setting of libftmpi, the FT-MPI library: its environment\n"
+                     "variable, type and allowed values, default, the value this environment\n"
+                     "gives it, and what it does. A value MPI_Init would refuse is marked\n"
+                     "INVALID, and ftmpi_info then exits with status 1.\n"
+                     "\n"
+                     "  --markdown  the table as docs/ftmpi.md lists it (defaults, no current values)\n"
+                     "  --help      this text\n";
 
 }  // namespace
 

@@ -42,7 +42,8 @@ int print_text(std::ostream &out, const settings::Values &values) {
     }
     for (const settings::Family &f : settings::families()) {
         out << f.pattern << "\n    " << f.help << "\n";
-        for (const auto &[name, value] : values.family(f.prefix)) out << "    current: " << name << "=" << value << "\n";
+        for (const auto &[name, value] : values.family(f.prefix))
+            out << "    current: " << name << "=" << value << "\n";
     }
     // FTMPI_* variables that are neither a setting nor of a family: a typo?
     bool header = false;

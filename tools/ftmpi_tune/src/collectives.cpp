@@ -6,7 +6,9 @@
 namespace ftmpi_tune {
 namespace {
 
-int ints(size_t bytes) { return static_cast<int>(std::max<size_t>(1, bytes / sizeof(int))); }
+int ints(size_t bytes) {
+    return static_cast<int>(std::max<size_t>(1, bytes / sizeof(int)));
+}
 
 }  // namespace
 

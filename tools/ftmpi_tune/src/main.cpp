@@ -33,13 +33,12 @@ struct Options {
     std::vector<std::string> only;
 };
 
-const char *usage =
-    "usage: ftmpi_tune [--quick] [--out FILE] [--max-bytes N] [--reps N] [--only a,b,...]\n"
-    "  --quick       few sizes and repetitions (tests; the numbers mean little)\n"
-    "  --out FILE    where rank 0 writes the table (default ftmpi_coll_table.txt)\n"
-    "  --max-bytes N largest message measured (default 1048576)\n"
-    "  --reps N      timed calls per point (default 15, 7 from 128 KiB, 3 with --quick)\n"
-    "  --only LIST   only these collectives (table names, comma-separated)\n";
+const char *usage = "usage: ftmpi_tune [--quick] [--out FILE] [--max-bytes N] [--reps N] [--only a,b,...]\n"
+                    "  --quick       few sizes and repetitions (tests; the numbers mean little)\n"
+                    "  --out FILE    where rank 0 writes the table (default ftmpi_coll_table.txt)\n"
+                    "  --max-bytes N largest message measured (default 1048576)\n"
+                    "  --reps N      timed calls per point (default 15, 7 from 128 KiB, 3 with --quick)\n"
+                    "  --only LIST   only these collectives (table names, comma-separated)\n";
 
 bool parse(int argc, char **argv, Options *o, std::string *error) {
     for (int i = 1; i < argc; ++i) {
@@ -66,8 +65,10 @@ bool parse(int argc, char **argv, Options *o, std::string *error) {
                 *error = a + " " + v + ": not a number from 1 to 2^30";
                 return false;
             }
-            if (a == "--reps") o->reps = static_cast<int>(n);
-            else o->max_bytes = static_cast<size_t>(n);
+            if (a == "--reps")
+                o->reps = static_cast<int>(n);
+            else
+                o->max_bytes = static_cast<size_t>(n);
         } else if (a == "--only") {
             const char *v = value("a list of collectives");
             if (!v) return false;

@@ -13,8 +13,7 @@ namespace {
 // The options, declared once. Per-context ones write into ctx (-n, -x,
 // --wdir given in a later MPMD context apply to that context), the others
 // into o.
-void declare_options(CLI::App &app, Options &o, AppContext &ctx)
-{
+void declare_options(CLI::App &app, Options &o, AppContext &ctx) {
     app.add_option("-n,--np", ctx.np, "number of ranks of this program (also -np)");
     app.add_option("-H,--host", o.host_list, "daemons to use: ID|HOST:PORT|HOST[:SLOTS],… (also -host)");
     app.add_option("--hostfile", o.hostfile, "file with one daemon per line: NAME [slots=N] (also -hostfile)");
@@ -24,8 +23,10 @@ void declare_options(CLI::App &app, Options &o, AppContext &ctx)
     app.add_option("--map-by", o.map_by,
                    "placement: slot (fill each host's slots in turn, the default), node (round robin over the "
                    "hosts), ppr:N:node (N ranks per host)");
-    app.add_option("--bind-to", o.bind_to, "auto (the default: core when a host runs no more ranks than it has CPUs, else none), core (each rank bound to "
-                   "one core of its host) or none");
+    app.add_option(
+        "--bind-to", o.bind_to,
+        "auto (the default: core when a host runs no more ranks than it has CPUs, else none), core (each rank bound to "
+        "one core of its host) or none");
     // One value per -x: a vector option would otherwise swallow the program
     // that follows it as a second value.
     app.add_option("-x", ctx.exports, "export VAR (its value here) or VAR=value to the ranks (repeatable)")
@@ -35,7 +36,8 @@ void declare_options(CLI::App &app, Options &o, AppContext &ctx)
     app.add_option("--output-buffering", o.output_buffering,
                    "ranks' stdout buffering: line (the default: nothing is lost when a rank is killed), full, none "
                    "(FTMPI_OUTPUT_BUFFERING)");
-    app.add_option("--timeout", o.timeout_s, "kill the job after S seconds (exit status 124)")->check(CLI::PositiveNumber);
+    app.add_option("--timeout", o.timeout_s, "kill the job after S seconds (exit status 124)")
+        ->check(CLI::PositiveNumber);
     app.add_flag("--oversubscribe", o.oversubscribe, "allow more ranks than slots");
     app.add_option("--wdir", ctx.wdir, "working directory of the ranks (default: this one)");
     app.add_option("--hcore", o.hcore, "HOST:PORT of a daemon of the VM (env HARNESS_HCORE)");
@@ -59,8 +61,7 @@ void declare_options(CLI::App &app, Options &o, AppContext &ctx)
     app.prefix_command();
 }
 
-std::string program_name(const char *argv0)
-{
+std::string program_name(const char *argv0) {
     std::string name = argv0 ? argv0 : "ftmpirun";
     auto slash = name.rfind('/');
     return slash == std::string::npos ? name : name.substr(slash + 1);
@@ -69,8 +70,7 @@ std::string program_name(const char *argv0)
 // mpirun spells long options with one dash too ("-np", "-host", "-map-by");
 // CLI11 wants two. Only the options before the program are rewritten, and
 // an option's value is never taken for the program.
-std::vector<std::string> normalized(const std::vector<std::string> &args, const CLI::App &app)
-{
+std::vector<std::string> normalized(const std::vector<std::string> &args, const CLI::App &app) {
     std::set<std::string> longs, with_value;
     for (const CLI::Option *opt : app.get_options()) {
         bool takes_value = opt->get_items_expected_min() > 0;
@@ -87,8 +87,10 @@ std::vector<std::string> normalized(const std::vector<std::string> &args, const 
         std::string a = args[i];
         if (!program_seen) {
             if (a.size() > 2 && a[0] == '-' && a[1] != '-' && longs.count(a.substr(1))) a = "-" + a;
-            if (a == "--") program_seen = true;
-            else if (a.empty() || a[0] != '-') program_seen = true;
+            if (a == "--")
+                program_seen = true;
+            else if (a.empty() || a[0] != '-')
+                program_seen = true;
             else if (with_value.count(a) && i + 1 < args.size()) {
                 out.push_back(a);
                 a = args[++i];
@@ -99,23 +101,23 @@ std::vector<std::string> normalized(const std::vector<std::string> &args, const 
     return out;
 }
 
-} // namespace
+}  // namespace
 
-std::string comm_mode_for_with_ft(const std::string &with_ft)
-{
+std::string comm_mode_for_with_ft(const std::string &with_ft) {
     if (with_ft == "ulfm") return "ulfm";
     if (with_ft == "mpi" || with_ft == "no") return "abort";
     return {};
 }
 
-std::variant<Options, int> parse_command_line(int argc, char **argv)
-{
+std::variant<Options, int> parse_command_line(int argc, char **argv) {
     const std::string me = program_name(argc > 0 ? argv[0] : nullptr);
     // MPMD: contexts separated by a lone ":".
     std::vector<std::vector<std::string>> contexts(1);
     for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]) == ":") contexts.emplace_back();
-        else contexts.back().push_back(argv[i]);
+        if (std::string(argv[i]) == ":")
+            contexts.emplace_back();
+        else
+            contexts.back().push_back(argv[i]);
     }
     Options o;
     for (std::size_t k = 0; k < contexts.size(); ++k) {
@@ -125,7 +127,8 @@ std::variant<Options, int> parse_command_line(int argc, char **argv)
         app.footer("Exit status: 0 when every rank exits 0 (in a fault-tolerant comm mode: every rank that was not "
                    "killed or lost); otherwise the status of the rank that ended the job or exited non-zero, or "
                    "128+N when signal N killed it; 124 after --timeout; 127 when the program cannot be started; 1 "
-                   "for " + me + "'s own errors (no VM, too few slots, bad options).");
+                   "for " +
+                   me + "'s own errors (no VM, too few slots, bad options).");
         declare_options(app, o, ctx);
         auto args = normalized(contexts[k], app);
         std::reverse(args.begin(), args.end());
@@ -157,4 +160,4 @@ std::variant<Options, int> parse_command_line(int argc, char **argv)
     return o;
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

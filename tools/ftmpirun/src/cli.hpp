@@ -17,9 +17,9 @@ namespace harness::ftmpirun {
 // One program of the job and its ranks (an MPMD "application context").
 struct AppContext {
     int np = 0;
-    std::vector<std::string> exports; // -x VAR or VAR=value, for this context's ranks
-    std::string wdir;                 // empty: the job's
-    std::vector<std::string> program; // program and its arguments
+    std::vector<std::string> exports;  // -x VAR or VAR=value, for this context's ranks
+    std::string wdir;                  // empty: the job's
+    std::vector<std::string> program;  // program and its arguments
 };
 
 struct Options {
@@ -54,4 +54,4 @@ std::variant<Options, int> parse_command_line(int argc, char **argv);
 // unknown value.
 std::string comm_mode_for_with_ft(const std::string &with_ft);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

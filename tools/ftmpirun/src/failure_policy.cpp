@@ -4,14 +4,12 @@
 
 namespace harness::ftmpirun {
 
-std::string signal_name(int sig)
-{
+std::string signal_name(int sig) {
     const char *abbrev = sigabbrev_np(sig);
     return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
 }
 
-std::string RankExit::describe(const std::string &where) const
-{
+std::string RankExit::describe(const std::string &where) const {
     std::string who = "rank " + std::to_string(rank) + (incarnation ? "." + std::to_string(incarnation) : "");
     if (!where.empty()) who += " (" + where + ")";
     if (lost) return who + " was lost: " + why;
@@ -22,8 +20,7 @@ std::string RankExit::describe(const std::string &where) const
     return s;
 }
 
-OnRankExit decide(const RankExit &exit, CommMode mode)
-{
+OnRankExit decide(const RankExit &exit, CommMode mode) {
     if (!exit.failed()) return OnRankExit::keep_running;
     if (mode == CommMode::abort) return OnRankExit::abort_job;
     // Fault-tolerant modes: the survivors handle a killed or lost rank and
@@ -33,8 +30,7 @@ OnRankExit decide(const RankExit &exit, CommMode mode)
     return exit.killed() || exit.unfinalized() ? OnRankExit::keep_running : OnRankExit::abort_job;
 }
 
-OnRankExit JobOutcome::record(const RankExit &exit)
-{
+OnRankExit JobOutcome::record(const RankExit &exit) {
     auto &last = last_[exit.rank];
     if (exit.incarnation >= last.incarnation) last = exit;
     if (exit.failed()) failures_.push_back(exit);
@@ -44,16 +40,14 @@ OnRankExit JobOutcome::record(const RankExit &exit)
     return what;
 }
 
-int JobOutcome::finished_ranks() const
-{
+int JobOutcome::finished_ranks() const {
     int n = 0;
     for (const auto &[rank, exit] : last_)
         if (!exit.failed()) ++n;
     return n;
 }
 
-int JobOutcome::status() const
-{
+int JobOutcome::status() const {
     if (aborted_by_) return aborted_by_->shell_status();
     if (first_nonzero_) return first_nonzero_->exit_code;
     if (failures_.empty()) return 0;
@@ -61,8 +55,7 @@ int JobOutcome::status() const
     return finished_ranks() > 0 ? 0 : failures_.front().shell_status();
 }
 
-std::string JobOutcome::summary() const
-{
+std::string JobOutcome::summary() const {
     if (failures_.empty()) return {};
     std::string s = "job " + std::to_string(job_) + ": ";
     if (aborted_by_) {
@@ -82,4 +75,4 @@ std::string JobOutcome::summary() const
     return s;
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -31,11 +31,11 @@ namespace harness::ftmpirun {
 
 struct RankExit {
     int rank = 0;
-    int incarnation = 0;           // 0 for the original process, k for its k-th replacement
-    std::int32_t exit_code = 0;    // -1 when killed by a signal
+    int incarnation = 0;         // 0 for the original process, k for its k-th replacement
+    std::int32_t exit_code = 0;  // -1 when killed by a signal
     std::int32_t signal = 0;
-    bool lost = false;             // its daemon failed or could not be asked
-    std::string why;               // for lost ranks
+    bool lost = false;  // its daemon failed or could not be asked
+    std::string why;    // for lost ranks
     // The rank's last MPI lifecycle word from its daemon: "" (never called
     // MPI_Init, or a daemon that does not say), "initialized", "finalized",
     // "aborted".
@@ -47,15 +47,13 @@ struct RankExit {
     bool unfinalized() const { return !killed() && mpi_state == "initialized"; }
     // Called MPI_Abort, or an error handler aborted.
     bool aborted() const { return !killed() && mpi_state == "aborted"; }
-    bool failed() const
-    {
+    bool failed() const {
         if (killed() || unfinalized() || aborted()) return true;
         return mpi_state.empty() && exit_code != 0;
     }
     // The status ftmpirun exits with for it: the exit code (1 for an exit 0
     // without MPI_Finalize), 128+signal, or 1 when lost with its daemon.
-    int shell_status() const
-    {
+    int shell_status() const {
         if (lost) return 1;
         if (signal) return 128 + signal;
         return unfinalized() && exit_code == 0 ? 1 : exit_code;
@@ -95,14 +93,14 @@ private:
     std::int64_t job_;
     int np_;
     CommMode mode_;
-    std::vector<RankExit> failures_;          // in the order seen
-    std::optional<RankExit> aborted_by_;      // the exit that aborted the job
-    std::optional<RankExit> first_nonzero_;   // the first rank to exit by itself with a status
-    std::map<int, RankExit> last_;            // rank → its latest incarnation's end
-    std::map<int, int> replacements_;         // rank → replacements started
+    std::vector<RankExit> failures_;         // in the order seen
+    std::optional<RankExit> aborted_by_;     // the exit that aborted the job
+    std::optional<RankExit> first_nonzero_;  // the first rank to exit by itself with a status
+    std::map<int, RankExit> last_;           // rank → its latest incarnation's end
+    std::map<int, int> replacements_;        // rank → replacements started
 };
 
 // "SIGKILL" (or "signal N" for one without a name).
 std::string signal_name(int sig);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -19,8 +19,7 @@ constexpr std::array<std::pair<MsgMode, const char *>, 2> kMsgModes{{{MsgMode::c
 
 template <class Mode, std::size_t N>
 Result<Mode> parse(const std::array<std::pair<Mode, const char *>, N> &table, const std::string &option,
-                   const std::string &text)
-{
+                   const std::string &text) {
     std::string accepted;
     for (const auto &[mode, name] : table) {
         if (text == name) return mode;
@@ -32,23 +31,29 @@ Result<Mode> parse(const std::array<std::pair<Mode, const char *>, N> &table, co
 }
 
 template <class Mode, std::size_t N>
-std::string name_of(const std::array<std::pair<Mode, const char *>, N> &table, Mode mode)
-{
+std::string name_of(const std::array<std::pair<Mode, const char *>, N> &table, Mode mode) {
     for (const auto &[m, name] : table)
         if (m == mode) return name;
     return "?";
 }
 
-} // namespace
+}  // namespace
 
-std::string to_string(CommMode mode) { return name_of(kCommModes, mode); }
-std::string to_string(MsgMode mode) { return name_of(kMsgModes, mode); }
+std::string to_string(CommMode mode) {
+    return name_of(kCommModes, mode);
+}
+std::string to_string(MsgMode mode) {
+    return name_of(kMsgModes, mode);
+}
 
-Result<CommMode> parse_comm_mode(const std::string &text) { return parse(kCommModes, "--comm-mode", text); }
-Result<MsgMode> parse_msg_mode(const std::string &text) { return parse(kMsgModes, "--msg-mode", text); }
+Result<CommMode> parse_comm_mode(const std::string &text) {
+    return parse(kCommModes, "--comm-mode", text);
+}
+Result<MsgMode> parse_msg_mode(const std::string &text) {
+    return parse(kMsgModes, "--msg-mode", text);
+}
 
-std::vector<std::string> ft_environment(const FtOptions &options)
-{
+std::vector<std::string> ft_environment(const FtOptions &options) {
     std::vector<std::string> env{"FTMPI_COMM_MODE=" + to_string(options.comm_mode),
                                  "FTMPI_MSG_MODE=" + to_string(options.msg_mode)};
     if (options.strict_collectives) env.push_back("FTMPI_COLL_STRICT=1");
@@ -56,10 +61,9 @@ std::vector<std::string> ft_environment(const FtOptions &options)
     return env;
 }
 
-std::vector<std::string> replacement_environment(int incarnation, int round)
-{
+std::vector<std::string> replacement_environment(int incarnation, int round) {
     return {"FTMPI_RESTARTED=1", "FTMPI_INCARNATION=" + std::to_string(incarnation),
             "FTMPI_ROUND=" + std::to_string(round)};
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

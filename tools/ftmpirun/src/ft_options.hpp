@@ -39,4 +39,4 @@ std::vector<std::string> ft_environment(const FtOptions &options);
 // (FTMPI_RESTARTED=1, FTMPI_INCARNATION=k, FTMPI_ROUND=r).
 std::vector<std::string> replacement_environment(int incarnation, int round);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

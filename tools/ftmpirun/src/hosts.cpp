@@ -7,18 +7,18 @@ namespace harness::ftmpirun {
 
 namespace {
 
-bool all_digits(const std::string &s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
+bool all_digits(const std::string &s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
 
-std::string trim(const std::string &s)
-{
+std::string trim(const std::string &s) {
     auto b = s.find_first_not_of(" \t\r");
     if (b == std::string::npos) return {};
     return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
 // Members that `name` designates: by id, by HOST:PORT, or by HOST.
-std::vector<std::size_t> matches(const std::vector<MemberView> &members, const std::string &name)
-{
+std::vector<std::size_t> matches(const std::vector<MemberView> &members, const std::string &name) {
     std::vector<std::size_t> by_id, by_address, by_host;
     for (std::size_t i = 0; i < members.size(); ++i) {
         if (!members[i].alive) continue;
@@ -31,18 +31,16 @@ std::vector<std::size_t> matches(const std::vector<MemberView> &members, const s
     return by_host;
 }
 
-std::string known_members(const std::vector<MemberView> &members)
-{
+std::string known_members(const std::vector<MemberView> &members) {
     std::string s;
     for (const auto &m : members)
         if (m.alive) s += (s.empty() ? "" : ", ") + m.id + " (" + m.tcp.to_string() + ")";
     return s.empty() ? "none" : s;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<HostEntry> parse_host_list(const std::string &list)
-{
+std::vector<HostEntry> parse_host_list(const std::string &list) {
     std::vector<HostEntry> out;
     std::stringstream in(list);
     for (std::string part; std::getline(in, part, ',');)
@@ -50,8 +48,7 @@ std::vector<HostEntry> parse_host_list(const std::string &list)
     return out;
 }
 
-Result<std::vector<HostEntry>> parse_hostfile(const std::string &text)
-{
+Result<std::vector<HostEntry>> parse_hostfile(const std::string &text) {
     std::vector<HostEntry> out;
     std::stringstream in(text);
     int number = 0;
@@ -67,9 +64,10 @@ Result<std::vector<HostEntry>> parse_hostfile(const std::string &text)
                 e.slots = std::stoi(word.substr(6));
                 continue;
             }
-            if (word.rfind("max_slots=", 0) == 0) continue; // accepted for mpirun hostfiles, not used
+            if (word.rfind("max_slots=", 0) == 0) continue;  // accepted for mpirun hostfiles, not used
             return make_error(HARNESS_ERR_INVALID_ARGUMENT,
-                              "hostfile line " + std::to_string(number) + ": cannot read \"" + word + "\" (want slots=N)");
+                              "hostfile line " + std::to_string(number) + ": cannot read \"" + word +
+                                  "\" (want slots=N)");
         }
         out.push_back(e);
     }
@@ -77,8 +75,7 @@ Result<std::vector<HostEntry>> parse_hostfile(const std::string &text)
 }
 
 Result<std::vector<Host>> select_hosts(const std::vector<MemberView> &members, const std::vector<HostEntry> &entries,
-                                       int default_slots)
-{
+                                       int default_slots) {
     std::vector<Host> hosts;
     if (entries.empty()) {
         for (const auto &m : members)
@@ -100,23 +97,27 @@ Result<std::vector<Host>> select_hosts(const std::vector<MemberView> &members, c
             }
         }
         if (found.empty())
-            return make_error(HARNESS_ERR_NOT_FOUND, "host \"" + entry.name + "\" is no alive daemon of the VM (members: " +
-                                                         known_members(members) + ")");
+            return make_error(HARNESS_ERR_NOT_FOUND,
+                              "host \"" + entry.name +
+                                  "\" is no alive daemon of the VM (members: " + known_members(members) + ")");
         if (found.size() > 1)
-            return make_error(HARNESS_ERR_INVALID_ARGUMENT, "host \"" + name +
-                                                                "\" runs several daemons; name one by member id or "
-                                                                "HOST:PORT (members: " + known_members(members) + ")");
+            return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                              "host \"" + name +
+                                  "\" runs several daemons; name one by member id or "
+                                  "HOST:PORT (members: " +
+                                  known_members(members) + ")");
         if (slots <= 0) slots = 1;
         const MemberView &m = members[found.front()];
         auto same = std::find_if(hosts.begin(), hosts.end(), [&](const Host &h) { return h.member_id == m.id; });
-        if (same != hosts.end()) same->slots += slots;
-        else hosts.push_back({m.id, m.tcp, slots});
+        if (same != hosts.end())
+            same->slots += slots;
+        else
+            hosts.push_back({m.id, m.tcp, slots});
     }
     return hosts;
 }
 
-Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int np, bool oversubscribe)
-{
+Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int np, bool oversubscribe) {
     if (np < 1) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "-np must be at least 1");
     if (hosts.empty()) return make_error(HARNESS_ERR_NOT_FOUND, "no hosts to place ranks on");
     long total = 0;
@@ -134,8 +135,7 @@ Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int
 }
 
 std::optional<std::string> choose_replacement_host(const std::string &failed_on, bool failed_on_alive,
-                                                   const std::vector<Candidate> &alive_candidates)
-{
+                                                   const std::vector<Candidate> &alive_candidates) {
     if (failed_on_alive) return failed_on;
     const Candidate *best = nullptr;
     for (const auto &c : alive_candidates)
@@ -144,4 +144,4 @@ std::optional<std::string> choose_replacement_host(const std::string &failed_on,
     return best->member_id;
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

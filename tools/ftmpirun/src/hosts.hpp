@@ -66,4 +66,4 @@ struct Candidate {
 std::optional<std::string> choose_replacement_host(const std::string &failed_on, bool failed_on_alive,
                                                    const std::vector<Candidate> &alive_candidates);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

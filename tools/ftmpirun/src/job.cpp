@@ -30,8 +30,7 @@ constexpr std::chrono::milliseconds kConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
 constexpr std::chrono::milliseconds kStopGrace{5000};
 
-Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key)
-{
+Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key) {
     spawn_client::Address a;
     a.tcp = tcp;
     return SpawnClient::open(a, key, kConnectTimeout);
@@ -39,8 +38,7 @@ Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key)
 
 // Runs a helper command on a daemon to its end (mkdir/rm of the wire-up
 // directory); returns its exit code, or why it could not run.
-Result<int> run_helper(SpawnClient &c, const std::vector<std::string> &argv)
-{
+Result<int> run_helper(SpawnClient &c, const std::vector<std::string> &argv) {
     auto s = c.spawn({argv, {}, "/", "ftmpirun-helper", ""});
     if (!s) return s.error();
     std::int64_t after = 0;
@@ -66,24 +64,25 @@ struct Process {
     int incarnation = 0;
     RankPlace place;
     std::int64_t handle = 0;
-    bool done = false;          // its end was recorded
-    bool lost_published = false; // rank_lost went out for it
-    std::string lost_why;       // non-empty: its daemon was declared failed
-    int fenced_by = -1;         // ≥ 0: killed at that rank's request
+    bool done = false;            // its end was recorded
+    bool lost_published = false;  // rank_lost went out for it
+    std::string lost_why;         // non-empty: its daemon was declared failed
+    int fenced_by = -1;           // ≥ 0: killed at that rank's request
 
-    std::string label() const { return incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank); }
+    std::string label() const {
+        return incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);
+    }
 };
 
 // Follows one process's output to its end, then reports how it ended.
-void follow_process(std::size_t index, Process p, const VmKey &key, Printer &printer, Inbox &inbox)
-{
+void follow_process(std::size_t index, Process p, const VmKey &key, Printer &printer, Inbox &inbox) {
     RankExit exit;
     exit.rank = p.rank;
     exit.incarnation = p.incarnation;
     auto lost = [&](const Error &e) {
         exit.lost = true;
-        exit.why = "its daemon " + p.place.member_id + " (" + p.place.tcp.to_string() +
-                   ") stopped answering: " + e.describe();
+        exit.why =
+            "its daemon " + p.place.member_id + " (" + p.place.tcp.to_string() + ") stopped answering: " + e.describe();
         inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
     };
     auto c = open_client(p.place.tcp, key);
@@ -107,8 +106,7 @@ void follow_process(std::size_t index, Process p, const VmKey &key, Printer &pri
 
 // Copies our stdin to rank 0 until EOF, or until told to stop (wake_fd).
 void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key, int wake_fd,
-                   const std::atomic<bool> &stop)
-{
+                   const std::atomic<bool> &stop) {
     auto c = open_client(where.tcp, key);
     if (!c) return;
     std::vector<std::uint8_t> buf(65536);
@@ -128,7 +126,7 @@ void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key
         std::span<const std::uint8_t> rest(buf.data(), static_cast<std::size_t>(n));
         while (!rest.empty() && !stop) {
             auto taken = c->write_stdin(handle, rest, false, kLongPoll);
-            if (!taken) return; // rank 0 ended or closed its stdin
+            if (!taken) return;  // rank 0 ended or closed its stdin
             rest = rest.subspan(static_cast<std::size_t>(*taken));
         }
     }
@@ -139,13 +137,10 @@ class Job {
 public:
     Job(const JobSpec &spec, Printer &printer, Inbox &inbox)
         : spec_(spec), printer_(printer), inbox_(inbox), events_(spec.vm, spec.key),
-          outcome_(spec.job_id, static_cast<int>(spec.ranks.size()), spec.ft.comm_mode)
-    {
-    }
+          outcome_(spec.job_id, static_cast<int>(spec.ranks.size()), spec.ft.comm_mode) {}
 
     // Opens one controller connection per daemon of the placement.
-    bool connect_daemons()
-    {
+    bool connect_daemons() {
         for (const auto &r : spec_.ranks) {
             if (control_.count(r.member_id)) continue;
             auto c = open_client(r.tcp, spec_.key);
@@ -160,8 +155,7 @@ public:
     }
 
     // Wire-up: a directory on the one host, or the DRD across hosts.
-    bool prepare_wireup()
-    {
+    bool prepare_wireup() {
         if (control_.size() != 1) return true;
         std::array<std::uint8_t, 6> rnd{};
         random_bytes(rnd);
@@ -177,16 +171,14 @@ public:
         wireup_ = "dir:" + wireup_dir_;
         return true;
     }
-    void cleanup_wireup()
-    {
+    void cleanup_wireup() {
         if (dir_member_.empty() || dead_.count(dir_member_)) return;
         (void)run_helper(control_.at(dir_member_), {"rm", "-rf", wireup_dir_});
     }
 
     // Starts every rank; on failure kills and reaps what started and returns
     // ftmpirun's status.
-    std::optional<int> start_ranks()
-    {
+    std::optional<int> start_ranks() {
         const int np = static_cast<int>(spec_.ranks.size());
         for (int r = 0; r < np; ++r) {
             auto started = start_process(r, 0, spec_.ranks[r], {});
@@ -204,16 +196,14 @@ public:
         return std::nullopt;
     }
 
-    void start_followers()
-    {
+    void start_followers() {
         for (std::size_t i = 0; i < procs_.size(); ++i) start_follower(i);
     }
 
     std::int64_t rank0_handle() const { return procs_.at(0).handle; }
     int live() const { return live_; }
 
-    void kill_all(int sig)
-    {
+    void kill_all(int sig) {
         for (auto &p : procs_)
             if (p.handle && !p.done && !dead_.count(p.place.member_id))
                 (void)control_.at(p.place.member_id).signal(p.handle, sig, true);
@@ -221,8 +211,7 @@ public:
 
     // Everything the controller is told; stopping: the job is already ending
     // (timeout, user signal, abort), so failures are not acted on again.
-    void handle(const Event &ev, bool stopping)
-    {
+    void handle(const Event &ev, bool stopping) {
         switch (ev.kind) {
         case Event::Kind::process_end: return on_process_end(ev.process, ev.exit, stopping);
         case Event::Kind::member_failed: return on_member_failed(ev.member, stopping);
@@ -234,13 +223,11 @@ public:
 
     bool aborting() const { return aborting_; }
 
-    void finish_threads()
-    {
+    void finish_threads() {
         for (auto &t : followers_) t.join();
     }
 
-    int status(bool quiet)
-    {
+    int status(bool quiet) {
         if (spec_.ft.comm_mode != CommMode::abort && !aborting_ && !quiet) {
             std::string summary = outcome_.summary();
             if (!summary.empty()) printer_.note(summary);
@@ -250,8 +237,7 @@ public:
 
 private:
     Result<spawn_client::Started> start_process(int rank, int incarnation, const RankPlace &where,
-                                                const std::vector<std::string> &extra_env)
-    {
+                                                const std::vector<std::string> &extra_env) {
         spawn_client::SpawnSpec s;
         const RankProgram &program = spec_.programs.at(spec_.program_of_rank.at(rank));
         s.argv = program.argv;
@@ -282,8 +268,7 @@ private:
         return started;
     }
 
-    Result<SpawnClient *> control_of(const RankPlace &where)
-    {
+    Result<SpawnClient *> control_of(const RankPlace &where) {
         auto it = control_.find(where.member_id);
         if (it != control_.end()) return &it->second;
         auto c = open_client(where.tcp, spec_.key);
@@ -291,15 +276,12 @@ private:
         return &control_.emplace(where.member_id, std::move(c).value()).first->second;
     }
 
-    void start_follower(std::size_t i)
-    {
-        followers_.emplace_back(
-            [this, i, p = procs_[i]] { follow_process(i, p, spec_.key, printer_, inbox_); });
+    void start_follower(std::size_t i) {
+        followers_.emplace_back([this, i, p = procs_[i]] { follow_process(i, p, spec_.key, printer_, inbox_); });
     }
 
     // Waits (bounded) for the processes started so far to end after a kill.
-    void reap_started()
-    {
+    void reap_started() {
         for (auto &p : procs_) {
             if (dead_.count(p.place.member_id)) continue;
             SpawnClient &c = control_.at(p.place.member_id);
@@ -315,10 +297,9 @@ private:
         }
     }
 
-    void on_process_end(std::size_t i, RankExit x, bool stopping)
-    {
+    void on_process_end(std::size_t i, RankExit x, bool stopping) {
         Process &p = procs_.at(i);
-        if (p.done) return; // already recorded as lost with its daemon
+        if (p.done) return;  // already recorded as lost with its daemon
         p.done = true;
         --live_;
         if (!p.lost_why.empty()) {
@@ -329,10 +310,11 @@ private:
         record(p, x, stopping);
     }
 
-    void record(const Process &p, const RankExit &x, bool stopping)
-    {
+    void record(const Process &p, const RankExit &x, bool stopping) {
         OnRankExit what = outcome_.record(x);
-        std::string who = x.describe("daemon " + p.place.member_id) + (p.fenced_by >= 0 && x.signal ? " (fenced at the request of rank " + std::to_string(p.fenced_by) + ")" : "");
+        std::string who = x.describe("daemon " + p.place.member_id) +
+            (p.fenced_by >= 0 && x.signal ? " (fenced at the request of rank " + std::to_string(p.fenced_by) + ")"
+                                          : "");
         if (stopping || !x.failed()) return;
         if (what == OnRankExit::abort_job) {
             aborting_ = true;
@@ -345,19 +327,18 @@ private:
         }
     }
 
-    void publish(const Bytes &event, const std::string &what)
-    {
-        if (spec_.ft.comm_mode == CommMode::abort) return; // nobody listens: the job ends at the first failure
+    void publish(const Bytes &event, const std::string &what) {
+        if (spec_.ft.comm_mode == CommMode::abort) return;  // nobody listens: the job ends at the first failure
         auto r = events_.publish("job/" + std::to_string(spec_.job_id), event);
-        if (!r) printer_.note("cannot publish " + what + " on job/" + std::to_string(spec_.job_id) + ": " +
-                              r.error().describe());
+        if (!r)
+            printer_.note("cannot publish " + what + " on job/" + std::to_string(spec_.job_id) + ": " +
+                          r.error().describe());
     }
 
     // The VM declared a daemon failed: each of the job's processes on it is
     // lost (published as rank_lost, so every rank learns it even if its own
     // connections did not break).
-    void on_member_failed(const std::string &member, bool stopping)
-    {
+    void on_member_failed(const std::string &member, bool stopping) {
         if (!dead_.insert(member).second) return;
         for (std::size_t i = 0; i < procs_.size(); ++i) {
             Process &p = procs_[i];
@@ -376,29 +357,27 @@ private:
         }
     }
 
-    void on_fence(const FenceRequest &f)
-    {
+    void on_fence(const FenceRequest &f) {
         for (auto &p : procs_) {
             if (p.rank != f.rank || p.incarnation != f.incarnation) continue;
-            if (p.done || p.fenced_by >= 0) return; // already gone or being killed
+            if (p.done || p.fenced_by >= 0) return;  // already gone or being killed
             p.fenced_by = f.by_rank;
             printer_.note("rank " + p.label() + " is fenced at the request of rank " + std::to_string(f.by_rank) +
                           (f.why.empty() ? "" : " (" + f.why + ")") + ": killing it");
-            if (dead_.count(p.place.member_id)) return; // lost already; rank_lost says so
+            if (dead_.count(p.place.member_id)) return;  // lost already; rank_lost says so
             auto killed = control_.at(p.place.member_id).signal(p.handle, SIGKILL, true);
             if (!killed) printer_.note("cannot kill rank " + p.label() + ": " + killed.error().describe());
             return;
         }
     }
 
-    void on_respawn(const RespawnRequest &r)
-    {
+    void on_respawn(const RespawnRequest &r) {
         const int np = static_cast<int>(spec_.ranks.size());
         for (int rank : r.ranks) {
-            if (!respawned_.insert({r.round, rank}).second) continue; // once per (round, rank)
+            if (!respawned_.insert({r.round, rank}).second) continue;  // once per (round, rank)
             if (rank >= np) {
-                publish(pack_respawn_failed(r.round, rank, "no rank " + std::to_string(rank) + " in a job of " +
-                                                               std::to_string(np)),
+                publish(pack_respawn_failed(r.round, rank,
+                                            "no rank " + std::to_string(rank) + " in a job of " + std::to_string(np)),
                         "respawn_failed");
                 continue;
             }
@@ -406,8 +385,7 @@ private:
         }
     }
 
-    void respawn_one(int round, int rank)
-    {
+    void respawn_one(int round, int rank) {
         // The rank's latest process: it is failed in the job's view, so it
         // must not run on (fail-stop) — kill it if it still does.
         Process *latest = nullptr;
@@ -426,7 +404,8 @@ private:
         // With a wire-up directory every process must be on its host.
         std::vector<RankPlace> candidates;
         for (const auto &h : spec_.hosts)
-            if (!dead_.count(h.member_id) && (dir_member_.empty() || h.member_id == dir_member_)) candidates.push_back(h);
+            if (!dead_.count(h.member_id) && (dir_member_.empty() || h.member_id == dir_member_))
+                candidates.push_back(h);
         if (candidates.empty() && dir_member_.empty())
             for (const auto &d : spec_.vm)
                 if (!dead_.count(d.member_id)) candidates.push_back({d.member_id, d.tcp});
@@ -440,7 +419,9 @@ private:
         bool failed_on_alive = false;
         for (const auto &c : candidates) failed_on_alive |= c.member_id == failed_on;
         auto chosen = choose_replacement_host(failed_on, failed_on_alive, counted);
-        if (!chosen) return fail(dir_member_.empty() ? "no alive daemon left" : "the job's only daemon " + dir_member_ + " failed");
+        if (!chosen)
+            return fail(dir_member_.empty() ? "no alive daemon left"
+                                            : "the job's only daemon " + dir_member_ + " failed");
         RankPlace where;
         for (const auto &c : candidates)
             if (c.member_id == *chosen) where = c;
@@ -467,12 +448,12 @@ private:
     Inbox &inbox_;
     VmLink events_;
     JobOutcome outcome_;
-    std::map<std::string, SpawnClient> control_; // one controller connection per daemon
+    std::map<std::string, SpawnClient> control_;  // one controller connection per daemon
     std::vector<Process> procs_;
     std::vector<std::thread> followers_;
-    std::set<std::string> dead_;                 // daemons the VM declared failed
+    std::set<std::string> dead_;  // daemons the VM declared failed
     std::set<std::size_t> lost_seen_;
-    std::set<std::pair<int, int>> respawned_;    // (round, rank) already handled
+    std::set<std::pair<int, int>> respawned_;  // (round, rank) already handled
     std::string wireup_ = "drd:";
     // Tells this job apart from a job of the same id in another VM on this
     // host (job ids count from 1 in each VM): names its shared-memory files.
@@ -487,10 +468,9 @@ private:
     bool aborting_ = false;
 };
 
-} // namespace
+}  // namespace
 
-int run_job(const JobSpec &spec)
-{
+int run_job(const JobSpec &spec) {
     Printer printer(spec.job_id, spec.tag_output, spec.timestamp_output);
     ::signal(SIGPIPE, SIG_IGN);
     // The signals we forward are taken by one thread with sigwait; block them
@@ -563,8 +543,10 @@ int run_job(const JobSpec &spec)
             // may clean up); a second one, or the grace running out, kills them.
             ++signals;
             job.kill_all(signals == 1 ? ev->sig : SIGKILL);
-            if (signals == 1) grace_end = Clock::now() + kStopGrace;
-            else grace_end.reset();
+            if (signals == 1)
+                grace_end = Clock::now() + kStopGrace;
+            else
+                grace_end.reset();
             continue;
         }
         if (ev->kind == Event::Kind::process_end && ev->exit.lost) job.note_lost_seen(ev->process);
@@ -592,4 +574,4 @@ int run_job(const JobSpec &spec)
     return job.status(signals > 0);
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

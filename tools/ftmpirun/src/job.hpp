@@ -45,11 +45,11 @@ struct RankProgram {
 struct JobSpec {
     std::int64_t job_id = 0;
     std::vector<RankProgram> programs;
-    std::vector<std::size_t> program_of_rank;           // rank → index into programs
-    std::vector<std::vector<std::string>> rank_env;     // rank → K=V of its own (binding, local rank)
-    std::vector<RankPlace> ranks;   // rank → daemon
-    std::vector<RankPlace> hosts;   // the job's daemons, in placement order (replacements go there)
-    std::vector<DaemonAddress> vm;  // every alive daemon, ftmpirun's own first (events, member list)
+    std::vector<std::size_t> program_of_rank;        // rank → index into programs
+    std::vector<std::vector<std::string>> rank_env;  // rank → K=V of its own (binding, local rank)
+    std::vector<RankPlace> ranks;                    // rank → daemon
+    std::vector<RankPlace> hosts;                    // the job's daemons, in placement order (replacements go there)
+    std::vector<DaemonAddress> vm;                   // every alive daemon, ftmpirun's own first (events, member list)
     VmKey key;
     bool tag_output = false;
     bool timestamp_output = false;
@@ -61,4 +61,4 @@ struct JobSpec {
 // Runs the job to its end; returns ftmpirun's exit status (README.md).
 int run_job(const JobSpec &spec);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -2,8 +2,7 @@
 
 namespace harness::ftmpirun {
 
-JobRequest parse_job_event(std::span<const std::uint8_t> payload)
-{
+JobRequest parse_job_event(std::span<const std::uint8_t> payload) {
     JobRequest out;
     Unpacker u(payload);
     std::string kind;
@@ -40,40 +39,35 @@ JobRequest parse_job_event(std::span<const std::uint8_t> payload)
     return out;
 }
 
-Bytes pack_rank_lost(int rank, int incarnation, const std::string &member, const std::string &why)
-{
+Bytes pack_rank_lost(int rank, int incarnation, const std::string &member, const std::string &why) {
     Packer p;
     p.str("rank_lost").i32(rank).i32(incarnation).str(member).str(why);
     return p.take();
 }
 
-Bytes pack_respawned(int round, int rank, int incarnation, const std::string &member)
-{
+Bytes pack_respawned(int round, int rank, int incarnation, const std::string &member) {
     Packer p;
     p.str("respawned").i32(round).i32(rank).i32(incarnation).str(member);
     return p.take();
 }
 
-Bytes pack_respawn_failed(int round, int rank, const std::string &why)
-{
+Bytes pack_respawn_failed(int round, int rank, const std::string &why) {
     Packer p;
     p.str("respawn_failed").i32(round).i32(rank).str(why);
     return p.take();
 }
 
-Bytes pack_fence(int rank, int incarnation, int by_rank, const std::string &why)
-{
+Bytes pack_fence(int rank, int incarnation, int by_rank, const std::string &why) {
     Packer p;
     p.str("fence").i32(rank).i32(incarnation).i32(by_rank).str(why);
     return p.take();
 }
 
-Bytes pack_respawn(int round, const std::vector<int> &ranks)
-{
+Bytes pack_respawn(int round, const std::vector<int> &ranks) {
     Packer p;
     p.str("respawn").i32(round).i32(static_cast<std::int32_t>(ranks.size()));
     for (int r : ranks) p.i32(r);
     return p.take();
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -29,7 +29,7 @@ struct RespawnRequest {
 struct JobRequest {
     std::optional<FenceRequest> fence;
     std::optional<RespawnRequest> respawn;
-    std::string malformed; // non-empty: a fence/respawn whose fields did not parse
+    std::string malformed;  // non-empty: a fence/respawn whose fields did not parse
 };
 
 JobRequest parse_job_event(std::span<const std::uint8_t> payload);
@@ -41,4 +41,4 @@ Bytes pack_respawn_failed(int round, int rank, const std::string &why);
 Bytes pack_fence(int rank, int incarnation, int by_rank, const std::string &why);
 Bytes pack_respawn(int round, const std::vector<int> &ranks);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

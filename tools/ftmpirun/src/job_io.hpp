@@ -34,10 +34,10 @@ private:
 
 struct Event {
     enum class Kind { process_end, signal, member_failed, fence, respawn } kind = Kind::process_end;
-    std::size_t process = 0; // process_end: index into the job's process table
-    RankExit exit;           // process_end
-    int sig = 0;             // signal
-    std::string member;      // member_failed
+    std::size_t process = 0;  // process_end: index into the job's process table
+    RankExit exit;            // process_end
+    int sig = 0;              // signal
+    std::string member;       // member_failed
     FenceRequest fence;
     RespawnRequest respawn;
 };
@@ -45,15 +45,13 @@ struct Event {
 class Inbox {
 public:
     using Clock = std::chrono::steady_clock;
-    void post(Event e)
-    {
+    void post(Event e) {
         std::lock_guard lock(mutex_);
         events_.push_back(std::move(e));
         changed_.notify_one();
     }
     // The next event, or nothing once deadline passes.
-    std::optional<Event> next(std::optional<Clock::time_point> deadline)
-    {
+    std::optional<Event> next(std::optional<Clock::time_point> deadline) {
         std::unique_lock lock(mutex_);
         auto ready = [&] { return !events_.empty(); };
         if (deadline) {
@@ -72,4 +70,4 @@ private:
     std::deque<Event> events_;
 };
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -13,23 +13,21 @@ using namespace std::chrono_literals;
 constexpr std::chrono::milliseconds kMemberPoll{300};
 // The job topic's long poll: also how long the reader takes to stop at the end.
 constexpr std::chrono::milliseconds kTopicPoll{1000};
-} // namespace
+}  // namespace
 
-void watch_members(const JobSpec &spec, Inbox &inbox, StopFlag &stop)
-{
+void watch_members(const JobSpec &spec, Inbox &inbox, StopFlag &stop) {
     VmLink link(spec.vm, spec.key);
     std::set<std::string> reported;
     while (!stop.wait_for(kMemberPoll)) {
         auto members = link.members();
-        if (!members) continue; // every daemon we know is silent: the followers see it too
+        if (!members) continue;  // every daemon we know is silent: the followers see it too
         for (const auto &m : *members)
             if (!m.alive && reported.insert(m.id).second)
                 inbox.post({Event::Kind::member_failed, 0, {}, 0, m.id, {}, {}});
     }
 }
 
-void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFlag &stop)
-{
+void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFlag &stop) {
     VmLink link(spec.vm, spec.key);
     const std::string topic = "job/" + std::to_string(spec.job_id);
     std::int64_t after = 0;
@@ -56,4 +54,4 @@ void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFla
     }
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

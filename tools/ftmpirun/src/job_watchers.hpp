@@ -16,19 +16,17 @@ namespace harness::ftmpirun {
 // Background readers that end when told to: a wait that a stop cuts short.
 class StopFlag {
 public:
-    void set()
-    {
+    void set() {
         std::lock_guard lock(mutex_);
         stop_ = true;
         cv_.notify_all();
     }
-    bool wait_for(std::chrono::milliseconds d) // true once stopped
+    bool wait_for(std::chrono::milliseconds d)  // true once stopped
     {
         std::unique_lock lock(mutex_);
         return cv_.wait_for(lock, d, [&] { return stop_; });
     }
-    bool stopped()
-    {
+    bool stopped() {
         std::lock_guard lock(mutex_);
         return stop_;
     }
@@ -44,4 +42,4 @@ void watch_members(const JobSpec &spec, Inbox &inbox, StopFlag &stop);
 // Passes the ranks' fence and respawn requests on job/<J> to the controller.
 void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFlag &stop);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

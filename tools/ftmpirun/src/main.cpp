@@ -8,24 +8,24 @@
 // vm/spawn_notify (job.cpp). Exit status: README.md.
 #include "cli.hpp"
 #include "hosts.hpp"
-#include "mapping.hpp"
 #include "job.hpp"
+#include "mapping.hpp"
 #include "private_daemon.hpp"
 
 #include <harness/common/crypto.hpp>
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/pack.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <CLI/CLI.hpp>
 
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
-#include <map>
-#include <variant>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <thread>
+#include <variant>
 
 namespace {
 
@@ -33,15 +33,13 @@ using namespace harness;
 using namespace harness::ftmpirun;
 using namespace std::chrono_literals;
 
-int fail(const std::string &message, int status = 1)
-{
+int fail(const std::string &message, int status = 1) {
     std::cerr << "ftmpirun: " << message << "\n";
     return status;
 }
 
 // The job id from vm/naming; a random one (said on stderr) when naming is absent.
-std::int64_t allocate_job_id(hlib::VirtualMachine &vm)
-{
+std::int64_t allocate_job_id(hlib::VirtualMachine &vm) {
     Packer args;
     args.str("job").i64(1);
     auto r = vm.local().call(ComponentName{"vm", "naming"}, "allocate", args.view(), HARNESS_CALL_PACKED,
@@ -57,8 +55,7 @@ std::int64_t allocate_job_id(hlib::VirtualMachine &vm)
     return id;
 }
 
-int run(const Options &o)
-{
+int run(const Options &o) {
     int np = 0;
     for (const auto &app : o.apps) np += app.np;
     if (!o.host_list.empty() && !o.hostfile.empty()) return fail("give --host or --hostfile, not both");
@@ -103,11 +100,14 @@ int run(const Options &o)
         rankfile = *parsed;
         std::vector<bool> placed(static_cast<std::size_t>(np), false);
         for (const auto &e : rankfile) {
-            if (e.rank >= np) return fail(o.rankfile + ": rank " + std::to_string(e.rank) + " is not a rank of a job of " + std::to_string(np));
+            if (e.rank >= np)
+                return fail(o.rankfile + ": rank " + std::to_string(e.rank) + " is not a rank of a job of " +
+                            std::to_string(np));
             placed[static_cast<std::size_t>(e.rank)] = true;
         }
         for (int r = 0; r < np; ++r)
-            if (!placed[static_cast<std::size_t>(r)]) return fail(o.rankfile + ": rank " + std::to_string(r) + " is not placed");
+            if (!placed[static_cast<std::size_t>(r)])
+                return fail(o.rankfile + ": rank " + std::to_string(r) + " is not placed");
     }
     std::vector<HostEntry> entries;
     if (!o.host_list.empty()) entries = parse_host_list(o.host_list);
@@ -140,9 +140,10 @@ int run(const Options &o)
         // Only "nobody there" gets a private daemon; a daemon that refuses us
         // (wrong key, other VM) is the user's to sort out.
         bool nobody = vm.error().status == HARNESS_ERR_UNREACHABLE || vm.error().status == HARNESS_ERR_NOT_FOUND ||
-                      vm.error().status == HARNESS_ERR_TIMEOUT;
+            vm.error().status == HARNESS_ERR_TIMEOUT;
         if (connect.hcore && !o.hcore.empty()) return fail("no VM at " + o.hcore + ": " + vm.error().describe());
-        if (connect.hcore) return fail("no VM at HARNESS_HCORE=" + connect.hcore->to_string() + ": " + vm.error().describe());
+        if (connect.hcore)
+            return fail("no VM at HARNESS_HCORE=" + connect.hcore->to_string() + ": " + vm.error().describe());
         if (!nobody) return fail("the daemon of " + connect.root.string() + " refused us: " + vm.error().describe());
         auto d = PrivateDaemon::start(15s);
         if (!d) return fail(d.error().message);
@@ -172,7 +173,8 @@ int run(const Options &o)
             auto one = select_hosts(views, {{e.host, 1}}, cores);
             if (!one) return fail(o.rankfile + ": " + one.error().message);
             const Host &h = one->front();
-            auto it = std::find_if(hosts.begin(), hosts.end(), [&](const Host &x) { return x.member_id == h.member_id; });
+            auto it =
+                std::find_if(hosts.begin(), hosts.end(), [&](const Host &x) { return x.member_id == h.member_id; });
             if (it == hosts.end()) it = hosts.insert(hosts.end(), h);
             placement[static_cast<std::size_t>(e.rank)] = static_cast<std::size_t>(it - hosts.begin());
         }
@@ -199,9 +201,12 @@ int run(const Options &o)
     std::vector<std::string> common_env;
     auto exports_of = [](const AppContext &app, std::vector<std::string> &env) {
         for (const auto &x : app.exports) {
-            if (x.find('=') != std::string::npos) env.push_back(x);
-            else if (const char *v = std::getenv(x.c_str())) env.push_back(x + "=" + v);
-            else std::cerr << "ftmpirun: -x " << x << ": not set here, not exported\n";
+            if (x.find('=') != std::string::npos)
+                env.push_back(x);
+            else if (const char *v = std::getenv(x.c_str()))
+                env.push_back(x + "=" + v);
+            else
+                std::cerr << "ftmpirun: -x " << x << ": not set here, not exported\n";
         }
     };
     exports_of(o.apps.front(), common_env);
@@ -244,10 +249,9 @@ int run(const Options &o)
     return status;
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     auto parsed = parse_command_line(argc, argv);
     if (auto *status = std::get_if<int>(&parsed)) return *status;
     return run(std::get<Options>(parsed));

@@ -8,27 +8,27 @@ namespace harness::ftmpirun {
 
 namespace {
 
-Error invalid(const std::string &message) { return make_error(HARNESS_ERR_INVALID_ARGUMENT, message); }
+Error invalid(const std::string &message) {
+    return make_error(HARNESS_ERR_INVALID_ARGUMENT, message);
+}
 
-bool parse_int(const std::string &text, int &out)
-{
-    if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+bool parse_int(const std::string &text, int &out) {
+    if (text.empty() || text.size() > 9 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return false;
     out = std::stoi(text);
     return true;
 }
 
-std::string trim(const std::string &s)
-{
+std::string trim(const std::string &s) {
     auto b = s.find_first_not_of(" \t\r");
     if (b == std::string::npos) return {};
     return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
-} // namespace
+}  // namespace
 
-Result<MapBy> parse_map_by(const std::string &text)
-{
+Result<MapBy> parse_map_by(const std::string &text) {
     if (text == "slot") return MapBy{MapBy::Kind::slot, 0};
     if (text == "node") return MapBy{MapBy::Kind::node, 0};
     const std::string ppr = "ppr:", node = ":node";
@@ -42,8 +42,7 @@ Result<MapBy> parse_map_by(const std::string &text)
 }
 
 Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int np, bool oversubscribe,
-                                             const MapBy &map_by)
-{
+                                             const MapBy &map_by) {
     if (map_by.kind == MapBy::Kind::slot) return place_ranks(hosts, np, oversubscribe);
     if (np < 1) return invalid("-np must be at least 1");
     if (hosts.empty()) return make_error(HARNESS_ERR_NOT_FOUND, "no hosts to place ranks on");
@@ -54,7 +53,7 @@ Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int
     if (np > total && !oversubscribe)
         return invalid("not enough room: " + std::to_string(np) + " ranks for " + std::to_string(total) +
                        (map_by.kind == MapBy::Kind::ppr ? " (ppr:" + std::to_string(map_by.per_node) + ":node on " +
-                                                              std::to_string(hosts.size()) + " host(s))"
+                                std::to_string(hosts.size()) + " host(s))"
                                                         : " slot(s)") +
                        "; allow it with --oversubscribe");
     std::vector<std::size_t> where;
@@ -77,16 +76,16 @@ Result<std::vector<std::size_t>> place_ranks(const std::vector<Host> &hosts, int
     return where;
 }
 
-Result<std::vector<int>> parse_cpu_list(const std::string &text)
-{
+Result<std::vector<int>> parse_cpu_list(const std::string &text) {
     std::vector<int> cpus;
     std::stringstream in(text);
     std::string part;
     while (std::getline(in, part, ',')) {
         auto dash = part.find('-');
         int lo = 0, hi = 0;
-        bool ok = dash == std::string::npos ? parse_int(part, lo) && parse_int(part, hi)
-                                            : parse_int(part.substr(0, dash), lo) && parse_int(part.substr(dash + 1), hi);
+        bool ok = dash == std::string::npos
+            ? parse_int(part, lo) && parse_int(part, hi)
+            : parse_int(part.substr(0, dash), lo) && parse_int(part.substr(dash + 1), hi);
         if (!ok || hi < lo || hi > 4095) return invalid("CPU list '" + text + "': '" + part + "' is not N or N-M");
         for (int c = lo; c <= hi; ++c)
             if (std::find(cpus.begin(), cpus.end(), c) == cpus.end()) cpus.push_back(c);
@@ -95,15 +94,13 @@ Result<std::vector<int>> parse_cpu_list(const std::string &text)
     return cpus;
 }
 
-std::string cpu_list_string(const std::vector<int> &cpus)
-{
+std::string cpu_list_string(const std::vector<int> &cpus) {
     std::string s;
     for (int c : cpus) s += (s.empty() ? "" : ",") + std::to_string(c);
     return s;
 }
 
-Result<std::vector<RankfileEntry>> parse_rankfile(const std::string &text)
-{
+Result<std::vector<RankfileEntry>> parse_rankfile(const std::string &text) {
     std::vector<RankfileEntry> out;
     std::set<int> seen;
     std::stringstream in(text);
@@ -136,4 +133,4 @@ Result<std::vector<RankfileEntry>> parse_rankfile(const std::string &text)
     return out;
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -20,7 +20,7 @@ namespace harness::ftmpirun {
 
 struct MapBy {
     enum class Kind { slot, node, ppr } kind = Kind::slot;
-    int per_node = 0; // ppr
+    int per_node = 0;  // ppr
 };
 
 Result<MapBy> parse_map_by(const std::string &text);
@@ -44,4 +44,4 @@ Result<std::vector<int>> parse_cpu_list(const std::string &text);
 // "0,2,3" (the form ranks get in FTMPI_BIND_CPUS).
 std::string cpu_list_string(const std::vector<int> &cpus);
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -9,8 +9,8 @@
 #include <poll.h>
 #include <sstream>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -21,10 +21,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-bool executable(const fs::path &p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
+bool executable(const fs::path &p) {
+    return !p.empty() && ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p);
+}
 
-std::string tail_of(const fs::path &file)
-{
+std::string tail_of(const fs::path &file) {
     std::ifstream in(file);
     std::stringstream s;
     s << in.rdbuf();
@@ -32,10 +33,9 @@ std::string tail_of(const fs::path &file)
     return text.size() > 2000 ? text.substr(text.size() - 2000) : text;
 }
 
-} // namespace
+}  // namespace
 
-fs::path find_hcored()
-{
+fs::path find_hcored() {
     if (const char *env = std::getenv("HARNESS_HCORED"); env && *env) return env;
 #ifdef FTMPIRUN_HCORED_PATH
     if (executable(FTMPIRUN_HCORED_PATH)) return FTMPIRUN_HCORED_PATH;
@@ -51,19 +51,20 @@ fs::path find_hcored()
     return {};
 }
 
-Result<std::unique_ptr<PrivateDaemon>> PrivateDaemon::start(std::chrono::milliseconds ready_timeout)
-{
+Result<std::unique_ptr<PrivateDaemon>> PrivateDaemon::start(std::chrono::milliseconds ready_timeout) {
     fs::path hcored = find_hcored();
     if (hcored.empty())
-        return make_error(HARNESS_ERR_NOT_FOUND, "no VM is reachable and no hcored was found to start a private one "
-                                                 "(set HARNESS_HCORED or put hcored on PATH)");
+        return make_error(HARNESS_ERR_NOT_FOUND,
+                          "no VM is reachable and no hcored was found to start a private one "
+                          "(set HARNESS_HCORED or put hcored on PATH)");
     char tmpl[] = "/tmp/ftmpirun-XXXXXX";
     if (!::mkdtemp(tmpl)) return make_error(HARNESS_ERR_INTERNAL, std::string("mkdtemp: ") + std::strerror(errno));
     std::unique_ptr<PrivateDaemon> d(new PrivateDaemon());
     d->root_ = tmpl;
 
     int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) return make_error(HARNESS_ERR_INTERNAL, std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(out, O_CLOEXEC) != 0)
+        return make_error(HARNESS_ERR_INTERNAL, std::string("pipe: ") + std::strerror(errno));
     std::string vm = "ftmpirun-" + std::to_string(::getpid());
     std::vector<std::string> args{hcored.string(), "--root", d->root_.string(), "--listen", "127.0.0.1:0",
                                   "--vm",          vm,       "--foreground"};
@@ -139,14 +140,14 @@ Result<std::unique_ptr<PrivateDaemon>> PrivateDaemon::start(std::chrono::millise
     if (!why.empty()) {
         std::string tail = tail_of(err_file);
         d->stop();
-        return make_error(HARNESS_ERR_UNREACHABLE, "the private hcored (" + hcored.string() + ") failed: " + why +
-                                                        (tail.empty() ? "" : "; its stderr:\n" + tail));
+        return make_error(HARNESS_ERR_UNREACHABLE,
+                          "the private hcored (" + hcored.string() + ") failed: " + why +
+                              (tail.empty() ? "" : "; its stderr:\n" + tail));
     }
     return d;
 }
 
-void PrivateDaemon::stop()
-{
+void PrivateDaemon::stop() {
     if (pid_ > 0) {
         // SIGTERM: plugins' fini run, so spawn_notify kills and reaps the ranks.
         ::kill(pid_, SIGTERM);
@@ -154,8 +155,7 @@ void PrivateDaemon::stop()
         int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
         if (pidfd >= 0) {
             pollfd p{pidfd, POLLIN, 0};
-            while (::poll(&p, 1, 10000) < 0 && errno == EINTR) {
-            }
+            while (::poll(&p, 1, 10000) < 0 && errno == EINTR) {}
             ::close(pidfd);
         }
         int status = 0;
@@ -172,6 +172,8 @@ void PrivateDaemon::stop()
     }
 }
 
-PrivateDaemon::~PrivateDaemon() { stop(); }
+PrivateDaemon::~PrivateDaemon() {
+    stop();
+}
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

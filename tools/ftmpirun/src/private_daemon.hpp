@@ -40,4 +40,4 @@ private:
 // with, one beside this executable, or the first on PATH.
 std::filesystem::path find_hcored();
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

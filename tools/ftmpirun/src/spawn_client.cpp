@@ -10,39 +10,36 @@ const ComponentName kSpawnNotify{"vm", "spawn_notify"};
 // A quick request's deadline; long polls add their wait to it.
 constexpr std::chrono::milliseconds kRequestTimeout{10000};
 
-Error bad_reply(const std::string &function)
-{
+Error bad_reply(const std::string &function) {
     return make_error(HARNESS_ERR_PROTOCOL, "vm/spawn_notify " + function + ": malformed reply");
 }
 
-} // namespace
+}  // namespace
 
-std::string Address::describe() const
-{
+std::string Address::describe() const {
     if (tcp) return tcp->to_string();
     if (unix_socket) return unix_socket->string();
     return "(nowhere)";
 }
 
-Result<SpawnClient> SpawnClient::open(const Address &where, const VmKey &key, std::chrono::milliseconds timeout)
-{
+Result<SpawnClient> SpawnClient::open(const Address &where, const VmKey &key, std::chrono::milliseconds timeout) {
     auto deadline = hlib::deadline_in(timeout);
     Result<hlib::Connection> conn = make_error(HARNESS_ERR_INVALID_ARGUMENT, "no daemon address");
-    if (where.tcp) conn = hlib::Connection::open_tcp(*where.tcp, key, deadline);
-    else if (where.unix_socket) conn = hlib::Connection::open_unix(*where.unix_socket, key, deadline);
+    if (where.tcp)
+        conn = hlib::Connection::open_tcp(*where.tcp, key, deadline);
+    else if (where.unix_socket)
+        conn = hlib::Connection::open_unix(*where.unix_socket, key, deadline);
     if (!conn) return conn.error();
     return SpawnClient(hlib::Daemon(std::move(conn).value()));
 }
 
 Result<Bytes> SpawnClient::call(const std::string &function, std::span<const std::uint8_t> args,
-                                std::chrono::milliseconds timeout)
-{
+                                std::chrono::milliseconds timeout) {
     return daemon_.call(kSpawnNotify, function, args, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
                         hlib::deadline_in(timeout));
 }
 
-Result<Started> SpawnClient::spawn(const SpawnSpec &spec)
-{
+Result<Started> SpawnClient::spawn(const SpawnSpec &spec) {
     Packer p;
     p.i64(static_cast<std::int64_t>(spec.argv.size()));
     for (const auto &a : spec.argv) p.str(a);
@@ -57,8 +54,7 @@ Result<Started> SpawnClient::spawn(const SpawnSpec &spec)
     return s;
 }
 
-Result<void> SpawnClient::signal(std::int64_t handle, int sig, bool whole_group)
-{
+Result<void> SpawnClient::signal(std::int64_t handle, int sig, bool whole_group) {
     Packer p;
     p.i64(handle).i32(sig).boolean(whole_group);
     auto r = call("signal", p.view(), kRequestTimeout);
@@ -66,8 +62,7 @@ Result<void> SpawnClient::signal(std::int64_t handle, int sig, bool whole_group)
     return {};
 }
 
-Result<ProcStatus> SpawnClient::status(std::int64_t handle)
-{
+Result<ProcStatus> SpawnClient::status(std::int64_t handle) {
     Packer p;
     p.i64(handle);
     auto r = call("status", p.view(), kRequestTimeout);
@@ -79,8 +74,7 @@ Result<ProcStatus> SpawnClient::status(std::int64_t handle)
     return s;
 }
 
-Result<Exits> SpawnClient::wait(std::int64_t after_event, std::chrono::milliseconds wait)
-{
+Result<Exits> SpawnClient::wait(std::int64_t after_event, std::chrono::milliseconds wait) {
     Packer p;
     p.i64(after_event).i64(wait.count());
     auto r = call("wait", p.view(), kRequestTimeout + wait);
@@ -97,8 +91,7 @@ Result<Exits> SpawnClient::wait(std::int64_t after_event, std::chrono::milliseco
     return x;
 }
 
-Result<Output> SpawnClient::output(std::int64_t handle, std::int64_t after_line, std::chrono::milliseconds wait)
-{
+Result<Output> SpawnClient::output(std::int64_t handle, std::int64_t after_line, std::chrono::milliseconds wait) {
     Packer p;
     p.i64(handle).i64(after_line).i64(wait.count());
     auto r = call("output", p.view(), kRequestTimeout + wait);
@@ -117,8 +110,7 @@ Result<Output> SpawnClient::output(std::int64_t handle, std::int64_t after_line,
 }
 
 Result<std::int64_t> SpawnClient::write_stdin(std::int64_t handle, std::span<const std::uint8_t> data, bool close,
-                                              std::chrono::milliseconds wait)
-{
+                                              std::chrono::milliseconds wait) {
     Packer p;
     p.i64(handle).bytes(data).boolean(close).i64(wait.count());
     auto r = call("stdin", p.view(), kRequestTimeout + wait);
@@ -129,4 +121,4 @@ Result<std::int64_t> SpawnClient::write_stdin(std::int64_t handle, std::span<con
     return taken;
 }
 
-} // namespace harness::spawn_client
+}  // namespace harness::spawn_client

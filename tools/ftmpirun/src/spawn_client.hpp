@@ -8,8 +8,8 @@
 
 #include <harness/common/crypto.hpp>
 #include <harness/common/endpoint.hpp>
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/result.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -22,7 +22,7 @@ namespace harness::spawn_client {
 
 struct SpawnSpec {
     std::vector<std::string> argv;
-    std::vector<std::string> env; // "K=V"
+    std::vector<std::string> env;  // "K=V"
     std::string cwd;
     std::string tag;
     std::string notify_topic;
@@ -34,7 +34,7 @@ struct Started {
 };
 
 struct ProcStatus {
-    std::string state; // running, exited, signaled
+    std::string state;  // running, exited, signaled
     std::int32_t exit_code = 0;
     std::int32_t signal = 0;
     // The process's last lifecycle word (its MPI library's "initialized",
@@ -95,4 +95,4 @@ private:
     hlib::Daemon daemon_;
 };
 
-} // namespace harness::spawn_client
+}  // namespace harness::spawn_client

@@ -10,17 +10,15 @@ constexpr std::chrono::milliseconds kConnectTimeout{3000};
 constexpr std::chrono::milliseconds kRequestTimeout{10000};
 
 // The daemon itself is in trouble (not the request): try another one.
-bool daemon_trouble(const Error &e)
-{
+bool daemon_trouble(const Error &e) {
     return e.status == HARNESS_ERR_UNREACHABLE || e.status == HARNESS_ERR_TIMEOUT ||
-           e.status == HARNESS_ERR_MEMBER_FAILED || e.status == HARNESS_ERR_PROTOCOL;
+        e.status == HARNESS_ERR_MEMBER_FAILED || e.status == HARNESS_ERR_PROTOCOL;
 }
 
-} // namespace
+}  // namespace
 
 template <class Op>
-auto VmLink::with_daemon(Op op) -> decltype(op(std::declval<hlib::Daemon &>()))
-{
+auto VmLink::with_daemon(Op op) -> decltype(op(std::declval<hlib::Daemon &>())) {
     Error last = make_error(HARNESS_ERR_UNREACHABLE, "no daemon to ask");
     for (std::size_t tried = 0; tried < daemons_.size(); ++tried) {
         if (!daemon_) {
@@ -42,8 +40,7 @@ auto VmLink::with_daemon(Op op) -> decltype(op(std::declval<hlib::Daemon &>()))
     return last;
 }
 
-Result<std::int64_t> VmLink::publish(const std::string &topic, std::span<const std::uint8_t> payload)
-{
+Result<std::int64_t> VmLink::publish(const std::string &topic, std::span<const std::uint8_t> payload) {
     Packer args;
     args.str(topic).bytes(payload);
     return with_daemon([&](hlib::Daemon &d) -> Result<std::int64_t> {
@@ -58,8 +55,7 @@ Result<std::int64_t> VmLink::publish(const std::string &topic, std::span<const s
 }
 
 Result<std::vector<TopicEvent>> VmLink::fetch(const std::string &topic, std::int64_t after_seq,
-                                              std::chrono::milliseconds wait)
-{
+                                              std::chrono::milliseconds wait) {
     Packer args;
     args.str(topic).i64(after_seq).i64(wait.count()).i64(64);
     return with_daemon([&](hlib::Daemon &d) -> Result<std::vector<TopicEvent>> {
@@ -80,9 +76,8 @@ Result<std::vector<TopicEvent>> VmLink::fetch(const std::string &topic, std::int
     });
 }
 
-Result<std::vector<hlib::Member>> VmLink::members()
-{
+Result<std::vector<hlib::Member>> VmLink::members() {
     return with_daemon([&](hlib::Daemon &d) { return d.members(hlib::deadline_in(kRequestTimeout)); });
 }
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

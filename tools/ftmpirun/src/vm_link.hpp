@@ -5,9 +5,9 @@
 
 #include <harness/common/crypto.hpp>
 #include <harness/common/endpoint.hpp>
-#include <harness/hlib/hlib.hpp>
 #include <harness/common/pack.hpp>
 #include <harness/common/result.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <chrono>
 #include <optional>
@@ -49,4 +49,4 @@ private:
     std::optional<hlib::Daemon> daemon_;
 };
 
-} // namespace harness::ftmpirun
+}  // namespace harness::ftmpirun

@@ -7,8 +7,7 @@
 
 namespace hbench {
 
-MessageSize call_size_stream()
-{
+MessageSize call_size_stream() {
     // CALL { str pkg, str comp, str fn, i32 mode, i32 convention, bytes args }
     // and its reply { bytes result } (protocol.hpp).
     harness::Packer args;
@@ -22,10 +21,9 @@ MessageSize call_size_stream()
     return {harness::protocol::kHeaderSize + request.size(), harness::protocol::kHeaderSize + reply.size()};
 }
 
-MessageSize call_size_datagram()
-{
+MessageSize call_size_datagram() {
     auto s = call_size_stream();
     return {s.request + harness::kSealSize, s.reply + harness::kSealSize};
 }
 
-} // namespace hbench
+}  // namespace hbench

@@ -11,4 +11,4 @@ MessageSize call_size_stream();
 // The same frames sealed as UDP datagrams.
 MessageSize call_size_datagram();
 
-} // namespace hbench
+}  // namespace hbench

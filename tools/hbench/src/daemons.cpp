@@ -28,10 +28,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string errno_text(const std::string &what) { return what + ": " + std::strerror(errno); }
+std::string errno_text(const std::string &what) {
+    return what + ": " + std::strerror(errno);
+}
 
-std::string tail_of(const fs::path &file, std::size_t max_bytes = 2000)
-{
+std::string tail_of(const fs::path &file, std::size_t max_bytes = 2000) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
@@ -40,8 +41,7 @@ std::string tail_of(const fs::path &file, std::size_t max_bytes = 2000)
     return text;
 }
 
-void write_key(const fs::path &file)
-{
+void write_key(const fs::path &file) {
     std::uint8_t raw[32];
     harness::random_bytes(raw);
     std::string text = harness::to_hex(raw) + "\n";
@@ -54,16 +54,14 @@ void write_key(const fs::path &file)
 
 // Settings inherited from the user's shell would point the daemons at their
 // own HARNESS set-up instead of ours.
-bool harness_setting(const char *entry)
-{
+bool harness_setting(const char *entry) {
     for (const char *name : {"HARNESS_ROOT=", "HARNESS_KEY=", "HARNESS_HCORE=", "HARNESS_VM="})
         if (std::strncmp(entry, name, std::strlen(name)) == 0) return true;
     return false;
 }
 
 // Reaps pid if it has exited; true if it has.
-bool exited(pid_t pid, int *status = nullptr)
-{
+bool exited(pid_t pid, int *status = nullptr) {
     int st = 0;
     pid_t r;
     do {
@@ -73,10 +71,9 @@ bool exited(pid_t pid, int *status = nullptr)
     return r == pid || (r < 0 && errno == ECHILD);
 }
 
-} // namespace
+}  // namespace
 
-bool parse_ready_line(const std::string &line, StartedDaemon &out)
-{
+bool parse_ready_line(const std::string &line, StartedDaemon &out) {
     static const std::string prefix = "hcored ready ";
     if (line.rfind(prefix, 0) != 0) return false;
     auto unix_at = line.find(" unix=");
@@ -101,8 +98,7 @@ bool parse_ready_line(const std::string &line, StartedDaemon &out)
 }
 
 LocalVm::LocalVm(const fs::path &hcored, const fs::path &plugins_dir, std::chrono::milliseconds ready_timeout)
-    : hcored_(hcored), plugins_dir_(plugins_dir), ready_timeout_(ready_timeout)
-{
+    : hcored_(hcored), plugins_dir_(plugins_dir), ready_timeout_(ready_timeout) {
     if (!fs::exists(hcored_)) throw std::runtime_error("hcored not found at " + hcored_.string() + " (give --hcored)");
     if (!fs::is_directory(plugins_dir_ / "examples"))
         throw std::runtime_error("built example plugins not found in " + plugins_dir_.string());
@@ -121,17 +117,17 @@ LocalVm::LocalVm(const fs::path &hcored, const fs::path &plugins_dir, std::chron
     }
 }
 
-StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::string> &extra)
-{
+StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::string> &extra) {
     StartedDaemon d;
     d.root = base_ / name;
     fs::create_directories(d.root / "lib");
     fs::copy(plugins_dir_, d.root / "lib", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 
-    std::vector<std::string> args = {hcored_.string(), "--root",  d.root.string(), "--key",
-                                     key_file_.string(), "--listen", "127.0.0.1:0", "--vm",
-                                     "hbench",           "--foreground", "--load", "examples/math",
-                                     "--services="}; // no VM services: they would add consensus traffic to the timings
+    std::
+        vector<std::string>
+            args = {hcored_.string(), "--root",        d.root.string(), "--key",  key_file_.string(),
+                    "--listen",       "127.0.0.1:0",   "--vm",          "hbench", "--foreground",
+                    "--load",         "examples/math", "--services="};  // no VM services: they would add consensus traffic to the timings
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<std::string> env;
     for (char **e = environ; *e; ++e)
@@ -169,7 +165,7 @@ StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::st
     ::close(out[1]);
     ::close(err_fd);
     d.pid = pid;
-    stdout_fds_.push_back(out[0]); // kept open: the daemon's later output goes to the pipe
+    stdout_fds_.push_back(out[0]);  // kept open: the daemon's later output goes to the pipe
 
     auto deadline = Clock::now() + ready_timeout_;
     std::string buffer;
@@ -177,8 +173,7 @@ StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::st
     auto fail = [&](const std::string &why) -> StartedDaemon {
         ::kill(pid, SIGKILL);
         int st;
-        while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-        }
+        while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
         ::killpg(pid, SIGKILL);
         throw std::runtime_error("hcored (" + name + ") " + why + "\n  stderr:\n" + tail_of(err_file));
     };
@@ -201,8 +196,7 @@ StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::st
     }
 }
 
-void LocalVm::stop()
-{
+void LocalVm::stop() {
     // The other way round from starting: the joiner first.
     for (auto it = daemons_.rbegin(); it != daemons_.rend(); ++it) {
         pid_t pid = it->pid;
@@ -214,11 +208,10 @@ void LocalVm::stop()
             if (!exited(pid)) {
                 ::kill(pid, SIGKILL);
                 int st;
-                while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-                }
+                while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
             }
         }
-        ::killpg(pid, SIGKILL); // fork and service children it may have left
+        ::killpg(pid, SIGKILL);  // fork and service children it may have left
         it->pid = -1;
     }
     daemons_.clear();
@@ -232,6 +225,8 @@ void LocalVm::stop()
     }
 }
 
-LocalVm::~LocalVm() { stop(); }
+LocalVm::~LocalVm() {
+    stop();
+}
 
-} // namespace hbench
+}  // namespace hbench

@@ -43,18 +43,18 @@ public:
     const StartedDaemon &remote() const { return daemons_.at(1); }
     const std::filesystem::path &key_file() const { return key_file_; }
 
-    void stop(); // idempotent
+    void stop();  // idempotent
 
 private:
     StartedDaemon launch(const std::string &name, const std::vector<std::string> &extra);
 
     std::filesystem::path hcored_;
     std::filesystem::path plugins_dir_;
-    std::filesystem::path base_; // the temp dir holding both roots and the key
+    std::filesystem::path base_;  // the temp dir holding both roots and the key
     std::filesystem::path key_file_;
     std::chrono::milliseconds ready_timeout_;
     std::vector<StartedDaemon> daemons_;
     std::vector<int> stdout_fds_;
 };
 
-} // namespace hbench
+}  // namespace hbench

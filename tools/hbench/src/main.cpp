@@ -27,8 +27,7 @@
 
 namespace fs = std::filesystem;
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     CLI::App app{"hbench: invocation latency of every HARNESS method against the raw loopback round trips "
                  "(Table 2 of the seed paper)"};
     int calls = 2000;
@@ -43,16 +42,17 @@ int main(int argc, char **argv)
     app.add_option("--hcore", hcore,
                    "Measure the existing VM of the daemon at HOST:PORT (remote = another member) instead of "
                    "starting two daemons");
-    app.add_option("--root", root, "With --hcore: the local daemon's root (its Unix socket, key, plugins) "
-                                   "[default: $HARNESS_ROOT or ~/.harness]");
+    app.add_option("--root", root,
+                   "With --hcore: the local daemon's root (its Unix socket, key, plugins) "
+                   "[default: $HARNESS_ROOT or ~/.harness]");
     app.add_option("--key", key, "With --hcore: the VM key file [default: $HARNESS_KEY or <root>/vm.key]");
     app.add_option("--hcored", hcored, "The hcored binary to start")->capture_default_str();
     app.add_option("--plugins", plugins, "Built plugins to install into the daemons' roots (a root's lib/)")
         ->capture_default_str();
     app.add_option("--only", targets.only, "Run only these methods (e.g. remote_udp), for investigating one")
         ->delimiter(',')
-        ->check(CLI::IsMember({"local_direct", "local_unix", "local_tcp", "local_thread", "local_fork",
-                               "local_service", "remote_tcp", "remote_udp"}));
+        ->check(CLI::IsMember({"local_direct", "local_unix", "local_tcp", "local_thread", "local_fork", "local_service",
+                               "remote_tcp", "remote_udp"}));
     CLI11_PARSE(app, argc, argv);
 
     std::signal(SIGPIPE, SIG_IGN);
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
             targets.local_tcp = vm->local().tcp;
             targets.direct_roots = {vm->local().root};
             report.daemons = "started " + vm->local().tcp.to_string() + " (" + vm->local().id + ") and " +
-                             vm->remote().tcp.to_string() + " (" + vm->remote().id + ")";
+                vm->remote().tcp.to_string() + " (" + vm->remote().id + ")";
         } else {
             auto at = harness::parse_endpoint(hcore);
             if (!at) throw std::runtime_error("--hcore: " + at.error().message);
@@ -97,8 +97,10 @@ int main(int argc, char **argv)
     }
     if (vm) vm->stop();
 
-    if (json) hbench::print_json(std::cout, report);
-    else hbench::print_table(std::cout, report);
+    if (json)
+        hbench::print_json(std::cout, report);
+    else
+        hbench::print_table(std::cout, report);
     for (const auto &m : report.methods)
         if (!m.error.empty()) {
             std::cerr << "hbench: " << m.name << " not measured: " << m.error << "\n";

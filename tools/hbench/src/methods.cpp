@@ -15,8 +15,7 @@ namespace {
 
 using AddFn = std::int64_t(std::int64_t, std::int64_t);
 
-[[gnu::noinline]] std::int64_t plain_add(std::int64_t a, std::int64_t b)
-{
+[[gnu::noinline]] std::int64_t plain_add(std::int64_t a, std::int64_t b) {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 
@@ -24,8 +23,7 @@ using AddFn = std::int64_t(std::int64_t, std::int64_t);
 AddFn *volatile g_add = nullptr;
 volatile std::int64_t g_sink = 0;
 
-Summary time_native(AddFn *fn, const Plan &plan)
-{
+Summary time_native(AddFn *fn, const Plan &plan) {
     g_add = fn;
     std::vector<double> samples;
     samples.reserve(static_cast<std::size_t>(plan.calls));
@@ -41,8 +39,7 @@ Summary time_native(AddFn *fn, const Plan &plan)
 }
 
 // Times warmup + calls invocations of one(); the first failure ends the method.
-Summary time_calls(int warmup, int calls, const std::function<harness::Result<void>()> &one)
-{
+Summary time_calls(int warmup, int calls, const std::function<harness::Result<void>()> &one) {
     std::vector<double> samples;
     samples.reserve(static_cast<std::size_t>(calls));
     for (int i = 0; i < warmup + calls; ++i) {
@@ -60,8 +57,7 @@ const harness::ComponentName kDirect{"examples", "direct"};
 
 // One typed call of examples/math add(i, 1), checked.
 harness::Result<void> call_add(hl::VirtualMachine &vm, const hl::FunctionRef &f, const hl::CallOptions &o,
-                               std::int64_t i)
-{
+                               std::int64_t i) {
     auto r = vm.call<std::int64_t>(f, o, i, std::int64_t{1});
     if (!r) return r.error();
     if (*r != i + 1) return harness::make_error(HARNESS_ERR_PROTOCOL, "add returned a wrong sum");
@@ -69,14 +65,13 @@ harness::Result<void> call_add(hl::VirtualMachine &vm, const hl::FunctionRef &f,
 }
 
 template <class T>
-T must(harness::Result<T> r, const std::string &what)
-{
+T must(harness::Result<T> r, const std::string &what) {
     if (!r) throw std::runtime_error(what + ": " + r.error().describe());
     return std::move(*r);
 }
 
-MethodResult run_one(std::string name, std::string description, Baseline baseline, const std::function<Summary()> &body)
-{
+MethodResult run_one(std::string name, std::string description, Baseline baseline,
+                     const std::function<Summary()> &body) {
     MethodResult m{std::move(name), std::move(description), baseline, {}, {}};
     try {
         m.summary = body();
@@ -86,8 +81,7 @@ MethodResult run_one(std::string name, std::string description, Baseline baselin
     return m;
 }
 
-Summary measure_direct(const Targets &t, const Plan &plan)
-{
+Summary measure_direct(const Targets &t, const Plan &plan) {
     std::string errors;
     for (const auto &root : t.direct_roots) {
         auto plugin = hl::DirectPlugin::load(root, kDirect);
@@ -102,10 +96,9 @@ Summary measure_direct(const Targets &t, const Plan &plan)
     throw std::runtime_error("cannot load examples/direct: " + errors);
 }
 
-} // namespace
+}  // namespace
 
-const char *baseline_name(Baseline b)
-{
+const char *baseline_name(Baseline b) {
     switch (b) {
     case Baseline::plain_call: return "plain_call";
     case Baseline::unix_blocking: return "unix_blocking";
@@ -115,17 +108,18 @@ const char *baseline_name(Baseline b)
     return "?";
 }
 
-Summary measure_plain_call(const Plan &plan) { return time_native(&plain_add, plan); }
+Summary measure_plain_call(const Plan &plan) {
+    return time_native(&plain_add, plan);
+}
 
-std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
-{
+std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan) {
     std::vector<MethodResult> out;
     auto wanted = [&](const std::string &name) {
         return t.only.empty() || std::find(t.only.begin(), t.only.end(), name) != t.only.end();
     };
     if (wanted("local_direct"))
         out.push_back(run_one("local_direct", "DirectPlugin native pointer (examples/direct add)", Baseline::plain_call,
-                          [&] { return measure_direct(t, plan); }));
+                              [&] { return measure_direct(t, plan); }));
 
     // A view of the VM through the local daemon's Unix socket (if usable) and
     // one through its TCP port.
@@ -148,10 +142,13 @@ std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
         hl::VirtualMachine &vm = via_unix ? *via_unix : *via_tcp;
         // Idempotent: the daemons hbench starts have it already.
         for (auto &r : vm.load(kMath, hl::Placement{hl::Placement::Kind::all, {}}))
-            if (!r.result) throw std::runtime_error("load examples/math on " + r.member_id + ": " + r.result.error().describe());
+            if (!r.result)
+                throw std::runtime_error("load examples/math on " + r.member_id + ": " + r.result.error().describe());
         for (auto &f : must(vm.get_functions(kMath, "add"), "examples/math add")) {
-            if (f.member_id == vm.local_id()) local_ref = f;
-            else if (!remote_ref) remote_ref = f;
+            if (f.member_id == vm.local_id())
+                local_ref = f;
+            else if (!remote_ref)
+                remote_ref = f;
         }
         if (!local_ref) throw std::runtime_error("examples/math add is not on the local daemon");
     } catch (const std::exception &e) {
@@ -161,14 +158,14 @@ std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
     hl::VirtualMachine *unix_vm = via_unix ? &*via_unix : nullptr;
     hl::VirtualMachine *tcp_vm = via_tcp ? &*via_tcp : nullptr;
     auto daemon_method = [&](std::string name, std::string description, hl::VirtualMachine *vm,
-                             const std::optional<hl::FunctionRef> &ref, hl::CallOptions o, Baseline baseline,
-                             int calls, int warmup) {
+                             const std::optional<hl::FunctionRef> &ref, hl::CallOptions o, Baseline baseline, int calls,
+                             int warmup) {
         if (!wanted(name)) return;
         out.push_back(run_one(std::move(name), std::move(description), baseline, [&] {
             if (!setup_error.empty()) throw std::runtime_error(setup_error);
             if (!vm)
                 throw std::runtime_error(tcp_vm ? "no Unix socket of that daemon at " +
-                                                      (t.root / "var" / "hcored.sock").string() + " (give its --root)"
+                                                 (t.root / "var" / "hcored.sock").string() + " (give its --root)"
                                                 : "no TCP address of the local daemon");
             if (!ref) throw std::runtime_error("no second daemon in the VM");
             std::int64_t i = 0;
@@ -195,9 +192,8 @@ std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
                   local_ref, opts(Transport::tcp, HARNESS_MODE_THREAD), local_base, plan.calls, plan.warmup);
     daemon_method("local_fork", std::string("local daemon, ") + local_via + ", forked process per call", local_vm,
                   local_ref, opts(Transport::tcp, HARNESS_MODE_FORK), local_base, plan.fork_calls, plan.fork_warmup);
-    daemon_method("local_service", std::string("local daemon, ") + local_via + ", forked service process",
-                  local_vm, local_ref, opts(Transport::tcp, HARNESS_MODE_SERVICE), local_base, plan.calls,
-                  plan.warmup);
+    daemon_method("local_service", std::string("local daemon, ") + local_via + ", forked service process", local_vm,
+                  local_ref, opts(Transport::tcp, HARNESS_MODE_SERVICE), local_base, plan.calls, plan.warmup);
     daemon_method("remote_tcp", "second daemon, TCP, inline", local_vm, remote_ref,
                   opts(Transport::tcp, HARNESS_MODE_INLINE), Baseline::tcp_blocking, plan.calls, plan.warmup);
     daemon_method("remote_udp", "second daemon, UDP, inline", local_vm, remote_ref,
@@ -205,4 +201,4 @@ std::vector<MethodResult> run_methods(const Targets &t, const Plan &plan)
     return out;
 }
 
-} // namespace hbench
+}  // namespace hbench

@@ -20,21 +20,21 @@ enum class Baseline { plain_call, unix_blocking, tcp_blocking, udp_blocking };
 const char *baseline_name(Baseline b);
 
 struct MethodResult {
-    std::string name;        // local_direct, local_unix, … remote_udp
-    std::string description; // for the table
+    std::string name;         // local_direct, local_unix, … remote_udp
+    std::string description;  // for the table
     Baseline baseline = Baseline::tcp_blocking;
     Summary summary;
-    std::string error; // non-empty: not measured, and why
+    std::string error;  // non-empty: not measured, and why
 };
 
 // Where the methods go.
 struct Targets {
-    std::filesystem::path root;                // the local daemon's root (Unix socket, key default)
+    std::filesystem::path root;  // the local daemon's root (Unix socket, key default)
     std::filesystem::path key_file;
-    std::optional<harness::Endpoint> local_tcp; // the local daemon over TCP
-    bool local_unix = true;                    // its Unix socket <root>/var/hcored.sock is usable
-    std::vector<std::filesystem::path> direct_roots; // tried in turn for DirectPlugin examples/direct
-    std::vector<std::string> only;                   // non-empty: run just these methods
+    std::optional<harness::Endpoint> local_tcp;       // the local daemon over TCP
+    bool local_unix = true;                           // its Unix socket <root>/var/hcored.sock is usable
+    std::vector<std::filesystem::path> direct_roots;  // tried in turn for DirectPlugin examples/direct
+    std::vector<std::string> only;                    // non-empty: run just these methods
 };
 
 // A plain call of a non-inlined add through a volatile function pointer, in
@@ -44,4 +44,4 @@ Summary measure_plain_call(const Plan &plan);
 // Every method in table order; a method that cannot run carries an error.
 std::vector<MethodResult> run_methods(const Targets &targets, const Plan &plan);
 
-} // namespace hbench
+}  // namespace hbench

@@ -26,8 +26,7 @@ namespace {
 // loopback round trip when both ends run, far short of a scheduler time slice.
 constexpr auto kSpinLimit = std::chrono::microseconds(50);
 
-[[noreturn]] void fail(const std::string &what)
-{
+[[noreturn]] void fail(const std::string &what) {
     throw std::runtime_error("raw round trip: " + what + ": " + std::strerror(errno));
 }
 
@@ -37,15 +36,13 @@ struct Fd {
     Fd(const Fd &) = delete;
     Fd &operator=(const Fd &) = delete;
     ~Fd() { reset(); }
-    void reset()
-    {
+    void reset() {
         if (fd >= 0) ::close(fd);
         fd = -1;
     }
 };
 
-sockaddr_in loopback(std::uint16_t port)
-{
+sockaddr_in loopback(std::uint16_t port) {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(port);
@@ -53,23 +50,20 @@ sockaddr_in loopback(std::uint16_t port)
     return a;
 }
 
-sockaddr_in bound_address(int fd)
-{
+sockaddr_in bound_address(int fd) {
     sockaddr_in a{};
     socklen_t len = sizeof a;
     if (::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) != 0) fail("getsockname");
     return a;
 }
 
-void set_nodelay(int fd)
-{
+void set_nodelay(int fd) {
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
 // A connected pair of sockets: [0] for the caller, [1] for the echo child.
-void make_pair(RawTransport t, Fd &mine, Fd &theirs)
-{
+void make_pair(RawTransport t, Fd &mine, Fd &theirs) {
     if (t == RawTransport::unix_stream) {
         int sv[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) fail("socketpair");
@@ -107,8 +101,7 @@ void make_pair(RawTransport t, Fd &mine, Fd &theirs)
 
 // Receives exactly n bytes (a stream) or one datagram of up to n bytes.
 // Returns false on end of stream (or an empty datagram: the stop signal).
-bool receive(int fd, std::uint8_t *buf, std::size_t n, bool stream, bool spin)
-{
+bool receive(int fd, std::uint8_t *buf, std::size_t n, bool stream, bool spin) {
     std::size_t got = 0;
     auto spin_until = Clock::now() + kSpinLimit;
     do {
@@ -129,13 +122,12 @@ bool receive(int fd, std::uint8_t *buf, std::size_t n, bool stream, bool spin)
             }
             continue;
         }
-        return false; // includes the SO_RCVTIMEO timeout of a blocking socket
+        return false;  // includes the SO_RCVTIMEO timeout of a blocking socket
     } while (got < n);
     return true;
 }
 
-bool send_all(int fd, const std::uint8_t *buf, std::size_t n)
-{
+bool send_all(int fd, const std::uint8_t *buf, std::size_t n) {
     std::size_t done = 0;
     while (done < n) {
         ssize_t r = ::send(fd, buf + done, n - done, MSG_NOSIGNAL);
@@ -149,8 +141,7 @@ bool send_all(int fd, const std::uint8_t *buf, std::size_t n)
     return true;
 }
 
-[[noreturn]] void echo_child(int fd, MessageSize size, bool stream, bool spin)
-{
+[[noreturn]] void echo_child(int fd, MessageSize size, bool stream, bool spin) {
     std::vector<std::uint8_t> in(size.request), out(size.reply, 0x5a);
     while (receive(fd, in.data(), in.size(), stream, spin))
         if (!send_all(fd, out.data(), out.size())) break;
@@ -161,20 +152,17 @@ bool send_all(int fd, const std::uint8_t *buf, std::size_t n)
 // take turns by time slice, which is no floor. Restores the caller's mask.
 class SpreadCpus {
 public:
-    SpreadCpus()
-    {
+    SpreadCpus() {
         if (::sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
         int found = 0;
         for (int cpu = 0; cpu < CPU_SETSIZE && found < 2; ++cpu)
             if (CPU_ISSET(cpu, &saved_)) cpus_[found++] = cpu;
         active_ = found == 2;
     }
-    ~SpreadCpus()
-    {
+    ~SpreadCpus() {
         if (pinned_) ::sched_setaffinity(0, sizeof saved_, &saved_);
     }
-    void pin(int which)
-    {
+    void pin(int which) {
         if (!active_) return;
         cpu_set_t one;
         CPU_ZERO(&one);
@@ -188,10 +176,9 @@ private:
     bool active_ = false, pinned_ = false;
 };
 
-} // namespace
+}  // namespace
 
-const char *raw_name(RawTransport t)
-{
+const char *raw_name(RawTransport t) {
     switch (t) {
     case RawTransport::tcp: return "tcp";
     case RawTransport::udp: return "udp";
@@ -200,8 +187,7 @@ const char *raw_name(RawTransport t)
     return "?";
 }
 
-Summary raw_roundtrip(RawTransport transport, RawWait wait, MessageSize size, int calls, int warmup)
-{
+Summary raw_roundtrip(RawTransport transport, RawWait wait, MessageSize size, int calls, int warmup) {
     const bool stream = transport != RawTransport::udp;
     const bool spin = wait == RawWait::busy_poll;
     Fd mine, theirs;
@@ -218,7 +204,7 @@ Summary raw_roundtrip(RawTransport transport, RawWait wait, MessageSize size, in
     pid_t child = ::fork();
     if (child < 0) fail("fork");
     if (child == 0) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL); // a spinning orphan would eat a core
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a spinning orphan would eat a core
         if (::getppid() != parent) ::_exit(1);
         if (spin) spread.pin(1);
         mine.reset();
@@ -239,12 +225,13 @@ Summary raw_roundtrip(RawTransport transport, RawWait wait, MessageSize size, in
     }
     int saved = errno;
     // Stop the child: end of stream, or an empty datagram.
-    if (stream) ::shutdown(mine.fd, SHUT_WR);
-    else ::send(mine.fd, nullptr, 0, MSG_NOSIGNAL);
+    if (stream)
+        ::shutdown(mine.fd, SHUT_WR);
+    else
+        ::send(mine.fd, nullptr, 0, MSG_NOSIGNAL);
     mine.reset();
     int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
     if (!ok) {
         errno = saved;
         fail(std::string(raw_name(transport)) + (spin ? " busy-poll" : " blocking") + " exchange");
@@ -252,8 +239,7 @@ Summary raw_roundtrip(RawTransport transport, RawWait wait, MessageSize size, in
     return summarize(samples);
 }
 
-RawResults measure_raw(MessageSize stream, MessageSize datagram, int calls, int warmup)
-{
+RawResults measure_raw(MessageSize stream, MessageSize datagram, int calls, int warmup) {
     RawResults r;
     r.tcp_blocking = raw_roundtrip(RawTransport::tcp, RawWait::blocking, stream, calls, warmup);
     r.tcp_busypoll = raw_roundtrip(RawTransport::tcp, RawWait::busy_poll, stream, calls, warmup);
@@ -263,4 +249,4 @@ RawResults measure_raw(MessageSize stream, MessageSize datagram, int calls, int 
     return r;
 }
 
-} // namespace hbench
+}  // namespace hbench

@@ -22,8 +22,8 @@ enum class RawTransport { tcp, udp, unix_stream };
 enum class RawWait { blocking, busy_poll };
 
 struct MessageSize {
-    std::size_t request = 0; // bytes the caller sends
-    std::size_t reply = 0;   // bytes it gets back
+    std::size_t request = 0;  // bytes the caller sends
+    std::size_t reply = 0;    // bytes it gets back
 };
 
 const char *raw_name(RawTransport t);
@@ -39,4 +39,4 @@ struct RawResults {
 // All five, stream sizes for TCP and Unix, datagram sizes for UDP.
 RawResults measure_raw(MessageSize stream, MessageSize datagram, int calls, int warmup);
 
-} // namespace hbench
+}  // namespace hbench

@@ -9,8 +9,7 @@ namespace hbench {
 
 namespace {
 
-const Summary &baseline_of(const Report &r, Baseline b)
-{
+const Summary &baseline_of(const Report &r, Baseline b) {
     switch (b) {
     case Baseline::plain_call: return r.plain_call;
     case Baseline::unix_blocking: return r.raw.unix_blocking;
@@ -20,18 +19,18 @@ const Summary &baseline_of(const Report &r, Baseline b)
     return r.plain_call;
 }
 
-std::string fixed(double v, int digits)
-{
+std::string fixed(double v, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
     return buf;
 }
 
 // Enough digits for nanosecond figures and for tens of milliseconds alike.
-std::string micros_text(double us) { return fixed(us, us < 0.1 ? 4 : us < 10 ? 2 : 1); }
+std::string micros_text(double us) {
+    return fixed(us, us < 0.1 ? 4 : us < 10 ? 2 : 1);
+}
 
-std::string pad(std::string s, std::size_t width, bool right = false)
-{
+std::string pad(std::string s, std::size_t width, bool right = false) {
     // Count code points, not bytes (µ and × are two bytes each).
     std::size_t shown = 0;
     for (unsigned char c : s) shown += (c & 0xC0) != 0x80;
@@ -40,15 +39,13 @@ std::string pad(std::string s, std::size_t width, bool right = false)
     return right ? fill + s : s + fill;
 }
 
-nlohmann::json summary_json(const Summary &s)
-{
+nlohmann::json summary_json(const Summary &s) {
     return {{"median_us", s.median_us}, {"p99_us", s.p99_us}, {"calls", s.calls}};
 }
 
-} // namespace
+}  // namespace
 
-double load_average()
-{
+double load_average() {
     double v = -1;
     if (FILE *f = std::fopen("/proc/loadavg", "r")) {
         if (std::fscanf(f, "%lf", &v) != 1) v = -1;
@@ -57,20 +54,18 @@ double load_average()
     return v;
 }
 
-double ratio(const Report &r, const MethodResult &m)
-{
+double ratio(const Report &r, const MethodResult &m) {
     const Summary &b = baseline_of(r, m.baseline);
     if (!m.error.empty() || m.summary.calls == 0 || b.calls == 0 || b.median_us <= 0) return -1;
     return m.summary.median_us / b.median_us;
 }
 
-void print_table(std::ostream &out, const Report &r)
-{
+void print_table(std::ostream &out, const Report &r) {
     out << "hbench: examples/math add(i64,i64) AUTO via Hlib; request " << r.stream.request << " B, reply "
         << r.stream.reply << " B (UDP datagrams " << r.datagram.request << " B / " << r.datagram.reply << " B)\n"
         << "  " << r.plan.calls << " calls after " << r.plan.warmup << " warm-up (fork: " << r.plan.fork_calls
-        << " after " << r.plan.fork_warmup << "); in-process calls timed in batches of " << r.plan.direct_batch
-        << "; " << std::thread::hardware_concurrency() << " CPUs, load average " << fixed(r.load_before, 2)
+        << " after " << r.plan.fork_warmup << "); in-process calls timed in batches of " << r.plan.direct_batch << "; "
+        << std::thread::hardware_concurrency() << " CPUs, load average " << fixed(r.load_before, 2)
         << " at start\n  daemons: " << r.daemons << "\n\n";
     out << pad("method", 15) << pad("median µs", 11, true) << pad("p99 µs", 11, true) << pad("calls", 7, true)
         << pad("ratio", 8, true) << "  " << pad("vs", 14) << "how\n";
@@ -98,12 +93,15 @@ void print_table(std::ostream &out, const Report &r)
     row("plain_call", r.plain_call, "in-binary call through a volatile function pointer");
 }
 
-void print_json(std::ostream &out, const Report &r)
-{
+void print_json(std::ostream &out, const Report &r) {
     nlohmann::json methods = nlohmann::json::array();
     for (const auto &m : r.methods) {
-        nlohmann::json j = {{"name", m.name},   {"median_us", nullptr}, {"p99_us", nullptr},
-                            {"calls", 0},       {"ratio", nullptr},     {"baseline", baseline_name(m.baseline)},
+        nlohmann::json j = {{"name", m.name},
+                            {"median_us", nullptr},
+                            {"p99_us", nullptr},
+                            {"calls", 0},
+                            {"ratio", nullptr},
+                            {"baseline", baseline_name(m.baseline)},
                             {"description", m.description}};
         if (m.error.empty()) {
             j["median_us"] = m.summary.median_us;
@@ -149,4 +147,4 @@ void print_json(std::ostream &out, const Report &r)
     out << doc.dump(2) << "\n";
 }
 
-} // namespace hbench
+}  // namespace hbench

@@ -18,8 +18,8 @@ struct Report {
     MessageSize stream;
     MessageSize datagram;
     Plan plan;
-    std::string daemons; // how the daemons were reached
-    double load_before = -1; // 1-minute load average when the run started (busy machine: noisy figures)
+    std::string daemons;      // how the daemons were reached
+    double load_before = -1;  // 1-minute load average when the run started (busy machine: noisy figures)
 };
 
 // The 1-minute load average (/proc/loadavg), or -1.
@@ -31,4 +31,4 @@ double ratio(const Report &r, const MethodResult &m);
 void print_table(std::ostream &out, const Report &r);
 void print_json(std::ostream &out, const Report &r);
 
-} // namespace hbench
+}  // namespace hbench

@@ -5,8 +5,7 @@
 
 namespace hbench {
 
-Summary summarize(std::vector<double> &samples_us)
-{
+Summary summarize(std::vector<double> &samples_us) {
     Summary s;
     s.calls = samples_us.size();
     if (samples_us.empty()) return s;
@@ -22,8 +21,7 @@ Summary summarize(std::vector<double> &samples_us)
     return s;
 }
 
-Plan Plan::for_calls(int calls)
-{
+Plan Plan::for_calls(int calls) {
     Plan p;
     p.calls = std::max(calls, 1);
     p.warmup = std::clamp(p.calls / 10, 5, 200);
@@ -32,4 +30,4 @@ Plan Plan::for_calls(int calls)
     return p;
 }
 
-} // namespace hbench
+}  // namespace hbench

@@ -11,8 +11,7 @@
 
 namespace harness::hconsole {
 
-int Session::call(const CallRequest &request)
-{
+int Session::call(const CallRequest &request) {
     auto name = parse_component_name(request.component);
     if (!name) return fail(name.error());
     auto literals = parse_literals(request.arguments);
@@ -55,8 +54,10 @@ int Session::call(const CallRequest &request)
     options.mode = *mode;
     options.timeout = timeout();
     std::vector<hlib::PerDaemon<Bytes>> replies;
-    if (refs.size() == 1) replies.push_back({refs.front().member_id, v->call_packed(refs.front(), *args, options)});
-    else replies = v->call_packed_parallel(refs, *args, options);
+    if (refs.size() == 1)
+        replies.push_back({refs.front().member_id, v->call_packed(refs.front(), *args, options)});
+    else
+        replies = v->call_packed_parallel(refs, *args, options);
 
     std::size_t failed = 0;
     nlohmann::json list = nlohmann::json::array();
@@ -64,8 +65,10 @@ int Session::call(const CallRequest &request)
         Result<Bytes> reply = r.result;
         if (!reply) {
             ++failed;
-            if (settings_.json) list.push_back({{"id", r.member_id}, {"error", reply.error().describe()}});
-            else out_ << r.member_id << ": error: " << reply.error().describe() << "\n";
+            if (settings_.json)
+                list.push_back({{"id", r.member_id}, {"error", reply.error().describe()}});
+            else
+                out_ << r.member_id << ": error: " << reply.error().describe() << "\n";
             continue;
         }
         if (settings_.json) {
@@ -99,4 +102,4 @@ int Session::call(const CallRequest &request)
     return 0;
 }
 
-} // namespace harness::hconsole
+}  // namespace harness::hconsole

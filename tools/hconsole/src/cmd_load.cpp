@@ -9,16 +9,13 @@
 
 namespace harness::hconsole {
 
-namespace {
-
-} // namespace
+namespace {}  // namespace
 
 namespace {
 
 // PKG alone: the components this root holds for it (lib/ and a cache/lib/
 // entry), which is what the local daemon can resolve without a repository.
-Result<std::vector<ComponentName>> package_components(const std::filesystem::path &root, const std::string &package)
-{
+Result<std::vector<ComponentName>> package_components(const std::filesystem::path &root, const std::string &package) {
     if (!is_valid_name_part(package))
         return make_error(HARNESS_ERR_INVALID_ARGUMENT, "expected PACKAGE[/COMPONENT], got \"" + package + "\"");
     std::set<std::string> names;
@@ -31,18 +28,17 @@ Result<std::vector<ComponentName>> package_components(const std::filesystem::pat
         }
     }
     if (names.empty())
-        return make_error(HARNESS_ERR_NOT_FOUND, "no components of package " + package + " under " +
-                                                     (root / "lib").string() + " or " + (root / "cache" / "lib").string() +
-                                                     " (name one as PKG/COMP)");
+        return make_error(HARNESS_ERR_NOT_FOUND,
+                          "no components of package " + package + " under " + (root / "lib").string() + " or " +
+                              (root / "cache" / "lib").string() + " (name one as PKG/COMP)");
     std::vector<ComponentName> out;
     for (const auto &n : names) out.push_back({package, n});
     return out;
 }
 
-} // namespace
+}  // namespace
 
-int Session::load(const std::string &component, const std::vector<std::string> &on, bool all)
-{
+int Session::load(const std::string &component, const std::vector<std::string> &on, bool all) {
     std::vector<ComponentName> names;
     if (component.find('/') == std::string::npos) {
         auto listed = package_components(settings_.connect.resolved().root, component);
@@ -56,8 +52,10 @@ int Session::load(const std::string &component, const std::vector<std::string> &
     auto *v = vm();
     if (!v) return 1;
     hlib::Placement where;
-    if (all) where.kind = hlib::Placement::Kind::all;
-    else if (!on.empty()) where = {hlib::Placement::Kind::list, on};
+    if (all)
+        where.kind = hlib::Placement::Kind::all;
+    else if (!on.empty())
+        where = {hlib::Placement::Kind::list, on};
 
     std::size_t failed = 0, total = 0;
     nlohmann::json list = nlohmann::json::array();
@@ -69,8 +67,10 @@ int Session::load(const std::string &component, const std::vector<std::string> &
             if (!r.result) ++failed;
             if (settings_.json) {
                 nlohmann::json entry{{"id", r.member_id}, {"component", name.to_string()}};
-                if (r.result) entry["version"] = *r.result;
-                else entry["error"] = r.result.error().describe();
+                if (r.result)
+                    entry["version"] = *r.result;
+                else
+                    entry["error"] = r.result.error().describe();
                 list.push_back(std::move(entry));
             } else if (r.result) {
                 out_ << r.member_id << ": loaded " << name.to_string() << " " << *r.result << "\n";
@@ -86,8 +86,7 @@ int Session::load(const std::string &component, const std::vector<std::string> &
     return 0;
 }
 
-int Session::loaded()
-{
+int Session::loaded() {
     auto *v = vm();
     if (!v) return 1;
     auto everywhere = v->loaded_everywhere();
@@ -97,8 +96,10 @@ int Session::loaded()
         if (!d.result) {
             // A daemon the VM declared failed runs nothing: report, not an error.
             if (d.result.error().status != HARNESS_ERR_MEMBER_FAILED) ++failed;
-            if (settings_.json) list.push_back({{"id", d.member_id}, {"error", d.result.error().describe()}});
-            else out_ << d.member_id << ": error: " << d.result.error().describe() << "\n";
+            if (settings_.json)
+                list.push_back({{"id", d.member_id}, {"error", d.result.error().describe()}});
+            else
+                out_ << d.member_id << ": error: " << d.result.error().describe() << "\n";
             continue;
         }
         nlohmann::json components = nlohmann::json::array();
@@ -111,8 +112,10 @@ int Session::loaded()
                      << (c.policy == HARNESS_ONE_PER_VM ? " one-per-vm" : " per-daemon") << "\n";
             for (const auto &f : c.functions) {
                 if (settings_.json) {
-                    functions.push_back({{"name", f.name}, {"convention", convention_name(f.convention)},
-                                         {"default_mode", mode_name(f.default_mode)}, {"signature", f.signature}});
+                    functions.push_back({{"name", f.name},
+                                         {"convention", convention_name(f.convention)},
+                                         {"default_mode", mode_name(f.default_mode)},
+                                         {"signature", f.signature}});
                 } else {
                     out_ << "    " << f.name << " " << convention_name(f.convention);
                     if (!f.signature.empty()) out_ << " " << f.signature;
@@ -120,7 +123,8 @@ int Session::loaded()
                 }
             }
             if (settings_.json)
-                components.push_back({{"name", c.name.to_string()}, {"version", c.version},
+                components.push_back({{"name", c.name.to_string()},
+                                      {"version", c.version},
                                       {"level", c.level == HARNESS_LEVEL_APPLICATION ? "application" : "daemon"},
                                       {"policy", c.policy == HARNESS_ONE_PER_VM ? "one-per-vm" : "per-daemon"},
                                       {"functions", functions}});
@@ -133,4 +137,4 @@ int Session::loaded()
     return 0;
 }
 
-} // namespace harness::hconsole
+}  // namespace harness::hconsole

@@ -10,28 +10,24 @@ namespace harness::hconsole {
 
 namespace {
 
-Error bad(std::string_view text, const std::string &why)
-{
+Error bad(std::string_view text, const std::string &why) {
     return make_error(HARNESS_ERR_INVALID_ARGUMENT, "argument \"" + std::string(text) + "\": " + why);
 }
 
 template <class T>
-bool parse_int(std::string_view s, T &out)
-{
+bool parse_int(std::string_view s, T &out) {
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return !s.empty() && ec == std::errc() && end == s.data() + s.size();
 }
 
-bool parse_double(std::string_view s, double &out)
-{
+bool parse_double(std::string_view s, double &out) {
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return !s.empty() && ec == std::errc() && end == s.data() + s.size();
 }
 
-bool looks_integer(std::string_view s)
-{
+bool looks_integer(std::string_view s) {
     if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
     if (s.empty()) return false;
     for (char c : s)
@@ -39,27 +35,27 @@ bool looks_integer(std::string_view s)
     return true;
 }
 
-bool looks_decimal(std::string_view s)
-{
+bool looks_decimal(std::string_view s) {
     if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
     bool digit = false, dot = false;
     for (char c : s) {
-        if (c >= '0' && c <= '9') digit = true;
-        else if (c == '.' && !dot) dot = true;
-        else return false;
+        if (c >= '0' && c <= '9')
+            digit = true;
+        else if (c == '.' && !dot)
+            dot = true;
+        else
+            return false;
     }
     return digit && dot;
 }
 
-std::string format_double(double v)
-{
+std::string format_double(double v) {
     char buf[64];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
     return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
 }
 
-Result<Literal> typed(int type, std::string_view value, std::string_view whole)
-{
+Result<Literal> typed(int type, std::string_view value, std::string_view whole) {
     Literal l;
     l.type = type;
     l.explicit_type = true;
@@ -81,9 +77,12 @@ Result<Literal> typed(int type, std::string_view value, std::string_view whole)
         if (!parse_double(value, l.f64)) return bad(whole, "not a number");
         break;
     case HARNESS_T_BOOL:
-        if (value == "true" || value == "1") l.boolean = true;
-        else if (value == "false" || value == "0") l.boolean = false;
-        else return bad(whole, "bool is true or false");
+        if (value == "true" || value == "1")
+            l.boolean = true;
+        else if (value == "false" || value == "0")
+            l.boolean = false;
+        else
+            return bad(whole, "bool is true or false");
         break;
     case HARNESS_T_BYTES: {
         auto b = parse_hex(value);
@@ -91,31 +90,28 @@ Result<Literal> typed(int type, std::string_view value, std::string_view whole)
         l.bytes = std::move(*b);
         break;
     }
-    default: // str
+    default:  // str
         break;
     }
     return l;
 }
 
-} // namespace
+}  // namespace
 
-Result<Bytes> parse_hex(std::string_view hex)
-{
+Result<Bytes> parse_hex(std::string_view hex) {
     if (hex.starts_with("0x") || hex.starts_with("0X")) hex.remove_prefix(2);
     if (hex.size() % 2) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "hex needs an even number of digits");
     Bytes out;
     for (std::size_t i = 0; i < hex.size(); i += 2) {
         unsigned v = 0;
         auto [end, ec] = std::from_chars(hex.data() + i, hex.data() + i + 2, v, 16);
-        if (ec != std::errc() || end != hex.data() + i + 2)
-            return make_error(HARNESS_ERR_INVALID_ARGUMENT, "not hex");
+        if (ec != std::errc() || end != hex.data() + i + 2) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "not hex");
         out.push_back(static_cast<std::uint8_t>(v));
     }
     return out;
 }
 
-Result<Literal> parse_literal(std::string_view text)
-{
+Result<Literal> parse_literal(std::string_view text) {
     auto colon = text.find(':');
     if (colon != std::string_view::npos) {
         int type = type_from_name(text.substr(0, colon));
@@ -135,8 +131,7 @@ Result<Literal> parse_literal(std::string_view text)
     return l;
 }
 
-Result<std::vector<Literal>> parse_literals(const std::vector<std::string> &texts)
-{
+Result<std::vector<Literal>> parse_literals(const std::vector<std::string> &texts) {
     std::vector<Literal> out;
     for (const auto &t : texts) {
         auto l = parse_literal(t);
@@ -146,17 +141,17 @@ Result<std::vector<Literal>> parse_literals(const std::vector<std::string> &text
     return out;
 }
 
-Result<Literal> coerce(const Literal &l, int type)
-{
+Result<Literal> coerce(const Literal &l, int type) {
     if (l.type == type) return l;
     auto mismatch = [&] {
-        return make_error(HARNESS_ERR_TYPE_MISMATCH, "\"" + l.text + "\" is " + harness::type_name(l.type) +
-                                                         ", the function takes " + harness::type_name(type));
+        return make_error(HARNESS_ERR_TYPE_MISMATCH,
+                          "\"" + l.text + "\" is " + harness::type_name(l.type) + ", the function takes " +
+                              harness::type_name(type));
     };
     if (l.explicit_type) return mismatch();
     // A bare literal adapts when nothing is lost: re-read its text as `type`.
-    if (type == HARNESS_T_STR || (l.type == HARNESS_T_I64 && (type == HARNESS_T_I32 || type == HARNESS_T_U64 ||
-                                                              type == HARNESS_T_F64)) ||
+    if (type == HARNESS_T_STR ||
+        (l.type == HARNESS_T_I64 && (type == HARNESS_T_I32 || type == HARNESS_T_U64 || type == HARNESS_T_F64)) ||
         (l.type == HARNESS_T_STR && type == HARNESS_T_BOOL)) {
         auto t = typed(type, l.text, l.text);
         if (!t) return make_error(HARNESS_ERR_TYPE_MISMATCH, t.error().message);
@@ -168,8 +163,7 @@ Result<Literal> coerce(const Literal &l, int type)
 
 namespace {
 
-void pack_one(Packer &p, const Literal &l)
-{
+void pack_one(Packer &p, const Literal &l) {
     switch (l.type) {
     case HARNESS_T_I32: p.i32(static_cast<std::int32_t>(l.i64)); break;
     case HARNESS_T_I64: p.i64(l.i64); break;
@@ -181,21 +175,19 @@ void pack_one(Packer &p, const Literal &l)
     }
 }
 
-} // namespace
+}  // namespace
 
-Bytes pack_literals(const std::vector<Literal> &literals)
-{
+Bytes pack_literals(const std::vector<Literal> &literals) {
     Packer p;
     for (const auto &l : literals) pack_one(p, l);
     return p.take();
 }
 
-Result<Bytes> pack_for_signature(const std::vector<Literal> &literals, const Signature &signature)
-{
+Result<Bytes> pack_for_signature(const std::vector<Literal> &literals, const Signature &signature) {
     if (literals.size() != signature.args.size())
-        return make_error(HARNESS_ERR_TYPE_MISMATCH, "the function " + signature.to_string() + " takes " +
-                                                         std::to_string(signature.args.size()) + " argument(s), " +
-                                                         std::to_string(literals.size()) + " given");
+        return make_error(HARNESS_ERR_TYPE_MISMATCH,
+                          "the function " + signature.to_string() + " takes " + std::to_string(signature.args.size()) +
+                              " argument(s), " + std::to_string(literals.size()) + " given");
     Packer p;
     for (std::size_t i = 0; i < literals.size(); ++i) {
         auto l = coerce(literals[i], signature.args[i]);
@@ -209,17 +201,40 @@ namespace {
 
 // Walks the items of a packed buffer; `emit` gets each as (text, json).
 template <class Emit>
-Result<void> walk_items(std::span<const std::uint8_t> packed, Emit emit)
-{
+Result<void> walk_items(std::span<const std::uint8_t> packed, Emit emit) {
     Unpacker u(packed);
     while (!u.done()) {
         switch (u.peek_type()) {
-        case HARNESS_T_I32: { std::int32_t v; if (u.i32(v)) emit(std::to_string(v), nlohmann::json(v)); break; }
-        case HARNESS_T_I64: { std::int64_t v; if (u.i64(v)) emit(std::to_string(v), nlohmann::json(v)); break; }
-        case HARNESS_T_U64: { std::uint64_t v; if (u.u64(v)) emit(std::to_string(v), nlohmann::json(v)); break; }
-        case HARNESS_T_F64: { double v; if (u.f64(v)) emit(format_double(v), nlohmann::json(v)); break; }
-        case HARNESS_T_BOOL: { bool v; if (u.boolean(v)) emit(v ? "true" : "false", nlohmann::json(v)); break; }
-        case HARNESS_T_STR: { std::string v; if (u.str(v)) emit(v, nlohmann::json(v)); break; }
+        case HARNESS_T_I32: {
+            std::int32_t v;
+            if (u.i32(v)) emit(std::to_string(v), nlohmann::json(v));
+            break;
+        }
+        case HARNESS_T_I64: {
+            std::int64_t v;
+            if (u.i64(v)) emit(std::to_string(v), nlohmann::json(v));
+            break;
+        }
+        case HARNESS_T_U64: {
+            std::uint64_t v;
+            if (u.u64(v)) emit(std::to_string(v), nlohmann::json(v));
+            break;
+        }
+        case HARNESS_T_F64: {
+            double v;
+            if (u.f64(v)) emit(format_double(v), nlohmann::json(v));
+            break;
+        }
+        case HARNESS_T_BOOL: {
+            bool v;
+            if (u.boolean(v)) emit(v ? "true" : "false", nlohmann::json(v));
+            break;
+        }
+        case HARNESS_T_STR: {
+            std::string v;
+            if (u.str(v)) emit(v, nlohmann::json(v));
+            break;
+        }
         case HARNESS_T_BYTES: {
             std::span<const std::uint8_t> v;
             if (u.bytes(v)) emit(to_hex(v), nlohmann::json(to_hex(v)));
@@ -232,22 +247,20 @@ Result<void> walk_items(std::span<const std::uint8_t> packed, Emit emit)
     return {};
 }
 
-} // namespace
+}  // namespace
 
-Result<std::vector<std::string>> format_items(std::span<const std::uint8_t> packed)
-{
+Result<std::vector<std::string>> format_items(std::span<const std::uint8_t> packed) {
     std::vector<std::string> out;
     auto r = walk_items(packed, [&](std::string text, const nlohmann::json &) { out.push_back(std::move(text)); });
     if (!r) return r.error();
     return out;
 }
 
-Result<nlohmann::json> items_json(std::span<const std::uint8_t> packed)
-{
+Result<nlohmann::json> items_json(std::span<const std::uint8_t> packed) {
     nlohmann::json out = nlohmann::json::array();
     auto r = walk_items(packed, [&](const std::string &, nlohmann::json j) { out.push_back(std::move(j)); });
     if (!r) return r.error();
     return out;
 }
 
-} // namespace harness::hconsole
+}  // namespace harness::hconsole

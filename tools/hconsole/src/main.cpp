@@ -31,8 +31,7 @@ struct Command {
 const char *kArgHelp = "arguments: i64:5 i32:5 u64:5 f64:2.5 bool:true str:text bytes:hex; bare 5 is i64, "
                        "2.5 is f64, anything else str (bare literals adapt to an AUTO signature)";
 
-void add_commands(CLI::App &app, Command &c)
-{
+void add_commands(CLI::App &app, Command &c) {
     app.require_subcommand(0, 1);
     app.add_subcommand("members", "list the daemons of the VM and their state");
     auto *add = app.add_subcommand("add", "add the host running hcored at HOST:PORT to the VM");
@@ -66,8 +65,7 @@ void add_commands(CLI::App &app, Command &c)
     app.add_subcommand("halt", "stop every daemon of the VM");
 }
 
-int run(CLI::App &app, Command &c, Session &session, bool json)
-{
+int run(CLI::App &app, Command &c, Session &session, bool json) {
     session.settings().json = json || c.json;
     if (app.got_subcommand("members")) return session.members();
     if (app.got_subcommand("add")) return session.add(c.add_host);
@@ -79,8 +77,7 @@ int run(CLI::App &app, Command &c, Session &session, bool json)
 }
 
 // Splits a line into words; '…' and "…" quote, backslash escapes.
-std::vector<std::string> split_words(const std::string &line)
-{
+std::vector<std::string> split_words(const std::string &line) {
     std::vector<std::string> words;
     std::string word;
     bool in_word = false;
@@ -88,9 +85,12 @@ std::vector<std::string> split_words(const std::string &line)
     for (std::size_t i = 0; i < line.size(); ++i) {
         char ch = line[i];
         if (quote) {
-            if (ch == quote) quote = 0;
-            else if (ch == '\\' && quote == '"' && i + 1 < line.size()) word += line[++i];
-            else word += ch;
+            if (ch == quote)
+                quote = 0;
+            else if (ch == '\\' && quote == '"' && i + 1 < line.size())
+                word += line[++i];
+            else
+                word += ch;
         } else if (ch == '\'' || ch == '"') {
             quote = ch;
             in_word = true;
@@ -110,15 +110,13 @@ std::vector<std::string> split_words(const std::string &line)
     return words;
 }
 
-bool is_command(CLI::App &app, const std::string &word)
-{
+bool is_command(CLI::App &app, const std::string &word) {
     for (const CLI::App *sub : app.get_subcommands([](const CLI::App *) { return true; }))
         if (sub->get_name() == word) return true;
     return false;
 }
 
-int interactive(Session &session, bool json)
-{
+int interactive(Session &session, bool json) {
     bool tty = ::isatty(STDIN_FILENO);
     int status = 0;
     std::string line;
@@ -162,10 +160,9 @@ int interactive(Session &session, bool json)
     return status;
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     CLI::App app{"hconsole — the HARNESS console: VM membership, loading and calling plugins.\n"
                  "With no command, reads commands line by line from stdin (quit or EOF ends)."};
     app.fallthrough();
@@ -174,8 +171,9 @@ int main(int argc, char **argv)
     bool json = false;
     app.add_option("--root", root, "HARNESS root directory (env HARNESS_ROOT, default ~/.harness)");
     app.add_option("--key", key, "VM key file (env HARNESS_KEY, default <root>/vm.key)");
-    app.add_option("--hcore", hcore, "daemon to talk to, HOST:PORT (env HARNESS_HCORE, default the local "
-                                     "daemon's Unix socket <root>/var/hcored.sock)");
+    app.add_option("--hcore", hcore,
+                   "daemon to talk to, HOST:PORT (env HARNESS_HCORE, default the local "
+                   "daemon's Unix socket <root>/var/hcored.sock)");
     app.add_option("--timeout", timeout_ms, "deadline of each operation, in milliseconds")
         ->check(CLI::Range(1L, 3600L * 1000));
     app.add_flag("--json", json, "print one JSON document on stdout");

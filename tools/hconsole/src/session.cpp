@@ -10,18 +10,14 @@
 namespace harness::hconsole {
 
 Session::Session(Settings settings, std::ostream &out, std::ostream &err)
-    : settings_(std::move(settings)), out_(out), err_(err)
-{
-}
+    : settings_(std::move(settings)), out_(out), err_(err) {}
 
-int Session::fail(const std::string &reason)
-{
+int Session::fail(const std::string &reason) {
     err_ << "hconsole: " << reason << std::endl;
     return 1;
 }
 
-hlib::VirtualMachine *Session::vm()
-{
+hlib::VirtualMachine *Session::vm() {
     if (vm_) return &*vm_;
     auto vm = hlib::VirtualMachine::connect(settings_.connect);
     if (!vm) {
@@ -32,8 +28,7 @@ hlib::VirtualMachine *Session::vm()
     return &*vm_;
 }
 
-Result<harness_mode> parse_mode(std::string_view text)
-{
+Result<harness_mode> parse_mode(std::string_view text) {
     if (text.empty() || text == "default") return HARNESS_MODE_DEFAULT;
     if (text == "inline") return HARNESS_MODE_INLINE;
     if (text == "thread") return HARNESS_MODE_THREAD;
@@ -43,8 +38,7 @@ Result<harness_mode> parse_mode(std::string_view text)
                       "mode \"" + std::string(text) + "\" is not one of inline, thread, fork, service");
 }
 
-int Session::members()
-{
+int Session::members() {
     auto *v = vm();
     if (!v) return 1;
     auto members = v->members();
@@ -52,8 +46,11 @@ int Session::members()
     if (settings_.json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto &m : *members)
-            list.push_back({{"id", m.id}, {"tcp", m.tcp.to_string()}, {"udp", m.udp.to_string()},
-                            {"state", m.alive ? "alive" : "failed"}, {"silent_ms", m.silent_ms}});
+            list.push_back({{"id", m.id},
+                            {"tcp", m.tcp.to_string()},
+                            {"udp", m.udp.to_string()},
+                            {"state", m.alive ? "alive" : "failed"},
+                            {"silent_ms", m.silent_ms}});
         out_ << nlohmann::json{{"members", list}}.dump() << std::endl;
         return 0;
     }
@@ -65,9 +62,9 @@ int Session::members()
     }
     auto row = [&](const std::string &id, const std::string &tcp, const std::string &udp, const std::string &state,
                    const std::string &silent) {
-        out_ << std::left << std::setw(static_cast<int>(w_id)) << id << "  " << std::setw(static_cast<int>(w_tcp)) << tcp
-             << "  " << std::setw(static_cast<int>(w_udp)) << udp << "  " << std::setw(6) << state << "  " << silent
-             << "\n";
+        out_ << std::left << std::setw(static_cast<int>(w_id)) << id << "  " << std::setw(static_cast<int>(w_tcp))
+             << tcp << "  " << std::setw(static_cast<int>(w_udp)) << udp << "  " << std::setw(6) << state << "  "
+             << silent << "\n";
     };
     row("ID", "TCP", "UDP", "STATE", "SILENT_MS");
     for (const auto &m : *members)
@@ -76,8 +73,7 @@ int Session::members()
     return 0;
 }
 
-int Session::add(const std::string &host_port)
-{
+int Session::add(const std::string &host_port) {
     auto where = parse_endpoint(host_port);
     if (!where) return fail(where.error());
     auto *v = vm();
@@ -86,21 +82,24 @@ int Session::add(const std::string &host_port)
     // allow it twice the usual time.
     auto id = v->local().add(*where, hlib::deadline_in(2 * timeout()));
     if (!id) return fail("add " + host_port + ": " + id.error().describe());
-    if (settings_.json) out_ << nlohmann::json{{"id", *id}, {"address", where->to_string()}}.dump() << std::endl;
-    else out_ << "added " << *id << " at " << where->to_string() << std::endl;
+    if (settings_.json)
+        out_ << nlohmann::json{{"id", *id}, {"address", where->to_string()}}.dump() << std::endl;
+    else
+        out_ << "added " << *id << " at " << where->to_string() << std::endl;
     return 0;
 }
 
-int Session::halt()
-{
+int Session::halt() {
     auto *v = vm();
     if (!v) return 1;
     auto r = v->local().halt(true, hlib::deadline_in(timeout()));
     if (!r) return fail("halt: " + r.error().describe());
-    vm_.reset(); // the daemon is gone
-    if (settings_.json) out_ << nlohmann::json{{"halted", true}}.dump() << std::endl;
-    else out_ << "halt requested for the whole VM" << std::endl;
+    vm_.reset();  // the daemon is gone
+    if (settings_.json)
+        out_ << nlohmann::json{{"halted", true}}.dump() << std::endl;
+    else
+        out_ << "halt requested for the whole VM" << std::endl;
     return 0;
 }
 
-} // namespace harness::hconsole
+}  // namespace harness::hconsole

@@ -16,13 +16,13 @@ struct Settings {
 };
 
 struct CallRequest {
-    std::string component;              // PKG/COMP
+    std::string component;  // PKG/COMP
     std::string function;
-    std::vector<std::string> arguments; // literals
+    std::vector<std::string> arguments;  // literals
     bool all = false;
-    std::vector<std::string> on;        // member ids
+    std::vector<std::string> on;  // member ids
     bool udp = false;
-    std::string mode;                   // inline|thread|fork|service or empty
+    std::string mode;  // inline|thread|fork|service or empty
 };
 
 // Every command prints its result on out and returns an exit status; on
@@ -41,7 +41,7 @@ public:
     Settings &settings() { return settings_; }
 
 private:
-    hlib::VirtualMachine *vm(); // connects on first use; null after a reported failure
+    hlib::VirtualMachine *vm();  // connects on first use; null after a reported failure
     int fail(const std::string &reason);
     int fail(const Error &error) { return fail(error.describe()); }
     std::chrono::milliseconds timeout() const { return settings_.connect.timeout; }
@@ -55,4 +55,4 @@ private:
 // "inline", "thread", "fork", "service" (or empty: the function's default).
 Result<harness_mode> parse_mode(std::string_view text);
 
-} // namespace harness::hconsole
+}  // namespace harness::hconsole

@@ -16,12 +16,13 @@ namespace {
 
 std::atomic<bool> interrupted{false};
 
-void on_signal(int) { interrupted = true; }
+void on_signal(int) {
+    interrupted = true;
+}
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     using namespace harness;
     CLI::App app{"hostinfo — the state of the HARNESS virtual machine: members, services, DRD voters and "
                  "standbys, plugins per daemon."};
@@ -30,12 +31,15 @@ int main(int argc, char **argv)
     bool json = false, watch = false;
     app.add_option("--root", root, "HARNESS root directory (env HARNESS_ROOT, default ~/.harness)");
     app.add_option("--key", key, "VM key file (env HARNESS_KEY, default <root>/vm.key)");
-    app.add_option("--hcore", hcore, "daemon to ask, HOST:PORT (env HARNESS_HCORE, default the local "
-                                     "daemon's Unix socket <root>/var/hcored.sock)");
-    app.add_option("--timeout", timeout_ms, "deadline of each request, in milliseconds")->check(CLI::Range(1L, 3600000L));
+    app.add_option("--hcore", hcore,
+                   "daemon to ask, HOST:PORT (env HARNESS_HCORE, default the local "
+                   "daemon's Unix socket <root>/var/hcored.sock)");
+    app.add_option("--timeout", timeout_ms, "deadline of each request, in milliseconds")
+        ->check(CLI::Range(1L, 3600000L));
     app.add_flag("--json", json, "print one JSON document on stdout");
     app.add_flag("--watch", watch, "refresh in place until interrupted (Ctrl-C)");
-    app.add_option("--interval", interval_ms, "--watch refresh period, in milliseconds")->check(CLI::Range(50L, 3600000L));
+    app.add_option("--interval", interval_ms, "--watch refresh period, in milliseconds")
+        ->check(CLI::Range(50L, 3600000L));
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
@@ -84,7 +88,7 @@ int main(int argc, char **argv)
     std::signal(SIGTERM, on_signal);
     while (!interrupted) {
         auto st = hostinfo::gather(*vm, options.timeout);
-        std::cout << "\x1b[H\x1b[2J"; // home and clear: the table redraws in place
+        std::cout << "\x1b[H\x1b[2J";  // home and clear: the table redraws in place
         if (st)
             hostinfo::print_text(*st, std::cout);
         else

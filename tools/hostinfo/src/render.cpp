@@ -4,8 +4,7 @@
 
 namespace harness::hostinfo {
 
-nlohmann::json to_json(const VmState &st)
-{
+nlohmann::json to_json(const VmState &st) {
     nlohmann::json j;
     j["via"] = st.via;
     j["members"] = nlohmann::json::array();
@@ -32,20 +31,19 @@ nlohmann::json to_json(const VmState &st)
 
 namespace {
 
-std::string join(const std::vector<std::string> &v, const char *sep = " ")
-{
+std::string join(const std::vector<std::string> &v, const char *sep = " ") {
     std::string out;
     for (const auto &s : v) out += (out.empty() ? "" : sep) + s;
     return out.empty() ? "-" : out;
 }
 
-} // namespace
+}  // namespace
 
-void print_text(const VmState &st, std::ostream &out)
-{
+void print_text(const VmState &st, std::ostream &out) {
     out << "members (as member " << st.via << " sees them)\n";
     for (const auto &m : st.members) {
-        out << "  " << std::left << std::setw(10) << m.id << std::setw(24) << m.address << (m.alive ? "alive" : "FAILED");
+        out << "  " << std::left << std::setw(10) << m.id << std::setw(24) << m.address
+            << (m.alive ? "alive" : "FAILED");
         if (m.silent_ms > 0) out << "  (heard " << m.silent_ms << " ms ago)";
         out << "\n";
     }
@@ -65,4 +63,4 @@ void print_text(const VmState &st, std::ostream &out)
     for (const auto &n : st.notes) out << "note: " << n << "\n";
 }
 
-} // namespace harness::hostinfo
+}  // namespace harness::hostinfo

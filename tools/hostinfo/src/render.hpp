@@ -13,4 +13,4 @@ namespace harness::hostinfo {
 nlohmann::json to_json(const VmState &st);
 void print_text(const VmState &st, std::ostream &out);
 
-} // namespace harness::hostinfo
+}  // namespace harness::hostinfo

@@ -9,21 +9,20 @@ namespace {
 const ComponentName kDrd{"vm", "drd"};
 
 Result<Bytes> call_drd(hlib::VirtualMachine &vm, std::string_view function, std::span<const std::uint8_t> args,
-                       std::chrono::milliseconds timeout)
-{
+                       std::chrono::milliseconds timeout) {
     return vm.local().call(kDrd, function, args, HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, hlib::deadline_in(timeout));
 }
 
 // vm/drd status: str leader, i64 n, n × str, i64 m, m × str, i64 commit_index.
-Result<DrdStatus> drd_status(hlib::VirtualMachine &vm, std::chrono::milliseconds timeout)
-{
+Result<DrdStatus> drd_status(hlib::VirtualMachine &vm, std::chrono::milliseconds timeout) {
     auto reply = call_drd(vm, "status", {}, timeout);
     if (!reply) return reply.error();
     Unpacker u(*reply);
     DrdStatus s;
     s.known = true;
     std::int64_t n = 0;
-    if (!u.str(s.leader) || !u.i64(n) || n < 0 || n > 4096) return make_error(HARNESS_ERR_PROTOCOL, "malformed drd status");
+    if (!u.str(s.leader) || !u.i64(n) || n < 0 || n > 4096)
+        return make_error(HARNESS_ERR_PROTOCOL, "malformed drd status");
     s.voters.resize(static_cast<std::size_t>(n));
     for (auto &v : s.voters)
         if (!u.str(v)) return make_error(HARNESS_ERR_PROTOCOL, "malformed drd status");
@@ -36,8 +35,8 @@ Result<DrdStatus> drd_status(hlib::VirtualMachine &vm, std::chrono::milliseconds
 }
 
 // The member id in vm/services/<name> (plain bytes), "" when the record is absent.
-Result<std::string> active_instance(hlib::VirtualMachine &vm, const std::string &service, std::chrono::milliseconds timeout)
-{
+Result<std::string> active_instance(hlib::VirtualMachine &vm, const std::string &service,
+                                    std::chrono::milliseconds timeout) {
     Packer args;
     args.str("vm/services/" + service).boolean(false);
     auto reply = call_drd(vm, "get", args.view(), timeout);
@@ -46,14 +45,14 @@ Result<std::string> active_instance(hlib::VirtualMachine &vm, const std::string 
     bool found = false;
     Bytes value;
     std::int64_t version = 0;
-    if (!u.boolean(found) || !u.bytes(value) || !u.i64(version)) return make_error(HARNESS_ERR_PROTOCOL, "malformed drd get reply");
+    if (!u.boolean(found) || !u.bytes(value) || !u.i64(version))
+        return make_error(HARNESS_ERR_PROTOCOL, "malformed drd get reply");
     return found ? std::string(value.begin(), value.end()) : std::string();
 }
 
-} // namespace
+}  // namespace
 
-Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeout)
-{
+Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeout) {
     VmState st;
     st.via = vm.local_id();
     auto members = vm.members();
@@ -61,7 +60,7 @@ Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeo
     for (const auto &m : *members) st.members.push_back({m.id, m.tcp.to_string(), m.alive, m.silent_ms});
     std::sort(st.members.begin(), st.members.end(), [](const auto &a, const auto &b) { return a.id < b.id; });
 
-    std::map<std::string, std::vector<std::string>> loaded_service; // service → members with it loaded
+    std::map<std::string, std::vector<std::string>> loaded_service;  // service → members with it loaded
     for (auto &per : vm.loaded_everywhere()) {
         if (!per.result) {
             st.notes.push_back("member " + per.member_id + ": " + per.result.error().describe());
@@ -81,10 +80,12 @@ Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeo
     st.services["spawn_notify"] = loaded_service["spawn_notify"];
     for (const char *name : {"events", "naming"}) {
         st.services[name] = {};
-        if (loaded_service["drd"].empty() || std::find(loaded_service["drd"].begin(), loaded_service["drd"].end(),
-                                                       st.via) == loaded_service["drd"].end()) {
+        if (loaded_service["drd"].empty() ||
+            std::find(loaded_service["drd"].begin(), loaded_service["drd"].end(), st.via) ==
+                loaded_service["drd"].end()) {
             if (!loaded_service[name].empty())
-                st.notes.push_back(std::string(name) + ": no vm/drd on member " + st.via + " to ask for the active instance");
+                st.notes.push_back(std::string(name) + ": no vm/drd on member " + st.via +
+                                   " to ask for the active instance");
             continue;
         }
         auto active = active_instance(vm, name, timeout);
@@ -104,4 +105,4 @@ Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeo
     return st;
 }
 
-} // namespace harness::hostinfo
+}  // namespace harness::hostinfo

@@ -29,15 +29,15 @@ struct DrdStatus {
 };
 
 struct VmState {
-    std::string via; // the member id of the daemon asked
+    std::string via;  // the member id of the daemon asked
     std::vector<MemberState> members;
-    std::map<std::string, std::vector<std::string>> plugins;  // member id → "PKG/COMP version"
-    std::map<std::string, std::vector<std::string>> services; // service name → member ids hosting it
+    std::map<std::string, std::vector<std::string>> plugins;   // member id → "PKG/COMP version"
+    std::map<std::string, std::vector<std::string>> services;  // service name → member ids hosting it
     DrdStatus drd;
-    std::vector<std::string> notes; // what could not be read, and why
+    std::vector<std::string> notes;  // what could not be read, and why
 };
 
 // The whole state, or an error when the daemon cannot be reached at all.
 Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeout);
 
-} // namespace harness::hostinfo
+}  // namespace harness::hostinfo

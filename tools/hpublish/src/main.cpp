@@ -5,9 +5,9 @@
 //   hpublish keygen --gnupghome DIR --name NAME
 //   hpublish export-key --gnupghome DIR --signer FPR --out FILE
 //   hpublish verify --repo DIR --gnupghome DIR --trust FPR…
+#include <harness/fetch/repo_keys.hpp>
 #include <harness/publish/publish.hpp>
 #include <harness/publish/publish_push.hpp>
-#include <harness/fetch/repo_keys.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -16,16 +16,14 @@
 
 namespace {
 
-int fail(const harness::Error &e)
-{
+int fail(const harness::Error &e) {
     std::cerr << "hpublish: " << e.message << "\n";
     return 1;
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     CLI::App app{"hpublish: add built HARNESS plugins to a signed web repository (see webrepo/README.md).\n"
                  "Copies each plugin's .so and manifest to packages/<PKG>/, updates index.json, bumps\n"
                  "index_version, sets the expiry and writes the detached signature index.json.sig."};
@@ -52,19 +50,22 @@ int main(int argc, char **argv)
     app.add_option("--key", key_file, "VM key file (env HARNESS_KEY, default <root>/vm.key)");
     app.add_option("PLUGIN", plugins, "a built plugin's manifest (COMP.json, with COMP.so beside it) or a folder");
 
-    auto *keygen = app.add_subcommand("keygen", "generate a passphrase-less ed25519 signing key; prints its fingerprint");
+    auto *keygen =
+        app.add_subcommand("keygen", "generate a passphrase-less ed25519 signing key; prints its fingerprint");
     std::string key_home, key_name;
     keygen->add_option("--gnupghome", key_home, "GnuPG home to create the key in")->required();
     keygen->add_option("--name", key_name, "user id, e.g. \"HARNESS demo publisher <demo@example.org>\"")->required();
 
-    auto *exportk = app.add_subcommand("export-key", "write the signer's public key (armored) for daemons' --import-key");
+    auto *exportk =
+        app.add_subcommand("export-key", "write the signer's public key (armored) for daemons' --import-key");
     std::string exp_home, exp_signer, exp_out;
     exportk->add_option("--gnupghome", exp_home, "GnuPG home holding the key")->required();
     exportk->add_option("--signer", exp_signer, "full fingerprint of the key")->required();
     exportk->add_option("--out", exp_out, "output file")->required();
 
-    auto *verify = app.add_subcommand("verify", "check a repository directory as a daemon would: signature by a "
-                                                "trusted key, expiry, size and SHA-256 of every file");
+    auto *verify = app.add_subcommand("verify",
+                                      "check a repository directory as a daemon would: signature by a "
+                                      "trusted key, expiry, size and SHA-256 of every file");
     std::string ver_repo, ver_home;
     std::vector<std::string> ver_trust;
     verify->add_option("--repo", ver_repo, "repository directory")->required();
@@ -138,8 +139,8 @@ int main(int argc, char **argv)
         vm.hcore = *where;
     }
     if (auto pushed = harness::publish::push_to_vm(vm, url, entries); !pushed)
-        return fail(harness::make_error(pushed.error().status, "published, but telling the VM failed: " +
-                                                                   pushed.error().describe()));
+        return fail(harness::make_error(pushed.error().status,
+                                        "published, but telling the VM failed: " + pushed.error().describe()));
     std::cout << "told the VM: " << entries.size() << " component(s) at " << url << "\n";
     return 0;
 }

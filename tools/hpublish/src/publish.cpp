@@ -1,5 +1,5 @@
-#include <harness/publish/publish.hpp>
 #include <harness/fetch/repo_keys.hpp>
+#include <harness/publish/publish.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -14,8 +14,7 @@ namespace harness::publish {
 
 namespace fs = std::filesystem;
 
-Result<std::string> read_file(const fs::path &file)
-{
+Result<std::string> read_file(const fs::path &file) {
     std::ifstream in(file, std::ios::binary);
     if (!in) return make_error(HARNESS_ERR_NOT_FOUND, "cannot read " + file.string());
     std::ostringstream text;
@@ -25,8 +24,7 @@ Result<std::string> read_file(const fs::path &file)
 
 namespace {
 
-std::optional<PluginFiles> pair_for(const fs::path &manifest)
-{
+std::optional<PluginFiles> pair_for(const fs::path &manifest) {
     fs::path so = manifest;
     so.replace_extension(".so");
     std::error_code ec;
@@ -34,10 +32,9 @@ std::optional<PluginFiles> pair_for(const fs::path &manifest)
     return PluginFiles{so, manifest};
 }
 
-} // namespace
+}  // namespace
 
-Result<std::vector<PluginFiles>> find_plugins(const fs::path &arg)
-{
+Result<std::vector<PluginFiles>> find_plugins(const fs::path &arg) {
     std::error_code ec;
     std::vector<PluginFiles> found;
     if (fs::is_directory(arg, ec)) {
@@ -47,7 +44,8 @@ Result<std::vector<PluginFiles>> find_plugins(const fs::path &arg)
         std::sort(found.begin(), found.end(),
                   [](const PluginFiles &a, const PluginFiles &b) { return a.manifest < b.manifest; });
         if (found.empty())
-            return make_error(HARNESS_ERR_NOT_FOUND, "no plugin (COMP.json with COMP.so beside it) under " + arg.string());
+            return make_error(HARNESS_ERR_NOT_FOUND,
+                              "no plugin (COMP.json with COMP.so beside it) under " + arg.string());
         return found;
     }
     fs::path manifest = arg;
@@ -56,26 +54,25 @@ Result<std::vector<PluginFiles>> find_plugins(const fs::path &arg)
     return make_error(HARNESS_ERR_NOT_FOUND, arg.string() + ": not a plugin manifest with its .so beside it");
 }
 
-Result<PreparedPlugin> prepare_plugin(const PluginFiles &files, std::optional<std::chrono::seconds> ttl)
-{
+Result<PreparedPlugin> prepare_plugin(const PluginFiles &files, std::optional<std::chrono::seconds> ttl) {
     auto manifest_bytes = read_file(files.manifest);
     if (!manifest_bytes) return manifest_bytes.error();
     auto so_bytes = read_file(files.shared_object);
     if (!so_bytes) return so_bytes.error();
     auto manifest = parse_manifest(*manifest_bytes);
-    if (!manifest) return make_error(manifest.error().status, manifest.error().message + " (" + files.manifest.string() + ")");
+    if (!manifest)
+        return make_error(manifest.error().status, manifest.error().message + " (" + files.manifest.string() + ")");
     if (manifest->component != files.manifest.stem().string())
-        return make_error(HARNESS_ERR_INVALID_ARGUMENT, files.manifest.string() + " describes component " +
-                                                            manifest->component + ", not " +
-                                                            files.manifest.stem().string());
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          files.manifest.string() + " describes component " + manifest->component + ", not " +
+                              files.manifest.stem().string());
     auto entry = repo::make_entry(*manifest, *so_bytes, *manifest_bytes);
     if (!entry) return entry.error();
     if (ttl) entry->cache_ttl_seconds = ttl->count();
     return PreparedPlugin{std::move(*entry), std::move(*so_bytes), std::move(*manifest_bytes)};
 }
 
-Result<repo::RepoIndex> load_index(const fs::path &repo_dir)
-{
+Result<repo::RepoIndex> load_index(const fs::path &repo_dir) {
     std::error_code ec;
     fs::path file = repo_dir / repo::kIndexFile;
     if (!fs::exists(file, ec)) {
@@ -90,13 +87,14 @@ Result<repo::RepoIndex> load_index(const fs::path &repo_dir)
     return index;
 }
 
-Result<void> write_repo_file(const fs::path &repo_dir, const std::string &relative, std::string_view bytes)
-{
-    if (!repo::is_safe_relative_path(relative)) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "unsafe path " + relative);
+Result<void> write_repo_file(const fs::path &repo_dir, const std::string &relative, std::string_view bytes) {
+    if (!repo::is_safe_relative_path(relative))
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT, "unsafe path " + relative);
     fs::path target = repo_dir / relative;
     std::error_code ec;
     fs::create_directories(target.parent_path(), ec);
-    if (ec) return make_error(HARNESS_ERR_INTERNAL, "cannot create " + target.parent_path().string() + ": " + ec.message());
+    if (ec)
+        return make_error(HARNESS_ERR_INTERNAL, "cannot create " + target.parent_path().string() + ": " + ec.message());
     fs::path tmp = target;
     tmp += ".tmp." + std::to_string(::getpid());
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -106,8 +104,10 @@ Result<void> write_repo_file(const fs::path &repo_dir, const std::string &relati
     while (ok && !rest.empty()) {
         ssize_t n = ::write(fd, rest.data(), rest.size());
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) ok = false;
-        else rest.remove_prefix(static_cast<std::size_t>(n));
+        if (n < 0)
+            ok = false;
+        else
+            rest.remove_prefix(static_cast<std::size_t>(n));
     }
     ok = ok && ::fsync(fd) == 0;
     ok = (::close(fd) == 0) && ok;
@@ -120,8 +120,7 @@ Result<void> write_repo_file(const fs::path &repo_dir, const std::string &relati
 }
 
 Result<void> write_signed_index(const fs::path &repo_dir, const repo::RepoIndex &index, const fs::path &gnupghome,
-                                const std::string &signer)
-{
+                                const std::string &signer) {
     std::string text = repo::serialize_index(index);
     std::string signature;
     if (!signer.empty()) {
@@ -133,13 +132,14 @@ Result<void> write_signed_index(const fs::path &repo_dir, const repo::RepoIndex 
     // mismatch (the fetcher re-reads once after a pause), never an index
     // without its signature.
     std::error_code ec;
-    if (signature.empty()) fs::remove(repo_dir / repo::kSignatureFile, ec);
-    else if (auto r = write_repo_file(repo_dir, repo::kSignatureFile, signature); !r) return r;
+    if (signature.empty())
+        fs::remove(repo_dir / repo::kSignatureFile, ec);
+    else if (auto r = write_repo_file(repo_dir, repo::kSignatureFile, signature); !r)
+        return r;
     return write_repo_file(repo_dir, repo::kIndexFile, text);
 }
 
-Result<repo::RepoIndex> publish(const PublishOptions &options, const std::vector<PluginFiles> &plugins)
-{
+Result<repo::RepoIndex> publish(const PublishOptions &options, const std::vector<PluginFiles> &plugins) {
     auto index = load_index(options.repo_dir);
     if (!index) return index.error();
     for (const auto &files : plugins) {
@@ -153,10 +153,10 @@ Result<repo::RepoIndex> publish(const PublishOptions &options, const std::vector
     }
     index->index_version = options.index_version ? *options.index_version : index->index_version + 1;
     if (!options.repository_name.empty()) index->repository = options.repository_name;
-    index->expires = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()) +
-                     options.expires_in;
+    index->expires =
+        std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()) + options.expires_in;
     if (auto r = write_signed_index(options.repo_dir, *index, options.gnupghome, options.signer); !r) return r.error();
     return index;
 }
 
-} // namespace harness::publish
+}  // namespace harness::publish

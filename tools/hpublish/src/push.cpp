@@ -4,12 +4,9 @@
 
 namespace harness::publish {
 
-namespace {
+namespace {}  // namespace
 
-} // namespace
-
-std::string entry_info_json(const repo::IndexEntry &entry)
-{
+std::string entry_info_json(const repo::IndexEntry &entry) {
     nlohmann::json j;
     j["level"] = entry.level;
     j["abi_major"] = entry.abi_major;
@@ -26,8 +23,7 @@ std::string entry_info_json(const repo::IndexEntry &entry)
 }
 
 Result<void> push_to_vm(const hlib::ConnectOptions &vm, const std::string &repo_url,
-                        const std::vector<repo::IndexEntry> &entries)
-{
+                        const std::vector<repo::IndexEntry> &entries) {
     auto options = vm.resolved();
     auto key = load_key(options.key_file);
     if (!key) return key.error();
@@ -43,4 +39,4 @@ Result<void> push_to_vm(const hlib::ConnectOptions &vm, const std::string &repo_
     return {};
 }
 
-} // namespace harness::publish
+}  // namespace harness::publish

@@ -1,6 +1,6 @@
 // hpublish verify: the daemon's checks, run on a repository directory.
-#include <harness/publish/publish.hpp>
 #include <harness/fetch/repo_keys.hpp>
+#include <harness/publish/publish.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -11,27 +11,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Result<void> check_file(const fs::path &repo_dir, const repo::FileRef &ref)
-{
+Result<void> check_file(const fs::path &repo_dir, const repo::FileRef &ref) {
     auto bytes = read_file(repo_dir / ref.path);
     if (!bytes) return bytes.error();
     if (bytes->size() != ref.size)
-        return make_error(HARNESS_ERR_AUTH, "hash mismatch: " + ref.path + " has " + std::to_string(bytes->size()) +
-                                                " bytes, the index says " + std::to_string(ref.size));
+        return make_error(HARNESS_ERR_AUTH,
+                          "hash mismatch: " + ref.path + " has " + std::to_string(bytes->size()) +
+                              " bytes, the index says " + std::to_string(ref.size));
     if (repo::sha256_hex(*bytes) != ref.sha256)
         return make_error(HARNESS_ERR_AUTH, "hash mismatch: SHA-256 of " + ref.path + " differs from the index");
     return {};
 }
 
-} // namespace
+}  // namespace
 
 Result<repo::RepoIndex> verify_repository(const fs::path &repo_dir, const fs::path &gnupghome,
-                                          const std::vector<std::string> &trusted)
-{
+                                          const std::vector<std::string> &trusted) {
     auto text = read_file(repo_dir / repo::kIndexFile);
     if (!text) return text.error();
     auto sig = read_file(repo_dir / repo::kSignatureFile);
-    if (!sig) return make_error(HARNESS_ERR_AUTH, "missing signature: no " + (repo_dir / repo::kSignatureFile).string());
+    if (!sig)
+        return make_error(HARNESS_ERR_AUTH, "missing signature: no " + (repo_dir / repo::kSignatureFile).string());
     auto signer = repo::verify_detached(gnupghome, *text, *sig, trusted);
     if (!signer) return signer.error();
     auto index = repo::parse_index(*text);
@@ -45,4 +45,4 @@ Result<repo::RepoIndex> verify_repository(const fs::path &repo_dir, const fs::pa
     return index;
 }
 
-} // namespace harness::publish
+}  // namespace harness::publish

@@ -9,10 +9,10 @@
 #include <harness/common/result.hpp>
 
 #include <array>
-#include <memory>
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -62,4 +62,4 @@ Mac client_proof(const VmKey &key, std::string_view vm, std::span<const std::uin
 Mac server_proof(const VmKey &key, std::string_view vm, std::span<const std::uint8_t> client_nonce,
                  std::span<const std::uint8_t> server_nonce);
 
-} // namespace harness
+}  // namespace harness

@@ -20,4 +20,4 @@ struct Endpoint {
 // Accepts "host:port", "[v6]:port"; the port must be 0–65535.
 Result<Endpoint> parse_endpoint(std::string_view text);
 
-} // namespace harness
+}  // namespace harness

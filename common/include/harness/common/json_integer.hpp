@@ -13,8 +13,7 @@ namespace harness {
 
 // The value if it is a JSON integer that fits T, otherwise nothing.
 template <class T>
-std::optional<T> json_integer(const nlohmann::json &value)
-{
+std::optional<T> json_integer(const nlohmann::json &value) {
     if (value.is_number_unsigned()) {
         auto v = value.get<nlohmann::json::number_unsigned_t>();
         if (!std::in_range<T>(v)) return std::nullopt;
@@ -31,11 +30,10 @@ std::optional<T> json_integer(const nlohmann::json &value)
 // Field `key` of object j: `fallback` when absent, nothing when present but
 // not an integer that fits T.
 template <class T>
-std::optional<T> json_integer_field(const nlohmann::json &j, const char *key, T fallback)
-{
+std::optional<T> json_integer_field(const nlohmann::json &j, const char *key, T fallback) {
     auto it = j.find(key);
     if (it == j.end()) return fallback;
     return json_integer<T>(*it);
 }
 
-} // namespace harness
+}  // namespace harness

@@ -50,7 +50,7 @@ struct Manifest {
     int abi_minor = 0;
     harness_level level = HARNESS_LEVEL_DAEMON;
     harness_instance_policy instance_policy = HARNESS_PER_DAEMON;
-    std::vector<std::string> dependencies; // "PKG/COMP"
+    std::vector<std::string> dependencies;  // "PKG/COMP"
     std::chrono::seconds cache_ttl{3600};
     struct Function {
         std::string name;
@@ -151,8 +151,7 @@ private:
 // The i-th entry of a descriptor's function table. Entries are laid out with
 // the plugin's own stride (its first entry's struct_size), so a plugin built
 // against a newer minor with larger entries is still walked correctly.
-inline const harness_function &function_at(const harness_plugin_descriptor &d, std::size_t i)
-{
+inline const harness_function &function_at(const harness_plugin_descriptor &d, std::size_t i) {
     auto base = reinterpret_cast<const unsigned char *>(d.functions);
     return *reinterpret_cast<const harness_function *>(base + i * d.functions[0].struct_size);
 }
@@ -163,8 +162,7 @@ std::size_t interface_count(const harness_plugin_descriptor &d);
 
 // The i-th interface entry, laid out with the plugin's own stride like
 // function_at. Only for i < interface_count(d) of a validated descriptor.
-inline const harness_interface &interface_at(const harness_plugin_descriptor &d, std::size_t i)
-{
+inline const harness_interface &interface_at(const harness_plugin_descriptor &d, std::size_t i) {
     auto base = reinterpret_cast<const unsigned char *>(d.interfaces);
     return *reinterpret_cast<const harness_interface *>(base + i * d.interfaces[0].struct_size);
 }
@@ -177,4 +175,4 @@ inline const harness_interface &interface_at(const harness_plugin_descriptor &d,
 // an ops pointer, no (name, version) twice.
 Result<void> validate_descriptor(const harness_plugin_descriptor *d);
 
-} // namespace harness
+}  // namespace harness

@@ -11,11 +11,12 @@ namespace harness {
 
 enum class LogLevel { debug = 0, info = 1, warning = 2, error = 3 };
 
-LogLevel parse_log_level(std::string_view text); // unknown → info
+LogLevel parse_log_level(std::string_view text);  // unknown → info
 
 class Logger {
 public:
-    explicit Logger(std::string prefix = {}, LogLevel level = LogLevel::info) : prefix_(std::move(prefix)), level_(level) {}
+    explicit Logger(std::string prefix = {}, LogLevel level = LogLevel::info)
+        : prefix_(std::move(prefix)), level_(level) {}
     void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
     void set_level(LogLevel level) { level_ = level; }
     bool enabled(LogLevel level) const { return level >= level_; }
@@ -31,4 +32,4 @@ private:
     LogLevel level_;
 };
 
-} // namespace harness
+}  // namespace harness

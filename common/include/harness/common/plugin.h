@@ -50,7 +50,7 @@ extern "C" {
  * key_file and call_local in the host API; 1.2 typed interfaces at the end of
  * the descriptor. A host loads every older minor of its major. */
 #define HARNESS_PLUGIN_ABI_MINOR 2
-#define HARNESS_PLUGIN_ENTRY "harness_plugin_entry"
+#define HARNESS_PLUGIN_ENTRY     "harness_plugin_entry"
 
 /* Status codes shared by plugins, the daemon and Hlib. */
 typedef enum harness_status {
@@ -71,20 +71,30 @@ typedef enum harness_status {
     HARNESS_ERR_MEMBER_FAILED = 14,   /* the daemon was declared failed */
     HARNESS_ERR_CRASHED = 15,         /* a forked handler died */
     HARNESS_ERR_INTERNAL = 16,
-    HARNESS_ERR_BUSY = 17,            /* resource exhausted, try later */
+    HARNESS_ERR_BUSY = 17, /* resource exhausted, try later */
     HARNESS_STATUS_COUNT_ = 18
 } harness_status;
 
 /* Returns a static, readable name for a status (never NULL). */
-static inline const char *harness_status_string(int status)
-{
-    static const char *const names[HARNESS_STATUS_COUNT_] = {
-        "ok", "invalid argument", "argument type mismatch", "not found",
-        "not supported", "plugin ABI mismatch", "load failed",
-        "one-per-VM plugin already loaded in the VM", "plugin function failed",
-        "protocol error", "authentication failed", "message too large",
-        "peer unreachable", "timed out", "daemon declared failed",
-        "handler process crashed", "internal error", "busy"};
+static inline const char *harness_status_string(int status) {
+    static const char *const names[HARNESS_STATUS_COUNT_] = {"ok",
+                                                             "invalid argument",
+                                                             "argument type mismatch",
+                                                             "not found",
+                                                             "not supported",
+                                                             "plugin ABI mismatch",
+                                                             "load failed",
+                                                             "one-per-VM plugin already loaded in the VM",
+                                                             "plugin function failed",
+                                                             "protocol error",
+                                                             "authentication failed",
+                                                             "message too large",
+                                                             "peer unreachable",
+                                                             "timed out",
+                                                             "daemon declared failed",
+                                                             "handler process crashed",
+                                                             "internal error",
+                                                             "busy"};
     if (status < 0 || status >= HARNESS_STATUS_COUNT_) return "unknown status";
     return names[status];
 }
@@ -120,78 +130,92 @@ typedef struct harness_reader {
     int error;
 } harness_reader;
 
-static inline int harness_buf_reserve(harness_buf *b, size_t extra)
-{
+static inline int harness_buf_reserve(harness_buf *b, size_t extra) {
     if (b->error) return -1;
-    if (extra > SIZE_MAX - b->len) { b->error = 1; return -1; }
+    if (extra > SIZE_MAX - b->len) {
+        b->error = 1;
+        return -1;
+    }
     if (b->len + extra <= b->cap) return 0;
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + extra) cap = cap > SIZE_MAX / 2 ? b->len + extra : cap * 2;
     uint8_t *p = (uint8_t *)realloc(b->data, cap);
-    if (!p) { b->error = 1; return -1; }
+    if (!p) {
+        b->error = 1;
+        return -1;
+    }
     b->data = p;
     b->cap = cap;
     return 0;
 }
 
-static inline void harness_buf_append(harness_buf *b, const void *src, size_t n)
-{
+static inline void harness_buf_append(harness_buf *b, const void *src, size_t n) {
     if (n == 0 || harness_buf_reserve(b, n) != 0) return;
     memcpy(b->data + b->len, src, n);
     b->len += n;
 }
 
-static inline void harness_buf_free(harness_buf *b)
-{
+static inline void harness_buf_free(harness_buf *b) {
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
     b->error = 0;
 }
 
-static inline void harness_put_le(uint8_t *dst, uint64_t v, size_t n)
-{
+static inline void harness_put_le(uint8_t *dst, uint64_t v, size_t n) {
     for (size_t i = 0; i < n; ++i) dst[i] = (uint8_t)(v >> (8 * i));
 }
 
-static inline uint64_t harness_get_le(const uint8_t *src, size_t n)
-{
+static inline uint64_t harness_get_le(const uint8_t *src, size_t n) {
     uint64_t v = 0;
     for (size_t i = 0; i < n; ++i) v |= (uint64_t)src[i] << (8 * i);
     return v;
 }
 
-static inline void harness_pack_tagged(harness_buf *b, uint8_t tag, uint64_t v, size_t n)
-{
+static inline void harness_pack_tagged(harness_buf *b, uint8_t tag, uint64_t v, size_t n) {
     if (harness_buf_reserve(b, 1 + n) != 0) return;
     b->data[b->len] = tag;
     harness_put_le(b->data + b->len + 1, v, n);
     b->len += 1 + n;
 }
 
-static inline void harness_pack_i32(harness_buf *b, int32_t v) { harness_pack_tagged(b, HARNESS_T_I32, (uint32_t)v, 4); }
-static inline void harness_pack_i64(harness_buf *b, int64_t v) { harness_pack_tagged(b, HARNESS_T_I64, (uint64_t)v, 8); }
-static inline void harness_pack_u64(harness_buf *b, uint64_t v) { harness_pack_tagged(b, HARNESS_T_U64, v, 8); }
-static inline void harness_pack_bool(harness_buf *b, int v) { harness_pack_tagged(b, HARNESS_T_BOOL, v ? 1u : 0u, 1); }
-static inline void harness_pack_f64(harness_buf *b, double v)
-{
+static inline void harness_pack_i32(harness_buf *b, int32_t v) {
+    harness_pack_tagged(b, HARNESS_T_I32, (uint32_t)v, 4);
+}
+static inline void harness_pack_i64(harness_buf *b, int64_t v) {
+    harness_pack_tagged(b, HARNESS_T_I64, (uint64_t)v, 8);
+}
+static inline void harness_pack_u64(harness_buf *b, uint64_t v) {
+    harness_pack_tagged(b, HARNESS_T_U64, v, 8);
+}
+static inline void harness_pack_bool(harness_buf *b, int v) {
+    harness_pack_tagged(b, HARNESS_T_BOOL, v ? 1u : 0u, 1);
+}
+static inline void harness_pack_f64(harness_buf *b, double v) {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     harness_pack_tagged(b, HARNESS_T_F64, bits, 8);
 }
 
-static inline void harness_pack_blob(harness_buf *b, uint8_t tag, const void *p, size_t n)
-{
-    if (n > UINT32_MAX) { b->error = 1; return; }
+static inline void harness_pack_blob(harness_buf *b, uint8_t tag, const void *p, size_t n) {
+    if (n > UINT32_MAX) {
+        b->error = 1;
+        return;
+    }
     harness_pack_tagged(b, tag, (uint64_t)n, 4);
     harness_buf_append(b, p, n);
 }
-static inline void harness_pack_bytes(harness_buf *b, const void *p, size_t n) { harness_pack_blob(b, HARNESS_T_BYTES, p, n); }
-static inline void harness_pack_strn(harness_buf *b, const char *s, size_t n) { harness_pack_blob(b, HARNESS_T_STR, s, n); }
-static inline void harness_pack_str(harness_buf *b, const char *s) { harness_pack_strn(b, s, strlen(s)); }
+static inline void harness_pack_bytes(harness_buf *b, const void *p, size_t n) {
+    harness_pack_blob(b, HARNESS_T_BYTES, p, n);
+}
+static inline void harness_pack_strn(harness_buf *b, const char *s, size_t n) {
+    harness_pack_blob(b, HARNESS_T_STR, s, n);
+}
+static inline void harness_pack_str(harness_buf *b, const char *s) {
+    harness_pack_strn(b, s, strlen(s));
+}
 
-static inline harness_reader harness_reader_make(const void *data, size_t len)
-{
+static inline harness_reader harness_reader_make(const void *data, size_t len) {
     harness_reader r;
     r.data = (const uint8_t *)data;
     r.len = len;
@@ -200,17 +224,17 @@ static inline harness_reader harness_reader_make(const void *data, size_t len)
     return r;
 }
 
-static inline int harness_reader_done(const harness_reader *r) { return !r->error && r->pos == r->len; }
+static inline int harness_reader_done(const harness_reader *r) {
+    return !r->error && r->pos == r->len;
+}
 
 /* Type tag of the next item, or 0 at the end or after an error. */
-static inline int harness_peek_type(const harness_reader *r)
-{
+static inline int harness_peek_type(const harness_reader *r) {
     if (r->error || r->pos >= r->len) return 0;
     return r->data[r->pos];
 }
 
-static inline int harness_unpack_tagged(harness_reader *r, uint8_t tag, uint64_t *v, size_t n)
-{
+static inline int harness_unpack_tagged(harness_reader *r, uint8_t tag, uint64_t *v, size_t n) {
     if (r->error || r->len - r->pos < 1 + n || r->data[r->pos] != tag) {
         r->error = 1;
         return -1;
@@ -220,53 +244,54 @@ static inline int harness_unpack_tagged(harness_reader *r, uint8_t tag, uint64_t
     return 0;
 }
 
-static inline int harness_unpack_i32(harness_reader *r, int32_t *out)
-{
+static inline int harness_unpack_i32(harness_reader *r, int32_t *out) {
     uint64_t v;
     if (harness_unpack_tagged(r, HARNESS_T_I32, &v, 4)) return -1;
     *out = (int32_t)(uint32_t)v;
     return 0;
 }
-static inline int harness_unpack_i64(harness_reader *r, int64_t *out)
-{
+static inline int harness_unpack_i64(harness_reader *r, int64_t *out) {
     uint64_t v;
     if (harness_unpack_tagged(r, HARNESS_T_I64, &v, 8)) return -1;
     *out = (int64_t)v;
     return 0;
 }
-static inline int harness_unpack_u64(harness_reader *r, uint64_t *out)
-{
+static inline int harness_unpack_u64(harness_reader *r, uint64_t *out) {
     return harness_unpack_tagged(r, HARNESS_T_U64, out, 8);
 }
-static inline int harness_unpack_bool(harness_reader *r, int *out)
-{
+static inline int harness_unpack_bool(harness_reader *r, int *out) {
     uint64_t v;
     if (harness_unpack_tagged(r, HARNESS_T_BOOL, &v, 1)) return -1;
-    if (v > 1) { r->error = 1; return -1; }
+    if (v > 1) {
+        r->error = 1;
+        return -1;
+    }
     *out = (int)v;
     return 0;
 }
-static inline int harness_unpack_f64(harness_reader *r, double *out)
-{
+static inline int harness_unpack_f64(harness_reader *r, double *out) {
     uint64_t v;
     if (harness_unpack_tagged(r, HARNESS_T_F64, &v, 8)) return -1;
     memcpy(out, &v, sizeof *out);
     return 0;
 }
 /* Points *p into the reader's buffer (no copy); valid while that buffer is. */
-static inline int harness_unpack_blob(harness_reader *r, uint8_t tag, const void **p, size_t *n)
-{
+static inline int harness_unpack_blob(harness_reader *r, uint8_t tag, const void **p, size_t *n) {
     uint64_t len;
     if (harness_unpack_tagged(r, tag, &len, 4)) return -1;
-    if (len > r->len - r->pos) { r->error = 1; return -1; }
+    if (len > r->len - r->pos) {
+        r->error = 1;
+        return -1;
+    }
     *p = r->data + r->pos;
     *n = (size_t)len;
     r->pos += (size_t)len;
     return 0;
 }
-static inline int harness_unpack_bytes(harness_reader *r, const void **p, size_t *n) { return harness_unpack_blob(r, HARNESS_T_BYTES, p, n); }
-static inline int harness_unpack_str(harness_reader *r, const char **s, size_t *n)
-{
+static inline int harness_unpack_bytes(harness_reader *r, const void **p, size_t *n) {
+    return harness_unpack_blob(r, HARNESS_T_BYTES, p, n);
+}
+static inline int harness_unpack_str(harness_reader *r, const char **s, size_t *n) {
     const void *p;
     if (harness_unpack_blob(r, HARNESS_T_STR, &p, n)) return -1;
     *s = (const char *)p;
@@ -277,15 +302,19 @@ static inline int harness_unpack_str(harness_reader *r, const char **s, size_t *
 
 typedef enum harness_level { HARNESS_LEVEL_DAEMON = 0, HARNESS_LEVEL_APPLICATION = 1 } harness_level;
 typedef enum harness_instance_policy { HARNESS_PER_DAEMON = 0, HARNESS_ONE_PER_VM = 1 } harness_instance_policy;
-typedef enum harness_convention { HARNESS_CALL_RAW = 0, HARNESS_CALL_PACKED = 1, HARNESS_CALL_AUTO = 2 } harness_convention;
+typedef enum harness_convention {
+    HARNESS_CALL_RAW = 0,
+    HARNESS_CALL_PACKED = 1,
+    HARNESS_CALL_AUTO = 2
+} harness_convention;
 
 /* Where an indirect call runs (the seed paper's four indirect methods). */
 typedef enum harness_mode {
-    HARNESS_MODE_DEFAULT = 0,  /* the function's own default_mode */
-    HARNESS_MODE_INLINE = 1,   /* on the daemon's I/O thread */
-    HARNESS_MODE_THREAD = 2,   /* a new thread per call */
-    HARNESS_MODE_FORK = 3,     /* a forked process per call */
-    HARNESS_MODE_SERVICE = 4   /* a forked long-lived process per function */
+    HARNESS_MODE_DEFAULT = 0, /* the function's own default_mode */
+    HARNESS_MODE_INLINE = 1,  /* on the daemon's I/O thread */
+    HARNESS_MODE_THREAD = 2,  /* a new thread per call */
+    HARNESS_MODE_FORK = 3,    /* a forked process per call */
+    HARNESS_MODE_SERVICE = 4  /* a forked long-lived process per function */
 } harness_mode;
 
 typedef enum harness_member_state { HARNESS_MEMBER_ALIVE = 0, HARNESS_MEMBER_FAILED = 1 } harness_member_state;
@@ -335,17 +364,16 @@ typedef struct harness_host_api {
      * calling thread, without a socket: args is a pack buffer, the reply is
      * appended to out. Loads the component first if needed. Returns the
      * function's status; on failure writes a message into err. */
-    int (*call_local)(void *host, const char *package, const char *component, const char *function,
-                      const void *args, size_t args_len, harness_buf *out, char *err, size_t errlen);
+    int (*call_local)(void *host, const char *package, const char *component, const char *function, const void *args,
+                      size_t args_len, harness_buf *out, char *err, size_t errlen);
 } harness_host_api;
 
 /* Nonzero when a table that starts with its struct_size (table points to it,
  * may be NULL) is large enough to hold slot and the slot is set: the check to
  * make before calling any slot a newer minor added. type is the table's type
  * as this header defines it. */
-#define HARNESS_TABLE_HAS(type, table, slot)                                                     \
-    ((table) != NULL && (table)->struct_size >= offsetof(type, slot) + sizeof((table)->slot) && \
-     (table)->slot != NULL)
+#define HARNESS_TABLE_HAS(type, table, slot)                                                                           \
+    ((table) != NULL && (table)->struct_size >= offsetof(type, slot) + sizeof((table)->slot) && (table)->slot != NULL)
 
 /* HARNESS_TABLE_HAS for the host API, the table every plugin reads:
  *     if (HARNESS_HOST_HAS(host, list_members)) host->list_members(host->host, visit, user); */
@@ -354,9 +382,9 @@ typedef struct harness_host_api {
 /* Per-call context. */
 typedef struct harness_call_ctx {
     uint32_t struct_size;
-    void *plugin_state;          /* what init stored */
+    void *plugin_state; /* what init stored */
     const harness_host_api *host;
-    harness_buf *error;          /* append a readable message on failure */
+    harness_buf *error; /* append a readable message on failure */
 } harness_call_ctx;
 
 /* A typed value for AUTO calls. Strings and bytes point into the request
@@ -369,7 +397,11 @@ typedef struct harness_value {
         uint64_t u64;
         double f64;
         int boolean;
-        struct { const void *data; size_t len; int owned; } blob;
+        struct {
+            const void *data;
+            size_t len;
+            int owned;
+        } blob;
     } v;
 } harness_value;
 
@@ -385,9 +417,9 @@ typedef int (*harness_auto_fn)(harness_call_ctx *ctx, const harness_value *args,
 typedef struct harness_function {
     uint32_t struct_size;
     const char *name;
-    uint32_t convention;     /* harness_convention */
-    uint32_t default_mode;   /* harness_mode used when the caller asks for DEFAULT */
-    const char *signature;   /* AUTO: "i64(i64,i64)", "str(str)", "void()" */
+    uint32_t convention;   /* harness_convention */
+    uint32_t default_mode; /* harness_mode used when the caller asks for DEFAULT */
+    const char *signature; /* AUTO: "i64(i64,i64)", "str(str)", "void()" */
     harness_raw_fn raw;
     harness_packed_fn packed;
     harness_auto_fn automatic;
@@ -417,8 +449,8 @@ typedef struct harness_plugin_descriptor {
     const char *package;
     const char *component;
     const char *version;
-    uint32_t level;            /* harness_level */
-    uint32_t instance_policy;  /* harness_instance_policy */
+    uint32_t level;           /* harness_level */
+    uint32_t instance_policy; /* harness_instance_policy */
     /* May be NULL. Return HARNESS_OK or a status with a message in err. */
     int (*init)(const harness_host_api *host, void **state, char *err, size_t errlen);
     void (*fini)(void *state);

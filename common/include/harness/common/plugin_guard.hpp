@@ -33,8 +33,7 @@
 namespace harness {
 
 // Appends message to the call's error buffer (the host shows it to the caller).
-inline void set_call_error(harness_call_ctx *ctx, std::string_view message)
-{
+inline void set_call_error(harness_call_ctx *ctx, std::string_view message) {
     if (ctx && ctx->error) harness_buf_append(ctx->error, message.data(), message.size());
 }
 
@@ -45,8 +44,7 @@ namespace detail {
 // guard's context for an exception. Nothing here allocates once an exception
 // was caught, so reporting an out-of-memory cannot throw again.
 template <class Body, class Report>
-int run_guarded(std::string_view context, int exception_status, Body &body, Report &&report) noexcept
-{
+int run_guarded(std::string_view context, int exception_status, Body &body, Report &&report) noexcept {
     try {
         using R = std::invoke_result_t<Body &>;
         if constexpr (std::is_same_v<R, Result<void>>) {
@@ -68,13 +66,12 @@ int run_guarded(std::string_view context, int exception_status, Body &body, Repo
     return exception_status;
 }
 
-} // namespace detail
+}  // namespace detail
 
 // The body of a call entry: returns its status and never throws.
 template <class Body>
 int guarded_call(harness_call_ctx *ctx, std::string_view context, Body &&body,
-                 int exception_status = HARNESS_ERR_INTERNAL) noexcept
-{
+                 int exception_status = HARNESS_ERR_INTERNAL) noexcept {
     return detail::run_guarded(context, exception_status, body, [ctx](std::string_view where, std::string_view what) {
         if (!where.empty()) {
             set_call_error(ctx, where);
@@ -87,8 +84,7 @@ int guarded_call(harness_call_ctx *ctx, std::string_view context, Body &&body,
 // The body of init: returns its status, with the message (if any) in err.
 template <class Body>
 int guarded_init(char *err, std::size_t errlen, std::string_view context, Body &&body,
-                 int exception_status = HARNESS_ERR_INTERNAL) noexcept
-{
+                 int exception_status = HARNESS_ERR_INTERNAL) noexcept {
     auto report = [err, errlen](std::string_view where, std::string_view what) {
         if (!err || errlen == 0) return;
         std::size_t used = 0;
@@ -107,4 +103,4 @@ int guarded_init(char *err, std::size_t errlen, std::string_view context, Body &
     return detail::run_guarded(context, exception_status, body, report);
 }
 
-} // namespace harness
+}  // namespace harness

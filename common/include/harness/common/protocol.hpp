@@ -62,12 +62,12 @@
 
 namespace harness::protocol {
 
-inline constexpr std::uint32_t kMagic = 0x534E5248; // "HRNS" on the wire
+inline constexpr std::uint32_t kMagic = 0x534E5248;  // "HRNS" on the wire
 inline constexpr std::uint8_t kVersion = 1;
 inline constexpr std::size_t kHeaderSize = 24;
 inline constexpr std::size_t kNonceSize = 32;
 inline constexpr std::size_t kMacSize = 32;
-inline constexpr std::uint32_t kDefaultMaxBody = 16u << 20; // 16 MiB
+inline constexpr std::uint32_t kDefaultMaxBody = 16u << 20;  // 16 MiB
 
 enum class Type : std::uint8_t {
     hello = 1,
@@ -116,4 +116,4 @@ HeaderBytes encode_header(const Header &h);
 // Checks magic, version and that body_len is at most max_body.
 Result<Header> decode_header(std::span<const std::uint8_t> bytes, std::uint32_t max_body);
 
-} // namespace harness::protocol
+}  // namespace harness::protocol

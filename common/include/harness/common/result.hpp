@@ -18,20 +18,21 @@ struct Error {
     std::string message;
 
     // "not found: no component examples/nope" — the status name, then details.
-    std::string describe() const
-    {
+    std::string describe() const {
         std::string s = harness_status_string(status);
         if (!message.empty()) s += ": " + message;
         return s;
     }
 };
 
-inline Error make_error(int status, std::string message) { return Error{status, std::move(message)}; }
+inline Error make_error(int status, std::string message) {
+    return Error{status, std::move(message)};
+}
 
 template <class T>
 class [[nodiscard]] Result {
 public:
-    Result(T v) : v_(std::move(v)) {} // "v": a function-pointer T would shadow value() (-Wshadow)
+    Result(T v) : v_(std::move(v)) {}  // "v": a function-pointer T would shadow value() (-Wshadow)
     Result(Error error) : v_(std::move(error)) {}
 
     bool ok() const { return v_.index() == 0; }
@@ -66,4 +67,4 @@ private:
     bool ok_ = true;
 };
 
-} // namespace harness
+}  // namespace harness

@@ -7,8 +7,8 @@
 // native pointer, so a mistyped call is an error and never undefined behaviour.
 #pragma once
 
-#include <harness/common/plugin.h>
 #include <harness/common/pack.hpp>
+#include <harness/common/plugin.h>
 #include <harness/common/result.hpp>
 
 #include <cstdint>
@@ -19,16 +19,16 @@
 namespace harness {
 
 struct Signature {
-    int result = 0;          // harness_type, 0 for void
-    std::vector<int> args;   // harness_type each
+    int result = 0;         // harness_type, 0 for void
+    std::vector<int> args;  // harness_type each
 
     std::string to_string() const;
     bool operator==(const Signature &) const = default;
 };
 
 Result<Signature> parse_signature(std::string_view text);
-const char *type_name(int harness_type); // "i64", … or "void" for 0
-int type_from_name(std::string_view name); // 0 when unknown
+const char *type_name(int harness_type);    // "i64", … or "void" for 0
+int type_from_name(std::string_view name);  // 0 when unknown
 
 // Unpacks args that must match sig.args exactly (count and types). Blobs
 // point into the packed buffer.
@@ -38,4 +38,4 @@ void pack_value(Packer &p, const harness_value &v);
 // Frees a value's owned blob, if any.
 void release_value(harness_value &v);
 
-} // namespace harness
+}  // namespace harness

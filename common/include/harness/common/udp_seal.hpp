@@ -33,7 +33,7 @@ private:
 };
 
 struct OpenedDatagram {
-    std::span<const std::uint8_t> frame; // points into the datagram
+    std::span<const std::uint8_t> frame;  // points into the datagram
     std::uint64_t sender_nonce = 0;
     std::uint64_t seq = 0;
 };
@@ -47,7 +47,7 @@ public:
 private:
     struct Window {
         std::uint64_t highest = 0;
-        std::uint64_t bits = 0; // bit i: highest - i was seen
+        std::uint64_t bits = 0;  // bit i: highest - i was seen
         std::list<std::uint64_t>::iterator lru;
     };
     bool accept(std::uint64_t sender, std::uint64_t seq);
@@ -55,7 +55,7 @@ private:
     HmacKey mac_;
     std::size_t max_senders_;
     std::unordered_map<std::uint64_t, Window> windows_;
-    std::list<std::uint64_t> lru_; // most recent first; bounds memory
+    std::list<std::uint64_t> lru_;  // most recent first; bounds memory
 };
 
-} // namespace harness
+}  // namespace harness

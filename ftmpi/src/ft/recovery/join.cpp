@@ -23,14 +23,16 @@ int join_as_replacement() {
     // From whichever survivor is first (all of them send it).
     int32_t header[5] = {0, 0, 0, 0, 0};
     MPI_Request req = MPI_REQUEST_NULL;
-    int err = p2p::irecv(header, 5, MPI_INT32_T, MPI_ANY_SOURCE, state_header_tag, world, p2p::Channel::collective, &req);
+    int err =
+        p2p::irecv(header, 5, MPI_INT32_T, MPI_ANY_SOURCE, state_header_tag, world, p2p::Channel::collective, &req);
     if (err != MPI_SUCCESS) return err;
     MPI_Status st{};
     for (int done = 0;;) {
         err = p2p::test_all(1, &req, &done, &st);
         if (err != MPI_SUCCESS) return err;
         if (done) break;
-        if (Clock::now() >= deadline) return MPIX_ERR_PROC_FAILED;  // nobody recovered us: the request stays, MPI_Init fails
+        if (Clock::now() >= deadline)
+            return MPIX_ERR_PROC_FAILED;  // nobody recovered us: the request stays, MPI_Init fails
         sched_yield();
     }
     const int source = st.MPI_SOURCE, extent = header[1], nworld = header[3];

@@ -36,8 +36,8 @@ std::vector<int> live_worlds(MPI_Comm comm, const std::vector<int> &failed);
 // that joined (agreed among the survivors) and returns the world rank list
 // to install; replacements get the state after the install (send_state).
 struct Rebuilt {
-    std::vector<int> world;        // the new group of MPI_COMM_WORLD
-    std::vector<int> replacements; // world ranks that joined this round
+    std::vector<int> world;         // the new group of MPI_COMM_WORLD
+    std::vector<int> replacements;  // world ranks that joined this round
     int round = 0;
 };
 int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out);

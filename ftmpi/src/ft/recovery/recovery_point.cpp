@@ -80,8 +80,9 @@ bool recover_if_needed(MPI_Comm comm, MPI_Comm *newcomm, int *err) {
     // A replacement's first constructor on the world it just installed
     // meets the survivors' constructor right after their recovery.
     if (comm == MPI_COMM_WORLD && take_joined_world_pass()) return false;
-    const bool rebuild_world_comm = comm == MPI_COMM_WORLD && (comm->ft.comm_mode.load() == FTMPI_COMM_MODE_REBUILD ||
-                                                               comm->ft.comm_mode.load() == FTMPI_COMM_MODE_REBUILD_APPEND);
+    const bool rebuild_world_comm = comm == MPI_COMM_WORLD &&
+        (comm->ft.comm_mode.load() == FTMPI_COMM_MODE_REBUILD ||
+         comm->ft.comm_mode.load() == FTMPI_COMM_MODE_REBUILD_APPEND);
     // Each pass either finds nothing (done) or removes at least one failed
     // member, so the loop ends; a failure during a pass shows up in the
     // next agreement and is recovered too (the recovery restarts).

@@ -12,11 +12,13 @@ namespace ftmpi::ft::recovery {
 
 bool recovering_mode(int m) {
     return m == FTMPI_COMM_MODE_BLANK || m == FTMPI_COMM_MODE_SHRINK || m == FTMPI_COMM_MODE_REBUILD ||
-           m == FTMPI_COMM_MODE_REBUILD_APPEND;
+        m == FTMPI_COMM_MODE_REBUILD_APPEND;
 }
 
 namespace {
-bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<int> &v, int x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
 }  // namespace
 
 std::vector<int> shape_after(MPI_Comm comm, const std::vector<int> &failed, int mode) {

@@ -18,8 +18,8 @@
 // connections of their own.
 #pragma once
 
-#include <harness/common/endpoint.hpp>
 #include <harness/common/crypto.hpp>
+#include <harness/common/endpoint.hpp>
 #include <harness/common/loader.hpp>
 #include <harness/common/pack.hpp>
 #include <harness/common/protocol.hpp>
@@ -39,16 +39,18 @@ namespace harness::hlib {
 
 using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
-inline Deadline deadline_in(std::chrono::milliseconds d) { return Clock::now() + d; }
+inline Deadline deadline_in(std::chrono::milliseconds d) {
+    return Clock::now() + d;
+}
 
 enum class Transport { unix_socket, tcp, udp };
 
 // How a tool reaches its daemon (docs/tools.md, "Common options"): --hcore HOST:PORT, else the
 // Unix socket of --root; the key is --key, else <root>/vm.key.
 struct ConnectOptions {
-    std::filesystem::path root;          // default: $HARNESS_ROOT or ~/.harness
-    std::optional<Endpoint> hcore;       // default: $HARNESS_HCORE, else the Unix socket
-    std::filesystem::path key_file;      // default: $HARNESS_KEY or <root>/vm.key
+    std::filesystem::path root;      // default: $HARNESS_ROOT or ~/.harness
+    std::optional<Endpoint> hcore;   // default: $HARNESS_HCORE, else the Unix socket
+    std::filesystem::path key_file;  // default: $HARNESS_KEY or <root>/vm.key
     std::chrono::milliseconds timeout{5000};
 
     // Fills unset fields from the environment and defaults.
@@ -89,13 +91,13 @@ public:
 
     int fd() const { return fd_; }
     Transport transport() const { return transport_; }
-    const std::string &peer_id() const { return peer_id_; } // the daemon's member id
+    const std::string &peer_id() const { return peer_id_; }  // the daemon's member id
     const std::string &vm() const { return vm_; }
 
 private:
     Connection() = default;
     struct UdpState;
-    struct Inbox; // replies that arrived for another pending request id
+    struct Inbox;  // replies that arrived for another pending request id
     Result<std::optional<Bytes>> try_receive_stream(std::uint64_t request_id, Deadline deadline);
     Result<std::optional<Bytes>> try_receive_udp(std::uint64_t request_id, Deadline deadline);
     std::unique_ptr<Inbox> inbox_;
@@ -113,7 +115,7 @@ struct Member {
     Endpoint tcp;
     Endpoint udp;
     bool alive = true;
-    std::int64_t silent_ms = 0; // since its last heartbeat, as seen by the answering daemon
+    std::int64_t silent_ms = 0;  // since its last heartbeat, as seen by the answering daemon
 };
 
 struct FunctionInfo {
@@ -151,7 +153,7 @@ public:
     explicit Daemon(Connection connection) : conn_(std::move(connection)) {}
 
     Result<void> ping(Deadline deadline);
-    Result<std::string> load(const ComponentName &name, Deadline deadline); // → version
+    Result<std::string> load(const ComponentName &name, Deadline deadline);  // → version
     // Has the daemon find (and if need be fetch and verify) an
     // application-level component for this process, without loading it.
     Result<ResolvedComponent> resolve(const ComponentName &name, Deadline deadline);
@@ -163,8 +165,8 @@ public:
                           const std::function<Result<void>(int fd)> &talk, Deadline deadline);
     Result<std::vector<Member>> members(Deadline deadline);
     Result<std::vector<ComponentInfo>> loaded(Deadline deadline);
-    Result<std::vector<std::string>> locate(const ComponentName &name, Deadline deadline); // member ids
-    Result<std::string> add(const Endpoint &host, Deadline deadline);                      // → new member id
+    Result<std::vector<std::string>> locate(const ComponentName &name, Deadline deadline);  // member ids
+    Result<std::string> add(const Endpoint &host, Deadline deadline);                       // → new member id
     Result<void> halt(bool whole_vm, Deadline deadline);
 
     Connection &connection() { return conn_; }
@@ -176,7 +178,7 @@ private:
 // Where a load goes (class 1).
 struct Placement {
     enum class Kind { local, one, list, all, single_instance } kind = Kind::local;
-    std::vector<std::string> member_ids; // for one (first id) and list
+    std::vector<std::string> member_ids;  // for one (first id) and list
 };
 
 // A reference to a function on one daemon (class 2).
@@ -189,7 +191,7 @@ struct FunctionRef {
 };
 
 struct CallOptions {
-    Transport transport = Transport::tcp; // tcp or udp for remote daemons
+    Transport transport = Transport::tcp;  // tcp or udp for remote daemons
     harness_mode mode = HARNESS_MODE_DEFAULT;
     std::chrono::milliseconds timeout{5000};
 };
@@ -212,7 +214,7 @@ public:
     // Class 4 with class 5 encodings.
     Result<Bytes> call_packed(const FunctionRef &f, std::span<const std::uint8_t> args, const CallOptions &o = {});
     std::vector<PerDaemon<Bytes>> call_packed_parallel(const std::vector<FunctionRef> &fs,
-                                                      std::span<const std::uint8_t> args, const CallOptions &o = {});
+                                                       std::span<const std::uint8_t> args, const CallOptions &o = {});
 
     // Automatic encoding: checks R(A...) against the function's signature, packs
     // the arguments and unpacks the result.
@@ -234,7 +236,7 @@ private:
     Result<Daemon *> daemon_for(const std::string &member_id, Transport transport, Deadline deadline);
     Result<Daemon *> daemon_at(const std::string &member_id, const Endpoint &tcp, const Endpoint &udp,
                                Transport transport, Deadline deadline);
-    Result<Daemon *> local_daemon(Deadline deadline); // reconnects after a broken connection
+    Result<Daemon *> local_daemon(Deadline deadline);  // reconnects after a broken connection
 
     // One request to many daemons: all sent before any reply is awaited, and
     // replies collected with one poll() loop, so the total time is that of the
@@ -250,8 +252,8 @@ private:
                                           Deadline deadline);
     // Opens the missing connections concurrently (a dead host must not use up
     // the others' time); returns the failures by member id.
-    std::vector<std::pair<std::string, Error>> open_in_parallel(const std::vector<Target> &targets,
-                                                                Transport transport, Deadline deadline);
+    std::vector<std::pair<std::string, Error>> open_in_parallel(const std::vector<Target> &targets, Transport transport,
+                                                                Deadline deadline);
     Result<std::vector<Member>> members_refresh(Deadline deadline);
     std::optional<Member> known_member(const std::string &member_id, Deadline deadline);
     Error refine_peer_error(const std::string &member_id, Error error, Deadline deadline);
@@ -266,7 +268,7 @@ private:
     // Connections to other daemons, opened on first use and kept; keyed by
     // "tcp:ID" or "udp:ID".
     std::vector<std::pair<std::string, std::unique_ptr<Daemon>>> peers_;
-    std::vector<Member> members_; // the last MEMBERS answer
+    std::vector<Member> members_;  // the last MEMBERS answer
     Clock::time_point members_refreshed_at_{};
 };
 
@@ -278,7 +280,7 @@ private:
 // --allow-unsigned), then loads it from the file the daemon names.
 struct DirectLoadOptions {
     bool ask_daemon = true;
-    std::chrono::milliseconds daemon_timeout{30000}; // connect + fetch + verify
+    std::chrono::milliseconds daemon_timeout{30000};  // connect + fetch + verify
 };
 
 // Direct invocation: an application-level component loaded into this process.
@@ -292,7 +294,7 @@ public:
     static Result<std::unique_ptr<DirectPlugin>> load(const std::filesystem::path &root, const ComponentName &name);
     static Result<std::unique_ptr<DirectPlugin>> load(const std::filesystem::path &root, const ComponentName &name,
                                                       const DirectLoadOptions &options);
-    ~DirectPlugin(); // runs fini
+    ~DirectPlugin();  // runs fini
 
     // ABI 1.2: the ops table of the typed interface `name`, the highest
     // version the plugin exports that is at least min_version. NOT_FOUND when
@@ -302,8 +304,7 @@ public:
     Result<const void *> interface(std::string_view name, std::uint32_t min_version) const;
     // The same, cast to the interface's ops struct (from its public header).
     template <class Ops>
-    Result<const Ops *> interface_as(std::string_view name, std::uint32_t min_version) const
-    {
+    Result<const Ops *> interface_as(std::string_view name, std::uint32_t min_version) const {
         auto ops = interface(name, min_version);
         if (!ops) return ops.error();
         return static_cast<const Ops *>(*ops);
@@ -325,9 +326,9 @@ private:
     Result<void (*)(void)> native(std::string_view function, std::string_view signature) const;
     std::unique_ptr<LoadedLibrary> library_;
     void *state_ = nullptr;
-    const harness_host_api *host_ = nullptr; // the process's host for this root (direct_host.cpp)
+    const harness_host_api *host_ = nullptr;  // the process's host for this root (direct_host.cpp)
 };
 
-} // namespace harness::hlib
+}  // namespace harness::hlib
 
 #include <harness/hlib/hlib_inline.hpp>

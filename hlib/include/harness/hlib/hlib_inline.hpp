@@ -14,16 +14,31 @@ namespace harness::hlib {
 namespace detail {
 
 // String literals and C strings travel as str.
-template <class A> struct wire_arg { using type = A; };
-template <> struct wire_arg<const char *> { using type = std::string; };
-template <> struct wire_arg<char *> { using type = std::string; };
-template <std::size_t N> struct wire_arg<char[N]> { using type = std::string; };
-template <std::size_t N> struct wire_arg<const char[N]> { using type = std::string; };
-template <class A> using wire_arg_t = typename wire_arg<std::remove_cvref_t<A>>::type;
+template <class A>
+struct wire_arg {
+    using type = A;
+};
+template <>
+struct wire_arg<const char *> {
+    using type = std::string;
+};
+template <>
+struct wire_arg<char *> {
+    using type = std::string;
+};
+template <std::size_t N>
+struct wire_arg<char[N]> {
+    using type = std::string;
+};
+template <std::size_t N>
+struct wire_arg<const char[N]> {
+    using type = std::string;
+};
+template <class A>
+using wire_arg_t = typename wire_arg<std::remove_cvref_t<A>>::type;
 
 template <class R, class... A>
-Result<void> check_auto_signature(const FunctionInfo &f)
-{
+Result<void> check_auto_signature(const FunctionInfo &f) {
     static_assert(!std::is_same_v<std::remove_cvref_t<R>, std::string_view>,
                   "a result cannot be a string_view (it would dangle); use std::string");
     constexpr const char *wanted = signature_text<R, wire_arg_t<A>...>::c_str();
@@ -36,8 +51,7 @@ Result<void> check_auto_signature(const FunctionInfo &f)
 }
 
 template <class... A>
-Bytes pack_arguments(const A &...args)
-{
+Bytes pack_arguments(const A &...args) {
     Packer p;
     (pack_typed(p, args), ...);
     return p.take();
@@ -45,8 +59,7 @@ Bytes pack_arguments(const A &...args)
 
 // A CALL reply's result: one packed item of type R, or nothing for void.
 template <class R>
-Result<R> unpack_result(const Bytes &packed)
-{
+Result<R> unpack_result(const Bytes &packed) {
     if constexpr (std::is_void_v<R>) {
         if (!packed.empty()) return make_error(HARNESS_ERR_PROTOCOL, "a void function returned a value");
         return {};
@@ -54,38 +67,36 @@ Result<R> unpack_result(const Bytes &packed)
         Unpacker u(packed);
         R value{};
         if (!unpack_typed(u, value) || !u.done())
-            return make_error(HARNESS_ERR_PROTOCOL, "the result does not hold one " +
-                                                        std::string(type_traits<R>::name));
+            return make_error(HARNESS_ERR_PROTOCOL,
+                              "the result does not hold one " + std::string(type_traits<R>::name));
         return value;
     }
 }
 
 template <class R>
-Result<R> convert_reply(const Result<Bytes> &reply)
-{
+Result<R> convert_reply(const Result<Bytes> &reply) {
     if (!reply) return reply.error();
     return unpack_result<R>(*reply);
 }
 
-template <class Fn> struct native_signature;
+template <class Fn>
+struct native_signature;
 template <class R, class... A>
 struct native_signature<R(A...)> {
     static constexpr const char *text = signature_text<R, A...>::c_str();
 };
 
-} // namespace detail
+}  // namespace detail
 
 template <class R, class... A>
-Result<R> VirtualMachine::call(const FunctionRef &f, const CallOptions &o, const A &...args)
-{
+Result<R> VirtualMachine::call(const FunctionRef &f, const CallOptions &o, const A &...args) {
     if (auto ok = detail::check_auto_signature<R, A...>(f.function); !ok) return ok.error();
     Bytes packed = detail::pack_arguments(args...);
     return detail::convert_reply<R>(call_with_convention(f, packed, o));
 }
 
 template <class R, class... A>
-std::future<Result<R>> VirtualMachine::call_async(const FunctionRef &f, const CallOptions &o, const A &...args)
-{
+std::future<Result<R>> VirtualMachine::call_async(const FunctionRef &f, const CallOptions &o, const A &...args) {
     if (auto ok = detail::check_auto_signature<R, A...>(f.function); !ok) {
         std::promise<Result<R>> refused;
         refused.set_value(Result<R>(ok.error()));
@@ -93,16 +104,16 @@ std::future<Result<R>> VirtualMachine::call_async(const FunctionRef &f, const Ca
     }
     // Everything the thread needs is copied: it has its own connection and
     // never touches this VirtualMachine.
-    return std::async(std::launch::async,
-                      [options = options_, key = key_, local = local_id(), f, o, packed = detail::pack_arguments(args...)] {
-                          return detail::convert_reply<R>(call_detached(options, key, local, f, packed, o));
-                      });
+    return std::async(
+        std::launch::async,
+        [options = options_, key = key_, local = local_id(), f, o, packed = detail::pack_arguments(args...)] {
+            return detail::convert_reply<R>(call_detached(options, key, local, f, packed, o));
+        });
 }
 
 template <class R, class... A>
 std::vector<PerDaemon<R>> VirtualMachine::call_parallel(const std::vector<FunctionRef> &fs, const CallOptions &o,
-                                                        const A &...args)
-{
+                                                        const A &...args) {
     std::vector<PerDaemon<R>> out;
     std::vector<FunctionRef> checked;
     std::vector<std::size_t> slots;
@@ -123,12 +134,11 @@ std::vector<PerDaemon<R>> VirtualMachine::call_parallel(const std::vector<Functi
 }
 
 template <class Fn>
-Result<Fn *> DirectPlugin::get(std::string_view function) const
-{
+Result<Fn *> DirectPlugin::get(std::string_view function) const {
     static_assert(std::is_function_v<Fn>, "get<Fn>: Fn is a function type such as std::int64_t(std::int64_t)");
     auto p = native(function, detail::native_signature<Fn>::text);
     if (!p) return p.error();
     return reinterpret_cast<Fn *>(*p);
 }
 
-} // namespace harness::hlib
+}  // namespace harness::hlib

@@ -19,19 +19,19 @@ namespace harness::vmsvc {
 
 // The error an instance answers a forwarded call with when it is not active.
 inline constexpr const char *kNotActive = "not the active instance";
-inline Error not_active_error() { return make_error(HARNESS_ERR_BUSY, kNotActive); }
+inline Error not_active_error() {
+    return make_error(HARNESS_ERR_BUSY, kNotActive);
+}
 
-inline bool failover_explains(const Error &e)
-{
+inline bool failover_explains(const Error &e) {
     switch (e.status) {
     case HARNESS_ERR_UNREACHABLE:
     case HARNESS_ERR_TIMEOUT:
     case HARNESS_ERR_MEMBER_FAILED:
     case HARNESS_ERR_BUSY:
-    case HARNESS_ERR_PROTOCOL: // a stream cut mid-frame by a dying peer
+    case HARNESS_ERR_PROTOCOL:  // a stream cut mid-frame by a dying peer
         return true;
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -39,8 +39,7 @@ template <class T>
 Result<T> call_at_active(ActiveRole &role, Forwarder &forwarder, Deadline deadline,
                          const std::function<Result<T>(const RoleView &)> &local, std::string_view remote_function,
                          std::span<const std::uint8_t> remote_args,
-                         const std::function<Result<T>(const Bytes &)> &decode_remote)
-{
+                         const std::function<Result<T>(const Bytes &)> &decode_remote) {
     constexpr auto kRetryStep = std::chrono::milliseconds(100);
     Error last = make_error(HARNESS_ERR_TIMEOUT, "no active instance answered before the deadline");
     for (int attempt = 0;; ++attempt) {
@@ -58,7 +57,8 @@ Result<T> call_at_active(ActiveRole &role, Forwarder &forwarder, Deadline deadli
             continue;
         }
         Result<T> r = view->self ? local(*view) : [&]() -> Result<T> {
-            auto reply = forwarder.call(ForwardTarget{view->member_id, view->address}, remote_function, remote_args, deadline);
+            auto reply =
+                forwarder.call(ForwardTarget{view->member_id, view->address}, remote_function, remote_args, deadline);
             if (!reply) return reply.error();
             return decode_remote(*reply);
         }();
@@ -67,4 +67,4 @@ Result<T> call_at_active(ActiveRole &role, Forwarder &forwarder, Deadline deadli
     }
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -34,8 +34,8 @@ using Clock = std::chrono::steady_clock;
 struct RoleView {
     bool self = false;
     std::string member_id;
-    std::string address;      // the active daemon's "host:port" (empty when self)
-    std::int64_t term = 0;    // version of the role record
+    std::string address;    // the active daemon's "host:port" (empty when self)
+    std::int64_t term = 0;  // version of the role record
 };
 
 class ActiveRole {
@@ -73,15 +73,15 @@ private:
     std::function<void()> on_lost_;
     std::chrono::milliseconds recheck_;
 
-    std::mutex resolve_mutex_; // one resolution at a time; others reuse its answer
+    std::mutex resolve_mutex_;  // one resolution at a time; others reuse its answer
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::optional<RoleView> cached_;
     Clock::time_point resolved_at_{};
     std::uint64_t member_changes_ = 0;
-    bool was_self_ = false;       // the last resolution said self (cached_ may be reset since)
+    bool was_self_ = false;  // the last resolution said self (cached_ may be reset since)
     std::int64_t term_seen_ = 0;
     bool stopping_ = false;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -30,4 +30,4 @@ private:
     const harness_host_api *host_;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

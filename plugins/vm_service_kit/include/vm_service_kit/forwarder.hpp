@@ -19,7 +19,7 @@ using Deadline = Clock::time_point;
 
 struct ForwardTarget {
     std::string member_id;
-    std::string address; // "host:port"
+    std::string address;  // "host:port"
 };
 
 class Forwarder {
@@ -31,4 +31,4 @@ public:
                                std::span<const std::uint8_t> args, Deadline deadline) = 0;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

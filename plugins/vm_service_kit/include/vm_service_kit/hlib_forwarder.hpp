@@ -35,4 +35,4 @@ private:
     std::map<std::string, std::vector<std::unique_ptr<hlib::Daemon>>> idle_;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -32,4 +32,4 @@ public:
     static void unsubscribe(std::uint64_t handle);
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -17,7 +17,7 @@ namespace harness::vmsvc {
 
 struct MemberEntry {
     std::string id;
-    std::string address; // "host:port", the daemon's TCP endpoint
+    std::string address;  // "host:port", the daemon's TCP endpoint
     bool alive = true;
 };
 
@@ -40,4 +40,4 @@ private:
     const harness_host_api *host_;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

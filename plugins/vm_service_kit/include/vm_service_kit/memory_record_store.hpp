@@ -35,4 +35,4 @@ private:
     std::size_t cas_calls_ = 0;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -17,4 +17,4 @@ inline constexpr std::size_t kMaxNameLength = 200;
 
 Result<void> check_name(std::string_view what, std::string_view name);
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -14,14 +14,12 @@
 
 namespace harness::vmsvc {
 
-inline Error bad_arguments(const char *function, const char *expected)
-{
+inline Error bad_arguments(const char *function, const char *expected) {
     return make_error(HARNESS_ERR_INVALID_ARGUMENT, std::string(function) + " expects (" + expected + ")");
 }
 
 // Appends a packed reply to the host's buffer.
-inline Result<void> reply_with(harness_buf *out, const Packer &p)
-{
+inline Result<void> reply_with(harness_buf *out, const Packer &p) {
     if (p.failed()) return make_error(HARNESS_ERR_INTERNAL, "out of memory packing the reply");
     harness_buf_append(out, p.view().data(), p.size());
     if (out->error) return make_error(HARNESS_ERR_INTERNAL, "out of memory writing the reply");
@@ -30,9 +28,8 @@ inline Result<void> reply_with(harness_buf *out, const Packer &p)
 
 // The plugin's state from a call context, or nullptr.
 template <class State>
-State *state_of(harness_call_ctx *ctx)
-{
+State *state_of(harness_call_ctx *ctx) {
     return ctx ? static_cast<State *>(ctx->plugin_state) : nullptr;
 }
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -27,7 +27,7 @@ struct StoredRecord {
 
 struct CasOutcome {
     bool ok = false;
-    std::int64_t current_version = 0; // after the write when ok, else what is stored (0: absent)
+    std::int64_t current_version = 0;  // after the write when ok, else what is stored (0: absent)
 };
 
 class RecordStore {
@@ -42,7 +42,11 @@ public:
     virtual Result<std::vector<StoredRecord>> scan(const std::string &prefix, bool linearizable) = 0;
 };
 
-inline Bytes bytes_of(std::string_view s) { return Bytes(s.begin(), s.end()); }
-inline std::string string_of(std::span<const std::uint8_t> b) { return std::string(b.begin(), b.end()); }
+inline Bytes bytes_of(std::string_view s) {
+    return Bytes(s.begin(), s.end());
+}
+inline std::string string_of(std::span<const std::uint8_t> b) {
+    return std::string(b.begin(), b.end());
+}
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -22,7 +22,7 @@ public:
     using Handler = std::function<void(const std::string &member_id, bool alive)>;
 
     RoleKeeper(ActiveRole &role, std::chrono::milliseconds deadline, Handler handler = {});
-    ~RoleKeeper(); // stop()
+    ~RoleKeeper();  // stop()
 
     void start();
     void stop();
@@ -44,4 +44,4 @@ private:
     std::thread thread_;
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -40,8 +40,7 @@ class ServicePlugin {
 public:
     using Service = typename Component::Service;
 
-    static int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept
-    {
+    static int init(const harness_host_api *host, void **state, char *err, size_t errlen) noexcept {
         return guarded_init(err, errlen, Component::label, [&]() -> Result<void> {
             auto prefixed = [](const Error &e) {
                 return make_error(e.status, std::string(Component::label) + ": " + e.message);
@@ -61,8 +60,7 @@ public:
         });
     }
 
-    static void fini(void *state)
-    {
+    static void fini(void *state) {
         auto *instance = static_cast<Instance *>(state);
         if (!instance) return;
         MemberHooks::unsubscribe(instance->hook);
@@ -73,8 +71,7 @@ public:
     // Runs body(service) for a PACKED entry; a call before init succeeded is
     // refused instead of reaching a null service.
     template <class Body>
-    static int call(harness_call_ctx *ctx, Body &&body) noexcept
-    {
+    static int call(harness_call_ctx *ctx, Body &&body) noexcept {
         return guarded_call(ctx, Component::label, [&]() -> Result<void> {
             auto *instance = state_of<Instance>(ctx);
             if (!instance)
@@ -86,8 +83,7 @@ public:
 
     // The contract's `where`, the same in every service: no arguments, the
     // active instance's member id.
-    static int where(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-    {
+    static int where(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
         return call(ctx, [&](Service &service) -> Result<void> {
             if (args->len != 0) return bad_arguments("where", "no arguments");
             auto id = service.where();
@@ -99,8 +95,7 @@ public:
     }
 
     template <std::size_t N>
-    static constexpr harness_plugin_descriptor descriptor(const harness_function (&functions)[N])
-    {
+    static constexpr harness_plugin_descriptor descriptor(const harness_function (&functions)[N]) {
         return plugin_descriptor(
             {.package = "vm", .component = Component::component, .version = "1.0.0", .init = &init, .fini = &fini},
             functions);
@@ -110,9 +105,7 @@ private:
     struct Instance {
         Instance(const harness_host_api *host, VmKey key)
             : store(host), members(host), forwarder(std::move(key), ComponentName{"vm", Component::component}),
-              service(store, members, forwarder, host_logger(host, std::string(Component::label) + ": "))
-        {
-        }
+              service(store, members, forwarder, host_logger(host, std::string(Component::label) + ": ")) {}
         DrdRecordStore store;
         HostMemberDirectory members;
         HlibForwarder forwarder;
@@ -121,4 +114,4 @@ private:
     };
 };
 
-} // namespace harness::vmsvc
+}  // namespace harness::vmsvc

@@ -26,15 +26,20 @@
 /* Not every variant uses every table. */
 #define MAYBE_UNUSED __attribute__((unused))
 
-static int64_t count_by_one(int64_t v) { return v + 1; }
-static int64_t count_by_two(int64_t v) { return v + 2; }
+static int64_t count_by_one(int64_t v) {
+    return v + 1;
+}
+static int64_t count_by_two(int64_t v) {
+    return v + 2;
+}
 static MAYBE_UNUSED const abitest_counter_ops counter_v1 = {sizeof(abitest_counter_ops), count_by_one};
 static MAYBE_UNUSED const abitest_counter_ops counter_v2 = {sizeof(abitest_counter_ops), count_by_two};
 
-static int64_t add_native(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static int64_t add_native(int64_t a, int64_t b) {
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
 
-static int add_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result)
-{
+static int add_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result) {
     (void)ctx;
     if (nargs != 2) return HARNESS_ERR_TYPE_MISMATCH;
     result->type = HARNESS_T_I64;
@@ -42,11 +47,12 @@ static int add_auto(harness_call_ctx *ctx, const harness_value *args, size_t nar
     return HARNESS_OK;
 }
 
-static void say(harness_call_ctx *ctx, const char *message) { harness_buf_append(ctx->error, message, strlen(message)); }
+static void say(harness_call_ctx *ctx, const char *message) {
+    harness_buf_append(ctx->error, message, strlen(message));
+}
 
 /* PACKED: any number of i64 → i64 sum, i64 count. */
-static int sum_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+static int sum_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     int64_t total = 0, count = 0, v = 0;
     while (harness_peek_type(args) != 0) {
         if (harness_unpack_i64(args, &v) != 0) {
@@ -62,8 +68,7 @@ static int sum_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *
 }
 
 /* AUTO str(str) without a native pointer: callers use call_packed. */
-static int echo_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result)
-{
+static int echo_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result) {
     (void)ctx;
     if (nargs != 1) return HARNESS_ERR_TYPE_MISMATCH;
     void *copy = malloc(args[0].v.blob.len + 1);
@@ -77,8 +82,7 @@ static int echo_auto(harness_call_ctx *ctx, const harness_value *args, size_t na
 }
 
 /* PACKED: fails with the caller's string as its message. */
-static int fail_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+static int fail_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     (void)out;
     const char *why = NULL;
     size_t n = 0;
@@ -88,8 +92,7 @@ static int fail_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf 
 }
 
 /* PACKED: the host's member id, root and key file (all "" in a process). */
-static int paths_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+static int paths_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     (void)args;
     const harness_host_api *h = ctx->host;
     harness_pack_str(out, h->member_id(h->host));
@@ -98,15 +101,13 @@ static int paths_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf
     return HARNESS_OK;
 }
 
-static void ignore_member(void *user, const harness_member_info *member)
-{
+static void ignore_member(void *user, const harness_member_info *member) {
     (void)user;
     (void)member;
 }
 
 /* PACKED: the host's list_members status (NOT_SUPPORTED in a process). */
-static int members_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+static int members_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     (void)args;
     (void)out;
     int rc = ctx->host->list_members(ctx->host->host, ignore_member, NULL);
@@ -115,8 +116,7 @@ static int members_packed(harness_call_ctx *ctx, harness_reader *args, harness_b
 }
 
 /* PACKED str pkg, str comp, str fn, bytes args: the host's call_local. */
-static int relay_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out)
-{
+static int relay_packed(harness_call_ctx *ctx, harness_reader *args, harness_buf *out) {
     const char *pkg, *comp, *fn;
     const void *inner;
     size_t pn, cn, fnn, in;
@@ -146,14 +146,12 @@ static const harness_function functions[] = {
 #define FUNCTION_COUNT (sizeof functions / sizeof functions[0])
 
 #if defined(VARIANT_GOOD)
-static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *err, size_t errlen)
-{
+static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *err, size_t errlen) {
     *state = NULL;
     return host->load(host->host, "abitest", "old", err, errlen);
 }
 #elif defined(VARIANT_FAILINIT)
-static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *err, size_t errlen)
-{
+static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *err, size_t errlen) {
     (void)host;
     (void)state;
     snprintf(err, errlen, "abitest/failinit refuses to start");
@@ -161,8 +159,7 @@ static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *e
 }
 #else
 /* The malformed variants must be refused before anything runs. */
-static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *err, size_t errlen)
-{
+static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *err, size_t errlen) {
     (void)host;
     (void)state;
     (void)err;
@@ -189,8 +186,7 @@ typedef struct descriptor_1_1 {
     const harness_function *functions;
 } descriptor_1_1;
 
-static int old_init(const harness_host_api *host, void **state, char *err, size_t errlen)
-{
+static int old_init(const harness_host_api *host, void **state, char *err, size_t errlen) {
     (void)host;
     (void)err;
     (void)errlen;
@@ -211,8 +207,7 @@ static const struct {
     (const void *)16,
 };
 
-__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
+__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void) {
     return (const harness_plugin_descriptor *)(const void *)&image.d;
 }
 #else
@@ -234,9 +229,18 @@ static const harness_interface interfaces[] = {{sizeof(harness_interface), "abit
 #endif
 
 static const harness_plugin_descriptor descriptor = {
-    HARNESS_PLUGIN_ABI_MAJOR, HARNESS_PLUGIN_ABI_MINOR, sizeof(harness_plugin_descriptor),
-    "abitest", COMPONENT, "1.2.0", HARNESS_LEVEL_APPLICATION, HARNESS_PER_DAEMON,
-    init, NULL, FUNCTION_COUNT, functions,
+    HARNESS_PLUGIN_ABI_MAJOR,
+    HARNESS_PLUGIN_ABI_MINOR,
+    sizeof(harness_plugin_descriptor),
+    "abitest",
+    COMPONENT,
+    "1.2.0",
+    HARNESS_LEVEL_APPLICATION,
+    HARNESS_PER_DAEMON,
+    init,
+    NULL,
+    FUNCTION_COUNT,
+    functions,
     sizeof interfaces / sizeof interfaces[0],
 #if defined(VARIANT_NULL_TABLE)
     NULL,
@@ -245,8 +249,7 @@ static const harness_plugin_descriptor descriptor = {
 #endif
 };
 
-__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void)
-{
+__attribute__((visibility("default"))) const harness_plugin_descriptor *harness_plugin_entry(void) {
     return &descriptor;
 }
 #endif

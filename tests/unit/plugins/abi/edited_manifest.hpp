@@ -19,8 +19,7 @@
 namespace abitest {
 
 inline harness::Result<std::unique_ptr<harness::LoadedLibrary>> open_good_with(const std::string &from,
-                                                                                 const std::string &to)
-{
+                                                                               const std::string &to) {
     namespace fs = std::filesystem;
     auto w = harness::Resolver(HARNESS_ABI_TEST_ROOT).resolve({"abitest", "good"});
     REQUIRE(w.ok());
@@ -40,4 +39,4 @@ inline harness::Result<std::unique_ptr<harness::LoadedLibrary>> open_good_with(c
     return lib;
 }
 
-} // namespace abitest
+}  // namespace abitest

@@ -29,8 +29,8 @@
 
 #include <harness/common/loader.hpp>
 #include <harness/common/log.hpp>
-#include <harness/fetch/repo_keys.hpp>
 #include <harness/common/result.hpp>
+#include <harness/fetch/repo_keys.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -43,18 +43,18 @@
 namespace harness {
 
 struct FetchConfig {
-    std::vector<std::string> repositories;         // base URLs, http:// or https:// (--repo)
-    std::vector<std::string> trusted_fingerprints; // full fingerprints (--trust)
-    std::filesystem::path gnupghome;               // the daemon's own, <root>/gnupg
-    bool allow_unsigned = false;                   // --allow-unsigned
-    std::filesystem::path state_db;                // SQLite, e.g. <root>/var/repositories.db
+    std::vector<std::string> repositories;          // base URLs, http:// or https:// (--repo)
+    std::vector<std::string> trusted_fingerprints;  // full fingerprints (--trust)
+    std::filesystem::path gnupghome;                // the daemon's own, <root>/gnupg
+    bool allow_unsigned = false;                    // --allow-unsigned
+    std::filesystem::path state_db;                 // SQLite, e.g. <root>/var/repositories.db
     std::size_t max_index_bytes = std::size_t{4} << 20;
     std::size_t max_signature_bytes = std::size_t{64} << 10;
-    std::size_t max_package_bytes = std::size_t{256} << 20; // cap even when the index says more
+    std::size_t max_package_bytes = std::size_t{256} << 20;  // cap even when the index says more
     std::chrono::milliseconds connect_timeout{5000};
     std::chrono::milliseconds transfer_timeout{60000};
     long max_redirects = 3;
-    Logger *log = nullptr; // may be null; must outlive the fetcher
+    Logger *log = nullptr;  // may be null; must outlive the fetcher
     // Repositories the VM's registry names for a component (hpublish pushes
     // them); tried before `repositories`, under the same trust rules.
     std::function<std::vector<std::string>(const ComponentName &)> repository_hints;
@@ -77,4 +77,4 @@ Result<std::vector<std::string>> import_daemon_key(const std::filesystem::path &
 
 using repo::normalize_fingerprint;
 
-} // namespace harness
+}  // namespace harness

@@ -28,7 +28,7 @@ inline constexpr const char *kSignatureFile = "index.json.sig";
 
 // A file named by the index: a relative path under the repository root.
 struct FileRef {
-    std::string path;    // "packages/examples/math-1.0.0.so"; never absolute, never ".."
+    std::string path;  // "packages/examples/math-1.0.0.so"; never absolute, never ".."
     std::uint64_t size = 0;
     std::string sha256;  // lower-case hex
 };
@@ -42,7 +42,7 @@ struct IndexEntry {
     std::string arch;   // "x86_64", "aarch64", … (from the ELF header)
     std::string level;  // "daemon" | "application"
     std::int64_t cache_ttl_seconds = 3600;
-    std::vector<Manifest::Function> functions; // the calling parameters
+    std::vector<Manifest::Function> functions;  // the calling parameters
     FileRef shared_object;
     FileRef manifest;
 
@@ -51,8 +51,8 @@ struct IndexEntry {
 
 struct RepoIndex {
     int format = kIndexFormat;
-    std::string repository;        // a display name
-    std::int64_t index_version = 0; // strictly increases with every publication
+    std::string repository;          // a display name
+    std::int64_t index_version = 0;  // strictly increases with every publication
     std::chrono::system_clock::time_point expires{};
     std::vector<IndexEntry> components;
 
@@ -83,4 +83,4 @@ std::string elf_arch(std::string_view so_bytes);
 
 std::string sha256_hex(std::string_view bytes);
 
-} // namespace harness::repo
+}  // namespace harness::repo

@@ -41,4 +41,4 @@ Result<std::string> sign_detached(const std::filesystem::path &gnupghome, std::s
 Result<std::string> verify_detached(const std::filesystem::path &gnupghome, std::string_view data,
                                     std::string_view signature, const std::vector<std::string> &trusted);
 
-} // namespace harness::repo
+}  // namespace harness::repo

@@ -23,14 +23,14 @@
 namespace harness::hconsole {
 
 struct Literal {
-    int type = HARNESS_T_STR; // harness_type
+    int type = HARNESS_T_STR;  // harness_type
     bool explicit_type = false;
-    std::string text;         // as written, without the TYPE: prefix
-    std::int64_t i64 = 0;     // i32 and i64
+    std::string text;      // as written, without the TYPE: prefix
+    std::int64_t i64 = 0;  // i32 and i64
     std::uint64_t u64 = 0;
     double f64 = 0;
     bool boolean = false;
-    Bytes bytes;              // bytes; str uses text
+    Bytes bytes;  // bytes; str uses text
 };
 
 Result<Literal> parse_literal(std::string_view text);
@@ -51,4 +51,4 @@ Result<nlohmann::json> items_json(std::span<const std::uint8_t> packed);
 
 Result<Bytes> parse_hex(std::string_view hex);
 
-} // namespace harness::hconsole
+}  // namespace harness::hconsole

@@ -7,8 +7,8 @@
 // the entries publish() returns.
 #pragma once
 
-#include <harness/fetch/repo_index.hpp>
 #include <harness/common/result.hpp>
+#include <harness/fetch/repo_index.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -55,11 +55,11 @@ Result<void> write_signed_index(const std::filesystem::path &repo_dir, const rep
 struct PublishOptions {
     std::filesystem::path repo_dir;
     std::filesystem::path gnupghome;
-    std::string signer;                           // full fingerprint
-    std::optional<std::chrono::seconds> ttl;      // per-entry cache TTL override
+    std::string signer;                       // full fingerprint
+    std::optional<std::chrono::seconds> ttl;  // per-entry cache TTL override
     std::chrono::seconds expires_in{std::chrono::hours(24 * 30)};
-    std::string repository_name;                  // kept from the old index when empty
-    std::optional<std::int64_t> index_version;    // default: old version + 1
+    std::string repository_name;                // kept from the old index when empty
+    std::optional<std::int64_t> index_version;  // default: old version + 1
 };
 
 Result<repo::RepoIndex> publish(const PublishOptions &options, const std::vector<PluginFiles> &plugins);
@@ -67,8 +67,7 @@ Result<repo::RepoIndex> publish(const PublishOptions &options, const std::vector
 // Checks a repository directory the way a daemon would check it over HTTP:
 // the index's signature by one of `trusted`, its expiry, and the size and
 // SHA-256 of every file it names. For publishers and CI before serving it.
-Result<repo::RepoIndex> verify_repository(const std::filesystem::path &repo_dir,
-                                          const std::filesystem::path &gnupghome,
+Result<repo::RepoIndex> verify_repository(const std::filesystem::path &repo_dir, const std::filesystem::path &gnupghome,
                                           const std::vector<std::string> &trusted);
 
-} // namespace harness::publish
+}  // namespace harness::publish

@@ -7,8 +7,8 @@
 // daemons' own: they accept only indexes signed by a key they --trust.
 #pragma once
 
-#include <harness/hlib/hlib.hpp>
 #include <harness/fetch/repo_index.hpp>
+#include <harness/hlib/hlib.hpp>
 
 #include <string>
 #include <vector>
@@ -21,4 +21,4 @@ std::string entry_info_json(const repo::IndexEntry &entry);
 Result<void> push_to_vm(const hlib::ConnectOptions &vm, const std::string &repo_url,
                         const std::vector<repo::IndexEntry> &entries);
 
-} // namespace harness::publish
+}  // namespace harness::publish

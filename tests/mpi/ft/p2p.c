@@ -18,7 +18,7 @@
 #include "inject.h"
 
 enum { SMALL = 1024, BIG = 1 << 20, ROUNDS = 60 };
-enum { TAG_GO = 1, TAG_OP = 2, TAG_KILL = 3, TAG_PAIR = 4, TAG_RING = 5, TAG_NEVER = 6 };
+enum { TAG_GO = 1, TAG_OP = 2, TAG_KILL = 3, TAG_PAIR = 4, TAG_RING = 5, TAG_NEVER = 6, TAG_READY = 7 };
 
 static void fill(char *buf, int n, int from, int round) {
     for (int i = 0; i < n; ++i) buf[i] = (char)(from * 31 + round * 7 + i);
@@ -52,7 +52,9 @@ static void pair_traffic(int rank, char *out, char *in) {
 static void victim(const char *at, char *out) {
     int go = 0;
     if (strcmp(at, "peer_kill") == 0) {
-        /* Blocks until rank 2 kills us. */
+        /* Every rank has left the synchronization (it waited for all of
+         * them): the kill may come now. Then blocks until rank 2 kills us. */
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 0, TAG_READY, MPI_COMM_WORLD));
         MPI_Recv(&go, 1, MPI_INT, 0, TAG_NEVER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         CHECK(0, "the victim's receive returned; rank 2 should have killed it");
     }
@@ -70,9 +72,12 @@ static void victim(const char *at, char *out) {
 static void partner(const char *at, char *out, char *in, const int *pids) {
     int go = 1;
     (void)pids;
-    if (strcmp(at, "peer_kill") == 0)
+    if (strcmp(at, "peer_kill") == 0) {
+        /* Only once the victim is past the synchronization: killed inside
+         * it, a rank still in its barrier would see the failure. */
+        CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 1, TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 2, TAG_KILL, MPI_COMM_WORLD));
-    else
+    } else
         CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD));
 
     double t0 = ft_now();

@@ -115,7 +115,13 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     flush_and_purge(rank, size);
     inject(rank);
-    if (rank == 1) CHECK(!p2p::said_bye(0), "rank 0 said bye before finalizing");
+    // Rank 0 finalizes (says bye) only after rank 1 has looked.
+    int looked = 0;
+    if (rank == 1) {
+        CHECK(!p2p::said_bye(0), "rank 0 said bye before finalizing");
+        CHECK_MPI(MPI_Send(&looked, 1, MPI_INT, 0, 13, MPI_COMM_WORLD));
+    }
+    if (rank == 0) CHECK_MPI(MPI_Recv(&looked, 1, MPI_INT, 1, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     MPI_Finalize();
     return 0;
 }

@@ -26,12 +26,6 @@ bool acknowledged(MPI_Comm comm, const FailedMember &m) {
     return m.index < 0 || static_cast<uint64_t>(m.index) < comm->ft.acked_upto.load(std::memory_order_acquire);
 }
 
-bool has_unacknowledged(MPI_Comm comm) {
-    for (const FailedMember &m : failed_members(comm))
-        if (!acknowledged(comm, m)) return true;
-    return false;
-}
-
 MPI_Group group_of(const std::vector<FailedMember> &members) {
     std::vector<int> world;
     world.reserve(members.size());

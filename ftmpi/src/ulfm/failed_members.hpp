@@ -22,8 +22,6 @@ std::vector<FailedMember> failed_members(MPI_Comm comm);
 // Whether the program acknowledged m's failure on comm: its failure-list
 // index is below comm->ft.acked_upto.
 bool acknowledged(MPI_Comm comm, const FailedMember &m);
-// True when a failed member of comm is not acknowledged.
-bool has_unacknowledged(MPI_Comm comm);
 
 // A group (world ranks) of these members, for get_failed/get_acked.
 MPI_Group group_of(const std::vector<FailedMember> &members);

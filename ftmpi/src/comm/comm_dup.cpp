@@ -74,7 +74,17 @@ struct PendingIdup {
 namespace ftmpi::comm {
 
 int start_idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request) {
-    if (int err = MPI_SUCCESS; ft::recover_if_needed(comm, newcomm, &err)) return err;
+    if (int err = MPI_SUCCESS; ft::recover_if_needed(comm, newcomm, &err)) {
+        // Recovered in place of the dup (FT-MPI modes): done, *newcomm set.
+        if (err == MPI_SUCCESS)
+            *request = p2p::make_generalized([](MPI_Status *status) {
+                status->MPI_SOURCE = MPI_ANY_SOURCE;
+                status->MPI_TAG = MPI_ANY_TAG;
+                status->MPI_ERROR = MPI_SUCCESS;
+                return true;
+            });
+        return err;
+    }
     MPI_Comm c = MPI_COMM_NULL;
     if (int err = dup_shell(comm, 0, false, &c); err != MPI_SUCCESS) return err;
     MPI_Info hints = info != MPI_INFO_NULL ? info : comm->info;

@@ -3,34 +3,16 @@
 // p-1 senders at once: the long-message choice.
 #include "algorithms.hpp"
 #include "alltoall_input.hpp"
-#include "internal/comm.hpp"
-#include "steps.hpp"
-
-#include <vector>
 
 namespace ftmpi::coll {
 
 void alltoallw_pairwise(Schedule &s, const void *sendbuf, const int scounts[], const int sdispls[],
                         const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
                         const MPI_Datatype rtypes[]) {
-    const int p = s.size(), r = s.rank();
-    char *out = static_cast<char *>(recvbuf);
-    if (sendbuf == MPI_IN_PLACE) {
-        const int extent = s.comm()->size;  // the layout covers every comm rank
-        std::vector<MPI_Aint> displs(rdispls, rdispls + extent);
-        sendbuf = in_place_input(s, recvbuf, extent, rcounts, displs.data(), rtypes);
-        scounts = rcounts;
-        sdispls = rdispls;
-        stypes = rtypes;
-    }
-    const char *src = static_cast<const char *>(sendbuf);
-    const int me = s.comm_rank(r);
-    copy_step(s, src + sdispls[me], scounts[me], stypes[me], out + rdispls[me], rcounts[me], rtypes[me]);
-    for (int k = 1; k < p; ++k) {
-        const int to = (r + k) % p, from = (r - k + p) % p;            // view ranks
-        const int to_c = s.comm_rank(to), from_c = s.comm_rank(from);  // buffer positions
-        s.recv(out + rdispls[from_c], rcounts[from_c], rtypes[from_c], from);
-        s.send(src + sdispls[to_c], scounts[to_c], stypes[to_c], to);
+    const AlltoallwBlocks blocks(s, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
+    blocks.copy_own();
+    for (int k = 1; k < s.size(); ++k) {
+        blocks.exchange(k);
         s.end_round();
     }
 }

@@ -89,18 +89,12 @@ template <class Checks, class Build>
 int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build, Strict strict = Strict::agree) {
     if (!comm::valid(comm)) return comm::raise(comm, MPI_ERR_COMM, function);
     if (int err = checks(); err != MPI_SUCCESS) return comm::raise(comm, err, function);
-    int err = MPI_SUCCESS;
-    try {
+    return comm::guarded(comm, function, [&] {
         Schedule schedule(comm);
         build(schedule);
         end_strict(schedule, strict);
-        err = schedule.run();
-    } catch (const std::bad_alloc &) {
-        err = MPI_ERR_NO_MEM;
-    } catch (...) {
-        err = MPI_ERR_INTERN;
-    }
-    return comm::raise(comm, err, function);
+        return schedule.run();
+    });
 }
 
 template <class Checks, class Build>
@@ -109,18 +103,12 @@ int nonblocking(const char *function, MPI_Comm comm, MPI_Request *request, Check
     if (!comm::valid(comm)) return comm::raise(comm, MPI_ERR_COMM, function);
     if (request == nullptr) return comm::raise(comm, MPI_ERR_REQUEST, function);
     if (int err = checks(); err != MPI_SUCCESS) return comm::raise(comm, err, function);
-    int err = MPI_SUCCESS;
-    try {
+    return comm::guarded(comm, function, [&] {
         auto schedule = std::make_unique<Schedule>(comm);
         build(*schedule);
         end_strict(*schedule, strict);
-        err = Schedule::start(std::move(schedule), request);
-    } catch (const std::bad_alloc &) {
-        err = MPI_ERR_NO_MEM;
-    } catch (...) {
-        err = MPI_ERR_INTERN;
-    }
-    return comm::raise(comm, err, function);
+        return Schedule::start(std::move(schedule), request);
+    });
 }
 
 }  // namespace ftmpi::coll

@@ -98,7 +98,10 @@ char *at(void *buf, MPI_Aint bytes) {
 }
 
 // The five collectives as (checks, build) pairs for blocking()/nonblocking().
-struct Allgather {
+// Allgather and alltoall: one count and type each way; alltoall sends each
+// out-neighbour its own block, allgather the whole send buffer to all.
+template <bool BlockPerNeighbor>
+struct Uniform {
     const void *sbuf;
     int scount;
     MPI_Datatype stype;
@@ -110,12 +113,18 @@ struct Allgather {
     }
     void build(Schedule &s, const Neighbors &n) const {
         build_exchange(
-            s, n, [&](size_t) { return static_cast<const char *>(sbuf); },
+            s, n,
+            [&](size_t i) {
+                return BlockPerNeighbor ? element(sbuf, static_cast<MPI_Aint>(i) * scount, stype)
+                                        : static_cast<const char *>(sbuf);
+            },
             [&](size_t) { return std::pair(scount, stype); },
             [&](size_t i) { return element(rbuf, static_cast<MPI_Aint>(i) * rcount, rtype); },
             [&](size_t) { return std::pair(rcount, rtype); });
     }
 };
+using Allgather = Uniform<false>;
+using Alltoall = Uniform<true>;
 
 struct Allgatherv {
     const void *sbuf;
@@ -135,25 +144,6 @@ struct Allgatherv {
             s, n, [&](size_t) { return static_cast<const char *>(sbuf); },
             [&](size_t) { return std::pair(scount, stype); }, [&](size_t i) { return element(rbuf, displs[i], rtype); },
             [&](size_t i) { return std::pair(rcounts[i], rtype); });
-    }
-};
-
-struct Alltoall {
-    const void *sbuf;
-    int scount;
-    MPI_Datatype stype;
-    void *rbuf;
-    int rcount;
-    MPI_Datatype rtype;
-    int check(MPI_Comm comm, Neighbors *n) const {
-        return first_error(check_data(scount, stype), check_data(rcount, rtype), check_topology(comm, n));
-    }
-    void build(Schedule &s, const Neighbors &n) const {
-        build_exchange(
-            s, n, [&](size_t i) { return element(sbuf, static_cast<MPI_Aint>(i) * scount, stype); },
-            [&](size_t) { return std::pair(scount, stype); },
-            [&](size_t i) { return element(rbuf, static_cast<MPI_Aint>(i) * rcount, rtype); },
-            [&](size_t) { return std::pair(rcount, rtype); });
     }
 };
 

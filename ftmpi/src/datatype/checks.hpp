@@ -29,4 +29,36 @@ inline int check_out(const void *p) {
     return p ? MPI_SUCCESS : MPI_ERR_ARG;
 }
 
+// An array argument may be NULL only when it has no elements.
+inline int check_array(int count, const void *array) {
+    return count == 0 || array ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+// Vector and hvector: count blocks of blocklength elements, any stride.
+inline int check_vector(int count, int blocklength, MPI_Datatype oldtype) {
+    if (const int rc = check_count(count)) return rc;
+    if (blocklength < 0) return MPI_ERR_ARG;
+    return check_old(oldtype);
+}
+
+// Indexed and hindexed: blocks of their own lengths at displacements in
+// elements (int) or bytes (MPI_Aint).
+template <class Displ>
+int check_indexed(int count, const int blocklens[], const Displ displs[], MPI_Datatype oldtype) {
+    if (const int rc = check_count(count)) return rc;
+    if (const int rc = check_blocklens(count, blocklens)) return rc;
+    if (const int rc = check_array(count, displs)) return rc;
+    return check_old(oldtype);
+}
+
+// Indexed_block and hindexed_block: blocks of one length at displacements in
+// elements (int) or bytes (MPI_Aint).
+template <class Displ>
+int check_indexed_block(int count, int blocklength, const Displ displs[], MPI_Datatype oldtype) {
+    if (const int rc = check_count(count)) return rc;
+    if (blocklength < 0) return MPI_ERR_ARG;
+    if (const int rc = check_array(count, displs)) return rc;
+    return check_old(oldtype);
+}
+
 }  // namespace ftmpi::dt

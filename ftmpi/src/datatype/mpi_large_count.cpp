@@ -1,19 +1,18 @@
 // The MPI-4 large-count (`_c`) datatype calls: queries answer in MPI_Count
 // (the `_x` calls of MPI-3); constructors and pack calls take counts that
 // fit an int and refuse larger ones with MPI_ERR_COUNT.
-#include "internal/errors.hpp"
+#include "internal/large_count.hpp"
 #include "internal/pmpi.hpp"
 
 #include <climits>
 
 namespace {
 
+// Strides and displacements may be negative, so both bounds are checked here.
 bool fits(MPI_Count n) {
     return n <= INT_MAX && n >= INT_MIN;
 }
-int too_large(MPI_Comm comm, const char *function) {
-    return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function);
-}
+using ftmpi::large_count::too_large;
 
 }  // namespace
 

@@ -19,19 +19,23 @@ int raise(MPI_Comm, int code, const char *function);
 // MPI_ERR_UNKNOWN for a code nobody defined.
 int error_class_of(int code);
 
-// How a binding ends: runs `body` (which returns an MPI code) without
-// letting an exception cross the C boundary, and hands a failing code to
-// comm's error handler exactly once.
+// Runs `body` (which returns an MPI code) without letting an exception out:
+// MPI_ERR_NO_MEM for std::bad_alloc, MPI_ERR_INTERN for anything else.
+template <typename Body>
+int code_of(Body &&body) noexcept {
+    try {
+        return body();
+    } catch (const std::bad_alloc &) {
+        return MPI_ERR_NO_MEM;
+    } catch (...) {
+        return MPI_ERR_INTERN;
+    }
+}
+
+// How a binding ends: runs `body` through code_of() and hands a failing
+// code to comm's error handler exactly once.
 template <typename Body>
 int guarded(MPI_Comm comm, const char *function, Body &&body) noexcept {
-    int code;
-    try {
-        code = body();
-    } catch (const std::bad_alloc &) {
-        code = MPI_ERR_NO_MEM;
-    } catch (...) {
-        code = MPI_ERR_INTERN;
-    }
-    return raise(comm, code, function);
+    return raise(comm, code_of(body), function);
 }
 }  // namespace ftmpi::comm

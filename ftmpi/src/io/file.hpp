@@ -7,6 +7,7 @@
 // in a small lock file (shared_pointer.cpp). README.md has the design.
 #pragma once
 
+#include "internal/errors.hpp"
 #include "view.hpp"
 
 #include <mpi-ext.h>
@@ -84,15 +85,7 @@ int error_of_errno(int err);
 // handed to the file's error handler once.
 template <typename Body>
 int guarded(MPI_File fh, const char *function, Body &&body) noexcept {
-    int code;
-    try {
-        code = body();
-    } catch (const std::bad_alloc &) {
-        code = MPI_ERR_NO_MEM;
-    } catch (...) {
-        code = MPI_ERR_INTERN;
-    }
-    return raise(fh, code, function);
+    return raise(fh, comm::code_of(body), function);
 }
 
 // What every operation on an open file checks first: MPI_ERR_FILE for a bad

@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <type_traits>
 
 namespace ftmpi::op::kernels {
@@ -43,17 +44,22 @@ struct Min {
         return a < b ? a : b;
     }
 };
+// a op b, for integers computed in wide_unsigned<T> so that it wraps.
+template <class T, class Op>
+T wrapping(T a, T b, Op op) {
+    if constexpr (std::is_integral_v<T>) {
+        using U = wide_unsigned<T>;
+        return static_cast<T>(op(static_cast<U>(a), static_cast<U>(b)));
+    } else {
+        return op(a, b);
+    }
+}
 struct Sum {
     template <class T>
     static constexpr bool accepts = is_number<T> || is_complex<T>;
     template <class T>
     static T f(T a, T b) {
-        if constexpr (std::is_integral_v<T>) {
-            using U = wide_unsigned<T>;
-            return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-        } else {
-            return a + b;
-        }
+        return wrapping(a, b, std::plus<>());
     }
 };
 struct Prod {
@@ -61,12 +67,7 @@ struct Prod {
     static constexpr bool accepts = is_number<T> || is_complex<T>;
     template <class T>
     static T f(T a, T b) {
-        if constexpr (std::is_integral_v<T>) {
-            using U = wide_unsigned<T>;
-            return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-        } else {
-            return a * b;
-        }
+        return wrapping(a, b, std::multiplies<>());
     }
 };
 struct Land {

@@ -1,20 +1,11 @@
 // The MPI-4 large-count (`_c`) point-to-point calls: MPI_Count counts that
 // fit an int go to the int call; larger ones are refused with
 // MPI_ERR_COUNT (the engine moves at most INT_MAX elements per message).
+#include "internal/large_count.hpp"
 #include "p2p/binding.hpp"
 
-#include <climits>
-
-namespace {
-
-bool fits(MPI_Count n) {
-    return n <= INT_MAX;
-}  // negative counts reach the int call's own check
-int too_large(MPI_Comm comm, const char *function) {
-    return ftmpi::comm::raise(comm, MPI_ERR_COUNT, function);
-}
-
-}  // namespace
+using ftmpi::large_count::fits;
+using ftmpi::large_count::too_large;
 
 extern "C" {
 

@@ -29,6 +29,23 @@ void reset_status(MPI_Status &s) {
     s.ftmpi_cancelled = 0;
 }
 
+// Sizes a receive, holds its datatype and points r->landing where arriving
+// bytes go: the user's buffer when the type is contiguous, else r->packed,
+// unpacked at completion.
+void prepare_landing(MPI_Request r) {
+    const size_t bytes = static_cast<size_t>(r->count) * dt::size(r->type);
+    dt::retain(r->type);
+    r->bytes = bytes;
+    if (bytes == 0) {
+        r->landing = nullptr;
+    } else if (dt::contiguous(r->type)) {
+        r->landing = static_cast<char *>(r->buf) + dt::true_lb(r->type);
+    } else {
+        r->packed.resize(bytes);
+        r->landing = r->packed.data();
+    }
+}
+
 }  // namespace
 
 void Engine::send_control(int peer, Frame f) {
@@ -198,18 +215,8 @@ int Engine::send_local(MPI_Request r) {
 }
 
 int Engine::post_recv(MPI_Request r) {
-    const size_t bytes = static_cast<size_t>(r->count) * dt::size(r->type);
-    dt::retain(r->type);
-    r->bytes = bytes;
     r->matched_peer = -1;
-    if (bytes == 0) {
-        r->landing = nullptr;
-    } else if (dt::contiguous(r->type)) {
-        r->landing = static_cast<char *>(r->buf) + dt::true_lb(r->type);
-    } else {
-        r->packed.resize(bytes);
-        r->landing = r->packed.data();
-    }
+    prepare_landing(r);
     r->peer = r->rank_arg == MPI_ANY_SOURCE ? -1 : comm::world_rank_of(r->comm, r->rank_arg);
     if (auto it = match_.find_unexpected(r->context, r->peer, r->tag); it != match_.unexpected.end()) {
         if (!it->complete) {
@@ -268,17 +275,7 @@ int Engine::receive_message(MPI_Request r, std::unique_ptr<Unexpected> message) 
     r->active = true;
     r->complete = false;
     reset_status(r->status);
-    const size_t bytes = static_cast<size_t>(r->count) * dt::size(r->type);
-    dt::retain(r->type);
-    r->bytes = bytes;
-    if (bytes == 0) {
-        r->landing = nullptr;
-    } else if (dt::contiguous(r->type)) {
-        r->landing = static_cast<char *>(r->buf) + dt::true_lb(r->type);
-    } else {
-        r->packed.resize(bytes);
-        r->landing = r->packed.data();
-    }
+    prepare_landing(r);
     take_unexpected(r, std::move(*message));
     return MPI_SUCCESS;
 }

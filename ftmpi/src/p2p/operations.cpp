@@ -56,6 +56,19 @@ int refused(MPI_Comm comm, Channel channel) {
     return channel == Channel::user && ft::blocks_user_ops(comm) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
 }
 
+// A persistent request starts inactive with an empty status and holds its
+// datatype until it is freed.
+int hand_out_persistent(MPI_Request r, MPI_Datatype type, MPI_Request *request) {
+    r->persistent = true;
+    if (type != MPI_DATATYPE_NULL) {
+        dt::retain(type);
+        r->held_type = type;
+    }
+    empty_status(&r->status);
+    *request = r;
+    return MPI_SUCCESS;
+}
+
 }  // namespace
 
 int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
@@ -86,14 +99,7 @@ int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_send(count, type, dest, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, Channel::user, mode);
-    r->persistent = true;
-    if (type != MPI_DATATYPE_NULL) {
-        dt::retain(type);
-        r->held_type = type;
-    }
-    empty_status(&r->status);
-    *request = r;
-    return MPI_SUCCESS;
+    return hand_out_persistent(r, type, request);
 }
 
 int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -101,14 +107,7 @@ int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, in
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_recv(count, type, source, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, Channel::user, SendMode::standard);
-    r->persistent = true;
-    if (type != MPI_DATATYPE_NULL) {
-        dt::retain(type);
-        r->held_type = type;
-    }
-    empty_status(&r->status);
-    *request = r;
-    return MPI_SUCCESS;
+    return hand_out_persistent(r, type, request);
 }
 
 int start_persistent(MPI_Request r) {

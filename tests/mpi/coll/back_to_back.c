@@ -10,10 +10,8 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     enum { CALLS = 300, WINDOW = 32 };
     static const int sizes[] = {2, 1024, 8192, 12288, 24576}; /* ints: 8 B … 96 KiB */

@@ -17,10 +17,8 @@ static void record_handler(MPI_Comm *comm, int *code, ...) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
 
     /* The default on world is ERRORS_ARE_FATAL. */
     MPI_Errhandler eh;

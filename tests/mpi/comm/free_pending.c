@@ -17,10 +17,8 @@ static void churn(void) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
     const int counts[] = {4, 1 << 18}; /* eager, rendezvous (ints) */
     int *out = malloc(sizeof(int) << 18), *in = malloc(sizeof(int) << 18);

@@ -30,10 +30,8 @@ static void check_works(MPI_Comm c, MPI_Comm parent, const char *what) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
 
     /* 1. Start, then talk: rank 0 starts its idup and sends; every other
      * rank first receives from its predecessor, then starts its idup. */

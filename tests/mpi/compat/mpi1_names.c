@@ -23,10 +23,8 @@ static int old_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
 
     /* Error handlers. */
     MPI_Errhandler eh, got;

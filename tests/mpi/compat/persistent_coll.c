@@ -6,10 +6,8 @@
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     const int root = size - 1;
 
     int bval = 0, sum_in = 0, sum_out = 0, red_out = 0, scan_out = 0, exscan_out = 0;

@@ -27,11 +27,8 @@ static int group_has(MPI_Group g, int world) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ft_init(&argc, &argv, &rank, &size);
     CHECK(size >= 4, "needs at least 4 ranks");
     ft_sync_before_kill(MPI_COMM_WORLD, 1);
     int go = 0, got = -1;

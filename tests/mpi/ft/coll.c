@@ -77,11 +77,8 @@ static int run_one(MPI_Comm w, const char *name, int it, int rank, int size) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ft_init(&argc, &argv, &rank, &size);
     const char *name = getenv("FT_KILL_AT");
     int victim = ft_kill_rank();
     CHECK(name && victim >= 0 && victim < size, "set FT_KILL_AT=<collective> and FT_KILL_RANK");

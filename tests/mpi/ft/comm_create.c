@@ -7,11 +7,8 @@
 #include "inject.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ft_init(&argc, &argv, &rank, &size);
     const char *at = getenv("FT_KILL_AT");
     int victim = ft_kill_rank();
     CHECK(at && (strcmp(at, "dup") == 0 || strcmp(at, "split") == 0) && victim >= 0 && victim < size,

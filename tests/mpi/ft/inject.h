@@ -27,6 +27,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* MPI_Init, errors returned on MPI_COMM_WORLD (a failure is then a return
+ * code the test looks at), and this process's rank and the world's size. */
+static inline void ft_init(int *argc, char ***argv, int *rank, int *size) {
+    MPI_Init(argc, argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+}
+
 /* This process's world rank as of MPI_Init (kill points name the original
  * rank, also in tests that shrink the world). */
 static inline int ft_rank(void) {
@@ -49,6 +58,15 @@ static inline MPI_Comm ft_work_comm(void) {
     if (!(w && strcmp(w, "1") == 0)) CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     return c;
+}
+
+/* MPI_Init, then the work communicator and this rank's place in it. */
+static inline MPI_Comm ft_init_work(int *argc, char ***argv, int *rank, int *size) {
+    MPI_Init(argc, argv);
+    MPI_Comm comm = ft_work_comm();
+    MPI_Comm_rank(comm, rank);
+    MPI_Comm_size(comm, size);
+    return comm;
 }
 
 /* Before a kill at a chosen point: every rank of comm has finished what

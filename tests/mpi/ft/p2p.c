@@ -117,11 +117,8 @@ static void partner(const char *at, char *out, char *in, const int *pids) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ft_init(&argc, &argv, &rank, &size);
     const char *at = getenv("FT_KILL_AT");
     CHECK(size >= 4 && size % 2 == 0, "needs an even number of ranks >= 4, got %d", size);
     CHECK(at && ft_kill_rank() == 1, "set FT_KILL_RANK=1 and FT_KILL_AT");

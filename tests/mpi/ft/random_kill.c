@@ -39,11 +39,8 @@ static int op_at(MPI_Comm comm, int it, int rank, int size) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ft_init(&argc, &argv, &rank, &size);
     const char *nv = getenv("FT_VICTIMS");
     const char *notifier = getenv("FTMPI_NOTIFIER");
     int nvictims = nv ? atoi(nv) : 1, ordered = notifier && strcmp(notifier, "ordered") == 0;

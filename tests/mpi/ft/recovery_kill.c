@@ -79,11 +79,8 @@ static void during_shrink(MPI_Comm comm, int rank, int size, int victim) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ft_init(&argc, &argv, &rank, &size);
     const char *at = getenv("FT_KILL_AT");
     int victim = ft_kill_rank();
     CHECK(at && victim >= 0 && victim < size && size <= 30, "set FT_KILL_AT=agree|shrink and FT_KILL_RANK");

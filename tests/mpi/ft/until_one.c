@@ -9,11 +9,8 @@
 enum { STEPS = 4 };
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int wrank, wsize;
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ft_init(&argc, &argv, &wrank, &wsize);
     ft_seed();
     MPI_Comm comm;
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));

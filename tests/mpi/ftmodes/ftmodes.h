@@ -6,15 +6,6 @@
 
 #include "inject.h"
 
-/* MPI_Init, errors returned on MPI_COMM_WORLD (a failure is then a return
- * code the test looks at), and this process's rank and the world's size. */
-static inline void ftm_init(int *argc, char ***argv, int *rank, int *size) {
-    MPI_Init(argc, argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, rank);
-    MPI_Comm_size(MPI_COMM_WORLD, size);
-}
-
 /* Allreduce(SUM) of `mine` over comm until a call fails (a member died) or
  * `max_iters` passed; returns the number of successful iterations and kills
  * FT_KILL_RANK at the start of iteration FT_KILL_ITER (default 3). */
@@ -44,6 +35,17 @@ static inline int ftm_run_until_failure(MPI_Comm comm, int mine, int max_iters) 
         }
     }
     return i;
+}
+
+/* The first half of a SHRINK or BLANK test: FT_KILL_RANK (which must name a
+ * rank) dies during ftm_run_until_failure and the survivors see it fail.
+ * Returns the victim; *iters is the number of iterations before the failure. */
+static inline int ftm_lose_victim(int rank, int size, int *iters) {
+    const int victim = ft_kill_rank();
+    CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
+    *iters = ftm_run_until_failure(MPI_COMM_WORLD, rank, 1000);
+    CHECK(*iters < 1000, "no failure seen");
+    return victim;
 }
 
 /* A communicator constructor as the recovery point: MPI_Comm_dup, or the

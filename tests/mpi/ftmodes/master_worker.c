@@ -90,7 +90,7 @@ static void master(int size) {
 
 int main(int argc, char **argv) {
     int rank, size;
-    ftm_init(&argc, &argv, &rank, &size);
+    ft_init(&argc, &argv, &rank, &size);
     const int victim = ft_kill_rank();
     CHECK(victim > 0 && victim < size, "FT_KILL_RANK must name a worker");
     if (rank == 0)

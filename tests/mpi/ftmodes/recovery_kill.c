@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv) {
     int rank, size;
-    ftm_init(&argc, &argv, &rank, &size);
+    ft_init(&argc, &argv, &rank, &size);
     CHECK(size == 5 && ft_kill_rank() == 2, "run with 5 ranks and FT_KILL_RANK=2");
 
     int iters = ftm_run_until_failure(MPI_COMM_WORLD, rank, 1000);

@@ -5,13 +5,9 @@
 #include "ftmodes.h"
 
 int main(int argc, char **argv) {
-    int rank, size;
-    ftm_init(&argc, &argv, &rank, &size);
-    const int victim = ft_kill_rank();
-    CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
-
-    int iters = ftm_run_until_failure(MPI_COMM_WORLD, rank, 1000);
-    CHECK(iters < 1000, "no failure seen");
+    int rank, size, iters;
+    ft_init(&argc, &argv, &rank, &size);
+    const int victim = ftm_lose_victim(rank, size, &iters);
     MPI_Comm work = ftm_recover(MPI_COMM_WORLD);
 
     int wsize, wrank, nsize, nrank;

@@ -6,7 +6,7 @@
 
 int main(int argc, char **argv) {
     int rank, size;
-    ftm_init(&argc, &argv, &rank, &size);
+    ft_init(&argc, &argv, &rank, &size);
     MPI_Comm work;
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &work));
     for (int alive = size; alive > 1; --alive) {

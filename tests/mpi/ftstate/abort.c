@@ -12,12 +12,7 @@
 #include "check.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size >= 2, "needs at least 2 ranks");
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int size = ftstate_init(&argc, &argv, 2);
     const char *how = getenv("FTSTATE_ABORT_HOW");
     CHECK(how != NULL, "FTSTATE_ABORT_HOW not set");
 

@@ -56,12 +56,7 @@ static void check_attributes(MPI_Comm comm, int victim, const char *which) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size >= 3, "needs at least 3 ranks");
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int size = ftstate_init(&argc, &argv, 3);
     const int victim = size - 1;
 
     /* A communicator made before the failure (inherits ERRORS_RETURN). */

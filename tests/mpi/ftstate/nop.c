@@ -6,12 +6,7 @@
 #include "check.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size >= 3, "needs at least 3 ranks");
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int size = ftstate_init(&argc, &argv, 3);
     int comm_mode = -1, msg_mode = -1;
     CHECK_MPI(FTMPI_Comm_get_mode(MPI_COMM_WORLD, &comm_mode, &msg_mode));
     CHECK(msg_mode == FTMPI_MSG_MODE_NOP, "the job must run with --msg-mode nop (msg mode %d)", msg_mode);

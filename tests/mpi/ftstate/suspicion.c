@@ -40,12 +40,7 @@ static void shut_tcp_sockets(void) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size >= 3, "needs at least 3 ranks");
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int size = ftstate_init(&argc, &argv, 3);
     const char *confirm = getenv("FTMPI_CONFIRM_MS");
     const double confirm_s = (confirm ? atof(confirm) : 3000.0) / 1e3;
     const int suspect = size - 1;

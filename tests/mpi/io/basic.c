@@ -14,12 +14,9 @@ static void count_errors(MPI_File *fh, int *code, ...) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     char name[256];
-    io_scratch_name(MPI_COMM_WORLD, "basic", name, sizeof name);
+    io_test_init(&argc, &argv, "basic", &rank, &size, name, sizeof name);
 
     /* Files return errors by default (MPI-3.1 §13.7). */
     MPI_Errhandler eh;

@@ -73,12 +73,9 @@ static unsigned char *write_variant(const char *name, int variant, int rank, int
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     char name[256];
-    io_scratch_name(MPI_COMM_WORLD, "cb", name, sizeof name);
+    io_test_init(&argc, &argv, "cb", &rank, &size, name, sizeof name);
     long len0 = 0, len = 0;
     unsigned char *reference = write_variant(name, 0, rank, size, &len0);
     if (rank == 0) {

@@ -59,11 +59,8 @@ static int read_checkpoint(MPI_Comm comm, const char *base, int step, int64_t *x
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm comm = ft_work_comm();
     int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    MPI_Comm comm = ft_init_work(&argc, &argv, &rank, &size);
     const char *ks = getenv("FT_KILL_STEP"), *where = getenv("FT_KILL_WHERE");
     const int kill_step = ks ? atoi(ks) : -1;
     const int kill_in_ckpt = where && strcmp(where, "ckpt") == 0;

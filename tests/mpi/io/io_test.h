@@ -1,7 +1,8 @@
 /* Helpers of the MPI-IO tests: the checks of support/check.h (a failed one
  * ends the job), a scratch file name every rank agrees on (rank 0 chooses
- * it, under $TMPDIR or /tmp, and broadcasts it) and a plain POSIX read of a
- * file. Plain C, header only. */
+ * it, under $TMPDIR or /tmp, and broadcasts it), the opening every test on
+ * MPI_COMM_WORLD shares, and a plain POSIX read of a file. Plain C, header
+ * only. */
 #ifndef IO_TEST_H
 #define IO_TEST_H
 
@@ -23,6 +24,15 @@ static inline void io_scratch_name(MPI_Comm comm, const char *tag, char *name, i
         snprintf(name, (size_t)len, "%s/ftmpi-io-%s-%ld", dir && *dir ? dir : "/tmp", tag, (long)getpid());
     }
     MPI_Bcast(name, len, MPI_CHAR, 0, comm);
+}
+
+/* MPI_Init, this rank and the size of MPI_COMM_WORLD, and the scratch name
+ * for `tag`. */
+static inline void io_test_init(int *argc, char ***argv, const char *tag, int *rank, int *size, char *name, int len) {
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    io_scratch_name(MPI_COMM_WORLD, tag, name, len);
 }
 
 /* The whole file as bytes (plain POSIX: an independent check of what MPI wrote). */

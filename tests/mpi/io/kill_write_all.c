@@ -9,11 +9,8 @@
 #define COUNT 8192
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm comm = ft_work_comm();
     int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    MPI_Comm comm = ft_init_work(&argc, &argv, &rank, &size);
     const int victim = ft_kill_rank();
     CHECK(victim >= 0 && victim < size, "FT_KILL_RANK=%d with %d ranks", victim, size);
 

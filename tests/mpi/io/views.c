@@ -16,12 +16,9 @@ static int is_big_endian_int(const unsigned char *p, int v) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     char name[256];
-    io_scratch_name(MPI_COMM_WORLD, "views", name, sizeof name);
+    io_test_init(&argc, &argv, "views", &rank, &size, name, sizeof name);
     MPI_File fh;
     MPI_Status st;
     int count;

@@ -9,7 +9,7 @@
 
 int main(int argc, char **argv) {
     int rank, size;
-    ftm_init(&argc, &argv, &rank, &size);
+    ft_init(&argc, &argv, &rank, &size);
     const int victim = ft_kill_rank();
     CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
     const char *status_text = getenv("FT_EXIT_STATUS");

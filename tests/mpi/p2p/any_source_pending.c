@@ -12,17 +12,9 @@
 #include <mpi-ext.h>
 #include <signal.h>
 
-static int class_of(int code) {
-    int c = -1;
-    MPI_Error_class(code, &c);
-    return c;
-}
-
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const int victim = size - 1, survivors = size - 1;
 
@@ -37,39 +29,39 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &req));
     /* Nobody sends tag 7 yet: only the failure ends this wait. */
     int e = MPI_Wait(&req, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED_PENDING, "Wait gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED_PENDING, "Wait gave class %d", error_class(e));
     CHECK(req != MPI_REQUEST_NULL, "Wait freed the stopped request");
 
     int flag = 1;
     e = MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED_PENDING && !flag, "Test gave class %d flag %d", class_of(e), flag);
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED_PENDING && !flag, "Test gave class %d flag %d", error_class(e), flag);
     int index = -2;
     e = MPI_Waitany(1, &req, &index, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED_PENDING && index == 0, "Waitany gave class %d index %d", class_of(e),
-          index);
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED_PENDING && index == 0, "Waitany gave class %d index %d",
+          error_class(e), index);
     int outcount = -1, indices[1] = {-1};
     MPI_Status st;
     e = MPI_Waitsome(1, &req, &outcount, indices, &st);
     CHECK(e == MPI_ERR_IN_STATUS && outcount == 1 && indices[0] == 0 &&
-              class_of(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING,
-          "Waitsome gave %d outcount %d class %d", e, outcount, class_of(st.MPI_ERROR));
+              error_class(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING,
+          "Waitsome gave %d outcount %d class %d", e, outcount, error_class(st.MPI_ERROR));
     e = MPI_Waitall(1, &req, &st);
-    CHECK(e == MPI_ERR_IN_STATUS && class_of(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING, "Waitall gave %d class %d",
-          e, class_of(st.MPI_ERROR));
+    CHECK(e == MPI_ERR_IN_STATUS && error_class(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING,
+          "Waitall gave %d class %d", e, error_class(st.MPI_ERROR));
     CHECK(req != MPI_REQUEST_NULL, "a wait freed the stopped request");
 
     /* Blocking: the receive ends. Probe the same. */
     e = MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "blocking ANY_SOURCE Recv gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "blocking ANY_SOURCE Recv gave class %d", error_class(e));
     e = MPI_Probe(MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "blocking ANY_SOURCE Probe gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "blocking ANY_SOURCE Probe gave class %d", error_class(e));
 
     /* Non-blocking operations on the failed rank report at completion only. */
     int x = 1;
     MPI_Request to_dead;
     CHECK_MPI(MPI_Isend(&x, 1, MPI_INT, victim, 3, MPI_COMM_WORLD, &to_dead));
     e = MPI_Wait(&to_dead, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "Wait of an Isend to the failed rank gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "Wait of an Isend to the failed rank gave class %d", error_class(e));
 
     /* Acknowledged: ANY_SOURCE works again; the pending request gets a
      * live rank's message. */
@@ -102,7 +94,7 @@ int main(int argc, char **argv) {
     }
     /* A receive naming the failed rank still fails. */
     e = MPI_Recv(&got, 1, MPI_INT, victim, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "Recv from the failed rank gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "Recv from the failed rank gave class %d", error_class(e));
     MPI_Finalize();
     return 0;
 }

@@ -5,10 +5,8 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
 
     /* A token goes around the ring; each rank adds its rank. */
     int token = 0;

@@ -7,10 +7,8 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
 
     /* Cancel a receive nobody sends to; the request completes as cancelled. */
     int x = -1;

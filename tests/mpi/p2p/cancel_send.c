@@ -64,10 +64,8 @@ static void receiver(mode m, int n, int source, char *buf) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     char *buf = malloc(large);
     int bsize = 2 * (large + MPI_BSEND_OVERHEAD);
     char *bbuf = malloc((size_t)bsize);

@@ -2,46 +2,32 @@
  * (and nothing is sent): rank, tag, count, datatype, communicator, request. */
 #include "support/check.h"
 
-static int class_of(int code) {
-    int c = -1;
-    MPI_Error_class(code, &c);
-    return c;
-}
-
-#define EXPECT_CLASS(call, want)                                                                                       \
-    do {                                                                                                               \
-        int code_ = (call);                                                                                            \
-        CHECK(class_of(code_) == (want), "%s gave class %d, expected %s", #call, class_of(code_), #want);              \
-    } while (0)
-
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int x = 0;
     MPI_Request req = MPI_REQUEST_NULL;
 
-    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
-    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, -7, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
-    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
-    EXPECT_CLASS(MPI_Recv(&x, 1, MPI_INT, size + 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_RANK);
-    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, -1, MPI_COMM_WORLD), MPI_ERR_TAG);
-    EXPECT_CLASS(MPI_Isend(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, &req), MPI_ERR_TAG);
-    EXPECT_CLASS(MPI_Recv(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_TAG);
-    EXPECT_CLASS(MPI_Send(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
-    EXPECT_CLASS(MPI_Irecv(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req), MPI_ERR_COUNT);
-    EXPECT_CLASS(MPI_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, -7, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Recv(&x, 1, MPI_INT, size + 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, 0, -1, MPI_COMM_WORLD), MPI_ERR_TAG);
+    CHECK_CLASS(MPI_Isend(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, &req), MPI_ERR_TAG);
+    CHECK_CLASS(MPI_Recv(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_TAG);
+    CHECK_CLASS(MPI_Send(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Irecv(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req), MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
     MPI_Datatype uncommitted;
     MPI_Type_contiguous(2, MPI_INT, &uncommitted);
-    EXPECT_CLASS(MPI_Send(&x, 1, uncommitted, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    CHECK_CLASS(MPI_Send(&x, 1, uncommitted, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
     MPI_Type_free(&uncommitted);
-    EXPECT_CLASS(MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM);
-    EXPECT_CLASS(MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL, MPI_STATUS_IGNORE), MPI_ERR_COMM);
-    EXPECT_CLASS(MPI_Probe(0, 0, MPI_COMM_NULL, MPI_STATUS_IGNORE), MPI_ERR_COMM);
-    EXPECT_CLASS(MPI_Start(&req), MPI_ERR_REQUEST);
-    EXPECT_CLASS(MPI_Request_free(&req), MPI_ERR_REQUEST);
+    CHECK_CLASS(MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL, MPI_STATUS_IGNORE), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Probe(0, 0, MPI_COMM_NULL, MPI_STATUS_IGNORE), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Start(&req), MPI_ERR_REQUEST);
+    CHECK_CLASS(MPI_Request_free(&req), MPI_ERR_REQUEST);
     CHECK(req == MPI_REQUEST_NULL, "a failed Isend/Irecv set the request");
     int bad_flag;
     MPI_Request null_req = MPI_REQUEST_NULL;

@@ -11,17 +11,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int class_of(int code) {
-    int c = -1;
-    MPI_Error_class(code, &c);
-    return c;
-}
-
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const int victim = size - 1;
     int x = 0;
@@ -45,8 +37,8 @@ int main(int argc, char **argv) {
     CHECK(e == MPI_ERR_IN_STATUS, "Waitall gave %d, expected MPI_ERR_IN_STATUS", e);
     for (int i = 0; i < 3; ++i) {
         int want = i == 1 ? MPIX_ERR_PROC_FAILED_PENDING : MPIX_ERR_PROC_FAILED;
-        CHECK(class_of(sts[i].MPI_ERROR) == want, "request %d ended with class %d, expected %d", i,
-              class_of(sts[i].MPI_ERROR), want);
+        CHECK(error_class(sts[i].MPI_ERROR) == want, "request %d ended with class %d, expected %d", i,
+              error_class(sts[i].MPI_ERROR), want);
     }
     CHECK(reqs[0] == MPI_REQUEST_NULL && reqs[2] == MPI_REQUEST_NULL, "failed requests were not freed");
     CHECK(reqs[1] != MPI_REQUEST_NULL, "the stopped ANY_SOURCE receive was freed");
@@ -60,11 +52,11 @@ int main(int argc, char **argv) {
 
     /* New operations with the failed rank fail at once instead of blocking. */
     e = MPI_Recv(&x, 1, MPI_INT, victim, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "receive from a failed rank gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "receive from a failed rank gave class %d", error_class(e));
     e = MPI_Send(big, BIG, MPI_CHAR, victim, 5, MPI_COMM_WORLD);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "send to a failed rank gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "send to a failed rank gave class %d", error_class(e));
     e = MPI_Probe(victim, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    CHECK(class_of(e) == MPIX_ERR_PROC_FAILED, "probe of a failed rank gave class %d", class_of(e));
+    CHECK(error_class(e) == MPIX_ERR_PROC_FAILED, "probe of a failed rank gave class %d", error_class(e));
 
     /* Survivors still exchange messages among themselves. */
     int survivors = size - 1;

@@ -7,10 +7,8 @@
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     const int peer = rank ^ 1;
     if (peer >= size) {
         MPI_Finalize();

@@ -6,10 +6,8 @@
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
     enum { N = 20000 }; /* 80 KB: rendezvous */
     int *out = malloc(N * sizeof(int)), *in = malloc(N * sizeof(int));

@@ -13,16 +13,11 @@
 #include <mpi-ext.h>
 #include <stdlib.h>
 
-static int class_of(int code) {
-    int c = -1;
-    MPI_Error_class(code, &c);
-    return c;
-}
-
 #define CHECK_REVOKED(call)                                                                                            \
     do {                                                                                                               \
         int e_ = (call);                                                                                               \
-        CHECK(class_of(e_) == MPIX_ERR_REVOKED, "%s gave class %d, expected MPIX_ERR_REVOKED", #call, class_of(e_));   \
+        CHECK(error_class(e_) == MPIX_ERR_REVOKED, "%s gave class %d, expected MPIX_ERR_REVOKED", #call,               \
+              error_class(e_));                                                                                        \
     } while (0)
 
 enum { BIG = 1 << 20 };
@@ -47,8 +42,8 @@ static void round_of(MPI_Comm comm, int initiator, char *big) {
         int e = MPI_Waitall(2, reqs, sts);
         CHECK(e == MPI_ERR_IN_STATUS, "Waitall gave %d", e);
         for (int i = 0; i < 2; ++i)
-            CHECK(class_of(sts[i].MPI_ERROR) == MPIX_ERR_REVOKED, "request %d: class %d", i,
-                  class_of(sts[i].MPI_ERROR));
+            CHECK(error_class(sts[i].MPI_ERROR) == MPIX_ERR_REVOKED, "request %d: class %d", i,
+                  error_class(sts[i].MPI_ERROR));
     }
     CHECK_MPI(MPIX_Comm_is_revoked(comm, &flag));
     CHECK(flag == 1, "not revoked");
@@ -69,10 +64,8 @@ static void round_of(MPI_Comm comm, int initiator, char *big) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     char *big = calloc(BIG, 1);
 

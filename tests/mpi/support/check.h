@@ -15,7 +15,9 @@
  *   error_class(code)          a return code's class (MPI_SUCCESS stays so)
  *   error_class_name(code)     the name of the classes failure tests meet
  *   check_rank_                this process's MPI_COMM_WORLD rank (-1 before
- *                              MPI_Init), set at the first check or by the test */
+ *                              MPI_Init), set at the first check or by the test
+ *   test_init(&argc, &argv, &rank, &size)
+ *                              MPI_Init, then this rank and the world's size */
 #ifndef MPI_TEST_SUPPORT_CHECK_H
 #define MPI_TEST_SUPPORT_CHECK_H
 
@@ -49,6 +51,13 @@ static inline void check_end_(void) {
     MPI_Abort(MPI_COMM_WORLD, 1);
 #endif
     _exit(1);
+}
+
+/* The opening most test programs share. */
+static inline void test_init(int *argc, char ***argv, int *rank, int *size) {
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
 }
 
 #define CHECK(cond, ...)                                                                                               \

@@ -12,10 +12,8 @@
 #define ROUNDS 120
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const int victims = argc > 1 ? atoi(argv[1]) : 1;
     unsigned seed = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 1u;

@@ -28,20 +28,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../stats.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "ft_bench.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    (void)bench_sizes; /* stats.h's, unused here */
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ft_bench_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (size < 2 || size > 256) {
         if (rank == 0) fprintf(stderr, "detect: needs 2..256 ranks\n");

@@ -10,19 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stats.h"
-
-static int env_int(const char *name, int fallback) {
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : fallback;
-}
+#include "ft_bench.h"
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    (void)bench_sizes; /* stats.h's, unused here */
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ft_bench_init(&argc, &argv, &rank, &size);
     const int n = env_int("BENCH_N", 512), samples = env_int("BENCH_SAMPLES", 15), iters = env_int("BENCH_ITERS", 50);
     const int rows = n / size + (rank < n % size), w = n + 2;
     double *u = calloc((size_t)(rows + 2) * w, sizeof(double)), *next = calloc((size_t)(rows + 2) * w, sizeof(double));

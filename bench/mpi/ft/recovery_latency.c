@@ -12,18 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../stats.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int env_int(const char *name, int fallback) {
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : fallback;
-}
+#include "ft_bench.h"
 
 /* The slowest rank's time (collective on world). */
 static double slowest(double t) {
@@ -33,11 +22,8 @@ static double slowest(double t) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    (void)bench_sizes; /* stats.h's, unused here */
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ft_bench_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const int samples = env_int("BENCH_SAMPLES", 15), k = env_int("BENCH_K", 10);
     double *v = malloc(sizeof(double) * (size_t)samples);

@@ -61,16 +61,26 @@ Endpoint raft_endpoint(DrdClient &c) {
     return *ep;
 }
 
+// The handshake's first step as a raft client: a hello with a fresh nonce,
+// and the server's hello back.
+struct Hellos {
+    auth::ClientHello client{};
+    auth::ServerHello server{};
+};
+Hellos exchange_hellos(Socket &s) {
+    Nonce n{};
+    random_bytes(n);
+    Hellos h{auth::make_client_hello(n)};
+    s.send_all(h.client.data(), h.client.size());
+    REQUIRE(s.recv_some(h.server.data(), h.server.size()) == h.server.size());
+    return h;
+}
+
 // Plays a raft client holding `key` up to the server's verdict: true when the
 // server accepted (sent its OK byte), false when it closed on us.
 bool try_handshake(const Endpoint &ep, const VmKey &key) {
     Socket s(ep);
-    Nonce n{};
-    random_bytes(n);
-    auto hello = auth::make_client_hello(n);
-    s.send_all(hello.data(), hello.size());
-    auth::ServerHello reply{};
-    REQUIRE(s.recv_some(reply.data(), reply.size()) == reply.size());
+    const auto [hello, reply] = exchange_hellos(s);
     auto c2 = auth::make_client_auth(key, hello, reply, 999999, "127.0.0.1:1");
     REQUIRE(c2.ok());
     s.send_all(c2->data(), c2->size());
@@ -92,12 +102,7 @@ TEST_CASE("raft connections without the VM key are refused and logged") {
     // verify that proof...
     {
         Socket s(ep);
-        Nonce n{};
-        random_bytes(n);
-        auto hello = auth::make_client_hello(n);
-        s.send_all(hello.data(), hello.size());
-        auth::ServerHello reply{};
-        REQUIRE(s.recv_some(reply.data(), reply.size()) == reply.size());
+        const auto [hello, reply] = exchange_hellos(s);
         VmKey wrong{Bytes(32, 0x5a)};
         CHECK(auth::answer_server_hello(wrong, hello, reply, 0, 1, "x").error().status == HARNESS_ERR_AUTH);
         CHECK(auth::answer_server_hello(vm.key(), hello, reply, 0, 1, "x").ok());

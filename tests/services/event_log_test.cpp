@@ -18,13 +18,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Bytes text(const std::string &s) {
-    return Bytes(s.begin(), s.end());
-}
-std::string text_of(const Bytes &b) {
-    return std::string(b.begin(), b.end());
-}
-
 std::vector<std::int64_t> seqs_of(const std::vector<Event> &events) {
     std::vector<std::int64_t> out;
     for (const auto &e : events) out.push_back(e.seq);
@@ -37,18 +30,18 @@ TEST_CASE("publish numbers events 1, 2, 3 per topic; fetch returns them in order
     MemoryRecordStore store;
     EventLog log(store);
     for (int i = 1; i <= 5; ++i) {
-        auto seq = log.publish("job/1", text("e" + std::to_string(i)), "", 1);
+        auto seq = log.publish("job/1", bytes_of("e" + std::to_string(i)), "", 1);
         REQUIRE(seq.ok());
         CHECK(*seq == i);
     }
-    auto other = log.publish("job/2", text("x"), "", 1);
+    auto other = log.publish("job/2", bytes_of("x"), "", 1);
     REQUIRE(other.ok());
     CHECK(*other == 1);  // topics are numbered independently
 
     auto all = log.fetch("job/1", 0, 0, 100, 1);
     REQUIRE(all.ok());
     CHECK(seqs_of(*all) == std::vector<std::int64_t>{1, 2, 3, 4, 5});
-    CHECK(text_of((*all)[2].payload) == "e3");
+    CHECK(string_of((*all)[2].payload) == "e3");
 
     // A subscriber that saw up to 3 reconnects and resumes after 3.
     auto rest = log.fetch("job/1", 3, 0, 100, 1);
@@ -76,7 +69,7 @@ TEST_CASE("a waiting fetch wakes as soon as an event is published, and an idle o
     std::atomic<bool> fetching{false};
     std::thread publisher([&] {
         REQUIRE(test::wait_until([&] { return fetching.load(); }, 5s));
-        REQUIRE(log.publish("t", text("hello"), "", 1).ok());
+        REQUIRE(log.publish("t", bytes_of("hello"), "", 1).ok());
     });
     started = std::chrono::steady_clock::now();
     fetching = true;
@@ -85,7 +78,7 @@ TEST_CASE("a waiting fetch wakes as soon as an event is published, and an idle o
     publisher.join();
     REQUIRE(woken.ok());
     REQUIRE(woken->size() == 1);
-    CHECK(text_of(woken->front().payload) == "hello");
+    CHECK(string_of(woken->front().payload) == "hello");
     CHECK(took < 10s);  // woken by the publish, not by the 20 s deadline
 }
 
@@ -94,7 +87,7 @@ TEST_CASE("retention keeps the newest events, deletes older ones from the store,
     EventLogLimits limits;
     limits.retention = 8;
     EventLog log(store, limits);
-    for (int i = 1; i <= 40; ++i) REQUIRE(log.publish("t", text(std::to_string(i)), "", 1).ok());
+    for (int i = 1; i <= 40; ++i) REQUIRE(log.publish("t", bytes_of(std::to_string(i)), "", 1).ok());
     // Trimming runs in the background: wait for the store to shrink.
     CHECK(test::wait_until([&] { return store.size() <= 10; }, 5s));
     auto from_start = log.fetch("t", 0, 0, 100, 1);
@@ -107,7 +100,7 @@ TEST_CASE("retention keeps the newest events, deletes older ones from the store,
     for (std::size_t i = 1; i < seqs.size(); ++i) CHECK(seqs[i] == seqs[i - 1] + 1);
     // The numbering continues after a reload (a new term) from what is retained.
     EventLog next(store, limits);
-    auto seq = next.publish("t", text("41"), "", 2);
+    auto seq = next.publish("t", bytes_of("41"), "", 2);
     REQUIRE(seq.ok());
     CHECK(*seq == 41);
 }
@@ -115,37 +108,37 @@ TEST_CASE("retention keeps the newest events, deletes older ones from the store,
 TEST_CASE("a new active instance (new term) continues the sequence from the store, without gaps or reuse") {
     MemoryRecordStore store;
     EventLog first(store);
-    for (int i = 1; i <= 5; ++i) REQUIRE(first.publish("job/9", text(std::to_string(i)), "", 1).ok());
+    for (int i = 1; i <= 5; ++i) REQUIRE(first.publish("job/9", bytes_of(std::to_string(i)), "", 1).ok());
     EventLog second(store);  // the instance on another daemon that took over
-    auto seq = second.publish("job/9", text("6"), "", 2);
+    auto seq = second.publish("job/9", bytes_of("6"), "", 2);
     REQUIRE(seq.ok());
     CHECK(*seq == 6);
     auto all = second.fetch("job/9", 0, 0, 100, 2);
     REQUIRE(all.ok());
     CHECK(seqs_of(*all) == std::vector<std::int64_t>{1, 2, 3, 4, 5, 6});
-    CHECK(text_of(all->back().payload) == "6");
+    CHECK(string_of(all->back().payload) == "6");
 
     // The first instance, should it still believe it is active, cannot take
     // slot 6 again: its CAS fails and it learns the slot from the store.
-    auto stale = first.publish("job/9", text("7"), "", 1);
+    auto stale = first.publish("job/9", bytes_of("7"), "", 1);
     REQUIRE(stale.ok());
     CHECK(*stale == 7);
     auto seen_by_first = first.fetch("job/9", 5, 0, 100, 1);
     REQUIRE(seen_by_first.ok());
     CHECK(seqs_of(*seen_by_first) == std::vector<std::int64_t>{6, 7});
-    CHECK(text_of(seen_by_first->front().payload) == "6");
+    CHECK(string_of(seen_by_first->front().payload) == "6");
 }
 
 TEST_CASE("a publish retried with the same token is stored once, also by the instance that took over") {
     MemoryRecordStore store;
     EventLog a(store);
-    auto s1 = a.publish("t", text("x"), "tok-1", 1);
-    auto s2 = a.publish("t", text("x"), "tok-1", 1);
+    auto s1 = a.publish("t", bytes_of("x"), "tok-1", 1);
+    auto s2 = a.publish("t", bytes_of("x"), "tok-1", 1);
     REQUIRE(s1.ok());
     REQUIRE(s2.ok());
     CHECK(*s1 == *s2);
     EventLog b(store);
-    auto s3 = b.publish("t", text("x"), "tok-1", 2);
+    auto s3 = b.publish("t", bytes_of("x"), "tok-1", 2);
     REQUIRE(s3.ok());
     CHECK(*s3 == *s1);
     auto all = b.fetch("t", 0, 0, 100, 2);
@@ -156,14 +149,14 @@ TEST_CASE("a publish retried with the same token is stored once, also by the ins
 TEST_CASE("a write that committed but reported an error is not duplicated by the retry") {
     MemoryRecordStore store;
     EventLog log(store);
-    REQUIRE(log.publish("t", text("a"), "t-a", 1).ok());
+    REQUIRE(log.publish("t", bytes_of("a"), "t-a", 1).ok());
     store.commit_then_fail_next_cas();
-    auto failed = log.publish("t", text("b"), "t-b", 1);
+    auto failed = log.publish("t", bytes_of("b"), "t-b", 1);
     CHECK_FALSE(failed.ok());  // not acknowledged...
-    auto retried = log.publish("t", text("b"), "t-b", 1);
+    auto retried = log.publish("t", bytes_of("b"), "t-b", 1);
     REQUIRE(retried.ok());
     CHECK(*retried == 2);  // ...but the retry finds it committed at 2
-    auto next = log.publish("t", text("c"), "t-c", 1);
+    auto next = log.publish("t", bytes_of("c"), "t-c", 1);
     REQUIRE(next.ok());
     CHECK(*next == 3);
     auto all = log.fetch("t", 0, 0, 100, 1);
@@ -174,12 +167,12 @@ TEST_CASE("a write that committed but reported an error is not duplicated by the
 TEST_CASE("a store that is unavailable fails the publish; later publishes leave no gap") {
     MemoryRecordStore store;
     EventLog log(store);
-    REQUIRE(log.publish("t", text("a"), "", 1).ok());
+    REQUIRE(log.publish("t", bytes_of("a"), "", 1).ok());
     store.fail_next(1);
-    auto failed = log.publish("t", text("b"), "", 1);
+    auto failed = log.publish("t", bytes_of("b"), "", 1);
     REQUIRE_FALSE(failed.ok());
     CHECK(failed.error().status == HARNESS_ERR_UNREACHABLE);
-    auto ok = log.publish("t", text("c"), "", 1);
+    auto ok = log.publish("t", bytes_of("c"), "", 1);
     REQUIRE(ok.ok());
     CHECK(*ok == 2);
 }
@@ -192,7 +185,7 @@ TEST_CASE("two instances that both believe they are active never give one seq to
     std::vector<std::string> failures;
     auto publisher = [&](EventLog &log, int who) {
         for (int i = 0; i < 50; ++i) {
-            auto s = log.publish("shared", text(std::to_string(who) + ":" + std::to_string(i)), "", 1);
+            auto s = log.publish("shared", bytes_of(std::to_string(who) + ":" + std::to_string(i)), "", 1);
             std::lock_guard lock(mutex);
             if (!s) {  // no REQUIRE off the test's thread: it would terminate
                 failures.push_back(s.error().describe());
@@ -215,7 +208,7 @@ TEST_CASE("two instances that both believe they are active never give one seq to
     REQUIRE(all.ok());
     REQUIRE(all->size() == 200);
     std::set<std::string> payloads;
-    for (const auto &e : *all) payloads.insert(text_of(e.payload));
+    for (const auto &e : *all) payloads.insert(string_of(e.payload));
     CHECK(payloads.size() == 200);
 }
 

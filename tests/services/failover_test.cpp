@@ -19,10 +19,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Bytes text(const std::string &s) {
-    return Bytes(s.begin(), s.end());
-}
-
 struct Node {
     Node(test::Cluster &c, RecordStore &store, const std::string &id_, EventsSettings es, NamingSettings ns)
         : id(id_), members(c, id_), forwarder(c), events(store, members, forwarder, {}, es),
@@ -148,7 +144,7 @@ TEST_CASE("one active instance per VM, recorded in vm/services/*; every instance
     std::vector<std::int64_t> seqs;
     for (int round = 0; round < 4; ++round)
         for (auto &n : vm.nodes) {
-            auto s = n->events.publish("job/1", text(n->id + "/" + std::to_string(round)));
+            auto s = n->events.publish("job/1", bytes_of(n->id + "/" + std::to_string(round)));
             REQUIRE(s.ok());
             seqs.push_back(*s);
         }
@@ -181,7 +177,7 @@ TEST_CASE("kill of the active host: a survivor takes over, acknowledged events s
 
     std::vector<std::int64_t> acked;
     for (int i = 0; i < 10; ++i) {
-        auto s = survivor->events.publish("job/2", text("before-" + std::to_string(i)));
+        auto s = survivor->events.publish("job/2", bytes_of("before-" + std::to_string(i)));
         REQUIRE(s.ok());
         acked.push_back(*s);
     }
@@ -196,12 +192,12 @@ TEST_CASE("kill of the active host: a survivor takes over, acknowledged events s
         std::this_thread::sleep_for(50ms);  // the failure detector's delay, not a wait for a result
         vm.declare_failed(dead);
     });
-    auto during = survivor->events.publish("job/2", text("during"));
+    auto during = survivor->events.publish("job/2", bytes_of("during"));
     detector.join();
     REQUIRE(during.ok());
     acked.push_back(*during);
     for (int i = 0; i < 10; ++i) {
-        auto s = survivor->events.publish("job/2", text("after-" + std::to_string(i)));
+        auto s = survivor->events.publish("job/2", bytes_of("after-" + std::to_string(i)));
         REQUIRE(s.ok());
         acked.push_back(*s);
     }
@@ -300,8 +296,8 @@ TEST_CASE("naming ids stay unique across a failover and across a restart of ever
 TEST_CASE("bad arguments are refused by the public functions before anything is forwarded") {
     Vm vm(2);
     auto &n = *vm.nodes[1];
-    CHECK(n.events.publish("bad#topic", text("x")).error().status == HARNESS_ERR_INVALID_ARGUMENT);
-    CHECK(n.events.publish("", text("x")).error().status == HARNESS_ERR_INVALID_ARGUMENT);
+    CHECK(n.events.publish("bad#topic", bytes_of("x")).error().status == HARNESS_ERR_INVALID_ARGUMENT);
+    CHECK(n.events.publish("", bytes_of("x")).error().status == HARNESS_ERR_INVALID_ARGUMENT);
     CHECK(n.events.publish("t", Bytes(1 << 20, 0)).error().status == HARNESS_ERR_TOO_LARGE);
     CHECK(n.events.fetch("t", -1, 0, 1).error().status == HARNESS_ERR_INVALID_ARGUMENT);
     CHECK(n.events.fetch("t", 0, 0, 0).error().status == HARNESS_ERR_INVALID_ARGUMENT);
@@ -314,7 +310,7 @@ TEST_CASE("an instance that finds it lost the role releases its waiting fetchers
     REQUIRE(test::wait_until([&] { return !vm.holder(kEventsRoleKey).empty(); }, 5s));
     Node &active = vm.by_id(vm.holder(kEventsRoleKey));
     Node &other = vm.by_id(active.id == "m0" ? "m1" : "m0");
-    REQUIRE(active.events.publish("t", text("one")).ok());
+    REQUIRE(active.events.publish("t", bytes_of("one")).ok());
 
     std::atomic<bool> returned{false};
     Result<std::vector<Event>> waited = make_error(HARNESS_ERR_INTERNAL, "not run");
@@ -339,7 +335,7 @@ TEST_CASE("an instance that finds it lost the role releases its waiting fetchers
     auto via_old = active.events.fetch("t", 0, 0, 10);
     REQUIRE(via_old.ok());
     CHECK(via_old->size() == 1);
-    auto publish = active.events.publish("t", text("two"));
+    auto publish = active.events.publish("t", bytes_of("two"));
     REQUIRE(publish.ok());
     CHECK(*publish == 2);
 }

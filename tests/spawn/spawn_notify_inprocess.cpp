@@ -141,6 +141,15 @@ public:
         return {handle, pid};
     }
 
+    // The head of a paged reply (output, wait): the cursor to pass next
+    // time, into `after`, and the number of entries that follow.
+    static std::int64_t page_head(Unpacker &u, std::int64_t &after) {
+        std::int64_t n = 0;
+        REQUIRE(u.i64(after));
+        REQUIRE(u.i64(n));
+        return n;
+    }
+
     // Output lines until finished.
     std::vector<std::string> output(std::int64_t handle) {
         std::vector<std::string> lines;
@@ -151,10 +160,7 @@ public:
             auto r = call("output", p.view());
             REQUIRE(r.status == HARNESS_OK);
             Unpacker u(r.data);
-            std::int64_t n = 0;
-            REQUIRE(u.i64(after));
-            REQUIRE(u.i64(n));
-            for (std::int64_t i = 0; i < n; ++i) {
+            for (std::int64_t i = 0, n = page_head(u, after); i < n; ++i) {
                 std::int32_t stream = 0;
                 std::string text;
                 REQUIRE(u.i32(stream));
@@ -256,10 +262,7 @@ TEST_CASE("stdin, signals and wait through the C surface") {
         auto r = p.call("wait", wp.view());
         REQUIRE(r.status == HARNESS_OK);
         Unpacker u(r.data);
-        std::int64_t n = 0;
-        REQUIRE(u.i64(after));
-        REQUIRE(u.i64(n));
-        for (std::int64_t i = 0; i < n; ++i) {
+        for (std::int64_t i = 0, n = Loaded::page_head(u, after); i < n; ++i) {
             std::int64_t h = 0;
             std::string tag;
             std::int32_t code = 0, s = 0;

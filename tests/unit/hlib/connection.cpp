@@ -11,12 +11,9 @@
 using namespace harness;
 using namespace harness::hlib;
 using namespace std::chrono_literals;
+using fake::ms_since;
 
 namespace {
-
-double ms_since(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 Bytes members_body() {
     Packer p;

@@ -30,6 +30,11 @@
 
 namespace fake {
 
+// Milliseconds since t, for the tests' timing bounds.
+inline double ms_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 using harness::Bytes;
 using namespace std::chrono_literals;
 

@@ -9,15 +9,12 @@
 using namespace harness;
 using namespace harness::hlib;
 using namespace std::chrono_literals;
+using fake::ms_since;
 
 namespace {
 
 fake::Reply pong(std::uint8_t, std::span<const std::uint8_t>) {
     return {};
-}
-
-double ms_since(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
 }  // namespace

@@ -16,12 +16,9 @@
 using namespace harness;
 using namespace harness::hlib;
 using namespace std::chrono_literals;
+using fake::ms_since;
 
 namespace {
-
-double ms_since(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 struct Cluster {
     std::shared_ptr<Bytes> members = std::make_shared<Bytes>();

@@ -1,13 +1,13 @@
 #include "daemon_fixture.hpp"
 
 #include <harness/common/crypto.hpp>
+#include <harness/common/spawn.hpp>
 
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -274,49 +274,21 @@ void Daemon::launch(const DaemonOptions &options, std::uint16_t port) {
         if (!inherited_harness_setting(*e)) env.emplace_back(*e);
     env.insert(env.end(), options.env.begin(), options.env.end());
 
-    // Everything the child needs is built before fork: after fork in a
-    // threaded process only async-signal-safe calls are allowed.
-    std::vector<char *> cargv, cenv;
-    for (auto &a : argv_) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    for (auto &e : env) cenv.push_back(e.data());
-    cenv.push_back(nullptr);
-
     int err_fd = ::open(stderr_file().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (err_fd < 0) throw std::runtime_error(errno_text(("open " + stderr_file().string()).c_str()));
-    int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     int out[2];
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(wake_fd_, O_CLOEXEC) != 0) {
         ::close(err_fd);
         throw std::runtime_error(errno_text("pipe2"));
     }
-    pid_t parent = ::getpid();
-    pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(errno_text("fork"));
-    if (pid == 0) {
-        // Own process group, so stop() can also end handlers hcored forked;
-        // die with the test process so a crashed test leaves no daemons.
-        ::setpgid(0, 0);
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(127);
-        ::signal(SIGPIPE, SIG_DFL);
-        sigset_t none;
-        sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        if (null_fd >= 0) ::dup2(null_fd, 0);
-        ::dup2(out[1], 1);
-        ::dup2(err_fd, 2);
-        ::execvpe(cargv[0], cargv.data(), cenv.data());
-        const char msg[] = "daemon_fixture: exec failed\n";
-        ssize_t ignored = ::write(2, msg, sizeof msg - 1);
-        (void)ignored;
-        ::_exit(127);
+    // Its own process group, so stop() can also end handlers hcored forked;
+    // it dies with the test process, so a crashed test leaves no daemons.
+    try {
+        pid_ = spawn_process(argv_, env, out[1], err_fd);
+    } catch (...) {
+        ::close(out[0]);
+        throw;
     }
-    pid_ = pid;
-    ::setpgid(pid, pid);  // also from the parent: no race with killpg
-    ::close(out[1]);
-    ::close(err_fd);
-    if (null_fd >= 0) ::close(null_fd);
     stdout_fd_ = out[0];
     reader_ = std::thread([this] { read_stdout(); });
 }

@@ -1,11 +1,11 @@
 #include "daemons.hpp"
 
 #include <harness/common/crypto.hpp>
+#include <harness/common/spawn.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,20 +123,14 @@ StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::st
     fs::create_directories(d.root / "lib");
     fs::copy(plugins_dir_, d.root / "lib", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 
-    std::
-        vector<std::string>
-            args = {hcored_.string(), "--root",        d.root.string(), "--key",  key_file_.string(),
-                    "--listen",       "127.0.0.1:0",   "--vm",          "hbench", "--foreground",
-                    "--load",         "examples/math", "--services="};  // no VM services: they would add consensus traffic to the timings
+    // No VM services: they would add consensus traffic to the timings.
+    std::vector<std::string> args = {hcored_.string(), "--root",        d.root.string(), "--key",  key_file_.string(),
+                                     "--listen",       "127.0.0.1:0",   "--vm",          "hbench", "--foreground",
+                                     "--load",         "examples/math", "--services="};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<std::string> env;
     for (char **e = environ; *e; ++e)
         if (!harness_setting(*e)) env.emplace_back(*e);
-    std::vector<char *> cargv, cenv;
-    for (auto &a : args) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    for (auto &e : env) cenv.push_back(e.data());
-    cenv.push_back(nullptr);
 
     fs::path err_file = d.root / "hcored.stderr";
     int err_fd = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -146,24 +140,14 @@ StartedDaemon LocalVm::launch(const std::string &name, const std::vector<std::st
         ::close(err_fd);
         throw std::runtime_error(errno_text("pipe2"));
     }
-    pid_t parent = ::getpid();
-    pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(errno_text("fork"));
-    if (pid == 0) {
-        // Own process group (stop() ends what it forked too); dies with hbench.
-        ::setpgid(0, 0);
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(127);
-        int null_fd = ::open("/dev/null", O_RDONLY);
-        if (null_fd >= 0) ::dup2(null_fd, 0);
-        ::dup2(out[1], 1);
-        ::dup2(err_fd, 2);
-        ::execve(cargv[0], cargv.data(), cenv.data());
-        ::_exit(127);
+    // Its own process group (stop() ends what it forked too); dies with hbench.
+    pid_t pid = -1;
+    try {
+        pid = harness::spawn_process(args, env, out[1], err_fd);
+    } catch (...) {
+        ::close(out[0]);
+        throw;
     }
-    ::setpgid(pid, pid);
-    ::close(out[1]);
-    ::close(err_fd);
     d.pid = pid;
     stdout_fds_.push_back(out[0]);  // kept open: the daemon's later output goes to the pipe
 

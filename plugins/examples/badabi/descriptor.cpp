@@ -2,6 +2,8 @@
 // it from the descriptor's first fields alone; init aborts so that a loader
 // calling anything in it is caught at once (the daemon dies, the test fails).
 // Its manifest claims ABI 1 on purpose: only the descriptor check can catch it.
+#include "../never_called.hpp"
+
 #include <harness/common/plugin.hpp>
 
 #include <cstdlib>
@@ -12,19 +14,10 @@ int init(const harness_host_api *, void **, char *, size_t) noexcept {
     std::abort();
 }
 
-int never(harness_call_ctx *, const harness_value *, size_t, harness_value *) noexcept {
-    std::abort();
-}
-
-constexpr harness_function kFunctions[] = {
-    {sizeof(harness_function), "never", HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, "i64()", nullptr, nullptr, &never,
-     nullptr},
-};
-
 // Built like any descriptor, then given an ABI major that is not ours.
 constexpr harness_plugin_descriptor kDescriptor = [] {
     harness_plugin_descriptor d = harness::plugin_descriptor(
-        {.package = "examples", .component = "badabi", .version = "1.0.0", .init = &init}, kFunctions);
+        {.package = "examples", .component = "badabi", .version = "1.0.0", .init = &init}, examples::kNeverCalled);
     d.abi_major = 99;
     return d;
 }();

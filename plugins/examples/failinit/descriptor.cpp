@@ -1,6 +1,8 @@
 // examples/failinit — init refuses to start. The host must report the load
 // as failed with init's message, keep nothing loaded, and never call fini or
 // a function of it.
+#include "../never_called.hpp"
+
 #include <harness/common/plugin.hpp>
 
 #include <cstdio>
@@ -14,21 +16,14 @@ int init(const harness_host_api *, void **state, char *err, size_t errlen) noexc
     return HARNESS_ERR_LOAD_FAILED;
 }
 
-// Neither may run after a failed init: abort makes a host bug loud.
+// Must not run after a failed init (nor may never()): abort makes a host bug loud.
 void fini(void *) noexcept {
     std::abort();
 }
-int never(harness_call_ctx *, const harness_value *, size_t, harness_value *) noexcept {
-    std::abort();
-}
-
-constexpr harness_function kFunctions[] = {
-    {sizeof(harness_function), "never", HARNESS_CALL_AUTO, HARNESS_MODE_INLINE, "i64()", nullptr, nullptr, &never,
-     nullptr},
-};
 
 constexpr harness_plugin_descriptor kDescriptor = harness::plugin_descriptor(
-    {.package = "examples", .component = "failinit", .version = "1.0.0", .init = &init, .fini = &fini}, kFunctions);
+    {.package = "examples", .component = "failinit", .version = "1.0.0", .init = &init, .fini = &fini},
+    examples::kNeverCalled);
 
 }  // namespace
 

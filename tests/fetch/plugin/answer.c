@@ -3,6 +3,8 @@
  * test can serve one component under the other's name (mix-and-match). */
 #include <harness/common/plugin.h>
 
+/* The function, its table and the descriptor are spelled out like bench/plugin_fetch/plugin/big.c's
+ * on purpose: each is a stand-alone C plugin against plugin.h alone. */
 static int answer_auto(harness_call_ctx *ctx, const harness_value *args, size_t nargs, harness_value *result) {
     (void)ctx;
     (void)args;

@@ -170,7 +170,8 @@ static MAYBE_UNUSED int init(const harness_host_api *host, void **state, char *e
 #endif
 
 #if defined(VARIANT_OLD)
-/* The ABI 1.1 descriptor, as a plugin compiled against that header has it. */
+/* The ABI 1.1 descriptor, as a plugin compiled against that header has it:
+ * plugin.h's first fields copied on purpose, frozen while plugin.h grows. */
 typedef struct descriptor_1_1 {
     uint16_t abi_major;
     uint16_t abi_minor;

@@ -5,6 +5,8 @@
  * starting with kind np % 5) until one returns an
  * error, print it and exit 0 without MPI_Finalize — the driver checks that
  * every survivor got there (nobody hung). Exit 3: no error in 20 s. */
+#include "support/check.h"
+
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,10 +14,8 @@
 #include <unistd.h>
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int *a = calloc((size_t)size * 256, sizeof(int)), *b = calloc((size_t)size * 256, sizeof(int));
     if (MPI_Alltoall(a, 256, MPI_INT, b, 256, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS) return 4;

@@ -2,6 +2,8 @@
  * at every rank, many times in a row on one communicator (agreement ids
  * must match), on a split communicator, and MPIX_Comm_iagree overlapping
  * with point-to-point traffic. Also the error strings of the MPIX_ classes. */
+#include "support/check.h"
+
 #include <mpi-ext.h>
 #include <mpi.h>
 #include <stdio.h>

@@ -1,0 +1,103 @@
+/* A rank that dies while the job starts: FT_KILL_RANK SIGKILLs itself
+ * before it calls MPI_Init, so it never publishes its contact and the
+ * others are (or will be) waiting for it in MPI_Init's wire-up. The wire-up
+ * hears the VM's notice of its end (proc_exit; rank_lost for a lost daemon):
+ *
+ * - comm mode abort: the job ends at once (expect.sh checks ftmpirun's
+ *   status and message; a survivor never gets past MPI_Init);
+ * - the fault-tolerant modes: the survivors' MPI_Init returns within
+ *   FT_INIT_DEADLINE seconds (20 unless told; the old wire-up waited 60 s),
+ *   MPI_COMM_WORLD keeps its size, the dead rank is a failed process
+ *   (ULFM: in MPIX_Comm_get_failed at once, a send to it gives
+ *   MPIX_ERR_PROC_FAILED), the first allreduce on MPI_COMM_WORLD fails with
+ *   MPIX_ERR_PROC_FAILED and the survivors recover as after any failure
+ *   (ULFM: revoke + shrink; FT-MPI modes: MPI_Comm_dup) and check an
+ *   allreduce on the result. In REBUILD the replacement takes the rank's
+ *   place: its MPI_Init returns MPI_INIT_RESTARTED_NODE.
+ *
+ * FTMPI_RANK (from the launcher) says which rank this is before MPI_Init. */
+#include "ftmodes.h"
+
+static int comm_mode_is(const char *mode) {
+    const char *m = getenv("FTMPI_COMM_MODE");
+    if (m == NULL || *m == '\0') m = "ulfm"; /* the launch default */
+    return strcmp(m, mode) == 0;
+}
+
+int main(int argc, char **argv) {
+    const char *r = getenv("FTMPI_RANK");
+    const int original = r && *r ? atoi(r) : 0;
+    const char *restarted_env = getenv("FTMPI_RESTARTED");
+    const int replacement = restarted_env && strcmp(restarted_env, "1") == 0;
+    const int victim = ft_kill_rank();
+    const char *d = getenv("FT_INIT_DEADLINE");
+    const double deadline = d && *d ? atof(d) : 20.0;
+
+    if (original == victim && !replacement) {
+        printf("rank %d: dying before MPI_Init\n", original);
+        ft_die();
+    }
+
+    const double t0 = ft_now();
+    int rc = MPI_Init(&argc, &argv);
+    const double took = ft_now() - t0;
+    check_rank_ = original;
+    const int restarted = rc == MPI_INIT_RESTARTED_NODE;
+    CHECK(rc == MPI_SUCCESS || restarted, "MPI_Init returned %d", rc);
+    CHECK(!comm_mode_is("abort"), "MPI_Init returned in comm mode abort with rank %d dead", victim);
+    CHECK(took < deadline, "MPI_Init took %.1f s (deadline %.0f s)", took, deadline);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
+
+    if (!restarted) {
+        printf("rank %d: MPI_Init returned in %.1f s without rank %d\n", original, took, victim);
+        if (comm_mode_is("ulfm")) {
+            /* The failure is known when MPI_Init returns. */
+            MPI_Group failed, world;
+            int n = 0, translated = -1;
+            CHECK_MPI(MPIX_Comm_get_failed(MPI_COMM_WORLD, &failed));
+            MPI_Group_size(failed, &n);
+            CHECK(n == 1, "%d failed processes known after MPI_Init, expected 1", n);
+            int zero = 0;
+            MPI_Comm_group(MPI_COMM_WORLD, &world);
+            MPI_Group_translate_ranks(failed, 1, &zero, world, &translated);
+            CHECK(translated == victim, "the failed process is rank %d, expected %d", translated, victim);
+            MPI_Group_free(&failed);
+            MPI_Group_free(&world);
+            int x = original;
+            rc = MPI_Send(&x, 1, MPI_INT, victim, 1, MPI_COMM_WORLD);
+            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "a send to the dead rank gave %s", error_class_name(rc));
+        }
+        int sum = 0;
+        rc = MPI_Allreduce(&original, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        /* ULFM: a survivor that saw the failure first may have revoked already. */
+        CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED || (comm_mode_is("ulfm") && error_class(rc) == MPIX_ERR_REVOKED),
+              "the first allreduce gave %s", error_class_name(rc));
+    }
+
+    MPI_Comm work = MPI_COMM_NULL;
+    if (comm_mode_is("ulfm")) {
+        MPIX_Comm_revoke(MPI_COMM_WORLD);
+        CHECK_MPI(MPIX_Comm_shrink(MPI_COMM_WORLD, &work));
+    } else {
+        work = ftm_recover(MPI_COMM_WORLD);
+    }
+    /* SHRINK and ULFM's shrink leave the dead rank out; BLANK keeps it as a
+     * gap; REBUILD puts the replacement in its place. */
+    const int rebuilt = comm_mode_is("rebuild");
+    const int expect_size = comm_mode_is("blank") || rebuilt ? size : size - 1;
+    int n = 0;
+    MPI_Comm_size(work, &n);
+    CHECK(n == expect_size, "%d ranks after the recovery, expected %d", n, expect_size);
+    const int expect = size * (size - 1) / 2 - (rebuilt ? 0 : victim);
+    int sum = -1;
+    CHECK_MPI(MPI_Allreduce(&original, &sum, 1, MPI_INT, MPI_SUM, work));
+    CHECK(sum == expect, "allreduce after the recovery gave %d, expected %d", sum, expect);
+    printf("rank %d: %s, communicator of %d\n", original,
+           restarted ? "replacement of the rank that died at start-up joined" : "recovered", n);
+    MPI_Comm_free(&work);
+    MPI_Finalize();
+    return 0;
+}

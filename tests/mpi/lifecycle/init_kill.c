@@ -1,7 +1,18 @@
-/* A rank that dies while the job starts: FT_KILL_RANK SIGKILLs itself
- * before it calls MPI_Init, so it never publishes its contact and the
- * others are (or will be) waiting for it in MPI_Init's wire-up. The wire-up
- * hears the VM's notice of its end (proc_exit; rank_lost for a lost daemon):
+/* A rank that dies while the job starts, in one of two ways:
+ *
+ * - FT_KILL_WHEN=before_init (default): FT_KILL_RANK SIGKILLs itself before
+ *   it calls MPI_Init, so it never publishes its contact and the others are
+ *   (or will be) waiting for it in MPI_Init's wire-up;
+ * - FT_KILL_WHEN=in_init: FT_KILL_RANK calls MPI_Init and is killed from
+ *   outside while it waits there, its contact published: FT_KILLER_RANK,
+ *   before its own MPI_Init (so the victim cannot have finished its
+ *   wire-up), waits for the victim's contact file in the dir: wire-up's
+ *   directory and a pid file the victim wrote there, then kill -9s it. The
+ *   ranks below the victim wait for its TCP connection, those above it find
+ *   its port closed.
+ *
+ * The wire-up hears the VM's notice of its end (proc_exit; rank_lost for a
+ * lost daemon):
  *
  * - comm mode abort: the job ends at once (expect.sh checks ftmpirun's
  *   status and message; a survivor never gets past MPI_Init);
@@ -18,6 +29,64 @@
  * FTMPI_RANK (from the launcher) says which rank this is before MPI_Init. */
 #include "ftmodes.h"
 
+#include <signal.h>
+
+/* FT_KILLER_RANK: the rank that kills FT_KILL_RANK in its MPI_Init (in_init). */
+static int ft_killer_rank(void) {
+    const char *r = getenv("FT_KILLER_RANK");
+    return r && *r ? atoi(r) : -1;
+}
+
+/* The dir: wire-up's directory (the single-host launch the tests use). */
+static const char *wireup_dir(void) {
+    const char *w = getenv("FTMPI_WIREUP");
+    CHECK(w && strncmp(w, "dir:", 4) == 0, "FT_KILL_WHEN=in_init needs the dir: wire-up (FTMPI_WIREUP=%s)", w ? w : "");
+    return w + 4;
+}
+
+/* Waits (up to 20 s) until `path` exists; its content (one line) in buf. */
+static void wait_for_file(const char *path, char *buf, int len) {
+    const double deadline = ft_now() + 20.0;
+    for (;;) {
+        FILE *f = fopen(path, "r");
+        if (f) {
+            const int got = fgets(buf, len, f) != NULL;
+            fclose(f);
+            if (got) return;
+        }
+        CHECK(ft_now() < deadline, "%s did not appear in 20 s", path);
+        usleep(5000);
+    }
+}
+
+/* The victim's side of in_init: its pid where the killer looks, written
+ * atomically (the killer reads a whole line or nothing). */
+static void publish_pid(int rank) {
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/test-pid-%d", wireup_dir(), rank);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    CHECK(f != NULL, "cannot write %s", tmp);
+    fprintf(f, "%d\n", (int)getpid());
+    fclose(f);
+    CHECK(rename(tmp, path) == 0, "cannot rename %s", tmp);
+}
+
+/* The killer's side: the victim's contact is published (it is in MPI_Init),
+ * then it dies. */
+static void kill_victim_in_init(int victim) {
+    char path[4096], line[64];
+    snprintf(path, sizeof path, "%s/%d", wireup_dir(), victim);
+    wait_for_file(path, line, sizeof line);
+    snprintf(path, sizeof path, "%s/test-pid-%d", wireup_dir(), victim);
+    wait_for_file(path, line, sizeof line);
+    const int pid = atoi(line);
+    CHECK(pid > 1, "bad pid '%s' in %s", line, path);
+    printf("rank %d: killing rank %d (pid %d) in its MPI_Init\n", ft_killer_rank(), victim, pid);
+    fflush(stdout);
+    CHECK(kill(pid, SIGKILL) == 0, "kill(%d) failed", pid);
+}
+
 static int comm_mode_is(const char *mode) {
     const char *m = getenv("FTMPI_COMM_MODE");
     if (m == NULL || *m == '\0') m = "ulfm"; /* the launch default */
@@ -27,21 +96,32 @@ static int comm_mode_is(const char *mode) {
 int main(int argc, char **argv) {
     const char *r = getenv("FTMPI_RANK");
     const int original = r && *r ? atoi(r) : 0;
+    check_rank_ = original; /* for the checks before MPI_Init */
     const char *restarted_env = getenv("FTMPI_RESTARTED");
     const int replacement = restarted_env && strcmp(restarted_env, "1") == 0;
     const int victim = ft_kill_rank();
     const char *d = getenv("FT_INIT_DEADLINE");
     const double deadline = d && *d ? atof(d) : 20.0;
 
+    const char *when = getenv("FT_KILL_WHEN");
+    const int in_init = when && strcmp(when, "in_init") == 0;
+    CHECK(!when || in_init || strcmp(when, "before_init") == 0, "FT_KILL_WHEN=%s: before_init or in_init", when);
     if (original == victim && !replacement) {
-        printf("rank %d: dying before MPI_Init\n", original);
-        ft_die();
+        if (in_init) {
+            publish_pid(original);
+            printf("rank %d: entering MPI_Init, to be killed there\n", original);
+            fflush(stdout);
+        } else {
+            printf("rank %d: dying before MPI_Init\n", original);
+            ft_die();
+        }
     }
+    if (in_init && original == ft_killer_rank() && !replacement) kill_victim_in_init(victim);
 
     const double t0 = ft_now();
     int rc = MPI_Init(&argc, &argv);
     const double took = ft_now() - t0;
-    check_rank_ = original;
+    CHECK(original != victim || replacement, "the victim's MPI_Init returned");
     const int restarted = rc == MPI_INIT_RESTARTED_NODE;
     CHECK(rc == MPI_SUCCESS || restarted, "MPI_Init returned %d", rc);
     CHECK(!comm_mode_is("abort"), "MPI_Init returned in comm mode abort with rank %d dead", victim);
@@ -68,7 +148,11 @@ int main(int argc, char **argv) {
             MPI_Group_free(&world);
             int x = original;
             rc = MPI_Send(&x, 1, MPI_INT, victim, 1, MPI_COMM_WORLD);
-            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "a send to the dead rank gave %s", error_class_name(rc));
+            /* REVOKED only once a faster survivor has revoked the world. */
+            int revoked = 0;
+            MPIX_Comm_is_revoked(MPI_COMM_WORLD, &revoked);
+            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED || (revoked && error_class(rc) == MPIX_ERR_REVOKED),
+                  "a send to the dead rank gave %s", error_class_name(rc));
         }
         int sum = 0;
         rc = MPI_Allreduce(&original, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

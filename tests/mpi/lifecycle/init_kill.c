@@ -11,6 +11,12 @@
  *   ranks below the victim wait for its TCP connection, those above it find
  *   its port closed.
  *
+ * - FT_KILL_WHEN=daemon: FT_KILL_RANK enters MPI_Init and its daemon is
+ *   killed from outside (init_daemon_killed.sh); FT_KILLER_RANK holds
+ *   before its MPI_Init until the file FT_GO_FILE exists, which the script
+ *   creates once the daemon is dead, so the job cannot finish its wire-up
+ *   before.
+ *
  * The wire-up hears the VM's notice of its end (proc_exit; rank_lost for a
  * lost daemon):
  *
@@ -105,9 +111,14 @@ int main(int argc, char **argv) {
 
     const char *when = getenv("FT_KILL_WHEN");
     const int in_init = when && strcmp(when, "in_init") == 0;
-    CHECK(!when || in_init || strcmp(when, "before_init") == 0, "FT_KILL_WHEN=%s: before_init or in_init", when);
+    const int daemon_dies = when && strcmp(when, "daemon") == 0;
+    CHECK(!when || in_init || daemon_dies || strcmp(when, "before_init") == 0,
+          "FT_KILL_WHEN=%s: before_init, in_init or daemon", when);
     if (original == victim && !replacement) {
-        if (in_init) {
+        if (daemon_dies) {
+            printf("rank %d: entering MPI_Init, its daemon to be killed\n", original);
+            fflush(stdout);
+        } else if (in_init) {
             publish_pid(original);
             printf("rank %d: entering MPI_Init, to be killed there\n", original);
             fflush(stdout);
@@ -117,6 +128,12 @@ int main(int argc, char **argv) {
         }
     }
     if (in_init && original == ft_killer_rank() && !replacement) kill_victim_in_init(victim);
+    if (daemon_dies && original == ft_killer_rank()) {
+        const char *go = getenv("FT_GO_FILE");
+        CHECK(go && *go, "FT_KILL_WHEN=daemon needs FT_GO_FILE");
+        char line[64];
+        wait_for_file(go, line, sizeof line);
+    }
 
     const double t0 = ft_now();
     int rc = MPI_Init(&argc, &argv);

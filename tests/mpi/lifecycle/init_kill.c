@@ -147,6 +147,9 @@ int main(int argc, char **argv) {
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(victim >= 0 && victim < size, "FT_KILL_RANK must name a rank");
+    const char *launched = getenv("FTMPI_SIZE");
+    CHECK(launched && size == atoi(launched), "MPI_COMM_WORLD has %d ranks, launched with %s", size,
+          launched ? launched : "?");
 
     if (!restarted) {
         printf("rank %d: MPI_Init returned in %.1f s without rank %d\n", original, took, victim);

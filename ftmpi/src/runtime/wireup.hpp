@@ -46,8 +46,8 @@ struct Contacts {
     std::map<int, std::string> ended;
 };
 
-// How long a wait for contacts lasts before the wire-up looks at the
-// failure notices (and how long that look waits for one).
+// How long a wait for contacts or connections lasts before the wire-up
+// looks at the failure notices again.
 inline constexpr std::chrono::milliseconds wireup_slice{250};
 
 // Publishes `contact` and returns every rank's (its own entry empty); for a

@@ -27,10 +27,11 @@
  *   MPI_COMM_WORLD keeps its size, the dead rank is a failed process
  *   (ULFM: in MPIX_Comm_get_failed at once, a send to it gives
  *   MPIX_ERR_PROC_FAILED), the first allreduce on MPI_COMM_WORLD fails with
- *   MPIX_ERR_PROC_FAILED and the survivors recover as after any failure
- *   (ULFM: revoke + shrink; FT-MPI modes: MPI_Comm_dup) and check an
- *   allreduce on the result. In REBUILD the replacement takes the rank's
- *   place: its MPI_Init returns MPI_INIT_RESTARTED_NODE.
+ *   MPIX_ERR_PROC_FAILED (ULFM: or REVOKED by a faster survivor) and the
+ *   survivors recover as after any failure (ULFM: revoke + shrink; FT-MPI
+ *   modes: MPI_Comm_dup) and check an allreduce on the result. In REBUILD
+ *   the replacement takes the rank's place (REBUILD_APPEND: the last one):
+ *   its MPI_Init returns MPI_INIT_RESTARTED_NODE.
  *
  * FTMPI_RANK (from the launcher) says which rank this is before MPI_Init. */
 #include "ftmodes.h"
@@ -190,7 +191,7 @@ int main(int argc, char **argv) {
     }
     /* SHRINK and ULFM's shrink leave the dead rank out; BLANK keeps it as a
      * gap; REBUILD puts the replacement in its place. */
-    const int rebuilt = comm_mode_is("rebuild");
+    const int rebuilt = comm_mode_is("rebuild") || comm_mode_is("rebuild-append");
     const int expect_size = comm_mode_is("blank") || rebuilt ? size : size - 1;
     int n = 0;
     MPI_Comm_size(work, &n);

@@ -55,14 +55,28 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             transport::RouterOptions o = options;
             o.incarnation = my_incarnation_;
             o.round = my_round_;
-            std::vector<std::string> cards = exchange(net_->open(o));
-            if (static_cast<int>(cards.size()) != size_) return "wire-up returned the wrong number of contacts";
+            Wired wired = exchange(net_->open(o));
+            if (static_cast<int>(wired.cards.size()) != size_) return "wire-up returned the wrong number of contacts";
             const long long timeout_ms = ftmpi::settings::current().number(ftmpi::settings::Id::wireup_timeout);
             if (my_incarnation_ > 0) {
-                for (int lost : net_->join(cards, join_connect_timeout()))  // a replacement (joins.cpp)
+                for (int lost : net_->join(wired.cards, join_connect_timeout()))  // a replacement (joins.cpp)
                     failures_.mark_failed_at_start(lost);
             } else {
-                net_->connect(cards, std::chrono::milliseconds(timeout_ms));
+                // A rank without a card is left out of the mesh (router.hpp),
+                // and so is one that ends while this rank connects to it.
+                std::vector<std::pair<int, std::string>> ended = std::move(wired.ended);
+                transport::PeerEnded ended_since;
+                if (wired.ended_since)
+                    ended_since = [&](int peer) {
+                        std::string why;
+                        if (!wired.ended_since(peer, &why)) return false;
+                        ended.emplace_back(peer, why);
+                        return true;
+                    };
+                net_->connect(wired.cards, std::chrono::milliseconds(timeout_ms), ended_since);
+                for (const auto &[world, why] : ended)
+                    if (world >= 0 && world < size_ && world != rank_ && !failures_.failed(world))
+                        failures_.mark_failed(world, why + " during MPI_Init");
             }
         } catch (const std::exception &e) {
             return e.what();

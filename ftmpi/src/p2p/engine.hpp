@@ -31,6 +31,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ftmpi::p2p {
@@ -53,8 +54,17 @@ public:
 
     // MPI_Init: opens the comm drivers and connects to the job's other
     // ranks (size > 1). Returns an empty string or the reason it failed.
-    // `exchange` publishes this rank's card and returns every rank's.
-    using Exchange = std::function<std::vector<std::string>(const std::string &card)>;
+    // `exchange` publishes this rank's card and returns every rank's: empty
+    // for this rank and for the ranks that ended before they published one
+    // (`ended`, with the reason). Those are left out of the connections and
+    // are failed processes from the start (reported at open_reports), as is
+    // a peer that `ended_since` says ended while this rank connects to it.
+    struct Wired {
+        std::vector<std::string> cards;
+        std::vector<std::pair<int, std::string>> ended;
+        std::function<bool(int peer, std::string *why)> ended_since;  // may be empty
+    };
+    using Exchange = std::function<Wired(const std::string &card)>;
     std::string start(const transport::RouterOptions &options, const Exchange &exchange);
     // Once ftstate is initialized (MPI_Init's end): failures declared since
     // start() are reported to it, and later ones as they come. Before, a

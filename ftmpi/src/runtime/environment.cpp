@@ -24,6 +24,7 @@
 #include "runtime/init.hpp"
 #include "runtime/lifecycle.hpp"
 #include "runtime/log.hpp"
+#include "runtime/startup_failures.hpp"
 #include "runtime/wireup.hpp"
 #include "settings/values.hpp"
 
@@ -102,8 +103,17 @@ int init_before_join(int required, int *provided, bool *restarted) {
             init_failed(e.what());
         }
     }
-    std::string error = p2p::Engine::get().start(
-        options, [&](const std::string &card) { return exchange_contacts(job, card, timeout); });
+    // The VM's failure notices: a rank that ends while the job wires up is
+    // not waited for (startup_failures.hpp).
+    StartupFailures notices(job);
+    std::string error = p2p::Engine::get().start(options, [&](const std::string &card) {
+        Contacts contacts = exchange_contacts(job, card, timeout, notices);
+        p2p::Engine::Wired wired;
+        wired.cards = std::move(contacts.cards);
+        wired.ended.assign(contacts.ended.begin(), contacts.ended.end());
+        wired.ended_since = [&notices](int rank, std::string *why) { return notices.ended_now(rank, why); };
+        return wired;
+    });
     if (!error.empty()) init_failed(error);
     state.store(State::running);
     comm::init_world(job.rank, job.size);

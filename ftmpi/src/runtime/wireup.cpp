@@ -11,10 +11,10 @@
 
 namespace ftmpi::runtime {
 
-std::vector<std::string> exchange_contacts(const JobInfo &job, const std::string &contact,
-                                           std::chrono::milliseconds timeout) {
-    if (job.wireup.rfind("dir:", 0) == 0) return exchange_dir(job.wireup.substr(4), job, contact, timeout);
-    if (job.wireup.rfind("drd:", 0) == 0) return exchange_drd(job, contact, timeout);
+Contacts exchange_contacts(const JobInfo &job, const std::string &contact, std::chrono::milliseconds timeout,
+                           StartupFailures &notices) {
+    if (job.wireup.rfind("dir:", 0) == 0) return exchange_dir(job.wireup.substr(4), job, contact, timeout, notices);
+    if (job.wireup.rfind("drd:", 0) == 0) return exchange_drd(job, contact, timeout, notices);
     throw std::runtime_error("FTMPI_WIREUP='" + job.wireup + "' is neither dir:<path> nor drd:");
 }
 

@@ -10,9 +10,16 @@
 // (transport/card.hpp), which says which comm driver reaches it. A REBUILD replacement (FTMPI_RESTARTED=1) overwrites
 // its rank's record with its own and reads every other rank's record as it
 // is now (dead ranks' records included: the transport finds out).
+//
+// While a first-incarnation rank waits for a contact, it also listens to the
+// VM's failure notices (startup_failures.hpp): a rank known to have ended
+// (killed, exited, or lost with its daemon) is not waited for. Its card is
+// left empty and it is listed in Contacts::ended, so MPI_Init starts without
+// it and declares it failed.
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,11 +37,25 @@ struct JobInfo {
     int round = 0;
 };
 
+class StartupFailures;
+
+struct Contacts {
+    // Every rank's card: empty for this rank and for the ranks in `ended`.
+    std::vector<std::string> cards;
+    // Ranks that ended before their card was found, with the reason.
+    std::map<int, std::string> ended;
+};
+
+// How long a wait for contacts or connections lasts before the wire-up
+// looks at the failure notices again.
+inline constexpr std::chrono::milliseconds wireup_slice{250};
+
 // Publishes `contact` and returns every rank's (its own entry empty); for a
-// replacement, every other rank's record present now. Throws
-// std::runtime_error with the reason.
-std::vector<std::string> exchange_contacts(const JobInfo &, const std::string &contact,
-                                           std::chrono::milliseconds timeout);
+// replacement, every other rank's record present now. `notices` (made for
+// this job) stays with the caller, which asks it again while it connects.
+// Throws std::runtime_error with the reason.
+Contacts exchange_contacts(const JobInfo &, const std::string &contact, std::chrono::milliseconds timeout,
+                           StartupFailures &notices);
 
 // The address this rank listens on for its peers: 127.0.0.1 for dir:
 // (single host); for drd: FTMPI_ADDRESS if set, else this host's first
@@ -42,8 +63,9 @@ std::vector<std::string> exchange_contacts(const JobInfo &, const std::string &c
 std::string listen_host(const JobInfo &);
 
 // Implementations per scheme.
-std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &, const std::string &contact,
-                                      std::chrono::milliseconds timeout);
-std::vector<std::string> exchange_drd(const JobInfo &, const std::string &contact, std::chrono::milliseconds timeout);
+Contacts exchange_dir(const std::string &path, const JobInfo &, const std::string &contact,
+                      std::chrono::milliseconds timeout, StartupFailures &notices);
+Contacts exchange_drd(const JobInfo &, const std::string &contact, std::chrono::milliseconds timeout,
+                      StartupFailures &notices);
 
 }  // namespace ftmpi::runtime

@@ -1,7 +1,11 @@
 // dir: wire-up — contact files in a directory the
-// launcher created for the job (one host).
+// launcher created for the job (one host). A rank
+// whose file is missing is not waited for once the VM says it ended.
 #include "runtime/wireup.hpp"
 
+#include "runtime/startup_failures.hpp"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -26,8 +30,8 @@ bool read_contact(const std::string &file, std::string *out) {
 
 }  // namespace
 
-std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &job, const std::string &contact,
-                                      std::chrono::milliseconds timeout) {
+Contacts exchange_dir(const std::string &path, const JobInfo &job, const std::string &contact,
+                      std::chrono::milliseconds timeout, StartupFailures &notices) {
     // Watch the directory before looking, so no file is missed in between.
     int watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
     if (watch < 0 || inotify_add_watch(watch, path.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
@@ -48,13 +52,14 @@ std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &jo
         throw std::runtime_error("cannot rename " + mine + ".tmp: " + std::strerror(errno));
     }
 
-    std::vector<std::string> contacts(job.size);
+    Contacts out;
+    out.cards.resize(job.size);
     if (job.restarted) {
         // Every rank wrote its record when the job started: read them as they are.
         for (int r = 0; r < job.size; ++r)
-            if (r != job.rank) read_contact(path + "/" + std::to_string(r), &contacts[r]);
+            if (r != job.rank) read_contact(path + "/" + std::to_string(r), &out.cards[r]);
         close(watch);
-        return contacts;
+        return out;
     }
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     int next = 0;  // every other rank, in order: its card says which driver reaches it
@@ -63,7 +68,12 @@ std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &jo
             ++next;
             continue;
         }
-        if (read_contact(path + "/" + std::to_string(next), &contacts[next])) {
+        if (read_contact(path + "/" + std::to_string(next), &out.cards[next])) {
+            ++next;
+            continue;
+        }
+        if (const std::string *why = notices.ended(next)) {
+            out.ended.emplace(next, *why);  // it will never write its file
             ++next;
             continue;
         }
@@ -74,13 +84,15 @@ std::vector<std::string> exchange_dir(const std::string &path, const JobInfo &jo
                                      std::to_string(next));
         }
         pollfd pfd{watch, POLLIN, 0};
-        if (::poll(&pfd, 1, static_cast<int>(left.count())) > 0) {
+        if (::poll(&pfd, 1, static_cast<int>(std::min(left, wireup_slice).count())) > 0) {
             char events[4096];
             while (read(watch, events, sizeof events) > 0) {}
+        } else {
+            notices.look(std::chrono::milliseconds(0));  // nothing written for a while: has the rank ended?
         }
     }
     close(watch);
-    return contacts;
+    return out;
 }
 
 }  // namespace ftmpi::runtime

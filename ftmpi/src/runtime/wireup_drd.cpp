@@ -1,8 +1,11 @@
 // drd: wire-up — each rank puts its contact as the
 // DRD record ftmpi/<job>/contact/<rank> (through its local daemon:
 // HARNESS_HCORE / HARNESS_KEY, as every HARNESS tool) and watches the
-// prefix until the contacts of the lower ranks are there.
+// prefix until the contacts of the other ranks are there, or the VM says
+// a missing one ended.
 #include "runtime/wireup.hpp"
+
+#include "runtime/startup_failures.hpp"
 
 #include <harness/common/pack.hpp>
 #include <harness/hlib/hlib.hpp>
@@ -24,8 +27,8 @@ const harness::ComponentName drd{"vm", "drd"};
 
 }  // namespace
 
-std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &contact,
-                                      std::chrono::milliseconds timeout) {
+Contacts exchange_drd(const JobInfo &job, const std::string &contact, std::chrono::milliseconds timeout,
+                      StartupFailures &notices) {
     hl::ConnectOptions options;
     options.timeout =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::min(timeout, std::chrono::milliseconds(10000)));
@@ -42,7 +45,9 @@ std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &con
     auto put_reply = daemon.call(drd, "put", put.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
     if (!put_reply) fail("put " + prefix + std::to_string(job.rank), put_reply.error());
 
-    std::vector<std::string> contacts(job.size);
+    Contacts out;
+    std::vector<std::string> &contacts = out.cards;
+    contacts.resize(job.size);
     if (job.restarted) {
         // A replacement: every record under the prefix, as it is now.
         harness::Packer scan;
@@ -62,17 +67,22 @@ std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &con
             int r = std::atoi(key.c_str() + prefix.size());
             if (r >= 0 && r < job.size && r != job.rank) contacts[r].assign(value.begin(), value.end());
         }
-        return contacts;
+        return out;
     }
     int missing = job.size - 1;  // every other rank's card: it says which driver reaches that rank
     std::int64_t after = 0;
+    // A rank the VM says has ended is not waited for (its card never comes).
+    auto take_ended = [&] {
+        for (const auto &[r, why] : notices.all())
+            if (contacts[r].empty() && out.ended.emplace(r, why).second) --missing;
+    };
     while (missing > 0) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - hl::Clock::now());
         if (left.count() <= 0)
             throw std::runtime_error("drd: wire-up timed out with " + std::to_string(missing) +
                                      " contact(s) missing under " + prefix);
         harness::Packer watch;
-        watch.str(prefix).i64(after).i64(std::min<std::int64_t>(left.count(), 2000));
+        watch.str(prefix).i64(after).i64(std::min<std::int64_t>(left.count(), wireup_slice.count()));
         auto reply = daemon.call(drd, "watch", watch.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
                                  deadline + std::chrono::seconds(3));
         if (!reply) fail("watch " + prefix, reply.error());
@@ -88,12 +98,13 @@ std::vector<std::string> exchange_drd(const JobInfo &job, const std::string &con
                 throw std::runtime_error("drd: wire-up: malformed watch record");
             if (deleted || key.rfind(prefix, 0) != 0) continue;
             int r = std::atoi(key.c_str() + prefix.size());
-            if (r < 0 || r >= job.size || r == job.rank || !contacts[r].empty()) continue;
+            if (r < 0 || r >= job.size || r == job.rank || !contacts[r].empty() || out.ended.count(r)) continue;
             contacts[r].assign(value.begin(), value.end());
             --missing;
         }
+        if (n == 0 && missing > 0 && notices.look(std::chrono::milliseconds(0))) take_ended();
     }
-    return contacts;
+    return out;
 }
 
 }  // namespace ftmpi::runtime

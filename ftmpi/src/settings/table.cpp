@@ -84,7 +84,8 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
     integer(Id::ranks_per_node, "ranks_per_node", "FTMPI_RANKS_PER_NODE", "0", 0, int_max, user,
             "treat each group of this many consecutive ranks as one host (testing the drivers); 0: the real hosts"),
     duration(Id::wireup_timeout, "wireup_timeout", "FTMPI_WIREUP_TIMEOUT_MS", "60000", "ms", 1, int_max,
-             "how long MPI_Init waits for the other ranks' contacts and connections"),
+             "how long MPI_Init waits for the other ranks' contacts and connections (not for a rank the VM says "
+             "ended)"),
     size(Id::eager_limit, "eager_limit", "FTMPI_EAGER_LIMIT", "0", 0, 1LL << 40,
          "messages larger than this use the rendezvous protocol; 0: each driver's own limit"),
     duration(Id::spin, "spin", "FTMPI_SPIN_US", "50", "us", 0, 1000000000,

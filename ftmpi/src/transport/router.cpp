@@ -192,17 +192,25 @@ std::vector<Card> Router::parse_cards(const std::vector<std::string> &texts) {
     return cards;
 }
 
-void Router::connect(const std::vector<std::string> &texts, std::chrono::milliseconds timeout) {
+void Router::connect(const std::vector<std::string> &texts, std::chrono::milliseconds timeout, const PeerEnded &ended) {
     const std::vector<Card> cards = parse_cards(texts);
     choose_routes(cards);
     const auto deadline = std::chrono::steady_clock::now() + timeout;
+    // TCP first (drivers_[tcp]): the built-in mesh can hear that a peer ended
+    // meanwhile; the other drivers then leave such a peer out.
+    std::vector<int> left_out;
     for (size_t i = 0; i < drivers_.size(); ++i) {
         Driver &d = drivers_[i];
         if (i != tcp && !d.carries) continue;
         std::vector<const char *> addresses = addresses_for(cards, d);
-        std::vector<unsigned char> mine(size_, 0);
-        for (int p = 0; p < size_; ++p) mine[p] = p != rank_ && (i == tcp || route_[p] == static_cast<int>(i));
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (i == tcp) {
+            left_out = tcp_connect_mesh(d.state, addresses.data(), std::max<long>(left.count(), 1), ended);
+            continue;
+        }
+        std::vector<unsigned char> mine(size_, 0);
+        for (int p = 0; p < size_; ++p) mine[p] = p != rank_ && route_[p] == static_cast<int>(i);
+        for (int p : left_out) mine[p] = 0;
         char err[512] = "";
         if (d.ops->connect(d.state, addresses.data(), mine.data(), static_cast<int>(std::max<long>(left.count(), 1)),
                            err, sizeof err) != FTMPI_TRANSPORT_OK)

@@ -60,9 +60,12 @@ public:
     // failing throws std::runtime_error.
     std::string open(const RouterOptions &);
     // Chooses a driver per peer from the cards (cards[r] is rank r's) and
-    // connects: every peer over TCP, then each other driver its peers.
+    // connects: every peer over TCP, then each other driver its peers. A
+    // peer with an empty card (it ended during the wire-up) is reached by
+    // none: it is routed to TCP, which leaves it out of the mesh; so is a
+    // peer that `ended` says ended while TCP waited for it.
     // Throws std::runtime_error with the reason.
-    void connect(const std::vector<std::string> &cards, std::chrono::milliseconds timeout);
+    void connect(const std::vector<std::string> &cards, std::chrono::milliseconds timeout, const PeerEnded &ended = {});
     // A replacement's wire-up (REBUILD), over TCP to every peer: returns the
     // ranks found dead.
     std::vector<int> join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer);

@@ -5,8 +5,14 @@
 #include "transport/frame.hpp"
 
 #include <cstddef>
+#include <functional>
 
 namespace ftmpi::transport {
+
+// Asked by the wire-up's connect about a peer it cannot reach yet: true when
+// the peer is known to have ended (the VM said so), so the connect leaves it
+// out instead of waiting for it until the timeout. May be empty.
+using PeerEnded = std::function<bool(int peer)>;
 
 // Where an arriving payload goes: its first `keep` bytes to `dst`, the rest
 // is read and dropped (a truncated receive).

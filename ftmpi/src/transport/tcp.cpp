@@ -70,15 +70,32 @@ std::string Tcp::listen(const std::string &host) {
     return host + ":" + std::to_string(ntohs(sa.sin_port));
 }
 
-void Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses, std::chrono::milliseconds timeout) {
+std::vector<int> Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses,
+                                   std::chrono::milliseconds timeout, const PeerEnded &ended) {
     my_rank_ = my_rank;
     const int n = static_cast<int>(addresses.size());
     conns_.clear();
     conns_.resize(n);
     joining_.assign(n, Joining{});
     const auto deadline = std::chrono::steady_clock::now() + timeout;
+    // How often a wait for a peer stops to ask `ended` about it.
+    constexpr auto ask_every = std::chrono::milliseconds(250);
+
+    // A peer without an address ended before the wire-up found its card; one
+    // that `ended` names ended after it published its card. Either is left
+    // out (never connected, never alive); the engine declares it failed.
+    std::vector<char> out(n, 0);
+    for (int peer = 0; peer < n; ++peer) out[peer] = peer != my_rank && addresses[peer].empty();
+    std::vector<int> ended_meanwhile;
+    auto has_ended = [&](int peer) {
+        if (!ended || !ended(peer)) return false;
+        out[peer] = 1;
+        ended_meanwhile.push_back(peer);
+        return true;
+    };
 
     for (int peer = 0; peer < my_rank; ++peer) {
+        if (out[peer]) continue;
         const Contact contact = Contact::parse(addresses[peer]);
         sockaddr_in sa = parse_address(contact.address);
         int fd = -1;
@@ -86,22 +103,39 @@ void Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses, s
             fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
             if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) break;
             ::close(fd);
+            fd = -1;
+            if (has_ended(peer)) break;  // its port refuses because it is gone
             if (std::chrono::steady_clock::now() > deadline)
                 throw std::runtime_error("cannot connect to rank " + std::to_string(peer) + " at " + contact.address);
             std::this_thread::sleep_for(std::chrono::milliseconds(5));  // listener not up yet: retry
         }
+        if (fd < 0) continue;
         Frame hello = make_hello(peer, contact.incarnation);
-        if (!io_all(fd, &hello, sizeof hello, true, deadline))
+        if (!io_all(fd, &hello, sizeof hello, true, deadline)) {
+            ::close(fd);
+            if (has_ended(peer)) continue;
             throw std::runtime_error("rank " + std::to_string(peer) + " closed during wire-up");
+        }
         conns_[peer].fd = fd;
         conns_[peer].incarnation = contact.incarnation;
     }
-    for (int accepted = 0; accepted < n - 1 - my_rank; ++accepted) {
+    auto higher_missing = [&] {
+        int missing = 0;
+        for (int peer = my_rank + 1; peer < n; ++peer)
+            if (!out[peer] && conns_[peer].fd < 0) ++missing;
+        return missing;
+    };
+    while (int missing = higher_missing()) {
         pollfd pfd{listen_fd_, POLLIN, 0};
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0 || ::poll(&pfd, 1, static_cast<int>(left.count())) <= 0)
-            throw std::runtime_error("wire-up timed out waiting for " + std::to_string(n - 1 - my_rank - accepted) +
+        if (left.count() <= 0)
+            throw std::runtime_error("wire-up timed out waiting for " + std::to_string(missing) +
                                      " higher rank(s) to connect");
+        if (::poll(&pfd, 1, static_cast<int>(std::min(left, ask_every).count())) <= 0) {
+            for (int peer = my_rank + 1; peer < n; ++peer)
+                if (!out[peer] && conns_[peer].fd < 0) has_ended(peer);
+            continue;
+        }
         int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
         if (fd < 0) throw sys_error("accept");
         // A stray client that connects and says nothing must not hold the
@@ -109,19 +143,20 @@ void Tcp::connect_mesh(int my_rank, const std::vector<std::string> &addresses, s
         Frame h{};
         const auto hello_deadline = std::min(deadline, std::chrono::steady_clock::now() + hello_timeout);
         if (!io_all(fd, &h, sizeof h, false, hello_deadline) || h.kind != FrameKind::hello ||
-            h.sender_id != hello_magic || h.source <= my_rank || h.source >= n || conns_[h.source].fd >= 0) {
+            h.sender_id != hello_magic || h.source <= my_rank || h.source >= n || conns_[h.source].fd >= 0 ||
+            out[h.source]) {
             refuse(fd, peer_name(fd), "not a hello from a higher rank of this job");
-            --accepted;
             continue;
         }
         conns_[h.source].fd = fd;
         conns_[h.source].incarnation = h.tag;
     }
     for (int peer = 0; peer < n; ++peer) {
-        if (peer == my_rank) continue;
+        if (peer == my_rank || out[peer]) continue;
         install(peer, conns_[peer].fd, conns_[peer].incarnation);
     }
     keep_listening();
+    return ended_meanwhile;
 }
 
 Frame Tcp::make_hello(int to, int to_incarnation) const {

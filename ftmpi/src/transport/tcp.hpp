@@ -68,9 +68,13 @@ public:
     // Listens on `host`, port chosen by the kernel; returns "host:port".
     std::string listen(const std::string &host);
     // Connects to every other rank: to the lower ranks (which listen
-    // already), accepting the higher ones. Throws std::runtime_error with a
-    // clear reason when a peer cannot be reached before the timeout.
-    void connect_mesh(int my_rank, const std::vector<std::string> &addresses, std::chrono::milliseconds timeout);
+    // already), accepting the higher ones. A peer whose address is empty
+    // (it ended before it published one) is left out, and so is one that
+    // `ended` says ended while the mesh waited for it (those are returned).
+    // Throws std::runtime_error with a clear reason when a peer cannot be
+    // reached before the timeout.
+    std::vector<int> connect_mesh(int my_rank, const std::vector<std::string> &addresses,
+                                  std::chrono::milliseconds timeout, const PeerEnded &ended = {});
 
     // ---- REBUILD joining ----
     // This process's incarnation and recovery round (0, 0 unless it is a

@@ -97,6 +97,15 @@ int tcp_connect(ftmpi_transport *t, const char *const *addresses, const unsigned
     }
 }
 
+}  // namespace
+
+std::vector<int> tcp_connect_mesh(ftmpi_transport *t, const char *const *addresses, long timeout_ms,
+                                  const PeerEnded &ended) {
+    return t->tcp->connect_mesh(t->rank, to_vector(addresses, t->size), std::chrono::milliseconds(timeout_ms), ended);
+}
+
+namespace {
+
 int tcp_send(ftmpi_transport *t, int peer, const ftmpi_frame *f, const struct iovec *iov, int iovcnt, unsigned flags,
              uint64_t token) noexcept {
     try {

@@ -19,12 +19,6 @@ namespace {
 
 constexpr auto kPeerTimeout = std::chrono::milliseconds(3000);
 
-Reply fail(int status, std::string_view message) {
-    Packer p;
-    p.str(message);
-    return Reply{status, p.take()};
-}
-
 Result<Bytes> ask(const Endpoint &where, const VmKey &key, Type type, std::span<const std::uint8_t> body) {
     auto deadline = hlib::deadline_in(kPeerTimeout);
     auto conn = hlib::Connection::open_tcp(where, key, deadline);
@@ -116,24 +110,25 @@ void Daemon::handle_claim(std::span<const std::uint8_t> body, ReplyFn done) {
     ComponentName name;
     std::string member_id;
     if (!u.str(name.package) || !u.str(name.component) || !u.str(member_id) || !u.done())
-        return done(fail(HARNESS_ERR_PROTOCOL, "malformed claim request"));
+        return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed claim request"));
     auto r = claim(name, member_id);
-    done(r ? Reply{HARNESS_OK, {}} : fail(r.error().status, r.error().message));
+    done(r ? Reply{HARNESS_OK, {}} : error_reply(r.error().status, r.error().message));
 }
 
 void Daemon::handle_add(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     std::string text;
-    if (!u.str(text) || !u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed add request"));
+    if (!u.str(text) || !u.done()) return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed add request"));
     auto target = parse_endpoint(text);
-    if (!target) return done(fail(target.error().status, target.error().message));
+    if (!target) return done(error_reply(target.error().status, target.error().message));
     in_background(
         [this, target = *target] {
             Packer p;
             p.str(tcp_address_.to_string());
             auto reply = ask(target, key_, Type::invite, p.view());
             if (!reply)
-                return fail(reply.error().status, "cannot add " + target.to_string() + ": " + reply.error().message);
+                return error_reply(reply.error().status,
+                                   "cannot add " + target.to_string() + ": " + reply.error().message);
             return Reply{HARNESS_OK, std::move(reply.value())};
         },
         std::move(done));
@@ -142,17 +137,18 @@ void Daemon::handle_add(std::span<const std::uint8_t> body, ReplyFn done) {
 void Daemon::handle_invite(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     std::string text;
-    if (!u.str(text) || !u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed invite request"));
+    if (!u.str(text) || !u.done()) return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed invite request"));
     auto via = parse_endpoint(text);
-    if (!via) return done(fail(via.error().status, via.error().message));
+    if (!via) return done(error_reply(via.error().status, via.error().message));
     std::size_t alive = 0;
     for (const auto &m : membership_->snapshot()) alive += m.alive;
     if (alive > 1)
-        return done(fail(HARNESS_ERR_INVALID_ARGUMENT,
-                         "member " + id_ + " is already in a VM with " + std::to_string(alive - 1) + " other members"));
+        return done(
+            error_reply(HARNESS_ERR_INVALID_ARGUMENT,
+                        "member " + id_ + " is already in a VM with " + std::to_string(alive - 1) + " other members"));
     in_background(
         [this, via = *via] {
-            if (auto joined = join_vm(via); !joined) return fail(joined.error().status, joined.error().message);
+            if (auto joined = join_vm(via); !joined) return error_reply(joined.error().status, joined.error().message);
             Packer p;
             p.str(id_);
             return Reply{HARNESS_OK, p.take()};
@@ -163,7 +159,7 @@ void Daemon::handle_invite(std::span<const std::uint8_t> body, ReplyFn done) {
 void Daemon::handle_halt(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     bool whole_vm = false;
-    if (!u.boolean(whole_vm) || !u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed halt request"));
+    if (!u.boolean(whole_vm) || !u.done()) return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed halt request"));
     log_.info(whole_vm ? "halting the whole VM on request" : "halting on request");
     auto stop_soon = [this] {
         // Let the reply leave before the I/O loop stops.
@@ -201,20 +197,21 @@ void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done) {
     bool forwarded = false;
     std::uint64_t n = 0;
     if (!u.str(url) || !u.boolean(forwarded) || !u.u64(n) || n > 4096)
-        return done(fail(HARNESS_ERR_PROTOCOL, "malformed publish request"));
+        return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed publish request"));
     if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
-        return done(fail(HARNESS_ERR_INVALID_ARGUMENT, "published repository " + url + " is not an http(s) URL"));
+        return done(
+            error_reply(HARNESS_ERR_INVALID_ARGUMENT, "published repository " + url + " is not an http(s) URL"));
     std::vector<PublishedPlugin> entries;
     for (std::uint64_t i = 0; i < n; ++i) {
         PublishedPlugin e;
         e.repo_url = url;
         if (!u.str(e.name.package) || !u.str(e.name.component) || !u.str(e.version) || !u.str(e.info_json))
-            return done(fail(HARNESS_ERR_PROTOCOL, "malformed publish request"));
+            return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed publish request"));
         if (!is_valid_name_part(e.name.package) || !is_valid_name_part(e.name.component))
-            return done(fail(HARNESS_ERR_INVALID_ARGUMENT, "invalid component name " + e.name.to_string()));
+            return done(error_reply(HARNESS_ERR_INVALID_ARGUMENT, "invalid component name " + e.name.to_string()));
         entries.push_back(std::move(e));
     }
-    if (!u.done()) return done(fail(HARNESS_ERR_PROTOCOL, "malformed publish request"));
+    if (!u.done()) return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed publish request"));
     for (auto &e : entries) {
         log_.info("published: " + e.name.to_string() + " " + e.version + " at " + e.repo_url);
         directory_->record(std::move(e));
@@ -239,7 +236,7 @@ void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done) {
                     failures += (failures.empty() ? "" : "; ") + m.id + ": " + r.error().describe();
             }
             if (!failures.empty())
-                return fail(HARNESS_ERR_UNREACHABLE, "recorded here, but not on every member: " + failures);
+                return error_reply(HARNESS_ERR_UNREACHABLE, "recorded here, but not on every member: " + failures);
             return Reply{HARNESS_OK, {}};
         },
         std::move(done));

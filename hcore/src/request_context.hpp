@@ -2,9 +2,11 @@
 #pragma once
 
 #include <harness/common/pack.hpp>
+#include <harness/common/result.hpp>
 
 #include <chrono>
 #include <functional>
+#include <string_view>
 
 namespace harness::hcore {
 
@@ -13,6 +15,17 @@ struct Reply {
     Bytes body;
 };
 using ReplyFn = std::function<void(Reply)>;
+
+// A reply that reports an error: the status, and a message for the caller.
+inline Reply error_reply(int status, std::string_view message) {
+    Packer p;
+    p.str(message);
+    return Reply{status, p.take()};
+}
+
+inline Reply error_reply(const Error &e) {
+    return error_reply(e.status, e.message);
+}
 
 // A stream connection lends itself to a RAW call: begin() tells the client to
 // start talking (a frame with kFlagRawStart), puts the socket in blocking mode

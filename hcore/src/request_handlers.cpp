@@ -13,19 +13,9 @@ Reply ok(Bytes body = {}) {
     return Reply{HARNESS_OK, std::move(body)};
 }
 
-Reply fail(int status, std::string_view message) {
-    Packer p;
-    p.str(message);
-    return Reply{status, p.take()};
-}
-
-Reply fail(const Error &e) {
-    return fail(e.status, e.message);
-}
-
 Reply malformed(Type t) {
-    return fail(HARNESS_ERR_PROTOCOL,
-                std::string("malformed ") + protocol::type_name(static_cast<std::uint8_t>(t)) + " request");
+    return error_reply(HARNESS_ERR_PROTOCOL,
+                       std::string("malformed ") + protocol::type_name(static_cast<std::uint8_t>(t)) + " request");
 }
 
 Result<ComponentName> read_component(Unpacker &u) {
@@ -48,11 +38,12 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     auto type = static_cast<Type>(h.type);
     if (!protocol::is_known_type(h.type) || type == Type::hello || type == Type::auth || type == Type::auth_ok ||
         type == Type::heartbeat)
-        return done(fail(HARNESS_ERR_PROTOCOL, "unknown or unexpected request type " + std::to_string(h.type)));
+        return done(error_reply(HARNESS_ERR_PROTOCOL, "unknown or unexpected request type " + std::to_string(h.type)));
     if (via == Via::udp && !udp_allowed(type))
-        return done(fail(HARNESS_ERR_NOT_SUPPORTED,
-                         std::string(protocol::type_name(h.type)) + " is served over TCP or the Unix socket only"));
-    if (stopping_) return done(fail(HARNESS_ERR_BUSY, "the daemon is stopping"));
+        return done(
+            error_reply(HARNESS_ERR_NOT_SUPPORTED,
+                        std::string(protocol::type_name(h.type)) + " is served over TCP or the Unix socket only"));
+    if (stopping_) return done(error_reply(HARNESS_ERR_BUSY, "the daemon is stopping"));
 
     switch (type) {
     case Type::ping: return done(ok());
@@ -64,7 +55,7 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     case Type::locate: {
         Unpacker u(body);
         auto name = read_component(u);
-        if (!name) return done(fail(name.error()));
+        if (!name) return done(error_reply(name.error()));
         auto holders = membership_->holders_of(*name);
         Packer p;
         p.u64(holders.size());
@@ -73,7 +64,7 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     }
     case Type::join: {
         auto reply = membership_->handle_join(body);
-        return done(reply ? ok(std::move(reply.value())) : fail(reply.error()));
+        return done(reply ? ok(std::move(reply.value())) : error_reply(reply.error()));
     }
     case Type::add: return handle_add(body, std::move(done));
     case Type::invite: return handle_invite(body, std::move(done));
@@ -81,14 +72,14 @@ void Daemon::handle_request(const protocol::Header &h, std::span<const std::uint
     case Type::claim: return handle_claim(body, std::move(done));
     case Type::publish: return handle_publish(body, std::move(done));
     case Type::published: return done(ok(encode_published()));
-    default: return done(fail(HARNESS_ERR_PROTOCOL, "unexpected request type"));
+    default: return done(error_reply(HARNESS_ERR_PROTOCOL, "unexpected request type"));
     }
 }
 
 void Daemon::handle_load(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     auto name = read_component(u);
-    if (!name) return done(fail(name.error()));
+    if (!name) return done(error_reply(name.error()));
     if (!u.done()) return done(malformed(Type::load));
     // Already loaded: answer at once, without a trip through the pool.
     if (const auto *p = registry_->find(*name)) {
@@ -99,7 +90,7 @@ void Daemon::handle_load(std::span<const std::uint8_t> body, ReplyFn done) {
     in_background(
         [this, n = *name] {
             auto loaded = registry_->load(n);
-            if (!loaded) return fail(loaded.error());
+            if (!loaded) return error_reply(loaded.error());
             Packer out;
             out.str((*loaded)->descriptor().version);
             return ok(out.take());
@@ -110,7 +101,7 @@ void Daemon::handle_load(std::span<const std::uint8_t> body, ReplyFn done) {
 void Daemon::handle_resolve(std::span<const std::uint8_t> body, ReplyFn done) {
     Unpacker u(body);
     auto name = read_component(u);
-    if (!name) return done(fail(name.error()));
+    if (!name) return done(error_reply(name.error()));
     if (!u.done()) return done(malformed(Type::resolve));
     // A fetch may take seconds: never on the I/O thread.
     in_background(
@@ -118,7 +109,7 @@ void Daemon::handle_resolve(std::span<const std::uint8_t> body, ReplyFn done) {
             auto found = registry_->resolve_for_process(n);
             if (!found) {
                 log_.warning("resolve " + n.to_string() + " for a process refused: " + found.error().describe());
-                return fail(found.error());
+                return error_reply(found.error());
             }
             Packer out;
             out.str(found->where.shared_object.string()).str(found->where.manifest.string());
@@ -131,7 +122,7 @@ void Daemon::handle_resolve(std::span<const std::uint8_t> body, ReplyFn done) {
 void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, ReplyFn done) {
     Unpacker u(body);
     auto name = read_component(u);
-    if (!name) return done(fail(name.error()));
+    if (!name) return done(error_reply(name.error()));
     std::string_view function;
     std::int32_t mode = 0, convention = 0;
     std::span<const std::uint8_t> args;
@@ -139,8 +130,8 @@ void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, Re
         return done(malformed(Type::call));
     const LoadedPlugin *plugin = registry_->find(*name);
     if (!plugin)
-        return done(
-            fail(HARNESS_ERR_NOT_FOUND, name->to_string() + " is not loaded on member " + id_ + "; load it first"));
+        return done(error_reply(HARNESS_ERR_NOT_FOUND,
+                                name->to_string() + " is not loaded on member " + id_ + "; load it first"));
     CallTarget target{plugin, nullptr, 0};
     const auto &d = plugin->descriptor();
     for (std::size_t i = 0; i < d.function_count; ++i) {
@@ -151,14 +142,14 @@ void Daemon::handle_call(std::span<const std::uint8_t> body, RawChannel *raw, Re
         }
     }
     if (!target.function)
-        return done(
-            fail(HARNESS_ERR_NOT_FOUND, "no function \"" + std::string(function) + "\" in " + name->to_string()));
+        return done(error_reply(HARNESS_ERR_NOT_FOUND,
+                                "no function \"" + std::string(function) + "\" in " + name->to_string()));
     const harness_function &f = *target.function;
     if (static_cast<std::uint32_t>(convention) != f.convention)
-        return done(
-            fail(HARNESS_ERR_TYPE_MISMATCH, std::string(f.name) + " uses another calling convention than requested"));
+        return done(error_reply(HARNESS_ERR_TYPE_MISMATCH,
+                                std::string(f.name) + " uses another calling convention than requested"));
     if (mode < HARNESS_MODE_DEFAULT || mode > HARNESS_MODE_SERVICE)
-        return done(fail(HARNESS_ERR_INVALID_ARGUMENT, "unknown invocation mode " + std::to_string(mode)));
+        return done(error_reply(HARNESS_ERR_INVALID_ARGUMENT, "unknown invocation mode " + std::to_string(mode)));
     auto how =
         mode == HARNESS_MODE_DEFAULT ? static_cast<harness_mode>(f.default_mode) : static_cast<harness_mode>(mode);
     if (how == HARNESS_MODE_DEFAULT) how = HARNESS_MODE_INLINE;

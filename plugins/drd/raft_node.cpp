@@ -15,10 +15,11 @@
 
 namespace harness::drd {
 
-namespace {
+// What RaftNode::Impl holds, outside the anonymous namespace: a class with
+// linkage must not hold members of a type without it.
 
 // One caller waiting for the loop thread.
-struct Waiter {
+struct RaftWaiter {
     std::mutex m;
     std::condition_variable cv;
     bool done = false;
@@ -26,9 +27,17 @@ struct Waiter {
     ApplyOutcome outcome;
     ClusterView view;
 };
-using WaiterPtr = std::shared_ptr<Waiter>;
+using RaftWaiterPtr = std::shared_ptr<RaftWaiter>;
 
-void complete(const WaiterPtr &w, std::optional<Error> error, const ApplyOutcome *outcome = nullptr,
+// The outcome of applying an entry, read by the writer's callback.
+struct ApplySlot {
+    ApplyOutcome outcome;
+    std::string error;
+};
+
+namespace {
+
+void complete(const RaftWaiterPtr &w, std::optional<Error> error, const ApplyOutcome *outcome = nullptr,
               ClusterView *view = nullptr) {
     std::lock_guard lock(w->m);
     if (w->done) return;
@@ -54,11 +63,6 @@ Error raft_error(int rv, const char *what) {
     }
 }
 
-// The outcome of applying an entry, read by the writer's callback.
-struct Slot {
-    ApplyOutcome outcome;
-    std::string error;
-};
 constexpr std::size_t kSlots = 4096;
 
 }  // namespace
@@ -79,16 +83,16 @@ struct RaftNode::Impl {
     std::mutex queue_mutex;
     std::deque<std::function<void()>> queue;
     bool stopping = false;
-    std::set<WaiterPtr> waiting;  // failed at once when the node stops
-    std::array<Slot, kSlots> slots;
+    std::set<RaftWaiterPtr> waiting;  // failed at once when the node stops
+    std::array<ApplySlot, kSlots> slots;
 
     void log(int level, const std::string &m) const {
         if (o.log) o.log(level, m);
     }
 
     // ---- caller side
-    WaiterPtr post(std::function<void(const WaiterPtr &)> task) {
-        auto w = std::make_shared<Waiter>();
+    RaftWaiterPtr post(std::function<void(const RaftWaiterPtr &)> task) {
+        auto w = std::make_shared<RaftWaiter>();
         {
             std::lock_guard lock(queue_mutex);
             if (stopping) {
@@ -103,7 +107,7 @@ struct RaftNode::Impl {
         }
         return w;
     }
-    Result<void> wait(const WaiterPtr &w, Deadline deadline, const char *what) {
+    Result<void> wait(const RaftWaiterPtr &w, Deadline deadline, const char *what) {
         std::unique_lock lock(w->m);
         bool done = w->cv.wait_until(lock, deadline, [&] { return w->done; });
         lock.unlock();
@@ -131,8 +135,8 @@ struct RaftNode::Impl {
         auto *im = static_cast<Impl *>(fsm->data);
         // c-raft moves last_applied past an entry only after apply returns.
         auto index = static_cast<std::int64_t>(raft_last_applied(&im->raft) + 1);
-        Slot &slot = im->slots[static_cast<std::size_t>(index) % kSlots];
-        slot = Slot{};
+        ApplySlot &slot = im->slots[static_cast<std::size_t>(index) % kSlots];
+        slot = ApplySlot{};
         auto command = decode_command({static_cast<const std::uint8_t *>(buf->base), buf->len});
         if (!command) {
             slot.error = command.error().message;
@@ -304,7 +308,7 @@ RaftNode::RaftNode(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 RaftNode::~RaftNode() {
     Impl *im = impl_.get();
-    std::set<WaiterPtr> waiting;
+    std::set<RaftWaiterPtr> waiting;
     {
         std::lock_guard lock(im->queue_mutex);
         im->stopping = true;
@@ -328,9 +332,9 @@ Result<ApplyOutcome> RaftNode::submit(const Command &command, Deadline deadline)
     Impl *im = impl_.get();
     struct Req {
         struct raft_apply req {};
-        WaiterPtr w;
+        RaftWaiterPtr w;
     };
-    auto w = im->post([im, entry = std::move(entry)](const WaiterPtr &waiter) {
+    auto w = im->post([im, entry = std::move(entry)](const RaftWaiterPtr &waiter) {
         if (raft_state(&im->raft) != RAFT_LEADER) return complete(waiter, raft_error(RAFT_NOTLEADER, "submit"));
         raft_buffer buf;
         buf.len = entry.size();  // a multiple of 8 (frame_padded)
@@ -345,7 +349,7 @@ Result<ApplyOutcome> RaftNode::submit(const Command &command, Deadline deadline)
             if (status != 0) {
                 complete(q->w, raft_error(status, "apply"));
             } else {
-                auto *slot = static_cast<Slot *>(result);
+                auto *slot = static_cast<ApplySlot *>(result);
                 if (!slot->error.empty())
                     complete(q->w, make_error(HARNESS_ERR_INTERNAL, slot->error));
                 else
@@ -367,9 +371,9 @@ Result<void> RaftNode::barrier(Deadline deadline) {
     Impl *im = impl_.get();
     struct Req {
         struct raft_barrier req {};
-        WaiterPtr w;
+        RaftWaiterPtr w;
     };
-    auto w = im->post([im](const WaiterPtr &waiter) {
+    auto w = im->post([im](const RaftWaiterPtr &waiter) {
         if (raft_state(&im->raft) != RAFT_LEADER) return complete(waiter, raft_error(RAFT_NOTLEADER, "barrier"));
         auto *req = new Req();
         req->w = waiter;
@@ -391,7 +395,7 @@ namespace {
 
 struct ChangeReq {
     raft_change req{};
-    WaiterPtr w;
+    RaftWaiterPtr w;
 };
 
 void change_done(raft_change *r, int status) {
@@ -401,8 +405,8 @@ void change_done(raft_change *r, int status) {
 }
 
 template <class Start>
-WaiterPtr post_change(RaftNode::Impl *im, Start start) {
-    return im->post([im, start](const WaiterPtr &waiter) {
+RaftWaiterPtr post_change(RaftNode::Impl *im, Start start) {
+    return im->post([im, start](const RaftWaiterPtr &waiter) {
         if (raft_state(&im->raft) != RAFT_LEADER) return complete(waiter, raft_error(RAFT_NOTLEADER, "change"));
         auto *req = new ChangeReq();
         req->w = waiter;
@@ -439,7 +443,7 @@ Result<void> RaftNode::remove(std::uint64_t id, Deadline deadline) {
 
 Result<ClusterView> RaftNode::view(Deadline deadline) {
     Impl *im = impl_.get();
-    auto w = im->post([im](const WaiterPtr &waiter) {
+    auto w = im->post([im](const RaftWaiterPtr &waiter) {
         ClusterView v;
         v.self_id = im->o.id;
         raft_id leader = 0;

@@ -52,6 +52,12 @@ inline int check_root(MPI_Comm comm, int root) {
     return comm->group->world[static_cast<size_t>(root)] == -1 ? MPI_ERR_ROOT : MPI_SUCCESS;
 }
 
+// Whether this process is the root of a rooted collective: its rank on an
+// intracommunicator, MPI_ROOT in the root's group of an intercommunicator.
+inline bool is_root(MPI_Comm comm, int root) {
+    return comm->inter ? root == MPI_ROOT : comm->rank == root;
+}
+
 // The root as the algorithms see it: a rank of the schedule's live view on
 // an intracommunicator (equal to the comm rank unless the comm has gaps);
 // MPI_ROOT / MPI_PROC_NULL / a remote rank as is on an intercommunicator.

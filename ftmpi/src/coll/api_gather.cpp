@@ -16,10 +16,6 @@ int check_send_side(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype
     return check_data(scount, stype);
 }
 
-bool is_root(MPI_Comm comm, int root) {
-    return comm->inter ? root == MPI_ROOT : comm->rank == root;
-}
-
 int check_gather(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                  MPI_Datatype rtype, int root) {
     int err = first_error(check_root(comm, root), MPI_SUCCESS);

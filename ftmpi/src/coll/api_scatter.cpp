@@ -7,10 +7,6 @@
 namespace ftmpi::coll {
 namespace {
 
-bool is_root(MPI_Comm comm, int root) {
-    return comm->inter ? root == MPI_ROOT : comm->rank == root;
-}
-
 // The receive side matters everywhere except at an in-place root (and the
 // root's group of an intercommunicator); the send side only at the root.
 int check_recv_side(MPI_Comm comm, void *recvbuf, int rcount, MPI_Datatype rtype, int root) {

@@ -7,31 +7,25 @@
 #include "internal/pmpi.hpp"
 #include "type.hpp"
 
-namespace {
-int fail(int code, const char *function) {
-    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
-}
-}  // namespace
-
 extern "C" int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) noexcept {
-    if (!datatype) return fail(MPI_ERR_TYPE, "MPI_Type_extent");
-    if (!extent) return fail(MPI_ERR_ARG, "MPI_Type_extent");
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, "MPI_Type_extent");
+    if (!extent) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, "MPI_Type_extent");
     *extent = datatype->extent();
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Type_extent)
 
 extern "C" int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) noexcept {
-    if (!datatype) return fail(MPI_ERR_TYPE, "MPI_Type_lb");
-    if (!displacement) return fail(MPI_ERR_ARG, "MPI_Type_lb");
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, "MPI_Type_lb");
+    if (!displacement) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, "MPI_Type_lb");
     *displacement = datatype->lb;
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Type_lb)
 
 extern "C" int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) noexcept {
-    if (!datatype) return fail(MPI_ERR_TYPE, "MPI_Type_ub");
-    if (!displacement) return fail(MPI_ERR_ARG, "MPI_Type_ub");
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, "MPI_Type_ub");
+    if (!displacement) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, "MPI_Type_ub");
     *displacement = datatype->ub;
     return MPI_SUCCESS;
 }

@@ -18,10 +18,6 @@ using namespace ftmpi::dt;
 
 namespace {
 
-int fail(int code, const char *function) {
-    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
-}
-
 bool is_external32(const char *datarep) {
     return datarep && std::strcmp(datarep, "external32") == 0;
 }
@@ -68,13 +64,15 @@ int ftmpi::dt::external32_swap(MPI_Datatype datatype, size_t count, void *stream
 extern "C" int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
                                  void *outbuf, MPI_Aint outsize, MPI_Aint *position) noexcept {
     constexpr const char *fn = "MPI_Pack_external";
-    if (!is_external32(datarep)) return fail(MPI_ERR_UNSUPPORTED_DATAREP, fn);
-    if (incount < 0) return fail(MPI_ERR_COUNT, fn);
-    if (!valid(datatype)) return fail(MPI_ERR_TYPE, fn);
-    if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0)) return fail(MPI_ERR_ARG, fn);
-    if (!convertible(datatype->sig)) return fail(MPI_ERR_CONVERSION, fn);
+    if (!is_external32(datarep)) return ftmpi::comm::raise_unattached(MPI_ERR_UNSUPPORTED_DATAREP, fn);
+    if (incount < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
+    if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
+        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    if (!convertible(datatype->sig)) return ftmpi::comm::raise_unattached(MPI_ERR_CONVERSION, fn);
     const size_t need = static_cast<size_t>(incount) * datatype->size;
-    if (outsize < *position || static_cast<size_t>(outsize - *position) < need) return fail(MPI_ERR_TRUNCATE, fn);
+    if (outsize < *position || static_cast<size_t>(outsize - *position) < need)
+        return ftmpi::comm::raise_unattached(MPI_ERR_TRUNCATE, fn);
     if (need == 0) return MPI_SUCCESS;
     auto *out = static_cast<unsigned char *>(outbuf) + *position;
     pack(inbuf, incount, datatype, 0, out, need);
@@ -87,13 +85,15 @@ FTMPI_PMPI(Pack_external)
 extern "C" int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
                                    void *outbuf, int outcount, MPI_Datatype datatype) noexcept {
     constexpr const char *fn = "MPI_Unpack_external";
-    if (!is_external32(datarep)) return fail(MPI_ERR_UNSUPPORTED_DATAREP, fn);
-    if (outcount < 0) return fail(MPI_ERR_COUNT, fn);
-    if (!valid(datatype)) return fail(MPI_ERR_TYPE, fn);
-    if (!position || *position < 0 || insize < 0 || (!inbuf && insize > 0)) return fail(MPI_ERR_ARG, fn);
-    if (!convertible(datatype->sig)) return fail(MPI_ERR_CONVERSION, fn);
+    if (!is_external32(datarep)) return ftmpi::comm::raise_unattached(MPI_ERR_UNSUPPORTED_DATAREP, fn);
+    if (outcount < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
+    if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!position || *position < 0 || insize < 0 || (!inbuf && insize > 0))
+        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    if (!convertible(datatype->sig)) return ftmpi::comm::raise_unattached(MPI_ERR_CONVERSION, fn);
     const size_t need = static_cast<size_t>(outcount) * datatype->size;
-    if (insize < *position || static_cast<size_t>(insize - *position) < need) return fail(MPI_ERR_TRUNCATE, fn);
+    if (insize < *position || static_cast<size_t>(insize - *position) < need)
+        return ftmpi::comm::raise_unattached(MPI_ERR_TRUNCATE, fn);
     if (need == 0) return MPI_SUCCESS;
     try {
         const auto *in = static_cast<const unsigned char *>(inbuf) + *position;
@@ -101,7 +101,7 @@ extern "C" int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_
         swap_stream(datatype->sig, static_cast<size_t>(outcount), native.data());
         unpack(native.data(), need, 0, outbuf, outcount, datatype);
     } catch (...) {
-        return fail(MPI_ERR_NO_MEM, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
     *position += static_cast<MPI_Aint>(need);
     return MPI_SUCCESS;
@@ -111,10 +111,10 @@ FTMPI_PMPI(Unpack_external)
 extern "C" int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                                       MPI_Aint *size) noexcept {
     constexpr const char *fn = "MPI_Pack_external_size";
-    if (!is_external32(datarep)) return fail(MPI_ERR_UNSUPPORTED_DATAREP, fn);
-    if (incount < 0) return fail(MPI_ERR_COUNT, fn);
-    if (!valid(datatype)) return fail(MPI_ERR_TYPE, fn);
-    if (!size) return fail(MPI_ERR_ARG, fn);
+    if (!is_external32(datarep)) return ftmpi::comm::raise_unattached(MPI_ERR_UNSUPPORTED_DATAREP, fn);
+    if (incount < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
+    if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!size) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     *size = static_cast<MPI_Aint>(static_cast<size_t>(incount) * datatype->size);
     return MPI_SUCCESS;
 }

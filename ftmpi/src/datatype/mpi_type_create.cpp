@@ -12,14 +12,10 @@ using namespace ftmpi::dt;
 
 #define FTMPI_CHECK(expr, fn)                                                                                          \
     do {                                                                                                               \
-        if (const int rc_ = (expr); rc_ != MPI_SUCCESS) return fail(rc_, fn);                                          \
+        if (const int rc_ = (expr); rc_ != MPI_SUCCESS) return ftmpi::comm::raise_unattached(rc_, fn);                 \
     } while (0)
 
 namespace {
-int fail(int code, const char *function) {
-    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
-}
-
 // Checks the output handle and builds the new type; the engine throws only
 // when it cannot allocate, which the caller sees as MPI_ERR_NO_MEM.
 template <class Make>
@@ -28,7 +24,7 @@ int create(const char *fn, MPI_Datatype *newtype, Make make) noexcept {
     try {
         *newtype = make();
     } catch (...) {
-        return fail(MPI_ERR_NO_MEM, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
     return MPI_SUCCESS;
 }
@@ -134,7 +130,7 @@ extern "C" int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) noexcep
     if (const int err = ftmpi::comm::copy_type_attributes(oldtype, *newtype); err != MPI_SUCCESS) {
         release(*newtype);
         *newtype = MPI_DATATYPE_NULL;
-        return fail(err, fn);
+        return ftmpi::comm::raise_unattached(err, fn);
     }
     return MPI_SUCCESS;
 }

@@ -11,10 +11,6 @@ using namespace ftmpi::dt;
 
 namespace {
 
-int fail(int code, const char *function) {
-    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
-}
-
 int check_order(int order) {
     return order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN ? MPI_SUCCESS : MPI_ERR_ARG;
 }
@@ -59,10 +55,11 @@ extern "C" int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], c
                                         const int array_of_starts[], int order, MPI_Datatype oldtype,
                                         MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_subarray";
-    if (int rc = check_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts)) return fail(rc, fn);
-    if (int rc = check_order(order)) return fail(rc, fn);
-    if (!oldtype) return fail(MPI_ERR_TYPE, fn);
-    if (!newtype) return fail(MPI_ERR_ARG, fn);
+    if (int rc = check_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts))
+        return ftmpi::comm::raise_unattached(rc, fn);
+    if (int rc = check_order(order)) return ftmpi::comm::raise_unattached(rc, fn);
+    if (!oldtype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!newtype) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     const auto n = static_cast<size_t>(ndims);
     try {
         Type *t =
@@ -75,7 +72,7 @@ extern "C" int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], c
         t->ints.push_back(order);
         *newtype = t;
     } catch (...) {
-        return fail(MPI_ERR_NO_MEM, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
     return MPI_SUCCESS;
 }
@@ -87,10 +84,10 @@ extern "C" int MPI_Type_create_darray(int size, int rank, int ndims, const int a
                                       MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_darray";
     if (int rc = check_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes))
-        return fail(rc, fn);
-    if (int rc = check_order(order)) return fail(rc, fn);
-    if (!oldtype) return fail(MPI_ERR_TYPE, fn);
-    if (!newtype) return fail(MPI_ERR_ARG, fn);
+        return ftmpi::comm::raise_unattached(rc, fn);
+    if (int rc = check_order(order)) return ftmpi::comm::raise_unattached(rc, fn);
+    if (!oldtype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!newtype) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     const auto n = static_cast<size_t>(ndims);
     std::vector<Distribute> distribs(n);
     std::vector<int> dargs(array_of_dargs, array_of_dargs + n);
@@ -102,7 +99,7 @@ extern "C" int MPI_Type_create_darray(int size, int rank, int ndims, const int a
         Type *t = make_darray(size, rank, std::span(array_of_gsizes, n), distribs, dargs, std::span(array_of_psizes, n),
                               order == MPI_ORDER_C ? Order::c : Order::fortran, oldtype);
         // A block distribution whose blocks cannot cover its dimension.
-        if (!t) return fail(MPI_ERR_ARG, fn);
+        if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
         t->ints = {size, rank, ndims};
         t->ints.insert(t->ints.end(), array_of_gsizes, array_of_gsizes + n);
         t->ints.insert(t->ints.end(), array_of_distribs, array_of_distribs + n);
@@ -111,7 +108,7 @@ extern "C" int MPI_Type_create_darray(int size, int rank, int ndims, const int a
         t->ints.push_back(order);
         *newtype = t;
     } catch (...) {
-        return fail(MPI_ERR_NO_MEM, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
     return MPI_SUCCESS;
 }

@@ -10,9 +10,6 @@
 #include <iterator>
 
 namespace {
-int fail(int code, const char *function) {
-    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
-}
 
 // The REAL kind with at least precision p and exponent range r
 // (MPI_UNDEFINED: no requirement), or null.
@@ -32,7 +29,7 @@ MPI_Datatype real_for(int p, int r, bool complex) {
 
 extern "C" int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_f90_integer";
-    if (!newtype) return fail(MPI_ERR_ARG, fn);
+    if (!newtype) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     // Decimal digits each INTEGER kind holds (SELECTED_INT_KIND).
     struct Kind {
         int range;
@@ -44,15 +41,15 @@ extern "C" int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) noexcep
             *newtype = k.type;
             return MPI_SUCCESS;
         }
-    return fail(MPI_ERR_ARG, fn);
+    return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
 }
 FTMPI_PMPI(Type_create_f90_integer)
 
 extern "C" int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_f90_real";
-    if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return fail(MPI_ERR_ARG, fn);
+    if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     MPI_Datatype t = real_for(p, r, false);
-    if (!t) return fail(MPI_ERR_ARG, fn);
+    if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     *newtype = t;
     return MPI_SUCCESS;
 }
@@ -60,9 +57,9 @@ FTMPI_PMPI(Type_create_f90_real)
 
 extern "C" int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_f90_complex";
-    if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return fail(MPI_ERR_ARG, fn);
+    if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     MPI_Datatype t = real_for(p, r, true);
-    if (!t) return fail(MPI_ERR_ARG, fn);
+    if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     *newtype = t;
     return MPI_SUCCESS;
 }
@@ -72,7 +69,7 @@ FTMPI_PMPI(Type_create_f90_complex)
 // §17.2.5 names MPI_INTEGERn, MPI_REALn, MPI_COMPLEXn).
 extern "C" int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) noexcept {
     constexpr const char *fn = "MPI_Type_match_size";
-    if (!datatype) return fail(MPI_ERR_ARG, fn);
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     static constexpr int kinds = 5;
     MPI_Datatype candidates[kinds] = {};
     if (typeclass == MPI_TYPECLASS_INTEGER) {
@@ -86,13 +83,13 @@ extern "C" int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *dataty
         MPI_Datatype list[] = {&ftmpi_dt_complex8, &ftmpi_dt_complex16, &ftmpi_dt_complex32};
         std::copy(std::begin(list), std::end(list), candidates);
     } else {
-        return fail(MPI_ERR_ARG, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     }
     for (MPI_Datatype t : candidates)
         if (t && size >= 0 && t->size == static_cast<size_t>(size)) {
             *datatype = t;
             return MPI_SUCCESS;
         }
-    return fail(MPI_ERR_ARG, fn);
+    return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
 }
 FTMPI_PMPI(Type_match_size)

@@ -13,10 +13,6 @@ using namespace ftmpi::dt;
 
 namespace {
 
-int fail(int code, const char *function) {
-    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
-}
-
 int mpi_combiner(Combiner c) {
     switch (c) {
     case Combiner::named: return MPI_COMBINER_NAMED;
@@ -40,11 +36,11 @@ int mpi_combiner(Combiner c) {
 
 extern "C" int MPI_Type_commit(MPI_Datatype *datatype) noexcept {
     constexpr const char *fn = "MPI_Type_commit";
-    if (!datatype || !*datatype) return fail(MPI_ERR_TYPE, fn);
+    if (!datatype || !*datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     try {
         commit(*datatype);
     } catch (...) {
-        return fail(MPI_ERR_NO_MEM, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
     return MPI_SUCCESS;
 }
@@ -53,23 +49,23 @@ FTMPI_PMPI(Type_commit)
 // Drops the user's reference; operations still using the type hold their own.
 extern "C" int MPI_Type_free(MPI_Datatype *datatype) noexcept {
     constexpr const char *fn = "MPI_Type_free";
-    if (!datatype || !*datatype || (*datatype)->predefined) return fail(MPI_ERR_TYPE, fn);
+    if (!datatype || !*datatype || (*datatype)->predefined) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     // The handle's attributes go with it (their delete callbacks run now).
     const int err = ftmpi::comm::delete_type_attributes(*datatype);
     release(*datatype);
     *datatype = MPI_DATATYPE_NULL;
-    return err == MPI_SUCCESS ? MPI_SUCCESS : fail(err, fn);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : ftmpi::comm::raise_unattached(err, fn);
 }
 FTMPI_PMPI(Type_free)
 
 extern "C" int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) noexcept {
     constexpr const char *fn = "MPI_Type_set_name";
-    if (!datatype) return fail(MPI_ERR_TYPE, fn);
-    if (!type_name) return fail(MPI_ERR_ARG, fn);
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!type_name) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     try {
         datatype->name.assign(type_name, strnlen(type_name, MPI_MAX_OBJECT_NAME - 1));
     } catch (...) {
-        return fail(MPI_ERR_NO_MEM, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
     return MPI_SUCCESS;
 }
@@ -77,8 +73,8 @@ FTMPI_PMPI(Type_set_name)
 
 extern "C" int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) noexcept {
     constexpr const char *fn = "MPI_Type_get_name";
-    if (!datatype) return fail(MPI_ERR_TYPE, fn);
-    if (!type_name || !resultlen) return fail(MPI_ERR_ARG, fn);
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!type_name || !resultlen) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     const size_t n = std::min<size_t>(datatype->name.size(), MPI_MAX_OBJECT_NAME - 1);
     std::memcpy(type_name, datatype->name.data(), n);
     type_name[n] = '\0';
@@ -90,8 +86,9 @@ FTMPI_PMPI(Type_get_name)
 extern "C" int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
                                      int *combiner) noexcept {
     constexpr const char *fn = "MPI_Type_get_envelope";
-    if (!datatype) return fail(MPI_ERR_TYPE, fn);
-    if (!num_integers || !num_addresses || !num_datatypes || !combiner) return fail(MPI_ERR_ARG, fn);
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!num_integers || !num_addresses || !num_datatypes || !combiner)
+        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     *num_integers = static_cast<int>(datatype->ints.size());
     *num_addresses = static_cast<int>(datatype->aints.size());
     *num_datatypes = datatype->predefined ? 0 : static_cast<int>(datatype->types.size());
@@ -105,11 +102,11 @@ extern "C" int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, in
                                      int array_of_integers[], MPI_Aint array_of_addresses[],
                                      MPI_Datatype array_of_datatypes[]) noexcept {
     constexpr const char *fn = "MPI_Type_get_contents";
-    if (!datatype || datatype->predefined) return fail(MPI_ERR_TYPE, fn);
+    if (!datatype || datatype->predefined) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (max_integers < static_cast<int>(datatype->ints.size()) ||
         max_addresses < static_cast<int>(datatype->aints.size()) ||
         max_datatypes < static_cast<int>(datatype->types.size()))
-        return fail(MPI_ERR_ARG, fn);
+        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     std::copy(datatype->ints.begin(), datatype->ints.end(), array_of_integers);
     std::copy(datatype->aints.begin(), datatype->aints.end(), array_of_addresses);
     for (size_t i = 0; i < datatype->types.size(); ++i) {

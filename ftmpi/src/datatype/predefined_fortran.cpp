@@ -36,8 +36,8 @@ void set_marker(Type &t, const char *name, bool lower) {
     t.explicit_ub = !lower;
 }
 
-struct Setup {
-    Setup() {
+struct FortranTypesSetup {
+    FortranTypesSetup() {
 #define FTMPI_DT_SET4(name, kind, size, align) set_basic(ftmpi_dt_##name, #name, Kind::kind, size, align);
         FTMPI_DT_FORTRAN(FTMPI_DT_SET4)
 #undef FTMPI_DT_SET4
@@ -48,7 +48,7 @@ struct Setup {
         set_marker(ftmpi_dt_lb, "lb", true);
         set_marker(ftmpi_dt_ub, "ub", false);
     }
-} const setup;
+} const fortran_types_setup;
 
 }  // namespace
 

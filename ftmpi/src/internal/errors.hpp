@@ -15,6 +15,12 @@ namespace ftmpi::comm {
 // at once without calling anything.
 int raise(MPI_Comm, int code, const char *function);
 
+// An error of a call that has no communicator, file or window (datatype and
+// op calls): MPI_COMM_WORLD's handler, as raise() gives a null communicator.
+inline int raise_unattached(int code, const char *function) {
+    return raise(MPI_COMM_NULL, code, function);
+}
+
 // The error class of a code (predefined or added with MPI_Add_error_code);
 // MPI_ERR_UNKNOWN for a code nobody defined.
 int error_class_of(int code);

@@ -7,16 +7,10 @@
 
 #include <new>
 
-namespace {
-int fail(int code, const char *function) {
-    return ftmpi::comm::raise(MPI_COMM_NULL, code, function);
-}
-}  // namespace
-
 extern "C" int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) noexcept {
-    if (!user_fn || !op) return fail(MPI_ERR_ARG, "MPI_Op_create");
+    if (!user_fn || !op) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, "MPI_Op_create");
     auto *o = new (std::nothrow) ftmpi_op_s;
-    if (!o) return fail(MPI_ERR_NO_MEM, "MPI_Op_create");
+    if (!o) return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, "MPI_Op_create");
     o->user = user_fn;
     o->commute = commute != 0;
     *op = o;
@@ -26,7 +20,7 @@ FTMPI_PMPI(Op_create)
 
 // Drops the user's reference; a pending collective using the op holds its own.
 extern "C" int MPI_Op_free(MPI_Op *op) noexcept {
-    if (!op || !*op || (*op)->predefined) return fail(MPI_ERR_OP, "MPI_Op_free");
+    if (!op || !*op || (*op)->predefined) return ftmpi::comm::raise_unattached(MPI_ERR_OP, "MPI_Op_free");
     ftmpi::op::release(*op);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
@@ -34,8 +28,8 @@ extern "C" int MPI_Op_free(MPI_Op *op) noexcept {
 FTMPI_PMPI(Op_free)
 
 extern "C" int MPI_Op_commutative(MPI_Op op, int *commute) noexcept {
-    if (!op) return fail(MPI_ERR_OP, "MPI_Op_commutative");
-    if (!commute) return fail(MPI_ERR_ARG, "MPI_Op_commutative");
+    if (!op) return ftmpi::comm::raise_unattached(MPI_ERR_OP, "MPI_Op_commutative");
+    if (!commute) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, "MPI_Op_commutative");
     *commute = ftmpi::op::commutative(op) ? 1 : 0;
     return MPI_SUCCESS;
 }
@@ -44,10 +38,10 @@ FTMPI_PMPI(Op_commutative)
 extern "C" int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
                                 MPI_Op op) noexcept {
     constexpr const char *fn = "MPI_Reduce_local";
-    if (!op) return fail(MPI_ERR_OP, fn);
-    if (!ftmpi::dt::valid(datatype)) return fail(MPI_ERR_TYPE, fn);
-    if (count < 0) return fail(MPI_ERR_COUNT, fn);
-    if (count > 0 && (!inbuf || !inoutbuf)) return fail(MPI_ERR_BUFFER, fn);
-    return fail(ftmpi::op::apply(op, inbuf, inoutbuf, count, datatype), fn);
+    if (!op) return ftmpi::comm::raise_unattached(MPI_ERR_OP, fn);
+    if (!ftmpi::dt::valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (count < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
+    if (count > 0 && (!inbuf || !inoutbuf)) return ftmpi::comm::raise_unattached(MPI_ERR_BUFFER, fn);
+    return ftmpi::comm::raise_unattached(ftmpi::op::apply(op, inbuf, inoutbuf, count, datatype), fn);
 }
 FTMPI_PMPI(Reduce_local)

@@ -49,16 +49,10 @@ ulfm::OnDecided write_flag_to(int *flag) {
     };
 }
 
-int check(MPI_Comm comm, const void *out, const char *function) {
-    if (!ulfm::usable(comm)) return comm::raise(MPI_COMM_NULL, MPI_ERR_COMM, function);
-    if (comm->inter) return comm::raise(comm, MPI_ERR_COMM, function);
-    if (out == nullptr) return comm::raise(comm, MPI_ERR_ARG, function);
-    return MPI_SUCCESS;
-}
 }  // namespace
 
 extern "C" int MPIX_Comm_agree(MPI_Comm comm, int *flag) {
-    if (int err = check(comm, flag, "MPIX_Comm_agree"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_intracomm_call(comm, flag, "MPIX_Comm_agree"); err != MPI_SUCCESS) return err;
     return ulfm::guarded(comm, "MPIX_Comm_agree", [&] {
         MPI_Request r = MPI_REQUEST_NULL;
         int err = ulfm::start_agreement(comm, contribution_of(comm, *flag), write_flag_to(flag), &r);
@@ -71,7 +65,7 @@ extern "C" int MPIX_Comm_agree(MPI_Comm comm, int *flag) {
 FTMPI_PMPIX(Comm_agree)
 
 extern "C" int MPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request) {
-    if (int err = check(comm, flag, "MPIX_Comm_iagree"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_intracomm_call(comm, flag, "MPIX_Comm_iagree"); err != MPI_SUCCESS) return err;
     if (request == nullptr) return comm::raise(comm, MPI_ERR_ARG, "MPIX_Comm_iagree");
     return ulfm::guarded(comm, "MPIX_Comm_iagree", [&] {
         return ulfm::start_agreement(comm, contribution_of(comm, *flag), write_flag_to(flag), request);

@@ -16,12 +16,6 @@
 using namespace ftmpi;
 
 namespace {
-int check(MPI_Comm comm, const void *out, const char *function) {
-    if (!ulfm::usable(comm)) return comm::raise(MPI_COMM_NULL, MPI_ERR_COMM, function);
-    if (comm->inter) return comm::raise(comm, MPI_ERR_COMM, function);
-    if (out == nullptr) return comm::raise(comm, MPI_ERR_ARG, function);
-    return MPI_SUCCESS;
-}
 
 struct BackgroundShrink {
     MPI_Comm comm = MPI_COMM_NULL;
@@ -33,13 +27,13 @@ struct BackgroundShrink {
 }  // namespace
 
 extern "C" int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm) {
-    if (int err = check(comm, newcomm, "MPIX_Comm_shrink"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_intracomm_call(comm, newcomm, "MPIX_Comm_shrink"); err != MPI_SUCCESS) return err;
     return ulfm::guarded(comm, "MPIX_Comm_shrink", [&] { return ulfm::shrink(comm, newcomm); });
 }
 FTMPI_PMPIX(Comm_shrink)
 
 extern "C" int MPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
-    if (int err = check(comm, newcomm, "MPIX_Comm_ishrink"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_intracomm_call(comm, newcomm, "MPIX_Comm_ishrink"); err != MPI_SUCCESS) return err;
     if (request == nullptr) return comm::raise(comm, MPI_ERR_ARG, "MPIX_Comm_ishrink");
     return ulfm::guarded(comm, "MPIX_Comm_ishrink", [&] {
         auto job = std::make_shared<BackgroundShrink>();

@@ -1,16 +1,12 @@
 #include "index_fetch.hpp"
 
-#include "curl_download.hpp"
+#include "download_limits.hpp"
 
 #include <thread>
 
 namespace harness::fetch {
 
 namespace {
-
-DownloadLimits limits_for(const FetchConfig &config, std::size_t max_bytes) {
-    return {max_bytes, config.connect_timeout, config.transfer_timeout, config.max_redirects};
-}
 
 void warn(const FetchConfig &config, const std::string &message) {
     if (config.log) config.log->warning(message);

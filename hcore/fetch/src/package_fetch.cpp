@@ -1,14 +1,10 @@
 #include "package_fetch.hpp"
 
-#include "curl_download.hpp"
+#include "download_limits.hpp"
 
 namespace harness::fetch {
 
 namespace {
-
-DownloadLimits limits_for(const FetchConfig &config, std::size_t max_bytes) {
-    return {max_bytes, config.connect_timeout, config.transfer_timeout, config.max_redirects};
-}
 
 // Downloads a file the index describes; the stated size is the hard bound.
 Result<std::string> get_pinned(const std::string &repo_url, const repo::FileRef &file, const FetchConfig &config) {

@@ -5,16 +5,16 @@
 
 namespace harness::ftmpirun {
 
-namespace {
-
-bool all_digits(const std::string &s) {
-    return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
 std::string trim(const std::string &s) {
     auto b = s.find_first_not_of(" \t\r");
     if (b == std::string::npos) return {};
     return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+namespace {
+
+bool all_digits(const std::string &s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
 // Members that `name` designates: by id, by HOST:PORT, or by HOST.

@@ -22,6 +22,10 @@
 
 namespace harness::ftmpirun {
 
+// s without its leading and trailing blanks (space, tab, CR): a line of a
+// hostfile or a rankfile.
+std::string trim(const std::string &s);
+
 struct MemberView {
     std::string id;
     Endpoint tcp;

@@ -26,14 +26,14 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 using spawn_client::SpawnClient;
 
-constexpr std::chrono::milliseconds kConnectTimeout{5000};
+constexpr std::chrono::milliseconds kSpawnConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
 constexpr std::chrono::milliseconds kStopGrace{5000};
 
 Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key) {
     spawn_client::Address a;
     a.tcp = tcp;
-    return SpawnClient::open(a, key, kConnectTimeout);
+    return SpawnClient::open(a, key, kSpawnConnectTimeout);
 }
 
 // Runs a helper command on a daemon to its end (mkdir/rm of the wire-up

@@ -20,12 +20,6 @@ bool parse_int(const std::string &text, int &out) {
     return true;
 }
 
-std::string trim(const std::string &s) {
-    auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return {};
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 }  // namespace
 
 Result<MapBy> parse_map_by(const std::string &text) {

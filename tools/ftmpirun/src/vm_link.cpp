@@ -6,7 +6,7 @@ namespace {
 
 using namespace std::chrono_literals;
 const ComponentName kEvents{"vm", "events"};
-constexpr std::chrono::milliseconds kConnectTimeout{3000};
+constexpr std::chrono::milliseconds kDaemonConnectTimeout{3000};
 constexpr std::chrono::milliseconds kRequestTimeout{10000};
 
 // The daemon itself is in trouble (not the request): try another one.
@@ -23,7 +23,7 @@ auto VmLink::with_daemon(Op op) -> decltype(op(std::declval<hlib::Daemon &>())) 
     for (std::size_t tried = 0; tried < daemons_.size(); ++tried) {
         if (!daemon_) {
             const auto &d = daemons_[current_];
-            auto conn = hlib::Connection::open_tcp(d.tcp, key_, hlib::deadline_in(kConnectTimeout));
+            auto conn = hlib::Connection::open_tcp(d.tcp, key_, hlib::deadline_in(kDaemonConnectTimeout));
             if (!conn) {
                 last = conn.error();
                 current_ = (current_ + 1) % daemons_.size();

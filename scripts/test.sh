@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — everything CI checks, in order:
 #   1. scripts/setup.sh: dependencies, configure and build in build/
+#      (unity builds here and in 3., as setup.sh does by default)
 #   2. ctest in build/ (unit, integration and fetch tests)
 #   3. build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer, -Werror; ctest
 #      (without the TCP-only and mixed comm-driver variants of the MPI tests,
@@ -19,7 +20,17 @@ asan=$b-asan
 fuzz=$b-fuzz
 
 failures=()
-section() { printf '\n======== %s ========\n' "$*"; }
+# Each stage's wall time, printed in the summary (CI's budget is per run).
+stage_times=()
+stage=""
+stage_start=$SECONDS
+end_stage() { [[ -z $stage ]] || stage_times+=("$(printf '%5d s  %s' $((SECONDS - stage_start)) "$stage")"); }
+section() {
+  end_stage
+  stage=$*
+  stage_start=$SECONDS
+  printf '\n======== %s ========\n' "$*"
+}
 stage_failed() { failures+=("$1"); printf '\n>>> FAILED: %s\n' "$1"; }
 
 section "1/4 setup: dependencies, configure and build ($b/)"
@@ -41,6 +52,7 @@ section "3/4 sanitizers: address,undefined with -Werror ($asan/)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if cmake -S . -B $asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DHARNESS_SANITIZE=address,undefined -DHARNESS_WERROR=ON \
+     -DCMAKE_UNITY_BUILD="${HARNESS_UNITY_BUILD:-ON}" -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
      >"$asan.configure.log" 2>&1 || { cat "$asan.configure.log"; false; }; then
   if cmake --build $asan --parallel "$jobs"; then
     # The comm-driver variants (TCP only, mixed) and an MPI program's runs at
@@ -86,6 +98,8 @@ fi
 rm -f "$fuzz.configure.log"
 
 section "summary"
+printf '%s\n' "${stage_times[@]}"
+printf '%5d s  in all\n' "$SECONDS"
 if ((${#failures[@]})); then
   printf 'FAILED: %s\n' "${failures[@]}"
   exit 1

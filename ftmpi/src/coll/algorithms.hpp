@@ -38,6 +38,10 @@ void reduce_scatter_recursive_halving(Schedule &, const void *sendbuf, void *rec
                                       MPI_Datatype, MPI_Op);
 void reduce_scatter_reduce_scatterv(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[],
                                     MPI_Datatype, MPI_Op);
+// Intercommunicator: recvcounts over the local group; the whole vector to every remote rank.
+void reduce_scatter_inter(Schedule &, const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype, MPI_Op);
+// Intercommunicator, block form: local size * recvcount divisible by the remote size.
+void reduce_scatter_block_inter(Schedule &, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype, MPI_Op);
 
 // Scan and Exscan
 void scan_recursive_doubling(Schedule &, const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op,
@@ -61,6 +65,11 @@ void scatter_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, vo
                    int root);
 void scatterv_linear(Schedule &, const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype,
                      void *recvbuf, int rcount, MPI_Datatype, int root);
+// Intercommunicator: counts and displacements at the root, indexed by remote rank.
+void gatherv_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[],
+                   const int displs[], MPI_Datatype, int root);
+void scatterv_inter(Schedule &, const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype,
+                    void *recvbuf, int rcount, MPI_Datatype, int root);
 
 // Allgather(v)
 void allgather_ring(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount, MPI_Datatype);
@@ -68,6 +77,11 @@ void allgather_bruck(Schedule &, const void *sendbuf, int scount, MPI_Datatype, 
                      MPI_Datatype);
 void allgatherv_ring(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[],
                      const int displs[], MPI_Datatype);
+// Intercommunicator: the remote group's blocks (rcounts, displs indexed by remote rank).
+void allgather_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, int rcount,
+                     MPI_Datatype);
+void allgatherv_inter(Schedule &, const void *sendbuf, int scount, MPI_Datatype, void *recvbuf, const int rcounts[],
+                      const int displs[], MPI_Datatype);
 
 // Alltoall with its equal blocks (Bruck: ceil(log2 p) rounds; short messages).
 void alltoall_bruck(Schedule &, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
@@ -80,5 +94,10 @@ void alltoallw_linear(Schedule &, const void *sendbuf, const int scounts[], cons
 void alltoallw_pairwise(Schedule &, const void *sendbuf, const int scounts[], const int sdispls[],
                         const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
                         const MPI_Datatype rtypes[]);
+
+// Intercommunicator: every array indexed by remote rank.
+void alltoallw_inter(Schedule &, const void *sendbuf, const int scounts[], const int sdispls[],
+                     const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
+                     const MPI_Datatype rtypes[]);
 
 }  // namespace ftmpi::coll

@@ -1,4 +1,6 @@
-// MPI_Allgather(v) and their I-forms.
+// MPI_Allgather(v) and their I-forms. On an intercommunicator each group
+// receives the other group's blocks (recvcounts and displs indexed by remote
+// rank), and MPI_IN_PLACE is refused (MPI_ERR_BUFFER).
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"
@@ -7,13 +9,13 @@
 namespace ftmpi::coll {
 namespace {
 
-int check_send(const void *sendbuf, int scount, MPI_Datatype stype) {
-    return sendbuf == MPI_IN_PLACE ? MPI_SUCCESS : check_data(scount, stype);
+int check_send(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype) {
+    return sendbuf == MPI_IN_PLACE ? in_place_on_inter(comm, sendbuf) : check_data(scount, stype);
 }
 
 int check_allgather(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                     MPI_Datatype rtype) {
-    return first_error(intra_only(comm), check_send(sendbuf, scount, stype), check_data(rcount, rtype),
+    return first_error(check_send(comm, sendbuf, scount, stype), check_data(rcount, rtype),
                        recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
 }
 
@@ -21,6 +23,7 @@ void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
                      MPI_Datatype rtype) {
     if (sendbuf != MPI_IN_PLACE) s.hold(stype);
     s.hold(rtype);
+    if (s.comm()->inter) return allgather_inter(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
     const size_t block = data_bytes(rcount, rtype);
     switch (choose<AllgatherAlgorithm>(Collective::allgather, s.size(), block).algorithm) {
     case AllgatherAlgorithm::ring: return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
@@ -34,7 +37,7 @@ void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
 
 int check_allgatherv(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                      const int rcounts[], const int displs[], MPI_Datatype rtype) {
-    return first_error(intra_only(comm), check_send(sendbuf, scount, stype), check_counts(comm->size, rcounts, rtype),
+    return first_error(check_send(comm, sendbuf, scount, stype), check_counts(peer_count(comm), rcounts, rtype),
                        displs == nullptr || recvbuf == MPI_IN_PLACE ? MPI_ERR_ARG : MPI_SUCCESS);
 }
 
@@ -42,6 +45,7 @@ void build_allgatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype
                       const int rcounts[], const int displs[], MPI_Datatype rtype) {
     if (sendbuf != MPI_IN_PLACE) s.hold(stype);
     s.hold(rtype);
+    if (s.comm()->inter) return allgatherv_inter(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype);
     allgatherv_ring(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype);
 }
 

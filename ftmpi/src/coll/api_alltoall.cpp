@@ -1,6 +1,8 @@
 // MPI_Alltoall(v,w) and their I-forms. All three run
 // the Alltoallw algorithms; Alltoall and Alltoallv turn their element
-// displacements into bytes first.
+// displacements into bytes first. On an intercommunicator block j is
+// exchanged with remote rank j (every per-rank array has the remote group's
+// size) and MPI_IN_PLACE is refused (MPI_ERR_BUFFER).
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"
@@ -28,9 +30,10 @@ int check_types(int n, const int counts[], const int displs[], const MPI_Datatyp
 int check_alltoallw(MPI_Comm comm, const void *sendbuf, const int scounts[], const int sdispls[],
                     const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
                     const MPI_Datatype rtypes[]) {
-    int err = first_error(intra_only(comm), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
-    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) err = check_types(comm->size, scounts, sdispls, stypes);
-    if (err == MPI_SUCCESS) err = check_types(comm->size, rcounts, rdispls, rtypes);
+    const int p = peer_count(comm);
+    int err = first_error(in_place_on_inter(comm, sendbuf), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
+    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) err = check_types(p, scounts, sdispls, stypes);
+    if (err == MPI_SUCCESS) err = check_types(p, rcounts, rdispls, rtypes);
     return err;
 }
 
@@ -40,11 +43,13 @@ int check_alltoallw(MPI_Comm comm, const void *sendbuf, const int scounts[], con
 void build_alltoallw(Schedule &s, const void *sendbuf, const int scounts[], const int sdispls[],
                      const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
                      const MPI_Datatype rtypes[], size_t bytes_per_peer) {
-    const int p = s.comm()->size;
+    const int p = peer_count(s.comm());
     for (int i = 0; i < p; ++i) {
         if (sendbuf != MPI_IN_PLACE) s.hold(stypes[i]);
         s.hold(rtypes[i]);
     }
+    if (s.comm()->inter)
+        return alltoallw_inter(s, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
     const auto algorithm = choose<AlltoallAlgorithm>(Collective::alltoall, s.size(), bytes_per_peer).algorithm;
     const bool pairwise = algorithm == AlltoallAlgorithm::pairwise ||
         (algorithm != AlltoallAlgorithm::linear && bytes_per_peer >= threshold::alltoall_pairwise_bytes);
@@ -68,21 +73,22 @@ void fill(Layout &l, int p, const void *sendbuf, const int scounts[], const int 
 
 int check_alltoallv(MPI_Comm comm, const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
                     void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype, Layout &l) {
-    int err = first_error(intra_only(comm), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
-                          check_counts(comm->size, rcounts, rtype), rdispls == nullptr ? MPI_ERR_ARG : MPI_SUCCESS);
+    const int p = peer_count(comm);
+    int err = first_error(in_place_on_inter(comm, sendbuf), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
+                          check_counts(p, rcounts, rtype), rdispls == nullptr ? MPI_ERR_ARG : MPI_SUCCESS);
     if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        err = first_error(check_counts(comm->size, scounts, stype), sdispls == nullptr ? MPI_ERR_ARG : MPI_SUCCESS);
-    if (err == MPI_SUCCESS) fill(l, comm->size, sendbuf, scounts, sdispls, stype, rcounts, rdispls, rtype);
+        err = first_error(check_counts(p, scounts, stype), sdispls == nullptr ? MPI_ERR_ARG : MPI_SUCCESS);
+    if (err == MPI_SUCCESS) fill(l, p, sendbuf, scounts, sdispls, stype, rcounts, rdispls, rtype);
     return err;
 }
 
 int check_alltoall(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                    MPI_Datatype rtype, Layout &l) {
-    int err = first_error(intra_only(comm), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
+    int err = first_error(in_place_on_inter(comm, sendbuf), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
                           check_data(rcount, rtype));
     if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) err = check_data(scount, stype);
     if (err != MPI_SUCCESS) return err;
-    const int p = comm->size;
+    const int p = peer_count(comm);
     std::vector<int> scounts(p, scount), rcounts(p, rcount), sdispls(p), rdispls(p);
     for (int i = 0; i < p; ++i) {
         sdispls[i] = i * scount;
@@ -97,13 +103,13 @@ void build_layout(Schedule &s, const void *sendbuf, void *recvbuf, const Layout 
                     l.rdispls.data(), l.rtypes.data(), bytes_per_peer);
 }
 
-// Alltoall: Bruck when chosen (and its p blocks fit one message), else as
-// Alltoallw.
+// Alltoall: Bruck when chosen (and its p blocks fit one message; not on an
+// intercommunicator), else as Alltoallw.
 void build_alltoall(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                     MPI_Datatype rtype, const Layout &l) {
     const size_t block = data_bytes(rcount, rtype);
     const auto algorithm = choose<AlltoallAlgorithm>(Collective::alltoall, s.size(), block).algorithm;
-    if (algorithm == AlltoallAlgorithm::bruck && block * static_cast<size_t>(s.size()) <= INT_MAX) {
+    if (algorithm == AlltoallAlgorithm::bruck && !s.comm()->inter && block * static_cast<size_t>(s.size()) <= INT_MAX) {
         if (sendbuf != MPI_IN_PLACE) s.hold(stype);
         s.hold(rtype);
         return alltoall_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
@@ -152,7 +158,9 @@ extern "C" int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const 
             return check_alltoallv(comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                    l);
         },
-        [&](Schedule &s) { build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, comm->size)); });
+        [&](Schedule &s) {
+            build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, peer_count(comm)));
+        });
 }
 FTMPI_PMPI(Alltoallv)
 
@@ -166,7 +174,9 @@ extern "C" int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const
             return check_alltoallv(comm, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                    l);
         },
-        [&](Schedule &s) { build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, comm->size)); });
+        [&](Schedule &s) {
+            build_layout(s, sendbuf, recvbuf, l, average_bytes(recvcounts, recvtype, peer_count(comm)));
+        });
 }
 FTMPI_PMPI(Ialltoallv)
 

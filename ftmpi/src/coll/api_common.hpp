@@ -52,6 +52,23 @@ inline int check_root(MPI_Comm comm, int root) {
     return comm->group->world[static_cast<size_t>(root)] == -1 ? MPI_ERR_ROOT : MPI_SUCCESS;
 }
 
+// How many entries an argument given per rank has (counts, displacements,
+// types of the v- and w-forms): one per remote rank on an intercommunicator,
+// whose blocks all come from / go to the other group; else one per rank.
+inline int peer_count(MPI_Comm comm) {
+    if (!comm->inter) return comm->size;
+    return comm->remote ? static_cast<int>(comm->remote->world.size()) : 0;
+}
+
+// Whether this process sends a block in a rooted collective that gathers to
+// the root (or receives one in one that scatters from it): every rank but the
+// root of an intracommunicator (which copies its own), the group opposite the
+// root on an intercommunicator (the root's group passes MPI_ROOT or
+// MPI_PROC_NULL and moves nothing of its own).
+inline bool has_own_block(MPI_Comm comm, int root) {
+    return comm->inter ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
+}
+
 // Whether this process is the root of a rooted collective: its rank on an
 // intracommunicator, MPI_ROOT in the root's group of an intercommunicator.
 inline bool is_root(MPI_Comm comm, int root) {
@@ -76,7 +93,12 @@ inline void end_strict(Schedule &s, Strict strict) {
     if (strict == Strict::agree && !comm->inter && comm->ft.strict.load(std::memory_order_relaxed)) s.agree_at_end();
 }
 
-// Collectives without an intercommunicator form here.
+// MPI_IN_PLACE is not allowed on an intercommunicator.
+inline int in_place_on_inter(MPI_Comm comm, const void *buf) {
+    return buf == MPI_IN_PLACE && comm->inter ? MPI_ERR_BUFFER : MPI_SUCCESS;
+}
+
+// Collectives without an intercommunicator form here (Scan, Exscan).
 inline int intra_only(MPI_Comm comm) {
     return comm->inter ? MPI_ERR_COMM : MPI_SUCCESS;
 }

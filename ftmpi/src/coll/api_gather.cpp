@@ -1,4 +1,6 @@
-// MPI_Gather(v) and their I-forms.
+// MPI_Gather(v) and their I-forms. On an intercommunicator the root passes
+// MPI_ROOT (its recvcounts and displs indexed by remote rank), the rest of its
+// group MPI_PROC_NULL, the other group the root's rank.
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"
@@ -47,11 +49,10 @@ void build_gather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype sty
 
 int check_gatherv(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                   const int rcounts[], const int displs[], MPI_Datatype rtype, int root) {
-    int err = intra_only(comm);
-    if (err == MPI_SUCCESS) err = check_root(comm, root);
+    int err = check_root(comm, root);
     if (err == MPI_SUCCESS) err = check_send_side(comm, sendbuf, scount, stype, root);
-    if (err == MPI_SUCCESS && comm->rank == root) {
-        err = check_counts(comm->size, rcounts, rtype);
+    if (err == MPI_SUCCESS && is_root(comm, root)) {
+        err = check_counts(peer_count(comm), rcounts, rtype);
         if (err == MPI_SUCCESS && (displs == nullptr || recvbuf == MPI_IN_PLACE)) err = MPI_ERR_ARG;
     }
     return err;
@@ -59,8 +60,10 @@ int check_gatherv(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype s
 
 void build_gatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
                    const int displs[], MPI_Datatype rtype, int root) {
-    if (sendbuf != MPI_IN_PLACE) s.hold(stype);
-    if (s.comm()->rank == root) s.hold(rtype);
+    MPI_Comm comm = s.comm();
+    if (sendbuf != MPI_IN_PLACE && has_own_block(comm, root)) s.hold(stype);
+    if (is_root(comm, root)) s.hold(rtype);
+    if (comm->inter) return gatherv_inter(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root);
     gatherv_linear(s, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, view_root(s, root));
 }
 

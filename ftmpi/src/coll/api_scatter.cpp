@@ -1,4 +1,6 @@
-// MPI_Scatter(v) and their I-forms.
+// MPI_Scatter(v) and their I-forms. On an intercommunicator the root passes
+// MPI_ROOT (its sendcounts and displs indexed by remote rank), the rest of its
+// group MPI_PROC_NULL, the other group the root's rank.
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"
@@ -45,11 +47,10 @@ void build_scatter(Schedule &s, const void *sendbuf, int scount, MPI_Datatype st
 
 int check_scatterv(MPI_Comm comm, const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                    void *recvbuf, int rcount, MPI_Datatype rtype, int root) {
-    int err = intra_only(comm);
-    if (err == MPI_SUCCESS) err = check_root(comm, root);
+    int err = check_root(comm, root);
     if (err == MPI_SUCCESS) err = check_recv_side(comm, recvbuf, rcount, rtype, root);
-    if (err == MPI_SUCCESS && comm->rank == root) {
-        err = check_counts(comm->size, scounts, stype);
+    if (err == MPI_SUCCESS && is_root(comm, root)) {
+        err = check_counts(peer_count(comm), scounts, stype);
         if (err == MPI_SUCCESS && (displs == nullptr || sendbuf == MPI_IN_PLACE)) err = MPI_ERR_ARG;
     }
     return err;
@@ -57,8 +58,10 @@ int check_scatterv(MPI_Comm comm, const void *sendbuf, const int scounts[], cons
 
 void build_scatterv(Schedule &s, const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                     void *recvbuf, int rcount, MPI_Datatype rtype, int root) {
-    if (recvbuf != MPI_IN_PLACE) s.hold(rtype);
-    if (s.comm()->rank == root) s.hold(stype);
+    MPI_Comm comm = s.comm();
+    if (recvbuf != MPI_IN_PLACE && has_own_block(comm, root)) s.hold(rtype);
+    if (is_root(comm, root)) s.hold(stype);
+    if (comm->inter) return scatterv_inter(s, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root);
     scatterv_linear(s, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, view_root(s, root));
 }
 

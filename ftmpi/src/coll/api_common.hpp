@@ -60,11 +60,11 @@ inline int peer_count(MPI_Comm comm) {
     return comm->remote ? static_cast<int>(comm->remote->world.size()) : 0;
 }
 
-// Whether this process sends a block in a rooted collective that gathers to
-// the root (or receives one in one that scatters from it): every rank but the
-// root of an intracommunicator (which copies its own), the group opposite the
-// root on an intercommunicator (the root's group passes MPI_ROOT or
-// MPI_PROC_NULL and moves nothing of its own).
+// Whether a rooted gather's send side (a scatter's receive side) is used
+// here: always on an intracommunicator (the root copies its own block unless
+// in place); on an intercommunicator only in the group opposite the root (the
+// root's group passes MPI_ROOT or MPI_PROC_NULL and has no block of its own,
+// so its type arguments are not looked at).
 inline bool has_own_block(MPI_Comm comm, int root) {
     return comm->inter ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
 }

@@ -8,7 +8,7 @@
  * ranks shifted). The two groups pass different counts where the standard
  * allows it, so a side that used its own counts for the other's data shows.
  * MPI_IN_PLACE, which the standard forbids on an intercommunicator, must be
- * refused. Needs at least 2 ranks.
+ * refused. A persistent Alltoall runs on it too. Needs at least 2 ranks.
  */
 #include "check.h"
 
@@ -302,6 +302,22 @@ static void test_reduce_scatter_block(MPI_Comm inter, MPI_Op concat_op, int nb) 
         CHECK(recv[i] == want, "Reduce_scatter_block (concat) nb=%d [%d] = %d, want %d", nb, i, recv[i], want);
 }
 
+/* A persistent Alltoall (MPI-4), started twice with new data in between. */
+static void test_persistent(MPI_Comm inter) {
+    int send[5], recv[5];
+    MPI_Request req;
+    CHECK_MPI(MPI_Alltoall_init(send, 1, MPI_INT, recv, 1, MPI_INT, inter, MPI_INFO_NULL, &req));
+    for (int round = 0; round < 2; ++round) {
+        for (int j = 0; j < rsize; ++j) send[j] = code(group, lrank, j, round);
+        fill(recv, 5, -1);
+        CHECK_MPI(MPI_Start(&req));
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        for (int r = 0; r < rsize; ++r)
+            CHECK(recv[r] == code(other, r, lrank, round), "Alltoall_init round %d from %d = %d", round, r, recv[r]);
+    }
+    CHECK_MPI(MPI_Request_free(&req));
+}
+
 /* MPI_IN_PLACE is not allowed on an intercommunicator (MPI_ERR_BUFFER in
  * libftmpi; other MPIs differ in the class, but must refuse). The refusal is
  * local, so it cannot desynchronize the groups. */
@@ -364,6 +380,7 @@ int main(int argc, char **argv) {
         test_reduce_scatter(inter, concat_op, nb);
         test_reduce_scatter_block(inter, concat_op, nb);
     }
+    test_persistent(inter);
 
     MPI_Op_free(&concat_op);
     MPI_Comm_free(&inter);

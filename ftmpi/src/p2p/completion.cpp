@@ -4,7 +4,10 @@
 #include "p2p/engine.hpp"
 #include "p2p/operations.hpp"
 
+#include "internal/ft.hpp"
+
 #include <mutex>
+#include <vector>
 
 using namespace ftmpi::p2p;
 
@@ -17,6 +20,42 @@ MPI_Comm comm_of(int n, MPI_Request *rs) {
         if (rs[i] != MPI_REQUEST_NULL && rs[i]->comm) return rs[i]->comm;
     return MPI_COMM_WORLD;
 }
+
+// The array calls' statuses carry the code the program gets from each
+// request's communicator (FT_CONTRACTS.md, "Error codes": MPI_ERR_OTHER for
+// a failure in FT-MPI's comm modes). The communicators are read before the
+// requests are retired, and kept only when one of them replaces codes.
+class StatusCodes {
+public:
+    StatusCodes(int n, MPI_Request *rs, MPI_Status *statuses, const char *function)
+        : statuses_(statuses), function_(function) {
+        if (statuses == MPI_STATUSES_IGNORE) return;
+        bool replaces = false;
+        for (int i = 0; i < n && !replaces; ++i)
+            replaces = rs[i] != MPI_REQUEST_NULL && rs[i]->comm &&
+                ftmpi::ft::reported_code(rs[i]->comm, MPIX_ERR_PROC_FAILED, function) != MPIX_ERR_PROC_FAILED;
+        if (!replaces) return;
+        comms_.reserve(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) comms_.push_back(rs[i] != MPI_REQUEST_NULL ? rs[i]->comm : nullptr);
+    }
+
+    // statuses[k] is request indices[k]'s (request k's without indices).
+    int apply(int rc, int count, const int *indices) {
+        if (rc != MPI_ERR_IN_STATUS || comms_.empty()) return rc;
+        for (int k = 0; k < count; ++k) {
+            const int i = indices != nullptr ? indices[k] : k;
+            if (i < 0 || i >= static_cast<int>(comms_.size())) continue;
+            statuses_[k].MPI_ERROR =
+                ftmpi::ft::reported_code(comms_[static_cast<size_t>(i)], statuses_[k].MPI_ERROR, function_);
+        }
+        return rc;
+    }
+
+private:
+    MPI_Status *statuses_;
+    const char *function_;
+    std::vector<MPI_Comm> comms_;
+};
 
 }  // namespace
 
@@ -57,7 +96,10 @@ FTMPI_PMPI(Testany)
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) noexcept {
     if (count < 0 || (count > 0 && !requests)) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Waitall");
     MPI_Comm comm = comm_of(count, requests);
-    return guarded(comm, "MPI_Waitall", [&] { return wait_all(count, requests, statuses); });
+    return guarded(comm, "MPI_Waitall", [&] {
+        StatusCodes codes(count, requests, statuses, "MPI_Waitall");
+        return codes.apply(wait_all(count, requests, statuses), count, nullptr);
+    });
 }
 FTMPI_PMPI(Waitall)
 
@@ -65,7 +107,10 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
     if (count < 0 || (count > 0 && !requests) || !flag)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testall");
     MPI_Comm comm = comm_of(count, requests);
-    return guarded(comm, "MPI_Testall", [&] { return test_all(count, requests, flag, statuses); });
+    return guarded(comm, "MPI_Testall", [&] {
+        StatusCodes codes(count, requests, statuses, "MPI_Testall");
+        return codes.apply(test_all(count, requests, flag, statuses), count, nullptr);
+    });
 }
 FTMPI_PMPI(Testall)
 
@@ -73,7 +118,10 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
     if (incount < 0 || (incount > 0 && (!requests || !indices)) || !outcount)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Waitsome");
     MPI_Comm comm = comm_of(incount, requests);
-    return guarded(comm, "MPI_Waitsome", [&] { return wait_some(incount, requests, outcount, indices, statuses); });
+    return guarded(comm, "MPI_Waitsome", [&] {
+        StatusCodes codes(incount, requests, statuses, "MPI_Waitsome");
+        return codes.apply(wait_some(incount, requests, outcount, indices, statuses), *outcount, indices);
+    });
 }
 FTMPI_PMPI(Waitsome)
 
@@ -81,7 +129,10 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
     if (incount < 0 || (incount > 0 && (!requests || !indices)) || !outcount)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testsome");
     MPI_Comm comm = comm_of(incount, requests);
-    return guarded(comm, "MPI_Testsome", [&] { return test_some(incount, requests, outcount, indices, statuses); });
+    return guarded(comm, "MPI_Testsome", [&] {
+        StatusCodes codes(incount, requests, statuses, "MPI_Testsome");
+        return codes.apply(test_some(incount, requests, outcount, indices, statuses), *outcount, indices);
+    });
 }
 FTMPI_PMPI(Testsome)
 

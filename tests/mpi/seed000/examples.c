@@ -86,6 +86,13 @@ int main(int argc, char **argv) {
     CHECK(rc == MPIX_ERR_PROC_FAILED, "a send to the dead rank on the ULFM-mode comm returned %d (%s)", rc,
           error_class_name(rc));
     MPI_Comm_free(&ulfm_com);
+    /* An array completion says the same in the request's status. */
+    MPI_Request req;
+    MPI_Status st[1];
+    CHECK_MPI(MPI_Irecv(&x, 1, MPI_INT, victim, 5, com, &req));
+    rc = MPI_Waitall(1, &req, st);
+    CHECK(rc == MPI_ERR_IN_STATUS && st[0].MPI_ERROR == MPI_ERR_OTHER,
+          "MPI_Waitall on a receive from the dead rank returned %d, status %d", rc, st[0].MPI_ERROR);
 
     /* ---- Example 3. Simple FT-MPI send usage ---- */
     int recovered = 0;

@@ -4,8 +4,10 @@
 #include "p2p/engine.hpp"
 #include "p2p/operations.hpp"
 
+#include "internal/comm.hpp"
 #include "internal/ft.hpp"
 
+#include <array>
 #include <mutex>
 #include <vector>
 
@@ -23,38 +25,39 @@ MPI_Comm comm_of(int n, MPI_Request *rs) {
 
 // The array calls' statuses carry the code the program gets from each
 // request's communicator (FT_CONTRACTS.md, "Error codes": MPI_ERR_OTHER for
-// a failure in FT-MPI's comm modes). The communicators are read before the
-// requests are retired, and kept only when one of them replaces codes.
+// a failure in FT-MPI's comm modes). The communicators are noted before the
+// requests are retired (pointer copies; up to 16 without allocating) and
+// looked at only when the call ends with MPI_ERR_IN_STATUS; one freed
+// meanwhile keeps the code as it is.
 class StatusCodes {
 public:
     StatusCodes(int n, MPI_Request *rs, MPI_Status *statuses, const char *function)
-        : statuses_(statuses), function_(function) {
-        if (statuses == MPI_STATUSES_IGNORE) return;
-        bool replaces = false;
-        for (int i = 0; i < n && !replaces; ++i)
-            replaces = rs[i] != MPI_REQUEST_NULL && rs[i]->comm &&
-                ftmpi::ft::reported_code(rs[i]->comm, MPIX_ERR_PROC_FAILED, function) != MPIX_ERR_PROC_FAILED;
-        if (!replaces) return;
-        comms_.reserve(static_cast<size_t>(n));
-        for (int i = 0; i < n; ++i) comms_.push_back(rs[i] != MPI_REQUEST_NULL ? rs[i]->comm : nullptr);
+        : statuses_(statuses), function_(function), n_(statuses == MPI_STATUSES_IGNORE ? 0 : n) {
+        if (n_ > static_cast<int>(few_.size())) many_.resize(static_cast<size_t>(n_));
+        MPI_Comm *comms = at();
+        for (int i = 0; i < n_; ++i) comms[i] = rs[i] != MPI_REQUEST_NULL ? rs[i]->comm : MPI_COMM_NULL;
     }
 
     // statuses[k] is request indices[k]'s (request k's without indices).
     int apply(int rc, int count, const int *indices) {
-        if (rc != MPI_ERR_IN_STATUS || comms_.empty()) return rc;
+        if (rc != MPI_ERR_IN_STATUS || n_ == 0) return rc;
+        const MPI_Comm *comms = at();
         for (int k = 0; k < count; ++k) {
             const int i = indices != nullptr ? indices[k] : k;
-            if (i < 0 || i >= static_cast<int>(comms_.size())) continue;
-            statuses_[k].MPI_ERROR =
-                ftmpi::ft::reported_code(comms_[static_cast<size_t>(i)], statuses_[k].MPI_ERROR, function_);
+            if (i < 0 || i >= n_ || !ftmpi::comm::valid(comms[i])) continue;
+            statuses_[k].MPI_ERROR = ftmpi::ft::reported_code(comms[i], statuses_[k].MPI_ERROR, function_);
         }
         return rc;
     }
 
 private:
+    MPI_Comm *at() { return many_.empty() ? few_.data() : many_.data(); }
+
     MPI_Status *statuses_;
     const char *function_;
-    std::vector<MPI_Comm> comms_;
+    int n_;
+    std::array<MPI_Comm, 16> few_{};
+    std::vector<MPI_Comm> many_;
 };
 
 }  // namespace

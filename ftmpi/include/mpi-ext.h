@@ -17,6 +17,14 @@
  *    with failures is the collective recovery point; failure details are
  *    attributes (FT_MPI_* keys below).
  *
+ * The error code of a process failure follows the interface the program
+ * chose: on a communicator in ULFM mode it is MPIX_ERR_PROC_FAILED; on one
+ * in BLANK, SHRINK, REBUILD or REBUILD_APPEND mode it is MPI_ERR_OTHER, as
+ * FT-MPI's programs test (`rc == MPI_ERR_OTHER`, then the FT_MPI_*
+ * attributes), handed to the error handler too. The MPIX_ calls return
+ * MPIX_ERR_PROC_FAILED in every mode, and MPIX_ERR_PROC_FAILED_PENDING and
+ * MPIX_ERR_REVOKED are never replaced (a pending request, a revoke).
+ *
  * The default mode is ULFM: nothing is recovered automatically, failures go
  * to the communicator's error handler — MPI_ERRORS_ARE_FATAL by default, so a
  * program written for any MPI ends gracefully on a failure, as it would
@@ -87,6 +95,12 @@ int MPIX_File_revoke(MPI_File fh);
 int PMPIX_File_revoke(MPI_File fh);
 #ifndef MPI_File_revoke
 #define MPI_File_revoke MPIX_File_revoke
+#endif
+
+/* FT-MPI's name for the failure code in its modes, as its master-worker
+ * example spells it. */
+#ifndef MPI_OTHER_ERR
+#define MPI_OTHER_ERR MPI_ERR_OTHER
 #endif
 
 /* ---- FT-MPI communicator and message modes ---- */

@@ -34,7 +34,12 @@ int raise(MPI_Comm comm, int code, const char *function) {
     if (code == MPI_SUCCESS) return code;
     MPI_Comm target = valid(comm) ? comm : MPI_COMM_WORLD;
     ftmpi::ft::abort_if_required(target, code, function);  // ABORT comm mode cannot be trapped
-    return invoke(target, target->errhandler, code, function);
+    MPI_Errhandler eh = target->errhandler;
+    // A fatal end names what happened; the program and its own handler get
+    // the code of the comm's fault-tolerance interface (MPI_ERR_OTHER for a
+    // failure in FT-MPI's modes).
+    if (eh == nullptr || eh->kind == ftmpi_errhandler_s::Kind::fatal) die(target, code, function);
+    return invoke(target, eh, ftmpi::ft::reported_code(target, code, function), function);
 }
 
 }  // namespace ftmpi::comm

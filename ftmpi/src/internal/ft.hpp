@@ -113,6 +113,11 @@ void *attribute_value(MPI_Comm comm, int keyval);
 // MPIX_ERR_PROC_FAILED ends the job (one line naming the failed rank),
 // whatever its error handler; otherwise returns.
 void abort_if_required(MPI_Comm comm, int code, const char *function);
+// comm/errhandler.cpp raise(): the code the program sees for `code` raised
+// on comm by `function`. MPIX_ERR_PROC_FAILED becomes MPI_ERR_OTHER when comm
+// is in an FT-MPI comm mode (BLANK, SHRINK, REBUILD, REBUILD_APPEND) and
+// function is not an MPIX_ call; every other code is returned as it is.
+int reported_code(MPI_Comm comm, int code, const char *function);
 
 // The recovery round and each world rank's incarnation, as this process
 // knows them (recovery updates them; a replacement starts from

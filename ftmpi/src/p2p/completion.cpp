@@ -4,7 +4,12 @@
 #include "p2p/engine.hpp"
 #include "p2p/operations.hpp"
 
+#include "internal/comm.hpp"
+#include "internal/ft.hpp"
+
+#include <array>
 #include <mutex>
+#include <vector>
 
 using namespace ftmpi::p2p;
 
@@ -17,6 +22,43 @@ MPI_Comm comm_of(int n, MPI_Request *rs) {
         if (rs[i] != MPI_REQUEST_NULL && rs[i]->comm) return rs[i]->comm;
     return MPI_COMM_WORLD;
 }
+
+// The array calls' statuses carry the code the program gets from each
+// request's communicator (FT_CONTRACTS.md, "Error codes": MPI_ERR_OTHER for
+// a failure in FT-MPI's comm modes). The communicators are noted before the
+// requests are retired (pointer copies; up to 16 without allocating) and
+// looked at only when the call ends with MPI_ERR_IN_STATUS; one freed
+// meanwhile keeps the code as it is.
+class StatusCodes {
+public:
+    StatusCodes(int n, MPI_Request *rs, MPI_Status *statuses, const char *function)
+        : statuses_(statuses), function_(function), n_(statuses == MPI_STATUSES_IGNORE ? 0 : n) {
+        if (n_ > static_cast<int>(few_.size())) many_.resize(static_cast<size_t>(n_));
+        MPI_Comm *comms = at();
+        for (int i = 0; i < n_; ++i) comms[i] = rs[i] != MPI_REQUEST_NULL ? rs[i]->comm : MPI_COMM_NULL;
+    }
+
+    // statuses[k] is request indices[k]'s (request k's without indices).
+    int apply(int rc, int count, const int *indices) {
+        if (rc != MPI_ERR_IN_STATUS || n_ == 0) return rc;
+        const MPI_Comm *comms = at();
+        for (int k = 0; k < count; ++k) {
+            const int i = indices != nullptr ? indices[k] : k;
+            if (i < 0 || i >= n_ || !ftmpi::comm::valid(comms[i])) continue;
+            statuses_[k].MPI_ERROR = ftmpi::ft::reported_code(comms[i], statuses_[k].MPI_ERROR, function_);
+        }
+        return rc;
+    }
+
+private:
+    MPI_Comm *at() { return many_.empty() ? few_.data() : many_.data(); }
+
+    MPI_Status *statuses_;
+    const char *function_;
+    int n_;
+    std::array<MPI_Comm, 16> few_{};
+    std::vector<MPI_Comm> many_;
+};
 
 }  // namespace
 
@@ -57,7 +99,10 @@ FTMPI_PMPI(Testany)
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) noexcept {
     if (count < 0 || (count > 0 && !requests)) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Waitall");
     MPI_Comm comm = comm_of(count, requests);
-    return guarded(comm, "MPI_Waitall", [&] { return wait_all(count, requests, statuses); });
+    return guarded(comm, "MPI_Waitall", [&] {
+        StatusCodes codes(count, requests, statuses, "MPI_Waitall");
+        return codes.apply(wait_all(count, requests, statuses), count, nullptr);
+    });
 }
 FTMPI_PMPI(Waitall)
 
@@ -65,7 +110,10 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
     if (count < 0 || (count > 0 && !requests) || !flag)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testall");
     MPI_Comm comm = comm_of(count, requests);
-    return guarded(comm, "MPI_Testall", [&] { return test_all(count, requests, flag, statuses); });
+    return guarded(comm, "MPI_Testall", [&] {
+        StatusCodes codes(count, requests, statuses, "MPI_Testall");
+        return codes.apply(test_all(count, requests, flag, statuses), count, nullptr);
+    });
 }
 FTMPI_PMPI(Testall)
 
@@ -73,7 +121,10 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
     if (incount < 0 || (incount > 0 && (!requests || !indices)) || !outcount)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Waitsome");
     MPI_Comm comm = comm_of(incount, requests);
-    return guarded(comm, "MPI_Waitsome", [&] { return wait_some(incount, requests, outcount, indices, statuses); });
+    return guarded(comm, "MPI_Waitsome", [&] {
+        StatusCodes codes(incount, requests, statuses, "MPI_Waitsome");
+        return codes.apply(wait_some(incount, requests, outcount, indices, statuses), *outcount, indices);
+    });
 }
 FTMPI_PMPI(Waitsome)
 
@@ -81,7 +132,10 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
     if (incount < 0 || (incount > 0 && (!requests || !indices)) || !outcount)
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testsome");
     MPI_Comm comm = comm_of(incount, requests);
-    return guarded(comm, "MPI_Testsome", [&] { return test_some(incount, requests, outcount, indices, statuses); });
+    return guarded(comm, "MPI_Testsome", [&] {
+        StatusCodes codes(incount, requests, statuses, "MPI_Testsome");
+        return codes.apply(test_some(incount, requests, outcount, indices, statuses), *outcount, indices);
+    });
 }
 FTMPI_PMPI(Testsome)
 

@@ -42,6 +42,17 @@ static inline int ft_rank(void) {
     return check_rank();
 }
 
+/* The error class a process failure shows as on comm
+ * (ftmpi/FT_CONTRACTS.md, "Error codes"): MPI_ERR_OTHER in FT-MPI's comm
+ * modes (BLANK, SHRINK, REBUILD, REBUILD_APPEND), MPIX_ERR_PROC_FAILED in
+ * ULFM mode. */
+static inline int ft_failure_class(MPI_Comm comm) {
+    int comm_mode = FTMPI_COMM_MODE_ULFM, msg_mode = FTMPI_MSG_MODE_CONT;
+    FTMPI_Comm_get_mode(comm, &comm_mode, &msg_mode);
+    return comm_mode == FTMPI_COMM_MODE_ULFM || comm_mode == FTMPI_COMM_MODE_ABORT ? MPIX_ERR_PROC_FAILED
+                                                                                   : MPI_ERR_OTHER;
+}
+
 /* A call must succeed or fail with a process-failure class (PROC_FAILED or
  * REVOKED): what a survivor may see from an operation racing a failure. */
 static inline int ft_ok_or_failed(int code) {

@@ -29,7 +29,7 @@ static inline int ftm_run_until_failure(MPI_Comm comm, int mine, int max_iters) 
         int sum = 0;
         int rc = MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
         if (rc != MPI_SUCCESS) {
-            CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce at iteration %d gave %s", i,
+            CHECK(error_class(rc) == ft_failure_class(comm), "allreduce at iteration %d gave %s", i,
                   error_class_name(rc));
             return i;
         }
@@ -77,7 +77,7 @@ static inline MPI_Comm ftm_recover(MPI_Comm comm) {
     for (attempt = 0; attempt < 8; ++attempt) {
         int rc = ftm_construct(comm, &out);
         if (rc == MPI_SUCCESS) return out;
-        CHECK(error_class(rc) == MPIX_ERR_PROC_FAILED, "MPI_Comm_dup gave %s", error_class_name(rc));
+        CHECK(error_class(rc) == ft_failure_class(comm), "MPI_Comm_dup gave %s", error_class_name(rc));
     }
     CHECK(0, "no recovery after %d attempts", attempt);
     return MPI_COMM_NULL;

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
+#include <thread>
 
 namespace ftmpi::runtime {
 
@@ -23,6 +25,21 @@ const harness::ComponentName drd{"vm", "drd"};
 
 [[noreturn]] void fail(const std::string &what, const harness::Error &e) {
     throw std::runtime_error("drd: wire-up: " + what + ": " + e.describe());
+}
+
+// Calls a drd function, again while the DRD answers busy: it has no leader
+// yet, or the leadership moves because a member failed during the wire-up
+// (its put is idempotent, its scan and watch read). Other errors, and busy
+// past the deadline, are the caller's.
+harness::Result<harness::Bytes> call_drd(hl::Daemon &daemon, std::string_view function, const harness::Packer &args,
+                                         hl::Deadline deadline) {
+    auto pause = std::chrono::milliseconds(50);
+    for (;;) {
+        auto reply = daemon.call(drd, function, args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
+        if (reply || reply.error().status != HARNESS_ERR_BUSY || hl::Clock::now() + pause >= deadline) return reply;
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(500));
+    }
 }
 
 }  // namespace
@@ -42,7 +59,7 @@ Contacts exchange_drd(const JobInfo &job, const std::string &contact, std::chron
     put.str(prefix + std::to_string(job.rank));
     put.bytes({reinterpret_cast<const std::uint8_t *>(contact.data()), contact.size()});
     put.str("voters");
-    auto put_reply = daemon.call(drd, "put", put.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
+    auto put_reply = call_drd(daemon, "put", put, deadline);
     if (!put_reply) fail("put " + prefix + std::to_string(job.rank), put_reply.error());
 
     Contacts out;
@@ -52,7 +69,7 @@ Contacts exchange_drd(const JobInfo &job, const std::string &contact, std::chron
         // A replacement: every record under the prefix, as it is now.
         harness::Packer scan;
         scan.str(prefix).boolean(true);
-        auto reply = daemon.call(drd, "scan", scan.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
+        auto reply = call_drd(daemon, "scan", scan, deadline);
         if (!reply) fail("scan " + prefix, reply.error());
         harness::Unpacker in(*reply);
         std::int64_t n = 0;
@@ -83,8 +100,7 @@ Contacts exchange_drd(const JobInfo &job, const std::string &contact, std::chron
                                      " contact(s) missing under " + prefix);
         harness::Packer watch;
         watch.str(prefix).i64(after).i64(std::min<std::int64_t>(left.count(), wireup_slice.count()));
-        auto reply = daemon.call(drd, "watch", watch.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
-                                 deadline + std::chrono::seconds(3));
+        auto reply = call_drd(daemon, "watch", watch, deadline + std::chrono::seconds(3));
         if (!reply) fail("watch " + prefix, reply.error());
         harness::Unpacker in(*reply);
         std::int64_t n = 0;

@@ -1,4 +1,4 @@
-/* Seed 000's §3.6 as the paper writes it: Figure 1's flow with Example 5's
+/* The FT-MPI paper's error-handler recovery as it writes it: Figure 1's flow with Example 5's
  * error handler. The handler is installed with MPI_Errhandler_create / get /
  * free / set on MPI_COMM_WORLD; a setjmp marks the top level; on a failure
  * the next MPI call enters the handler, which blocks in MPI_Comm_dup (the

@@ -1,5 +1,5 @@
-/* Seed 000's Examples 1, 2 and 3 as the paper writes them (Fagg & Dongarra,
- * "Building and using a fault tolerant MPI implementation", §3.4, §3.5):
+/* The FT-MPI paper's Examples 1, 2 and 3 as the paper writes them (Fagg & Dongarra,
+ * "Building and using a fault tolerant MPI implementation"):
  * after a failure a call returns MPI_ERR_OTHER, the failure details are the
  * communicator's attributes FT_MPI_LIST_NUM_FAILED / FT_MPI_LIST_FAILED
  * (failures in the order detected) and FT_MPI_COM_NUM_FAILED /

@@ -8,12 +8,12 @@
 #include "runtime/startup_failures.hpp"
 
 #include <harness/common/pack.hpp>
+#include <harness/hlib/busy_retry.hpp>
 #include <harness/hlib/hlib.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
-#include <thread>
 
 namespace ftmpi::runtime {
 
@@ -27,19 +27,11 @@ const harness::ComponentName drd{"vm", "drd"};
     throw std::runtime_error("drd: wire-up: " + what + ": " + e.describe());
 }
 
-// Calls a drd function, again while the DRD answers busy: it has no leader
-// yet, or the leadership moves because a member failed during the wire-up
-// (its put is idempotent, its scan and watch read). Other errors, and busy
-// past the deadline, are the caller's.
+// A drd call that rides out a moment without a leader (a member may fail
+// during the wire-up): put is idempotent, scan and watch read.
 harness::Result<harness::Bytes> call_drd(hl::Daemon &daemon, std::string_view function, const harness::Packer &args,
                                          hl::Deadline deadline) {
-    auto pause = std::chrono::milliseconds(50);
-    for (;;) {
-        auto reply = daemon.call(drd, function, args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
-        if (reply || reply.error().status != HARNESS_ERR_BUSY || hl::Clock::now() + pause >= deadline) return reply;
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::milliseconds(500));
-    }
+    return hl::call_while_busy(daemon, drd, function, args.view(), deadline);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "vm_link.hpp"
 
-#include <algorithm>
-#include <thread>
+#include <harness/hlib/busy_retry.hpp>
 
 namespace harness::ftmpirun {
 
@@ -47,18 +46,10 @@ Result<std::int64_t> VmLink::publish(const std::string &topic, std::span<const s
     Packer args;
     args.str(topic).bytes(payload);
     return with_daemon([&](hlib::Daemon &d) -> Result<std::int64_t> {
-        // Busy: the DRD under vm/events has no leader for a moment (a member
-        // just failed, which is when failure notices are published). Asked
-        // again until the request's time is up; a notice that lands twice
+        // Failure notices are published just after a member failed, when the
+        // DRD under vm/events may have no leader; a notice that lands twice
         // says the same thing twice.
-        const auto deadline = hlib::deadline_in(kRequestTimeout);
-        auto pause = 50ms;
-        auto r = d.call(kEvents, "publish", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
-        while (!r && r.error().status == HARNESS_ERR_BUSY && hlib::Clock::now() + pause < deadline) {
-            std::this_thread::sleep_for(pause);
-            pause = std::min<std::chrono::milliseconds>(pause * 2, 500ms);
-            r = d.call(kEvents, "publish", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
-        }
+        auto r = hlib::call_while_busy(d, kEvents, "publish", args.view(), hlib::deadline_in(kRequestTimeout));
         if (!r) return r.error();
         Unpacker u(*r);
         std::int64_t seq = 0;

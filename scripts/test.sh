@@ -5,7 +5,8 @@
 #   2. ctest in build/ (unit, integration and fetch tests)
 #   3. build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer, -Werror; ctest
 #      (without the TCP-only and mixed comm-driver variants of the MPI tests,
-#      and without their runs at more than 4 ranks where they also run at fewer)
+#      and of each MPI program only its runs at its fewest ranks, at 3 and at
+#      its most up to 4; without the benchmarks, whose smoke tests run in 2.)
 #   4. build-fuzz/: each libFuzzer target (clang) for HARNESS_FUZZ_SECONDS (20)
 # Every stage runs even if an earlier one failed; the summary at the end lists
 # the failures and the exit status is non-zero if there was any.
@@ -51,14 +52,15 @@ fi
 section "3/4 sanitizers: address,undefined with -Werror ($asan/)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-if cmake -S . -B $asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DHARNESS_SANITIZE=address,undefined -DHARNESS_WERROR=ON \
+if cmake -S . -B $asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DHARNESS_SANITIZE=address,undefined -DHARNESS_WERROR=ON -DHARNESS_BENCH=OFF \
      -DCMAKE_UNITY_BUILD="${HARNESS_UNITY_BUILD:-ON}" -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
      >"$asan.configure.log" 2>&1 || { cat "$asan.configure.log"; false; }; then
   if cmake --build $asan --parallel "$jobs"; then
     # The comm-driver variants (TCP only, mixed) and an MPI program's runs at
-    # more than 4 ranks besides its smaller ones run in the normal build; the
-    # sanitizers check the code paths once, with the default drivers.
-    ctest --test-dir $asan --output-on-failure -j2 --timeout 120 -LE 'transport-(tcp|mixed)|more-ranks' ||
+    # other process counts than its fewest, 3 and its most up to 4 run in the
+    # normal build; the sanitizers check the code paths once, with the
+    # default drivers.
+    ctest --test-dir $asan --output-on-failure -j2 --timeout 120 -LE 'transport-(tcp|mixed)|more-ranks|middle-ranks' ||
       stage_failed "tests ($asan/)"
   else
     stage_failed "build ($asan/)"

@@ -5,6 +5,7 @@
 #include "../internal/ft.hpp"
 #include "../internal/pmpi.hpp"
 #include "agree.hpp"
+#include "intercomm_split.hpp"
 #include "objects.hpp"
 
 #include <climits>
@@ -28,9 +29,9 @@ bool ranks_in(MPI_Comm comm, MPI_Group group, std::vector<int> &ranks) {
 
 extern "C" int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_create");
-    if (comm->inter) return raise(comm, MPI_ERR_COMM, "MPI_Comm_create");  // intercomm form: not provided
     if (!valid(group)) return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create");
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_create");
+    if (comm->inter) return raise(comm, create_intercomm(comm, group, newcomm), "MPI_Comm_create");
     if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err))
         return raise(comm, err, "MPI_Comm_create");
     std::vector<int> ranks;

@@ -5,6 +5,7 @@
 #include "../internal/ft.hpp"
 #include "../internal/pmpi.hpp"
 #include "agree.hpp"
+#include "intercomm_split.hpp"
 #include "objects.hpp"
 
 #include <algorithm>
@@ -66,8 +67,8 @@ int ftmpi::comm::split_comm(MPI_Comm comm, int color, int key, MPI_Comm *newcomm
 
 extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) noexcept {
     if (!valid(comm)) return raise(comm, MPI_ERR_COMM, "MPI_Comm_split");
-    if (comm->inter) return raise(comm, MPI_ERR_COMM, "MPI_Comm_split");  // intercomm split: not provided
     if (newcomm == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_split");
+    if (comm->inter) return raise(comm, split_intercomm(comm, color, key, newcomm), "MPI_Comm_split");
     if (int err = MPI_SUCCESS; ftmpi::ft::recover_if_needed(comm, newcomm, &err))
         return raise(comm, err, "MPI_Comm_split");
     return raise(comm, split_comm(comm, color, key, newcomm), "MPI_Comm_split");

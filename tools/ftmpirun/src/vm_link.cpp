@@ -10,6 +10,9 @@ using namespace std::chrono_literals;
 const ComponentName kEvents{"vm", "events"};
 constexpr std::chrono::milliseconds kDaemonConnectTimeout{3000};
 constexpr std::chrono::milliseconds kRequestTimeout{10000};
+// How much longer than its own wait a long poll may take before its daemon
+// counts as in trouble: short, because the job's end waits for the poll.
+constexpr std::chrono::milliseconds kLongPollGrace{2000};
 
 // The daemon itself is in trouble (not the request): try another one.
 bool daemon_trouble(const Error &e) {
@@ -64,7 +67,7 @@ Result<std::vector<TopicEvent>> VmLink::fetch(const std::string &topic, std::int
     args.str(topic).i64(after_seq).i64(wait.count()).i64(64);
     return with_daemon([&](hlib::Daemon &d) -> Result<std::vector<TopicEvent>> {
         auto r = d.call(kEvents, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
-                        hlib::deadline_in(kRequestTimeout + wait));
+                        hlib::deadline_in(wait + kLongPollGrace));
         if (!r) return r.error();
         Unpacker u(*r);
         std::int64_t n = 0;

@@ -6,7 +6,8 @@
 #   3. build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer, -Werror; ctest
 #      (without the TCP-only and mixed comm-driver variants of the MPI tests,
 #      and of each MPI program only its runs at its fewest ranks, at 3 and at
-#      its most up to 4; without the benchmarks, whose smoke tests run in 2.)
+#      its most up to 4; without the wrapper tests; without the benchmarks,
+#      whose smoke tests run in 2.)
 #   4. build-fuzz/: each libFuzzer target (clang) for HARNESS_FUZZ_SECONDS (20)
 # Every stage runs even if an earlier one failed; the summary at the end lists
 # the failures and the exit status is non-zero if there was any.
@@ -59,8 +60,10 @@ if cmake -S . -B $asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DHARNESS_SANITIZE=a
     # The comm-driver variants (TCP only, mixed) and an MPI program's runs at
     # other process counts than its fewest, 3 and its most up to 4 run in the
     # normal build; the sanitizers check the code paths once, with the
-    # default drivers.
-    ctest --test-dir $asan --output-on-failure -j2 --timeout 120 -LE 'transport-(tcp|mixed)|more-ranks|middle-ranks' ||
+    # default drivers. The wrapper tests (mpicc, install, CMake packages)
+    # check scripts and files, which no sanitizer looks at.
+    ctest --test-dir $asan --output-on-failure -j2 --timeout 120 \
+      -LE 'transport-(tcp|mixed)|more-ranks|middle-ranks|wrappers' ||
       stage_failed "tests ($asan/)"
   else
     stage_failed "build ($asan/)"

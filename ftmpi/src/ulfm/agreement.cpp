@@ -3,23 +3,24 @@
 // agreement_board.cpp; README.md says why it is correct.
 #include "agreement.hpp"
 #include "agreement_board.hpp"
+#include "participants.hpp"
 
 #include "../internal/comm.hpp"
 #include "../internal/p2p.hpp"
 
 namespace ftmpi::ulfm {
 namespace {
-wire::Value to_wire(MPI_Comm comm, const ft::Agreement &a) {
+wire::Value to_wire(int n, const ft::Agreement &a) {
     wire::Value v;
     v.flag = a.flag;
     v.unacked = a.unacked ? 1u : 0u;
-    v.failed.assign(wire::words_for(comm->size), 0);
+    v.failed.assign(wire::words_for(n), 0);
     for (int r : a.failed)
-        if (r >= 0 && r < comm->size) wire::set(v.failed, r);
+        if (r >= 0 && r < n) wire::set(v.failed, r);
     if (a.acked) {
-        v.acked.assign(wire::words_for(comm->size), 0);
+        v.acked.assign(wire::words_for(n), 0);
         for (int r : *a.acked)
-            if (r >= 0 && r < comm->size) wire::set(v.acked, r);
+            if (r >= 0 && r < n) wire::set(v.acked, r);
     }
     return v;
 }
@@ -40,13 +41,13 @@ ft::Agreement from_wire(int n, const wire::Value &v) {
 }  // namespace
 
 int start_agreement(MPI_Comm comm, const ft::Agreement &contribution, OnDecided on_decided, MPI_Request *request) {
-    if (comm == MPI_COMM_NULL || comm->inter) return MPI_ERR_COMM;
+    if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
     // Every member numbers its agreements on comm the same way: the n-th
     // call here meets the n-th call everywhere else.
     const uint32_t instance = comm->ft.agreements.fetch_add(1);
-    const int n = comm->size;
+    const int n = participant_count(comm);
     auto board = board_of(comm);
-    auto outcome = start_instance(board, comm, instance, to_wire(comm, contribution));
+    auto outcome = start_instance(board, comm, instance, to_wire(n, contribution));
     *request = p2p::make_generalized([board, outcome, n, on_decided = std::move(on_decided)](MPI_Status *st) {
         if (!outcome->ready.load(std::memory_order_acquire)) try_advance(board);
         if (!outcome->ready.load(std::memory_order_acquire)) return false;

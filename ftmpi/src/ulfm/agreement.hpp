@@ -14,8 +14,10 @@ namespace ftmpi::ulfm {
 // agreement's code and the decided value; returns the request's final code.
 using OnDecided = std::function<int(int code, const ft::Agreement &decided)>;
 
-// Starts the next agreement on intracommunicator comm (comm->ft.agreements
-// numbers it) with this process's contribution.
+// Starts the next agreement on comm (comm->ft.agreements numbers it) with
+// this process's contribution. Ranks in the contribution and the decided
+// value are participant indexes (participants.hpp): comm ranks on an
+// intracommunicator; on an intercommunicator, both groups in one numbering.
 int start_agreement(MPI_Comm comm, const ft::Agreement &contribution, OnDecided on_decided, MPI_Request *request);
 
 }  // namespace ftmpi::ulfm

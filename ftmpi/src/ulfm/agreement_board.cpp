@@ -1,5 +1,6 @@
 // A communicator's agreement board: routes agreement messages to their instances (agreement_board.hpp).
 #include "agreement_board.hpp"
+#include "participants.hpp"
 
 #include "../comm/objects.hpp"
 #include "../internal/ft.hpp"
@@ -35,12 +36,21 @@ private:
         std::vector<int32_t> ints;
         MPI_Request request = MPI_REQUEST_NULL;
     };
+    // A communicator agreement messages arrive through (an intercommunicator
+    // has two: itself, and its private local communicator).
+    struct Listener {
+        MPI_Comm via = MPI_COMM_NULL;
+        std::vector<int32_t> inbox;
+        MPI_Request receive = MPI_REQUEST_NULL;
+    };
 
     void activate_locked(MPI_Comm comm);
     bool driver_step();
     bool go_idle_locked();
     void work_locked();
     bool receive_locked();
+    bool receive_from_locked(Listener &);
+    bool cancel_receive_locked(Listener &);
     void dispatch_locked(const Message &);
     void send_locked(int dest, const Message &);
     void reap_sends_locked();
@@ -49,10 +59,10 @@ private:
     std::mutex mu_;
     MPI_Comm comm_ = MPI_COMM_NULL;  // retained while active
     int n_ = 0;
+    Participants parts_;
     std::vector<int> worlds_;
     Bits gaps_;
-    std::vector<int32_t> inbox_;
-    MPI_Request receive_ = MPI_REQUEST_NULL;
+    std::vector<Listener> listeners_;
     std::map<uint32_t, std::unique_ptr<Machine>> machines_;
     std::vector<Message> stash_;           // for instances not started here yet
     std::map<uint32_t, Value> forgotten_;  // recent released instances' decisions
@@ -65,12 +75,15 @@ private:
 void Board::activate_locked(MPI_Comm comm) {
     comm::retain(comm);
     comm_ = comm;
-    n_ = comm->size;
-    worlds_ = comm->group->world;
+    parts_ = participants_of(comm);
+    worlds_ = parts_.worlds;
+    n_ = static_cast<int>(worlds_.size());
     gaps_.assign(wire::words_for(n_), 0);
     for (int r = 0; r < n_; ++r)
         if (worlds_[static_cast<size_t>(r)] < 0) wire::set(gaps_, r);
-    inbox_.assign(wire::message_ints(n_), 0);
+    listeners_.clear();
+    for (MPI_Comm via : {comm, comm->inter ? comm->local : MPI_COMM_NULL})
+        if (via != MPI_COMM_NULL) listeners_.push_back(Listener{via, std::vector<int32_t>(wire::message_ints(n_), 0)});
     failure_epoch_seen_ = ~uint64_t{0};
 }
 
@@ -82,7 +95,7 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
     // caller's list only enters the value (a caller's mistake must not
     // exclude a live process from the tree).
     auto machine =
-        std::make_unique<Machine>(instance, n_, comm->rank, gaps_, failed_now_locked(), contribution, outcome);
+        std::make_unique<Machine>(instance, n_, parts_.me, gaps_, failed_now_locked(), contribution, outcome);
     if (instance >= next_instance_) next_instance_ = instance + 1;
     machines_[instance] = std::move(machine);
     // Messages that came before this process started the instance.
@@ -123,24 +136,29 @@ bool Board::driver_step() {
 bool Board::go_idle_locked() {
     if (comm_ == MPI_COMM_NULL) return true;
     if (!machines_.empty() || !sends_.empty()) return false;
-    if (receive_ != MPI_REQUEST_NULL) {
-        PMPI_Cancel(&receive_);
-        MPI_Status st;
-        p2p::wait_all(1, &receive_, &st);
-        int cancelled = 0;
-        MPI_Test_cancelled(&st, &cancelled);
-        if (!cancelled && st.MPI_ERROR == MPI_SUCCESS) {
-            // A message slipped in before the cancel: handle it like any other.
-            int count = 0;
-            MPI_Get_count(&st, MPI_INT, &count);
-            Message m;
-            if (wire::decode(inbox_.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
-            if (!machines_.empty() || !sends_.empty()) return false;
-        }
-    }
+    for (Listener &l : listeners_)
+        if (!cancel_receive_locked(l)) return false;
     comm::release(comm_);
     comm_ = MPI_COMM_NULL;
     return true;
+}
+
+// Cancels l's receive; false when a message slipped in before the cancel
+// and gave some instance work again.
+bool Board::cancel_receive_locked(Listener &l) {
+    if (l.receive == MPI_REQUEST_NULL) return true;
+    PMPI_Cancel(&l.receive);
+    MPI_Status st;
+    p2p::wait_all(1, &l.receive, &st);
+    int cancelled = 0;
+    MPI_Test_cancelled(&st, &cancelled);
+    if (cancelled || st.MPI_ERROR != MPI_SUCCESS) return true;
+    // Handled like any other message.
+    int count = 0;
+    MPI_Get_count(&st, MPI_INT, &count);
+    Message m;
+    if (wire::decode(l.inbox.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
+    return machines_.empty() && sends_.empty();
 }
 
 Bits Board::failed_now_locked() const {
@@ -186,23 +204,29 @@ void Board::work_locked() {
 // Takes every message that arrived; true when there was one.
 bool Board::receive_locked() {
     bool any = false;
+    for (Listener &l : listeners_) any = receive_from_locked(l) || any;
+    return any;
+}
+
+bool Board::receive_from_locked(Listener &l) {
+    bool any = false;
     for (;;) {
-        if (receive_ == MPI_REQUEST_NULL &&
-            p2p::irecv(inbox_.data(), static_cast<int>(inbox_.size()), MPI_INT, MPI_ANY_SOURCE, agreement_tag, comm_,
-                       p2p::Channel::collective, &receive_) != MPI_SUCCESS) {
-            receive_ = MPI_REQUEST_NULL;
+        if (l.receive == MPI_REQUEST_NULL &&
+            p2p::irecv(l.inbox.data(), static_cast<int>(l.inbox.size()), MPI_INT, MPI_ANY_SOURCE, agreement_tag, l.via,
+                       p2p::Channel::collective, &l.receive) != MPI_SUCCESS) {
+            l.receive = MPI_REQUEST_NULL;
             return any;
         }
         int flag = 0;
         MPI_Status st;
-        p2p::test_all(1, &receive_, &flag, &st);
+        p2p::test_all(1, &l.receive, &flag, &st);
         if (!flag) return any;
-        receive_ = MPI_REQUEST_NULL;
+        l.receive = MPI_REQUEST_NULL;
         if (st.MPI_ERROR != MPI_SUCCESS) return any;  // reposted at the next turn
         int count = 0;
         MPI_Get_count(&st, MPI_INT, &count);
         Message m;
-        if (wire::decode(inbox_.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
+        if (wire::decode(l.inbox.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
         any = true;
     }
 }
@@ -223,7 +247,7 @@ void Board::dispatch_locked(const Message &m) {
     Message answer;
     answer.kind = wire::Kind::released;
     answer.instance = m.instance;
-    answer.sender = comm_->rank;
+    answer.sender = parts_.me;
     answer.ballot.assign(wire::words_for(n_), 0);
     answer.value = old->second;
     answer.carried_ballot.assign(wire::words_for(n_), 0);
@@ -234,7 +258,8 @@ void Board::dispatch_locked(const Message &m) {
 void Board::send_locked(int dest, const Message &m) {
     Outgoing out;
     out.ints = wire::encode(m, n_);
-    if (p2p::isend(out.ints.data(), static_cast<int>(out.ints.size()), MPI_INT, dest, agreement_tag, comm_,
+    const Route to = route_to(comm_, parts_, dest);
+    if (p2p::isend(out.ints.data(), static_cast<int>(out.ints.size()), MPI_INT, to.rank, agreement_tag, to.via,
                    p2p::Channel::collective, &out.request) != MPI_SUCCESS)
         return;  // the destination failed: the failure reaches the machines as news
     sends_.push_back(std::move(out));

@@ -18,12 +18,11 @@ inline bool usable(MPI_Comm comm) {
     return comm != MPI_COMM_NULL && comm::valid(comm);
 }
 
-// The argument check of the calls that take an intracommunicator and write
-// one result (agree, shrink): MPI_ERR_COMM, or MPI_ERR_ARG for a null result
-// pointer, through the right error handler.
-inline int check_intracomm_call(MPI_Comm comm, const void *out, const char *function) {
+// The argument check of the calls that take a communicator (intra or inter)
+// and write one result (agree, shrink): MPI_ERR_COMM, or MPI_ERR_ARG for a
+// null result pointer, through the right error handler.
+inline int check_comm_call(MPI_Comm comm, const void *out, const char *function) {
     if (!usable(comm)) return comm::raise(MPI_COMM_NULL, MPI_ERR_COMM, function);
-    if (comm->inter) return comm::raise(comm, MPI_ERR_COMM, function);
     if (out == nullptr) return comm::raise(comm, MPI_ERR_ARG, function);
     return MPI_SUCCESS;
 }

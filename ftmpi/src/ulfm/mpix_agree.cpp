@@ -5,14 +5,21 @@
 // call and that nobody had noticed yet. Each participant contributes the
 // failed members it acknowledged; the agreed value carries their
 // intersection, so the code is the same everywhere. Works on a revoked
-// communicator. Intercommunicators: MPI_ERR_COMM.
+// communicator.
+//
+// On an intercommunicator each side's flag is the AND of the other side's
+// contributions (the fault-tolerance chapter): two agreements over both
+// groups at once, one per side, in which the members of the other side
+// contribute all ones.
 #include "agreement.hpp"
 #include "binding.hpp"
 #include "failed_members.hpp"
+#include "participants.hpp"
 
 #include "../internal/p2p.hpp"
 
 #include <algorithm>
+#include <memory>
 
 using namespace ftmpi;
 
@@ -22,9 +29,21 @@ ft::Agreement contribution_of(MPI_Comm comm, int flag) {
     ft::Agreement a;
     a.flag = static_cast<uint32_t>(flag);
     a.acked.emplace();
-    for (const auto &m : ulfm::failed_members(comm)) {
-        a.failed.push_back(m.rank);
-        if (ulfm::acknowledged(comm, m)) a.acked->push_back(m.rank);
+    if (!comm->inter) {
+        for (const auto &m : ulfm::failed_members(comm)) {
+            a.failed.push_back(m.rank);
+            if (ulfm::acknowledged(comm, m)) a.acked->push_back(m.rank);
+        }
+        return a;
+    }
+    // Both groups, in participant numbering.
+    const ulfm::Participants parts = ulfm::participants_of(comm);
+    for (size_t p = 0; p < parts.worlds.size(); ++p) {
+        const int w = parts.worlds[p];
+        if (w < 0 || !ft::member_failed(comm, w)) continue;
+        a.failed.push_back(static_cast<int>(p));
+        if (ulfm::acknowledged(comm, ulfm::FailedMember{static_cast<int>(p), w, ft::failure_index(w)}))
+            a.acked->push_back(static_cast<int>(p));
     }
     return a;
 }
@@ -49,13 +68,54 @@ ulfm::OnDecided write_flag_to(int *flag) {
     };
 }
 
+// The intercommunicator form: one agreement per side (side 0 holds
+// participant 0); this process's flag is the other side's AND, and the code
+// is the worse of the two.
+struct SideAgreements {
+    MPI_Request request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    uint32_t and_of_side[2] = {~0u, ~0u};
+};
+
+int start_inter_agreement(MPI_Comm comm, int *flag, MPI_Request *request) {
+    const ulfm::Participants parts = ulfm::participants_of(comm);
+    const int my_side = parts.local_offset == 0 ? 0 : 1;
+    auto sides = std::make_shared<SideAgreements>();
+    for (int side = 0; side < 2; ++side) {
+        const int contributed = side == my_side ? *flag : ~0;
+        int err = ulfm::start_agreement(
+            comm, contribution_of(comm, contributed),
+            [sides, side](int code, const ft::Agreement &decided) {
+                if (code != MPI_SUCCESS) return code;
+                sides->and_of_side[side] = decided.flag;
+                return unacknowledged_somewhere(decided) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+            },
+            &sides->request[side]);
+        if (err != MPI_SUCCESS) return err;  // both start alike: only the first can fail
+    }
+    *request = p2p::make_generalized([sides, flag, other = 1 - my_side](MPI_Status *st) {
+        int done = 0;
+        MPI_Status statuses[2];
+        p2p::test_all(2, sides->request, &done, statuses);
+        if (!done) return false;
+        *flag = static_cast<int>(sides->and_of_side[other]);
+        st->MPI_ERROR = statuses[0].MPI_ERROR != MPI_SUCCESS ? statuses[0].MPI_ERROR : statuses[1].MPI_ERROR;
+        return true;
+    });
+    return MPI_SUCCESS;
+}
+
+int start_agree(MPI_Comm comm, int *flag, MPI_Request *request) {
+    if (comm->inter) return start_inter_agreement(comm, flag, request);
+    return ulfm::start_agreement(comm, contribution_of(comm, *flag), write_flag_to(flag), request);
+}
+
 }  // namespace
 
 extern "C" int MPIX_Comm_agree(MPI_Comm comm, int *flag) {
-    if (int err = ulfm::check_intracomm_call(comm, flag, "MPIX_Comm_agree"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_comm_call(comm, flag, "MPIX_Comm_agree"); err != MPI_SUCCESS) return err;
     return ulfm::guarded(comm, "MPIX_Comm_agree", [&] {
         MPI_Request r = MPI_REQUEST_NULL;
-        int err = ulfm::start_agreement(comm, contribution_of(comm, *flag), write_flag_to(flag), &r);
+        int err = start_agree(comm, flag, &r);
         if (err != MPI_SUCCESS) return err;
         MPI_Status st;
         p2p::wait_all(1, &r, &st);
@@ -65,10 +125,8 @@ extern "C" int MPIX_Comm_agree(MPI_Comm comm, int *flag) {
 FTMPI_PMPIX(Comm_agree)
 
 extern "C" int MPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request) {
-    if (int err = ulfm::check_intracomm_call(comm, flag, "MPIX_Comm_iagree"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_comm_call(comm, flag, "MPIX_Comm_iagree"); err != MPI_SUCCESS) return err;
     if (request == nullptr) return comm::raise(comm, MPI_ERR_ARG, "MPIX_Comm_iagree");
-    return ulfm::guarded(comm, "MPIX_Comm_iagree", [&] {
-        return ulfm::start_agreement(comm, contribution_of(comm, *flag), write_flag_to(flag), request);
-    });
+    return ulfm::guarded(comm, "MPIX_Comm_iagree", [&] { return start_agree(comm, flag, request); });
 }
 FTMPI_PMPIX(Comm_iagree)

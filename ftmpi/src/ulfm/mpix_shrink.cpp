@@ -1,5 +1,5 @@
 // MPIX_Comm_shrink and MPIX_Comm_ishrink (shrink.cpp does the
-// work). Intercommunicators: MPI_ERR_COMM.
+// work), on intra- and intercommunicators.
 //
 // The non-blocking form runs the shrink on a helper thread and completes its
 // request when the thread is done: the shrink's steps wait on messages, and
@@ -27,13 +27,13 @@ struct BackgroundShrink {
 }  // namespace
 
 extern "C" int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm) {
-    if (int err = ulfm::check_intracomm_call(comm, newcomm, "MPIX_Comm_shrink"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_comm_call(comm, newcomm, "MPIX_Comm_shrink"); err != MPI_SUCCESS) return err;
     return ulfm::guarded(comm, "MPIX_Comm_shrink", [&] { return ulfm::shrink(comm, newcomm); });
 }
 FTMPI_PMPIX(Comm_shrink)
 
 extern "C" int MPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
-    if (int err = ulfm::check_intracomm_call(comm, newcomm, "MPIX_Comm_ishrink"); err != MPI_SUCCESS) return err;
+    if (int err = ulfm::check_comm_call(comm, newcomm, "MPIX_Comm_ishrink"); err != MPI_SUCCESS) return err;
     if (request == nullptr) return comm::raise(comm, MPI_ERR_ARG, "MPIX_Comm_ishrink");
     return ulfm::guarded(comm, "MPIX_Comm_ishrink", [&] {
         auto job = std::make_shared<BackgroundShrink>();

@@ -11,9 +11,18 @@
 //    agreement makes the outcome uniform: all build the communicator, or all
 //    start again from step 1 with a larger failed set. Each retry needs a new
 //    failure, so there are at most comm->size attempts.
+//
+// An intercommunicator shrinks to an intercommunicator of both groups'
+// survivors: the agreements run over both groups at once (participants.hpp),
+// step 2 agrees on two ids, one for the new intercommunicator (this side's
+// survivors and the other side's, bridged by the first survivor of each) and
+// one for its private local communicator (this side's survivors), and the
+// outcome agreement covers both. With no survivor on the other side there is
+// no intercommunicator to make: MPIX_ERR_PROC_FAILED everywhere.
 #include "shrink.hpp"
 
 #include "failed_members.hpp"
+#include "participants.hpp"
 
 #include "../comm/agree.hpp"
 #include "../comm/objects.hpp"
@@ -38,9 +47,86 @@ std::vector<int> failed_ranks(MPI_Comm comm) {
     for (const auto &m : failed_members(comm)) out.push_back(m.rank);
     return out;
 }
+// Failed participants of an intercommunicator (participants.hpp numbering).
+std::vector<int> failed_participants(MPI_Comm ic, const Participants &parts) {
+    std::vector<int> out;
+    for (size_t p = 0; p < parts.worlds.size(); ++p)
+        if (parts.worlds[p] >= 0 && ft::member_failed(ic, parts.worlds[p])) out.push_back(static_cast<int>(p));
+    return out;
+}
+
+// The survivors of one side: ranks in that side's group and world ranks.
+struct Side {
+    std::vector<int> ranks, worlds;
+};
+Side survivors(const Participants &parts, int offset, int size, const std::vector<int> &failed) {
+    Side side;
+    for (int r = 0; r < size; ++r) {
+        const int p = offset + r, w = parts.worlds[static_cast<size_t>(p)];
+        if (w < 0 || std::binary_search(failed.begin(), failed.end(), p)) continue;
+        side.ranks.push_back(r);
+        side.worlds.push_back(w);
+    }
+    return side;
+}
+
+int shrink_inter(MPI_Comm ic, MPI_Comm *newcomm) {
+    const Participants parts = participants_of(ic);
+    const int remote_size = static_cast<int>(ic->remote->world.size());
+    for (int attempt = 0;; ++attempt) {
+        ft::Agreement failed;
+        failed.failed = failed_participants(ic, parts);
+        const uint32_t seq = ic->ft.agreements.load();
+        int err = ft::agree(ic, failed);
+        if (err != MPI_SUCCESS) return err;
+        Side mine = survivors(parts, parts.local_offset, parts.local_size, failed.failed);
+        Side theirs = survivors(parts, parts.remote_offset, remote_size, failed.failed);
+        if (theirs.ranks.empty()) return MPIX_ERR_PROC_FAILED;
+
+        comm::Scope both;
+        both.comm = ic->local;
+        both.members = mine.ranks;
+        both.bridge = ic;
+        both.remote_leader = theirs.ranks.front();
+        both.tag = context_tag(seq, attempt);
+        uint32_t context = 0, local_context = 0;
+        int allocated = comm::allocate_context(both, &context);
+        bool have_context = allocated == MPI_SUCCESS, have_local = false;
+        if (have_context) {
+            // The outcome agreement's sequence number is seq + 1, whose
+            // context tags this attempt uses for nothing else.
+            comm::Scope side_only;
+            side_only.comm = ic->local;
+            side_only.members = mine.ranks;
+            side_only.tag = context_tag(seq + 1, attempt);
+            allocated = comm::allocate_context(side_only, &local_context);
+            have_local = allocated == MPI_SUCCESS;
+        }
+
+        ft::Agreement outcome;
+        outcome.flag = allocated == MPI_SUCCESS ? 1u : 0u;
+        outcome.failed = failed_participants(ic, parts);
+        err = ft::agree(ic, outcome);
+        if (err == MPI_SUCCESS && outcome.flag == 1u) {
+            MPI_Group local_group = comm::make_group(std::move(mine.worlds));
+            comm::retain(local_group);
+            MPI_Comm local = comm::make_comm(local_group, MPI_GROUP_NULL, local_context, ic);
+            local->name = "intercommunicator local group";
+            *newcomm = comm::make_comm(local_group, comm::make_group(std::move(theirs.worlds)), context, ic);
+            (*newcomm)->local = local;
+            return MPI_SUCCESS;
+        }
+        if (have_context) comm::release_context(context);
+        if (have_local) comm::release_context(local_context);
+        if (err != MPI_SUCCESS) return err;
+        if (attempt > static_cast<int>(parts.worlds.size()))
+            return MPIX_ERR_PROC_FAILED;  // each retry needs a new failure
+    }
+}
 }  // namespace
 
 int shrink(MPI_Comm comm, MPI_Comm *newcomm) {
+    if (comm->inter) return shrink_inter(comm, newcomm);
     for (int attempt = 0;; ++attempt) {
         ft::Agreement failed;
         failed.failed = failed_ranks(comm);

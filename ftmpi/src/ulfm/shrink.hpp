@@ -6,10 +6,11 @@
 
 namespace ftmpi::ulfm {
 
-// A new communicator of comm's survivors in rank order (comm an
-// intracommunicator, possibly revoked). Returns MPI_SUCCESS despite failures
-// before or during the call; every survivor gets a communicator with the
-// same members and context id.
+// A new communicator of comm's survivors in rank order (possibly revoked;
+// an intercommunicator gives an intercommunicator of both groups'
+// survivors). Returns MPI_SUCCESS despite failures before or during the
+// call; every survivor gets a communicator with the same members and
+// context id.
 int shrink(MPI_Comm comm, MPI_Comm *newcomm);
 
 }  // namespace ftmpi::ulfm

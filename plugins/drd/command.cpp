@@ -26,6 +26,7 @@ Result<std::span<const std::uint8_t>> unframe_padded(std::span<const std::uint8_
 Bytes encode_command(const Command &c) {
     Packer p;
     p.i32(static_cast<std::int32_t>(c.op)).str(c.key).bytes(c.value).i64(c.expected_version);
+    if (!c.client.empty()) p.str(c.client).i64(c.request);
     return frame_padded(p.view());
 }
 
@@ -35,8 +36,11 @@ Result<Command> decode_command(std::span<const std::uint8_t> entry) {
     Unpacker u(*body);
     Command c;
     std::int32_t op = 0;
-    if (!u.i32(op) || !u.str(c.key) || !u.bytes(c.value) || !u.i64(c.expected_version) || !u.done())
+    if (!u.i32(op) || !u.str(c.key) || !u.bytes(c.value) || !u.i64(c.expected_version))
         return make_error(HARNESS_ERR_PROTOCOL, "malformed drd command");
+    // The requester's identity is optional (entries written before it existed have none).
+    if (!u.done() && (!u.str(c.client) || !u.i64(c.request) || c.client.empty() || !u.done()))
+        return make_error(HARNESS_ERR_PROTOCOL, "malformed drd command (requester)");
     if (op < static_cast<std::int32_t>(Op::put) || op > static_cast<std::int32_t>(Op::del))
         return make_error(HARNESS_ERR_PROTOCOL, "unknown drd command op " + std::to_string(op));
     c.op = static_cast<Op>(op);

@@ -23,6 +23,12 @@ struct Command {
     std::string key;
     Bytes value;
     std::int64_t expected_version = 0;  // cas only: 0 = the key must not exist
+    // Who asked, for exactly-once writes: a command whose (client, request)
+    // was applied before is not applied again; the first outcome is
+    // answered instead (the Raft dissertation's client sessions). An empty
+    // client: no such check.
+    std::string client;
+    std::int64_t request = 0;
 };
 
 // What applying a command did, reported back to the writer.
@@ -32,6 +38,7 @@ struct ApplyOutcome {
     std::int64_t version = 0;          // put/cas: the record's version after the command
     std::int64_t current_version = 0;  // cas: the version found (0 = none)
     bool skipped = false;              // already applied before a restart
+    bool repeated = false;             // the same (client, request) was applied before: its outcome
 };
 
 inline constexpr std::size_t kEntryAlignment = 8;

@@ -9,6 +9,7 @@
 #include <harness/common/endpoint.hpp>
 #include <harness/hlib/hlib.hpp>
 
+#include <csignal>
 #include <thread>
 
 namespace harness::drd {
@@ -164,6 +165,12 @@ Result<void> Service::forward(Unpacker &args, Packer &out) {
         if (!command) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd forward: " + command.error().message);
         auto r = node_->submit(*command, deadline);
         if (!r) return r.error();
+        if (!die_after_applying_.empty() && command->key == die_after_applying_ && !r->repeated) {
+            log(2,
+                "vm/drd: applied a write of " + command->key +
+                    " and dies before answering (HARNESS_DRD_DIE_AFTER_APPLYING)");
+            ::raise(SIGKILL);
+        }
         pack_outcome(out, *r);
         return {};
     }

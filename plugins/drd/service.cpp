@@ -4,6 +4,7 @@
 #include <harness/common/endpoint.hpp>
 #include <harness/hlib/hlib.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -86,6 +87,12 @@ Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host) {
     std::unique_ptr<Service> s(new Service());
     s->host_ = host;
     s->member_id_ = host->member_id(host->host);
+    {
+        char id[17];
+        std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(random_u64()));
+        s->client_ = "drd:" + s->member_id_ + ":" + id;
+    }
+    if (const char *key = std::getenv("HARNESS_DRD_DIE_AFTER_APPLYING")) s->die_after_applying_ = key;
     auto key = load_key(host->key_file(host->host));
     if (!key) return make_error(key.error().status, "vm/drd: VM key: " + key.error().message);
     s->key_ = std::move(key.value());
@@ -208,11 +215,27 @@ std::map<std::uint64_t, ServerRecord> Service::server_records() const {
 
 // ---------------------------------------------------------------- functions
 
+Result<void> Service::read_requester(Unpacker &args, const std::string &function, Command &command) {
+    if (args.done()) {
+        command.client = client_;
+        command.request = next_request_.fetch_add(1);
+        return {};
+    }
+    if (!args.str(command.client) || !args.i64(command.request) || !args.done())
+        return bad_args(function, "a requester as (str client, i64 request) after the other arguments");
+    if (command.client.empty() || command.client.size() > 256)
+        return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                          "vm/drd " + function + ": the client id must be 1 to 256 bytes");
+    return {};
+}
+
 Result<void> Service::put(Unpacker &args, Packer &out) {
     std::string key, replication;
     Bytes value;
-    if (!args.str(key) || !args.bytes(value) || !args.str(replication) || !args.done())
-        return bad_args("put", "(str key, bytes value, str replication)");
+    if (!args.str(key) || !args.bytes(value) || !args.str(replication))
+        return bad_args("put", "(str key, bytes value, str replication[, str client, i64 request])");
+    Command command{Op::put, key, {}, 0};
+    if (auto r = read_requester(args, "put", command); !r) return r.error();
     if (key.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd put: empty key");
     auto local = is_local("put", replication);
     if (!local) return local.error();
@@ -223,7 +246,8 @@ Result<void> Service::put(Unpacker &args, Packer &out) {
         out.i64(*v);
         return {};
     }
-    auto r = replicate(Command{Op::put, key, std::move(value), 0}, Clock::now() + kCallBudget);
+    command.value = std::move(value);
+    auto r = replicate(command, Clock::now() + kCallBudget);
     if (!r) return r.error();
     out.i64(r->version);
     return {};
@@ -233,8 +257,11 @@ Result<void> Service::cas(Unpacker &args, Packer &out) {
     std::string key, replication;
     std::int64_t expected = 0;
     Bytes value;
-    if (!args.str(key) || !args.i64(expected) || !args.bytes(value) || !args.str(replication) || !args.done())
-        return bad_args("cas", "(str key, i64 expected_version, bytes value, str replication)");
+    if (!args.str(key) || !args.i64(expected) || !args.bytes(value) || !args.str(replication))
+        return bad_args("cas",
+                        "(str key, i64 expected_version, bytes value, str replication[, str client, i64 request])");
+    Command command{Op::cas, key, {}, expected};
+    if (auto r = read_requester(args, "cas", command); !r) return r.error();
     if (key.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd cas: empty key");
     if (expected < 0) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd cas: expected_version must be ≥ 0");
     auto local = is_local("cas", replication);
@@ -252,7 +279,8 @@ Result<void> Service::cas(Unpacker &args, Packer &out) {
         out.boolean(true).i64(*v);
         return {};
     }
-    auto r = replicate(Command{Op::cas, key, std::move(value), expected}, Clock::now() + kCallBudget);
+    command.value = std::move(value);
+    auto r = replicate(command, Clock::now() + kCallBudget);
     if (!r) return r.error();
     out.boolean(r->ok).i64(r->current_version);
     return {};
@@ -283,14 +311,16 @@ Result<void> Service::get(Unpacker &args, Packer &out) {
 
 Result<void> Service::del(Unpacker &args, Packer &out) {
     std::string key;
-    if (!args.str(key) || !args.done()) return bad_args("del", "(str key)");
+    if (!args.str(key)) return bad_args("del", "(str key[, str client, i64 request])");
+    Command command{Op::del, key, {}, 0};
+    if (auto r = read_requester(args, "del", command); !r) return r.error();
     if (key.empty()) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "vm/drd del: empty key");
     bool existed_local = false;
     {
         std::lock_guard lock(local_mutex_);
         existed_local = store_->del_local(key);
     }
-    auto r = replicate(Command{Op::del, key, {}, 0}, Clock::now() + kCallBudget);
+    auto r = replicate(command, Clock::now() + kCallBudget);
     if (!r) return r.error();
     out.boolean(existed_local || r->existed);
     return {};

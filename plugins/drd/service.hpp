@@ -78,6 +78,11 @@ private:
     Result<Bytes> call_member(const std::string &daemon_address, const std::string &function,
                               std::span<const std::uint8_t> args, Deadline deadline);
 
+    // Who asks for a write: the caller's (client, request) when it passed
+    // one (it retries with the same), else this service's own, fresh per
+    // call (its internal retries reuse it).
+    Result<void> read_requester(Unpacker &args, const std::string &function, Command &command);
+
     std::vector<MemberEntry> members() const;
     std::map<std::uint64_t, ServerRecord> server_records() const;
 
@@ -92,6 +97,15 @@ private:
     std::unique_ptr<RaftNode> node_;
 
     std::mutex local_mutex_;  // local_records read-modify-write (cas)
+
+    // Fault injection for the exactly-once test: the leader dies (SIGKILL)
+    // after applying a forwarded write of this key for the first time,
+    // before it answers (HARNESS_DRD_DIE_AFTER_APPLYING; empty: never).
+    std::string die_after_applying_;
+
+    // This service's client id for the writes it asks for itself.
+    std::string client_;
+    std::atomic<std::int64_t> next_request_{1};
 
     // Watches wait for applied entries.
     std::mutex applied_mutex_;

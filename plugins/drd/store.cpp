@@ -105,6 +105,9 @@ Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path &file) {
         "CREATE TABLE IF NOT EXISTS changes (idx INTEGER PRIMARY KEY, key TEXT NOT NULL, value BLOB NOT NULL,"
         "  version INTEGER NOT NULL, deleted INTEGER NOT NULL);"
         "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+        "CREATE TABLE IF NOT EXISTS requests (client TEXT NOT NULL, request INTEGER NOT NULL, idx INTEGER NOT NULL,"
+        "  ok INTEGER NOT NULL, existed INTEGER NOT NULL, version INTEGER NOT NULL, current_version INTEGER NOT NULL,"
+        "  PRIMARY KEY (client, request));"
         "INSERT OR IGNORE INTO meta VALUES ('last_applied', 0);";
     if (auto r = s->exec(schema); !r) return r.error();
     return s;
@@ -146,6 +149,24 @@ Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command) {
         (void)exec("ROLLBACK");
         return make_error(HARNESS_ERR_INTERNAL, message);
     };
+    if (!command.client.empty()) {
+        Statement q(db_,
+                    "SELECT ok, existed, version, current_version FROM requests WHERE client = ?1 AND request = ?2");
+        if (q.ok() && q.text(1, command.client).i64(2, command.request).step_row()) {
+            out.ok = q.col_i64(0) != 0;
+            out.existed = q.col_i64(1) != 0;
+            out.version = q.col_i64(2);
+            out.current_version = q.col_i64(3);
+            out.repeated = true;
+            Statement s(db_, "UPDATE meta SET value = ?1 WHERE name = 'last_applied'");
+            if (!s.ok() || !s.i64(1, index).run()) return fail("last_applied");
+            if (auto r = exec("COMMIT"); !r) {
+                (void)exec("ROLLBACK");
+                return r.error();
+            }
+            return out;
+        }
+    }
     auto current = get_from(db_, "records", command.key);
     std::int64_t current_version = current ? current->version : 0;
     bool change = false;
@@ -186,6 +207,25 @@ Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command) {
             Statement trim(db_, "DELETE FROM changes WHERE idx <= ?1");
             if (!trim.ok() || !trim.i64(1, index - kChangesKept).run()) return fail("trim changes");
         }
+    }
+    if (!command.client.empty()) {
+        Statement r(db_,
+                    "INSERT INTO requests (client, request, idx, ok, existed, version, current_version)"
+                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        if (!r.ok() ||
+            !r.text(1, command.client)
+                 .i64(2, command.request)
+                 .i64(3, index)
+                 .i64(4, out.ok)
+                 .i64(5, out.existed)
+                 .i64(6, out.version)
+                 .i64(7, out.current_version)
+                 .run())
+            return fail("remember the request");
+    }
+    if (index % 1000 == 0) {
+        Statement trim(db_, "DELETE FROM requests WHERE idx <= ?1");
+        if (!trim.ok() || !trim.i64(1, index - kRequestsKept).run()) return fail("trim requests");
     }
     Statement s(db_, "UPDATE meta SET value = ?1 WHERE name = 'last_applied'");
     if (!s.ok() || !s.i64(1, index).run()) return fail("last_applied");
@@ -262,6 +302,16 @@ Result<Bytes> Store::snapshot() const {
         changes.push_back(Change{s.col_i64(0), s.col_text(1), s.col_blob(2), s.col_i64(3), s.col_i64(4) != 0});
     p.i64(static_cast<std::int64_t>(changes.size()));
     for (const auto &c : changes) p.i64(c.index).str(c.key).bytes(c.value).i64(c.version).boolean(c.deleted);
+    std::vector<RememberedRequest> requests;
+    Statement q(db_, "SELECT client, request, idx, ok, existed, version, current_version FROM requests");
+    if (!q.ok()) return make_error(HARNESS_ERR_INTERNAL, std::string("sqlite: snapshot: ") + sqlite3_errmsg(db_));
+    while (q.step_row())
+        requests.push_back(RememberedRequest{q.col_text(0), q.col_i64(1), q.col_i64(2), q.col_i64(3) != 0,
+                                             q.col_i64(4) != 0, q.col_i64(5), q.col_i64(6)});
+    p.i64(static_cast<std::int64_t>(requests.size()));
+    for (const auto &r : requests)
+        p.str(r.client).i64(r.request).i64(r.index).boolean(r.ok).boolean(r.existed).i64(r.version).i64(
+            r.current_version);
     if (p.failed()) return make_error(HARNESS_ERR_INTERNAL, "drd snapshot: out of memory");
     return frame_padded(p.view());
 }
@@ -288,6 +338,18 @@ Result<void> Store::restore(std::span<const std::uint8_t> snapshot) {
             return make_error(HARNESS_ERR_PROTOCOL, "malformed drd snapshot change");
         changes.push_back(std::move(c));
     }
+    // Remembered requests (absent from snapshots taken before they existed).
+    std::vector<RememberedRequest> requests;
+    if (!u.done()) {
+        if (!u.i64(n) || n < 0) return make_error(HARNESS_ERR_PROTOCOL, "malformed drd snapshot requests");
+        for (std::int64_t i = 0; i < n; ++i) {
+            RememberedRequest r;
+            if (!u.str(r.client) || !u.i64(r.request) || !u.i64(r.index) || !u.boolean(r.ok) || !u.boolean(r.existed) ||
+                !u.i64(r.version) || !u.i64(r.current_version))
+                return make_error(HARNESS_ERR_PROTOCOL, "malformed drd snapshot request");
+            requests.push_back(std::move(r));
+        }
+    }
     if (!u.done()) return make_error(HARNESS_ERR_PROTOCOL, "trailing bytes in drd snapshot");
 
     std::lock_guard lock(mutex_);
@@ -301,7 +363,7 @@ Result<void> Store::restore(std::span<const std::uint8_t> snapshot) {
         (void)exec("ROLLBACK");
         return make_error(HARNESS_ERR_INTERNAL, message);
     };
-    if (!exec("DELETE FROM records; DELETE FROM changes;")) return fail();
+    if (!exec("DELETE FROM records; DELETE FROM changes; DELETE FROM requests;")) return fail();
     for (const auto &r : records) {
         Statement s(db_, "INSERT INTO records (key, value, version) VALUES (?1, ?2, ?3)");
         if (!s.ok() || !s.text(1, r.key).blob(2, r.value).i64(3, r.version).run()) return fail();
@@ -309,6 +371,21 @@ Result<void> Store::restore(std::span<const std::uint8_t> snapshot) {
     for (const auto &c : changes) {
         Statement s(db_, "INSERT INTO changes (idx, key, value, version, deleted) VALUES (?1, ?2, ?3, ?4, ?5)");
         if (!s.ok() || !s.i64(1, c.index).text(2, c.key).blob(3, c.value).i64(4, c.version).i64(5, c.deleted).run())
+            return fail();
+    }
+    for (const auto &r : requests) {
+        Statement s(db_,
+                    "INSERT INTO requests (client, request, idx, ok, existed, version, current_version)"
+                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        if (!s.ok() ||
+            !s.text(1, r.client)
+                 .i64(2, r.request)
+                 .i64(3, r.index)
+                 .i64(4, r.ok)
+                 .i64(5, r.existed)
+                 .i64(6, r.version)
+                 .i64(7, r.current_version)
+                 .run())
             return fail();
     }
     Statement s(db_, "UPDATE meta SET value = ?1 WHERE name = 'last_applied'");

@@ -46,6 +46,17 @@ struct Change {
     bool deleted = false;
 };
 
+// The outcome of an applied command with a client, kept to answer its retries.
+struct RememberedRequest {
+    std::string client;
+    std::int64_t request = 0;
+    std::int64_t index = 0;  // the log entry that applied it
+    bool ok = true;
+    bool existed = false;
+    std::int64_t version = 0;
+    std::int64_t current_version = 0;
+};
+
 class Store {
 public:
     // Opens or creates the database; creates missing tables.
@@ -56,7 +67,10 @@ public:
 
     // Applies the committed entry at index. An index at or below
     // last_applied() was applied before a restart: nothing changes and the
-    // outcome says skipped.
+    // outcome says skipped. A command whose (client, request) was applied
+    // before changes nothing either and answers that first outcome
+    // (repeated); the outcome of every command with a client is remembered
+    // for kRequestsKept entries.
     Result<ApplyOutcome> apply(std::int64_t index, const Command &command);
     std::int64_t last_applied() const;
 
@@ -71,8 +85,9 @@ public:
     std::vector<Record> scan_local(const std::string &prefix) const;
     bool del_local(const std::string &key);
 
-    // Snapshot of the replicated state: records, retained changes and the
-    // last applied index, as a padded frame (see command.hpp).
+    // Snapshot of the replicated state: records, retained changes, the
+    // remembered requests' outcomes and the last applied index, as a padded
+    // frame (see command.hpp).
     Result<Bytes> snapshot() const;
     // Replaces the replicated state with a snapshot's, unless this store has
     // already applied past it (then the log replay brings nothing new).
@@ -80,6 +95,9 @@ public:
 
     // How many changes to keep for watches (older ones are dropped).
     static constexpr std::int64_t kChangesKept = 100000;
+    // How many log entries back a (client, request) is remembered: a retry
+    // comes within seconds, long before this many writes.
+    static constexpr std::int64_t kRequestsKept = 10000;
 
 private:
     Store() = default;

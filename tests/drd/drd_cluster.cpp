@@ -183,7 +183,10 @@ TEST_CASE("malformed arguments get clear errors and the daemon keeps serving") {
     bad_forward.str("explode").bytes({});
 
     expect_invalid("put", none, "malformed arguments");
-    expect_invalid("put", wrong_types, "expected (str key, bytes value, str replication)");
+    expect_invalid("put", wrong_types, "expected (str key, bytes value, str replication[, str client, i64 request])");
+    Packer trailing_garbage;
+    trailing_garbage.str("k").bytes({}).str("voters").i64(9);
+    expect_invalid("put", trailing_garbage, "a requester as (str client, i64 request)");
     expect_invalid("get", extra, "malformed arguments");
     expect_invalid("put", bad_replication, "unknown replication");
     expect_invalid("cas", negative_cas, "expected_version");

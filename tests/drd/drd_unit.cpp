@@ -195,6 +195,55 @@ TEST_CASE("store: snapshot and restore carry records, changes and the applied in
     CHECK_FALSE(b->restore(std::span(bad).first(bad.size() - 8)).ok());
 }
 
+TEST_CASE("a command's requester round-trips; entries without one (older logs) still decode") {
+    Command c{Op::put, "k", bytes_of("v"), 0, "client-a", 41};
+    Bytes e = encode_command(c);
+    CHECK(e.size() % 8 == 0);
+    auto d = decode_command(e);
+    REQUIRE(d.ok());
+    CHECK(d->client == "client-a");
+    CHECK(d->request == 41);
+    Packer legacy;
+    legacy.i32(static_cast<std::int32_t>(Op::put)).str("k").bytes(bytes_of("v")).i64(0);
+    auto old = decode_command(frame_padded(legacy.view()));
+    REQUIRE(old.ok());
+    CHECK(old->client.empty());
+    Packer empty_client;
+    empty_client.i32(static_cast<std::int32_t>(Op::put)).str("k").bytes({}).i64(0).str("").i64(1);
+    CHECK_FALSE(decode_command(frame_padded(empty_client.view())).ok());
+}
+
+TEST_CASE("store: a repeated (client, request) answers its first outcome and writes nothing; snapshots keep them") {
+    TempDir dir("drdunit");
+    auto a = open_store(dir.path() / "a.sqlite");
+    auto first = a->apply(1, Command{Op::cas, "k", bytes_of("one"), 0, "c", 1});
+    REQUIRE(first.ok());
+    CHECK(first->ok);
+    CHECK_FALSE(first->repeated);
+    // The same request again (a retry after a lost answer): same outcome,
+    // though the cas would now fail, and no second write.
+    auto again = a->apply(2, Command{Op::cas, "k", bytes_of("one"), 0, "c", 1});
+    REQUIRE(again.ok());
+    CHECK(again->repeated);
+    CHECK(again->ok);
+    CHECK(again->current_version == 1);
+    CHECK(a->get("k")->version == 1);
+    CHECK(a->last_applied() == 2);
+    CHECK(a->changes("k", 0, 10).size() == 1);
+    // Another client's request 1 is a request of its own.
+    CHECK(a->apply(3, Command{Op::put, "k", bytes_of("two"), 0, "d", 1})->version == 2);
+
+    auto snap = a->snapshot();
+    REQUIRE(snap.ok());
+    auto b = open_store(dir.path() / "b.sqlite");
+    REQUIRE(b->restore(*snap).ok());
+    auto after_restore = b->apply(4, Command{Op::put, "k", bytes_of("three"), 0, "d", 1});
+    REQUIRE(after_restore.ok());
+    CHECK(after_restore->repeated);
+    CHECK(after_restore->version == 2);
+    CHECK(b->get("k")->version == 2);
+}
+
 TEST_CASE("store: local records are separate, versioned, and scanned by prefix") {
     TempDir dir("drdunit");
     auto s = open_store(dir.path() / "drd.sqlite");

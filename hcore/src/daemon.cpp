@@ -199,6 +199,8 @@ int Daemon::run(ReadyReporter &ready) {
 void Daemon::request_stop() {
     if (stopping_) return;
     stopping_ = true;
+    // The others hear it now rather than after the heartbeat timeout.
+    if (membership_) membership_->announce_leave();
     boost::system::error_code ignored;
     tcp_acceptor_.close(ignored);
     unix_acceptor_.close(ignored);

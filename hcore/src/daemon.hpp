@@ -57,6 +57,8 @@ public:
     // and membership hooks (run on the I/O thread).
     Result<const LoadedPlugin *> load_component(const ComponentName &name) { return registry_->load(name); }
     void subscribe_members(Membership::Hook hook) { membership_->subscribe(std::move(hook)); }
+    // Whether a member that is not alive stopped cleanly (left) rather than failed.
+    bool member_left(const std::string &id) const { return membership_->left(id); }
     // ABI 1.1 host API: members as this daemon sees them (self included,
     // ordered by id; only self before serving starts), paths, and a PACKED
     // call of a component in this process on the calling thread.

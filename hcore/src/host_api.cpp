@@ -45,8 +45,12 @@ void host_log(void *host, int level, const char *message) noexcept {
 int host_subscribe(void *host, harness_member_hook hook, void *user) noexcept {
     try {
         if (!hook) return HARNESS_ERR_INVALID_ARGUMENT;
-        daemon_of(host).subscribe_members([hook, user](const std::string &id, bool alive) {
-            hook(user, id.c_str(), alive ? HARNESS_MEMBER_ALIVE : HARNESS_MEMBER_FAILED);
+        Daemon &d = daemon_of(host);
+        d.subscribe_members([hook, user, &d](const std::string &id, bool alive) {
+            hook(user, id.c_str(),
+                 alive                   ? HARNESS_MEMBER_ALIVE
+                     : d.member_left(id) ? HARNESS_MEMBER_LEFT
+                                         : HARNESS_MEMBER_FAILED);
         });
         return HARNESS_OK;
     } catch (...) {
@@ -67,7 +71,10 @@ int host_list_members(void *host, harness_member_visitor visit, void *user) noex
         for (const auto &m : d.members()) {
             std::string address = m.tcp.to_string();
             harness_member_info info{sizeof(harness_member_info), m.id.c_str(), address.c_str(),
-                                     m.alive ? HARNESS_MEMBER_ALIVE : HARNESS_MEMBER_FAILED, m.id == d.id() ? 1 : 0};
+                                     m.alive      ? HARNESS_MEMBER_ALIVE
+                                         : m.left ? HARNESS_MEMBER_LEFT
+                                                  : HARNESS_MEMBER_FAILED,
+                                     m.id == d.id() ? 1 : 0};
             visit(user, &info);
         }
         return HARNESS_OK;

@@ -53,7 +53,7 @@ void Membership::tick() {
         }
         for (auto &[id, m] : members_) {
             if (!m.alive) {
-                if (now - m.last_probe >= timeout_) {
+                if (!m.left && now - m.last_probe >= timeout_) {
                     m.last_probe = now;
                     targets.push_back(m.udp);
                 }
@@ -85,7 +85,7 @@ void Membership::tick() {
     });
 }
 
-Bytes Membership::encode_heartbeat() const {
+Bytes Membership::encode_heartbeat(bool leaving) const {
     Packer p;
     std::lock_guard lock(mutex_);
     p.str(vm_).str(self_.id).str(self_.tcp.to_string()).str(self_.udp.to_string()).u64(self_.incarnation);
@@ -97,7 +97,41 @@ Bytes Membership::encode_heartbeat() const {
     auto loaded = local_loaded_ ? local_loaded_() : std::vector<ComponentName>{};
     p.u64(loaded.size());
     for (const auto &c : loaded) p.str(c.package).str(c.component);
+    // Trailing, so daemons that do not know it read the rest as before.
+    if (leaving) p.boolean(true);
     return p.take();
+}
+
+void Membership::announce_leave() {
+    if (!send_) return;
+    std::vector<Endpoint> targets;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto &[id, m] : members_)
+            if (m.alive) targets.push_back(m.udp);
+    }
+    Bytes hb = encode_heartbeat(true);
+    // Twice: a lost datagram would leave the others waiting for the timeout.
+    for (int copy = 0; copy < 2; ++copy)
+        for (const auto &t : targets) send_(t, hb);
+}
+
+bool Membership::left(const std::string &member_id) const {
+    std::lock_guard lock(mutex_);
+    auto it = members_.find(member_id);
+    return it != members_.end() && it->second.left;
+}
+
+void Membership::mark_left(const std::string &id, std::uint64_t incarnation) {
+    {
+        std::lock_guard lock(mutex_);
+        auto it = members_.find(id);
+        if (it == members_.end() || it->second.left || incarnation < it->second.incarnation) return;
+        it->second.alive = false;
+        it->second.left = true;
+    }
+    log_.info("member " + id + " left the VM");
+    notify(id, false);
 }
 
 void Membership::add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct,
@@ -117,10 +151,13 @@ void Membership::add_or_refresh(const std::string &id, const Endpoint &tcp, cons
         } else if (direct && it->second.alive) {
             it->second.last_heard = SteadyClock::now();
             it->second.incarnation = std::max(it->second.incarnation, incarnation);
+        } else if (direct && it->second.left && incarnation <= it->second.incarnation) {
+            // A heartbeat sent before its leave (reordered): it is gone.
         } else if (direct) {
             // Heard from directly after being declared failed: only the member
             // itself can bring it back, never gossip about it.
             MemberInfo &m = it->second;
+            m.left = false;
             m.alive = true;
             m.last_heard = SteadyClock::now();
             m.tcp = tcp;
@@ -157,27 +194,43 @@ void Membership::handle_heartbeat(std::span<const std::uint8_t> body) {
     auto tcp_e = parse_endpoint(tcp);
     auto udp_e = parse_endpoint(udp);
     if (!tcp_e || !udp_e) return;
-    add_or_refresh(id, *tcp_e, *udp_e, true, incarnation);
+    struct Gossiped {
+        std::string id;
+        Endpoint tcp, udp;
+    };
+    std::vector<Gossiped> gossip;
     for (std::uint64_t i = 0; i < n && i < 4096; ++i) {
         std::string mid, mtcp, mudp;
         if (!u.str(mid) || !u.str(mtcp) || !u.str(mudp)) return;
         auto a = parse_endpoint(mtcp), b = parse_endpoint(mudp);
         if (!a || !b) return;
+        gossip.push_back({std::move(mid), *a, *b});
+    }
+    std::uint64_t m = 0;
+    std::vector<ComponentName> loaded;
+    bool complete = u.u64(m);
+    for (std::uint64_t i = 0; complete && i < m && i < 4096; ++i) {
+        ComponentName c;
+        complete = u.str(c.package) && u.str(c.component);
+        if (complete) loaded.push_back(std::move(c));
+    }
+    bool leaving = false;
+    if (complete && !u.done() && !u.boolean(leaving)) leaving = false;
+    if (leaving) {
+        // Known to us or not, the sender is going: nothing of it is added.
+        mark_left(id, incarnation);
+        return;
+    }
+    add_or_refresh(id, *tcp_e, *udp_e, true, incarnation);
+    for (const auto &g : gossip) {
         bool known;
         {
             std::lock_guard lock(mutex_);
-            known = members_.count(mid) > 0;
+            known = members_.count(g.id) > 0;
         }
-        if (!known) add_or_refresh(mid, *a, *b, false);
+        if (!known) add_or_refresh(g.id, g.tcp, g.udp, false);
     }
-    std::uint64_t m = 0;
-    if (!u.u64(m)) return;
-    std::vector<ComponentName> loaded;
-    for (std::uint64_t i = 0; i < m && i < 4096; ++i) {
-        ComponentName c;
-        if (!u.str(c.package) || !u.str(c.component)) return;
-        loaded.push_back(std::move(c));
-    }
+    if (!complete) return;
     std::lock_guard lock(mutex_);
     if (auto it = members_.find(id); it != members_.end()) it->second.loaded = std::move(loaded);
 }
@@ -223,7 +276,7 @@ Bytes Membership::encode_members() const {
     for (const auto &[id, m] : members_) {
         auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(now - m.last_heard).count();
         p.str(id).str(m.tcp.to_string()).str(m.udp.to_string());
-        p.i32(m.alive ? HARNESS_MEMBER_ALIVE : HARNESS_MEMBER_FAILED).i64(silent);
+        p.i32(m.alive ? HARNESS_MEMBER_ALIVE : m.left ? HARNESS_MEMBER_LEFT : HARNESS_MEMBER_FAILED).i64(silent);
     }
     return p.take();
 }

@@ -12,7 +12,9 @@
 // neither heartbeats the other at the normal rate. A daemon that was itself
 // not scheduled for longer than the timeout (SIGSTOP, a stalled VM) cannot
 // judge the others' silence: it gives them a fresh timeout instead of
-// declaring them failed, and starts a new incarnation of its own.
+// declaring them failed, and starts a new incarnation of its own. A daemon
+// that stops cleanly says so in a last heartbeat: the others mark it left
+// at once (for the hooks, a failure) and never probe it again.
 // Subscribers (plugins, through the host API) hear of joins and failures on
 // the I/O thread.
 #pragma once
@@ -44,6 +46,7 @@ struct MemberInfo {
     SteadyClock::time_point last_heard;
     std::vector<ComponentName> loaded;     // as last gossiped by that member
     std::uint64_t incarnation = 1;         // +1 each time it rejoins after being declared failed
+    bool left = false;                     // not alive because it said it was stopping
     SteadyClock::time_point last_probe{};  // while failed: the last heartbeat sent to it
 };
 
@@ -62,6 +65,10 @@ public:
     // A daemon asked to join (TCP JOIN); returns the body of the reply.
     Result<Bytes> handle_join(std::span<const std::uint8_t> body);
     void handle_heartbeat(std::span<const std::uint8_t> body);
+    // A clean stop: tells every live member that this daemon is going (a
+    // last heartbeat that says so), so they mark it left at once.
+    void announce_leave();
+    bool left(const std::string &member_id) const;
     // Adds members from a JOIN reply (the joining side).
     Result<void> adopt_member_list(std::span<const std::uint8_t> members_body);
 
@@ -80,7 +87,8 @@ private:
     void add_or_refresh(const std::string &id, const Endpoint &tcp, const Endpoint &udp, bool direct,
                         std::uint64_t incarnation = 0);
     void notify(const std::string &id, bool alive);
-    Bytes encode_heartbeat() const;
+    Bytes encode_heartbeat(bool leaving = false) const;
+    void mark_left(const std::string &id, std::uint64_t incarnation);
 
     boost::asio::io_context &io_;
     MemberInfo self_;

@@ -76,6 +76,7 @@ Result<std::vector<Member>> decode_members(std::span<const std::uint8_t> body) {
         m.tcp = *t;
         m.udp = *d;
         m.alive = state == HARNESS_MEMBER_ALIVE;
+        m.left = state == HARNESS_MEMBER_LEFT;
         members.push_back(std::move(m));
     }
     return members;

@@ -214,7 +214,7 @@ public:
     void handle(const Event &ev, bool stopping) {
         switch (ev.kind) {
         case Event::Kind::process_end: return on_process_end(ev.process, ev.exit, stopping);
-        case Event::Kind::member_failed: return on_member_failed(ev.member, stopping);
+        case Event::Kind::member_failed: return on_member_failed(ev.member, ev.member_left, stopping);
         case Event::Kind::fence: return stopping ? void() : on_fence(ev.fence);
         case Event::Kind::respawn: return stopping ? void() : on_respawn(ev.respawn);
         case Event::Kind::signal: return;
@@ -338,7 +338,7 @@ private:
     // The VM declared a daemon failed: each of the job's processes on it is
     // lost (published as rank_lost, so every rank learns it even if its own
     // connections did not break).
-    void on_member_failed(const std::string &member, bool stopping) {
+    void on_member_failed(const std::string &member, bool left, bool stopping) {
         if (!dead_.insert(member).second) return;
         for (std::size_t i = 0; i < procs_.size(); ++i) {
             Process &p = procs_[i];
@@ -346,7 +346,8 @@ private:
             // A process seen to end normally is not lost.
             if (p.done && p.lost_why.empty() && !lost_seen_.count(i)) continue;
             p.lost_published = true;
-            p.lost_why = "its daemon " + member + " was declared failed by the VM";
+            p.lost_why = left ? "its daemon " + member + " left the VM"
+                              : "its daemon " + member + " was declared failed by the VM";
             publish(pack_rank_lost(p.rank, p.incarnation, member, p.lost_why), "rank_lost for rank " + p.label());
             if (!p.done) {
                 RankExit x;

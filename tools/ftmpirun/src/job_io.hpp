@@ -40,6 +40,7 @@ struct Event {
     std::string member;       // member_failed
     FenceRequest fence;
     RespawnRequest respawn;
+    bool member_left = false;  // member_failed: it stopped cleanly (left the VM)
 };
 
 class Inbox {

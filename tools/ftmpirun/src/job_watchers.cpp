@@ -22,8 +22,12 @@ void watch_members(const JobSpec &spec, Inbox &inbox, StopFlag &stop) {
         auto members = link.members();
         if (!members) continue;  // every daemon we know is silent: the followers see it too
         for (const auto &m : *members)
-            if (!m.alive && reported.insert(m.id).second)
-                inbox.post({Event::Kind::member_failed, 0, {}, 0, m.id, {}, {}});
+            if (!m.alive && reported.insert(m.id).second) {
+                Event e{Event::Kind::member_failed};
+                e.member = m.id;
+                e.member_left = m.left;
+                inbox.post(std::move(e));
+            }
     }
 }
 

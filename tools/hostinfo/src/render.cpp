@@ -11,7 +11,10 @@ nlohmann::json to_json(const VmState &st) {
     for (const auto &m : st.members)
         j["members"].push_back({{"id", m.id},
                                 {"address", m.address},
-                                {"state", m.alive ? "alive" : "failed"},
+                                {"state",
+                                 m.alive      ? "alive"
+                                     : m.left ? "left"
+                                              : "failed"},
                                 {"silent_ms", m.silent_ms}});
     j["services"] = nlohmann::json::array();
     for (const auto &[name, ids] : st.services) j["services"].push_back({{"name", name}, {"members", ids}});
@@ -43,7 +46,9 @@ void print_text(const VmState &st, std::ostream &out) {
     out << "members (as member " << st.via << " sees them)\n";
     for (const auto &m : st.members) {
         out << "  " << std::left << std::setw(10) << m.id << std::setw(24) << m.address
-            << (m.alive ? "alive" : "FAILED");
+            << (m.alive      ? "alive"
+                    : m.left ? "LEFT"
+                             : "FAILED");
         if (m.silent_ms > 0) out << "  (heard " << m.silent_ms << " ms ago)";
         out << "\n";
     }

@@ -57,7 +57,7 @@ Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeo
     st.via = vm.local_id();
     auto members = vm.members();
     if (!members) return members.error();
-    for (const auto &m : *members) st.members.push_back({m.id, m.tcp.to_string(), m.alive, m.silent_ms});
+    for (const auto &m : *members) st.members.push_back({m.id, m.tcp.to_string(), m.alive, m.silent_ms, m.left});
     std::sort(st.members.begin(), st.members.end(), [](const auto &a, const auto &b) { return a.id < b.id; });
 
     std::map<std::string, std::vector<std::string>> loaded_service;  // service → members with it loaded

@@ -19,6 +19,7 @@ struct MemberState {
     std::string address;
     bool alive = true;
     std::int64_t silent_ms = 0;
+    bool left = false;  // not alive because it stopped cleanly
 };
 
 struct DrdStatus {

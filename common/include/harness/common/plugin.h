@@ -317,7 +317,14 @@ typedef enum harness_mode {
     HARNESS_MODE_SERVICE = 4  /* a forked long-lived process per function */
 } harness_mode;
 
-typedef enum harness_member_state { HARNESS_MEMBER_ALIVE = 0, HARNESS_MEMBER_FAILED = 1 } harness_member_state;
+/* LEFT: the member said it was stopping (a clean stop) and is gone at once,
+ * without waiting for the heartbeat timeout; for everything but the reason it
+ * is a failed member. */
+typedef enum harness_member_state {
+    HARNESS_MEMBER_ALIVE = 0,
+    HARNESS_MEMBER_FAILED = 1,
+    HARNESS_MEMBER_LEFT = 2
+} harness_member_state;
 
 typedef void (*harness_member_hook)(void *user, const char *member_id, int state);
 

@@ -115,6 +115,7 @@ struct Member {
     Endpoint tcp;
     Endpoint udp;
     bool alive = true;
+    bool left = false;           // not alive because it stopped cleanly (else: failed)
     std::int64_t silent_ms = 0;  // since its last heartbeat, as seen by the answering daemon
 };
 

@@ -2,6 +2,7 @@
 
 #include "detach.hpp"
 #include "host_api.hpp"
+#include "published_records.hpp"
 #include "stream_session.hpp"
 #include "udp_endpoint.hpp"
 
@@ -41,10 +42,19 @@ Daemon::Daemon(Settings settings, Logger &log, std::shared_ptr<Fetcher> fetcher,
     registry_ = std::make_unique<PluginRegistry>(std::move(resolver), &host_api_, log_);
     registry_->set_one_per_vm_check([this](const ComponentName &n) { return check_one_per_vm(n); });
     invoker_ = std::make_unique<Invoker>(io_, reaper_, &host_api_, log_);
+    directory_->set_stored([this]() -> std::vector<PublishedPlugin> {
+        if (!drd_loaded()) return {};  // never loads the DRD just to look
+        return read_published_records(&host_api_);
+    });
+}
+
+bool Daemon::drd_loaded() const {
+    return registry_->find(ComponentName{"vm", "drd"}) != nullptr;
 }
 
 Daemon::~Daemon() {
     background_.join();
+    directory_->set_stored(nullptr);
     member_records_.reset();
     invoker_.reset();
     registry_.reset();
@@ -143,11 +153,7 @@ int Daemon::run(ReadyReporter &ready) {
     }
 
     member_records_ = std::make_unique<MemberRecords>(
-        id_, [this] { return membership_->snapshot(); },
-        [this] {
-            return registry_->find(ComponentName{"vm", "drd"}) != nullptr;
-        },
-        &host_api_, log_);
+        id_, [this] { return membership_->snapshot(); }, [this] { return drd_loaded(); }, &host_api_, log_);
     membership_->subscribe([this](const std::string &, bool) {
         if (member_records_) member_records_->changed();
     });

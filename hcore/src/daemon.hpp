@@ -59,6 +59,8 @@ public:
     void subscribe_members(Membership::Hook hook) { membership_->subscribe(std::move(hook)); }
     // Whether a member that is not alive stopped cleanly (left) rather than failed.
     bool member_left(const std::string &id) const { return membership_->left(id); }
+    // Whether vm/drd is loaded here (the VM records it keeps are then reachable).
+    bool drd_loaded() const;
     // ABI 1.1 host API: members as this daemon sees them (self included,
     // ordered by id; only self before serving starts), paths, and a PACKED
     // call of a component in this process on the calling thread.

@@ -51,12 +51,13 @@ void MemberRecords::write_differences() {
     }
     for (const auto &m : members) {
         std::string key = "vm/members/" + m.id;
-        Packer value;
-        value.str(m.tcp.to_string()).str(m.alive ? "alive" : "failed").u64(m.incarnation);
+        Packer packed;
+        packed.str(m.tcp.to_string()).str(m.alive ? "alive" : m.left ? "left" : "failed").u64(m.incarnation);
+        const Bytes value = packed.take();
         auto it = written_.find(key);
-        if (it != written_.end() && it->second == value.take()) continue;
+        if (it != written_.end() && it->second == value) continue;
         Packer args;
-        args.str(key).bytes(value.view()).str("voters");
+        args.str(key).bytes(value).str("voters");
         harness_buf out{};
         char err[256] = {};
         int rc = host_->call_local(host_->host, "vm", "drd", "put", args.view().data(), args.view().size(), &out, err,
@@ -66,7 +67,7 @@ void MemberRecords::write_differences() {
             log_.debug("membership record " + key + " not written yet: " + err);
             return;  // retried on the next change or second
         }
-        written_[key] = value.take();
+        written_[key] = value;
     }
 }
 

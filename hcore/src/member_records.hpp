@@ -1,6 +1,6 @@
 // The VM's membership, written into the DRD (VM_SERVICES.md: prefix
 // vm/members/) when vm/drd is loaded here: record vm/members/<id> = pack
-// (str address, str state "alive"|"failed", u64 incarnation), replication
+// (str address, str state "alive"|"failed"|"left", u64 incarnation), replication
 // "voters". Only the coordinator (the live member with the smallest id)
 // writes, so members do not race each other; a new coordinator rewrites
 // what differs. Writes go through the host API's call_local on a worker

@@ -3,6 +3,7 @@
 // network, so they run on the background pool (or before serving starts),
 // never on the I/O thread, and every one has a deadline.
 #include "daemon.hpp"
+#include "published_records.hpp"
 
 #include <harness/hlib/hlib.hpp>
 
@@ -212,16 +213,21 @@ void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done) {
         entries.push_back(std::move(e));
     }
     if (!u.done()) return done(error_reply(HARNESS_ERR_PROTOCOL, "malformed publish request"));
-    for (auto &e : entries) {
+    for (const auto &e : entries) {
         log_.info("published: " + e.name.to_string() + " " + e.version + " at " + e.repo_url);
-        directory_->record(std::move(e));
+        directory_->record(e);
     }
     if (forwarded) return done(Reply{HARNESS_OK, {}});
-    // Tell every live member; the publisher's answer waits for them, so when
+    // Tell every live member, and record it in the DRD for the daemons that
+    // join or restart later; the publisher's answer waits for both, so when
     // hpublish returns, every daemon knows where to fetch.
     Bytes forward(body.begin(), body.end());
     in_background(
-        [this, forward = std::move(forward)]() mutable {
+        [this, forward = std::move(forward), entries = std::move(entries)]() mutable {
+            std::vector<std::string> failures;
+            if (drd_loaded())
+                if (auto r = write_published_records(&host_api_, entries); !r)
+                    failures.push_back("the DRD: " + r.error().describe());
             Unpacker original(forward);
             std::string repo;
             original.str(repo);
@@ -229,14 +235,16 @@ void Daemon::handle_publish(std::span<const std::uint8_t> body, ReplyFn done) {
             original.boolean(ignored);
             Packer p;
             p.str(repo).boolean(true).raw(original.rest());
-            std::string failures;
             for (const auto &m : membership_->snapshot()) {
                 if (m.id == id_ || !m.alive) continue;
                 if (auto r = ask(m.tcp, key_, Type::publish, p.view()); !r)
-                    failures += (failures.empty() ? "" : "; ") + m.id + ": " + r.error().describe();
+                    failures.push_back("member " + m.id + ": " + r.error().describe());
             }
-            if (!failures.empty())
-                return error_reply(HARNESS_ERR_UNREACHABLE, "recorded here, but not on every member: " + failures);
+            if (!failures.empty()) {
+                std::string text;
+                for (const auto &f : failures) text += (text.empty() ? "" : "; ") + f;
+                return error_reply(HARNESS_ERR_UNREACHABLE, "recorded here, but not everywhere: " + text);
+            }
             return Reply{HARNESS_OK, {}};
         },
         std::move(done));

@@ -2,16 +2,19 @@
 // what hpublish pushes when it publishes ("information is pushed to the
 // database when plug-ins are published", as HARNESS's g_hcore does).
 //
-// Until the replicated database (DRD) exists this is each daemon's own table,
-// filled by PUBLISH requests that the receiving daemon forwards to every live
-// member; a daemon that joins later learns entries published after it joined.
-// The DRD takes the table over behind this same interface. The resolver's
-// HTTP step asks repositories_for() before its configured --repo URLs; trust
-// is unchanged: only indexes signed by a --trust key are accepted.
+// Two sources: this daemon's own table, filled by PUBLISH requests (the
+// receiving daemon forwards them to every live member), and the VM's records
+// in the DRD (published_records.hpp), which also hold what was published
+// before this daemon joined or restarted. The table's entries come first
+// (they are what this daemon heard most recently), then the DRD's that the
+// table lacks. The resolver's HTTP step asks repositories_for() before its
+// configured --repo URLs; trust is unchanged: only indexes signed by a
+// --trust key are accepted.
 #pragma once
 
 #include <harness/common/loader.hpp>
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -28,13 +31,20 @@ struct PublishedPlugin {
 
 class PluginDirectory {
 public:
+    // The entries recorded VM-wide (the DRD's), newest first.
+    using Stored = std::function<std::vector<PublishedPlugin>()>;
+
     void record(PublishedPlugin entry);
+    void set_stored(Stored stored);
     std::vector<std::string> repositories_for(const ComponentName &name) const;
     std::vector<PublishedPlugin> all() const;
 
 private:
+    std::map<ComponentName, std::vector<PublishedPlugin>> merged() const;
+
     mutable std::mutex mutex_;
     std::map<ComponentName, std::vector<PublishedPlugin>> entries_;  // newest publication first
+    Stored stored_;
 };
 
 }  // namespace harness::hcore

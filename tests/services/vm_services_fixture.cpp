@@ -74,6 +74,17 @@ std::size_t ServiceVm::index_of(const std::string &member_id) const {
     return daemons_.size();
 }
 
+std::size_t ServiceVm::add_daemon() {
+    const std::size_t i = daemons_.size();
+    roots_.push_back(dir_->path() / ("d" + std::to_string(i)));
+    fs::create_directories(roots_.back());
+    install_vm_plugins(roots_.back());
+    ports_.push_back(test::free_port());
+    daemons_.emplace_back();
+    start(i, "127.0.0.1:" + std::to_string(ports_[0]));
+    return i;
+}
+
 void ServiceVm::kill_hard(std::size_t i) {
     if (!daemons_.at(i)) return;
     daemons_[i]->kill_hard();

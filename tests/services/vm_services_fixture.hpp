@@ -43,6 +43,8 @@ public:
     std::size_t index_of(const std::string &member_id) const;
 
     void kill_hard(std::size_t i);
+    // Starts one more daemon, joining the first; returns its index.
+    std::size_t add_daemon();
     // Stops (SIGTERM) every daemon still running, then starts all of them
     // again on the same roots and ports: the first alone, the others joining.
     void restart_all();

@@ -108,6 +108,9 @@ private:
     void handle_publish(std::span<const std::uint8_t> body, ReplyFn done);
     Bytes encode_published() const;
     Result<void> claim(const ComponentName &name, const std::string &member_id);
+    // The same claim as a DRD record, taken by compare-and-set, when vm/drd is
+    // loaded here: no coordinator change can then grant it twice.
+    Result<void> claim_in_drd(const ComponentName &name);
     Bytes encode_loaded() const;
     // Runs work on the background pool and its reply on the I/O thread.
     void in_background(std::function<Reply()> work, ReplyFn done);

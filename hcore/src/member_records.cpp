@@ -1,5 +1,7 @@
 #include "member_records.hpp"
 
+#include "local_drd.hpp"
+
 namespace harness::hcore {
 
 MemberRecords::MemberRecords(std::string self_id, Snapshot snapshot, DrdLoaded drd_loaded, const harness_host_api *host,
@@ -58,13 +60,8 @@ void MemberRecords::write_differences() {
         if (it != written_.end() && it->second == value) continue;
         Packer args;
         args.str(key).bytes(value).str("voters");
-        harness_buf out{};
-        char err[256] = {};
-        int rc = host_->call_local(host_->host, "vm", "drd", "put", args.view().data(), args.view().size(), &out, err,
-                                   sizeof err);
-        harness_buf_free(&out);
-        if (rc != HARNESS_OK) {
-            log_.debug("membership record " + key + " not written yet: " + err);
+        if (auto r = call_local_drd(host_, "put", args); !r) {
+            log_.debug("membership record " + key + " not written yet: " + r.error().describe());
             return;  // retried on the next change or second
         }
         written_[key] = value;

@@ -3,6 +3,7 @@
 // network, so they run on the background pool (or before serving starts),
 // never on the I/O thread, and every one has a deadline.
 #include "daemon.hpp"
+#include "local_drd.hpp"
 #include "published_records.hpp"
 
 #include <harness/hlib/hlib.hpp>
@@ -43,14 +44,17 @@ Result<void> Daemon::join_vm(const Endpoint &via) {
 }
 
 Result<void> Daemon::check_one_per_vm(const ComponentName &name) {
-    // First a claim at the coordinator (the live member with the smallest id),
-    // which serializes concurrent loads; members' views of who is alive agree
-    // except for a heartbeat timeout after a failure.
+    // First a claim: in the DRD when it runs here; else at the coordinator
+    // (the live member with the smallest id), which serializes concurrent
+    // loads while members' views of who is alive agree (they do, except for a
+    // heartbeat timeout after a failure).
     auto members = membership_->snapshot();
     const MemberInfo *coordinator = nullptr;
     for (const auto &m : members)
         if (m.alive && (!coordinator || m.id < coordinator->id)) coordinator = &m;
-    if (coordinator->id == id_) {
+    if (drd_loaded()) {
+        if (auto ok = claim_in_drd(name); !ok) return ok;
+    } else if (coordinator->id == id_) {
         if (auto ok = claim(name, id_); !ok) return ok;
     } else {
         Packer p;
@@ -104,6 +108,59 @@ Result<void> Daemon::claim(const ComponentName &name, const std::string &member_
     }
     claims_[name] = Claim{member_id, now};
     return {};
+}
+
+Result<void> Daemon::claim_in_drd(const ComponentName &name) {
+    // vm/claims/<package>/<component> = (str member id, i64 wall-clock ms of
+    // the claim). A claim holds while its member is alive and has the
+    // component loaded, or for a grace period while it is still loading.
+    constexpr std::int64_t kLoadGraceMs = 10000;
+    const std::string key = "vm/claims/" + name.package + "/" + name.component;
+    auto now_ms = [] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    };
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        Packer get;
+        get.str(key).boolean(true);
+        auto got = call_local_drd(&host_api_, "get", get);
+        if (!got) return got.error();
+        Unpacker u(*got);
+        bool found = false;
+        Bytes value;
+        std::int64_t version = 0;
+        if (!u.boolean(found) || !u.bytes(value) || !u.i64(version))
+            return make_error(HARNESS_ERR_PROTOCOL, "vm/drd get " + key + ": malformed reply");
+        if (found) {
+            Unpacker v(value);
+            std::string holder;
+            std::int64_t at_ms = 0;
+            if (v.str(holder) && v.i64(at_ms) && holder != id_) {
+                bool holder_alive = false;
+                for (const auto &m : membership_->snapshot())
+                    if (m.id == holder) holder_alive = m.alive;
+                auto holders = membership_->holders_of(name);
+                bool holds = std::find(holders.begin(), holders.end(), holder) != holders.end();
+                if (holder_alive && (holds || now_ms() - at_ms < kLoadGraceMs))
+                    return make_error(HARNESS_ERR_ALREADY_IN_VM,
+                                      name.to_string() + " is one-per-VM and already claimed by member " + holder);
+            }
+        }
+        Packer mine;
+        mine.str(id_).i64(now_ms());
+        Packer cas;
+        cas.str(key).i64(found ? version : 0).bytes(mine.view()).str("voters");
+        auto r = call_local_drd(&host_api_, "cas", cas);
+        if (!r) return r.error();
+        Unpacker c(*r);
+        bool ok = false;
+        if (!c.boolean(ok)) return make_error(HARNESS_ERR_PROTOCOL, "vm/drd cas " + key + ": malformed reply");
+        if (ok) return {};
+        // Another daemon claimed it between our read and our write: look again.
+    }
+    return make_error(HARNESS_ERR_ALREADY_IN_VM,
+                      name.to_string() + " is one-per-VM and being claimed by another member");
 }
 
 void Daemon::handle_claim(std::span<const std::uint8_t> body, ReplyFn done) {

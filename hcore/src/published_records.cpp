@@ -1,5 +1,7 @@
 #include "published_records.hpp"
 
+#include "local_drd.hpp"
+
 #include <harness/common/pack.hpp>
 
 #include <algorithm>
@@ -11,19 +13,6 @@ namespace {
 
 const std::string kPrefix = "vm/plugins/";
 
-// A call to this daemon's vm/drd; the reply, or the DRD's error.
-Result<Bytes> drd_call(const harness_host_api *host, const char *function, const Packer &args) {
-    harness_buf out{};
-    char err[256] = {};
-    int rc = host->call_local(host->host, "vm", "drd", function, args.view().data(), args.view().size(), &out, err,
-                              sizeof err);
-    Bytes reply(out.data, out.data + out.len);
-    harness_buf_free(&out);
-    if (rc != HARNESS_OK)
-        return make_error(static_cast<harness_status>(rc), std::string("vm/drd ") + function + ": " + err);
-    return reply;
-}
-
 struct Stored {
     PublishedPlugin entry;
     std::int64_t published_ms = 0;
@@ -32,10 +21,9 @@ struct Stored {
 }  // namespace
 
 std::vector<PublishedPlugin> read_published_records(const harness_host_api *host) {
-    if (!HARNESS_HOST_HAS(host, call_local)) return {};
     Packer args;
     args.str(kPrefix).boolean(false);
-    auto reply = drd_call(host, "scan", args);
+    auto reply = call_local_drd(host, "scan", args);
     if (!reply) return {};
     Unpacker u(*reply);
     std::int64_t n = 0;
@@ -61,7 +49,6 @@ std::vector<PublishedPlugin> read_published_records(const harness_host_api *host
 }
 
 Result<void> write_published_records(const harness_host_api *host, const std::vector<PublishedPlugin> &entries) {
-    if (!HARNESS_HOST_HAS(host, call_local)) return {};
     const std::int64_t now_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
@@ -72,7 +59,7 @@ Result<void> write_published_records(const harness_host_api *host, const std::ve
         args.str(kPrefix + e.name.package + "/" + e.name.component + "/" + e.repo_url)
             .bytes(value.view())
             .str("voters");
-        if (auto r = drd_call(host, "put", args); !r) return r.error();
+        if (auto r = call_local_drd(host, "put", args); !r) return r.error();
     }
     return {};
 }

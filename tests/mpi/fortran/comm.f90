@@ -1,0 +1,91 @@
+! Free form with `use mpi`: MPI_Comm_split (even and odd ranks), groups,
+! names (CHARACTER arguments both ways), a Cartesian topology, and error
+! return: with MPI_ERRORS_RETURN a send to an invalid rank returns an error
+! whose class is MPI_ERR_RANK, and MPI_Error_string describes it.
+program comm
+  use mpi
+  use checks
+  implicit none
+  integer :: ierr, rank, size, half, hrank, hsize, color, x, eclass, slen, n
+  integer :: grp, wgrp, gsize, cart, ndims, src, dst, crank, result
+  integer :: dims(2), coords(2), ranks(1), out(1)
+  logical :: periods(2), flag
+  character(len=MPI_MAX_ERROR_STRING) :: msg
+  character(len=MPI_MAX_OBJECT_NAME) :: name
+  integer :: errh
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
+
+  ! Split by parity, key reverses the order.
+  color = mod(rank, 2)
+  call MPI_Comm_split(MPI_COMM_WORLD, color, -rank, half, ierr)
+  call check(ierr == MPI_SUCCESS .and. half /= MPI_COMM_NULL, 'comm_split')
+  call MPI_Comm_size(half, hsize, ierr)
+  call MPI_Comm_rank(half, hrank, ierr)
+  call check(hsize == (size + 1 - color) / 2, 'split size')
+  ! Reversed order: the highest rank of my colour is 0.
+  x = rank
+  call MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_INTEGER, MPI_MAX, half, ierr)
+  if (x == rank) call check(hrank == 0, 'highest rank first (key = -rank)')
+  call MPI_Allreduce(1, x, 1, MPI_INTEGER, MPI_SUM, half, ierr)
+  call check(x == hsize, 'allreduce over the split comm')
+  call MPI_Comm_compare(half, MPI_COMM_WORLD, result, ierr)
+  if (size > 1) call check(result == MPI_UNEQUAL, 'split comm unequal to world')
+
+  ! Groups: world's group, my rank translated.
+  call MPI_Comm_group(half, grp, ierr)
+  call MPI_Comm_group(MPI_COMM_WORLD, wgrp, ierr)
+  call MPI_Group_size(grp, gsize, ierr)
+  call check(gsize == hsize, 'group_size')
+  ranks(1) = hrank
+  call MPI_Group_translate_ranks(grp, 1, ranks, wgrp, out, ierr)
+  call check(out(1) == rank, 'group_translate_ranks')
+  call MPI_Group_free(grp, ierr)
+  call MPI_Group_free(wgrp, ierr)
+  call check(grp == MPI_GROUP_NULL, 'group_free')
+
+  ! Names.
+  call MPI_Comm_set_name(half, 'parity  ', ierr)
+  name = 'garbage'
+  call MPI_Comm_get_name(half, name, n, ierr)
+  call check(n == 6 .and. name == 'parity', 'comm names: trailing blanks dropped, result blank-padded')
+  call MPI_Comm_free(half, ierr)
+  call check(half == MPI_COMM_NULL, 'comm_free')
+
+  ! Cartesian grid.
+  dims = 0
+  call MPI_Dims_create(size, 2, dims, ierr)
+  call check(dims(1) * dims(2) == size .and. dims(1) >= dims(2), 'dims_create')
+  periods = [.true., .false.]
+  call MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, .false., cart, ierr)
+  call check(ierr == MPI_SUCCESS .and. cart /= MPI_COMM_NULL, 'cart_create')
+  call MPI_Cartdim_get(cart, ndims, ierr)
+  call check(ndims == 2, 'cartdim_get')
+  call MPI_Cart_coords(cart, rank, 2, coords, ierr)
+  call MPI_Cart_rank(cart, coords, crank, ierr)
+  call check(crank == rank, 'cart_rank of cart_coords')
+  call MPI_Cart_shift(cart, 0, 1, src, dst, ierr)
+  call check(dst == mod(coords(1) + 1, dims(1)) * dims(2) + coords(2), 'cart_shift periodic')
+  call MPI_Cart_shift(cart, 1, 1, src, dst, ierr)
+  if (coords(2) == dims(2) - 1) call check(dst == MPI_PROC_NULL, 'cart_shift non-periodic edge')
+  call MPI_Comm_free(cart, ierr)
+
+  ! Error return.
+  call MPI_Comm_get_errhandler(MPI_COMM_WORLD, errh, ierr)
+  call check(errh == MPI_ERRORS_ARE_FATAL, 'default error handler is MPI_ERRORS_ARE_FATAL')
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  x = 1
+  call MPI_Send(x, 1, MPI_INTEGER, size, 0, MPI_COMM_WORLD, ierr)
+  call check(ierr /= MPI_SUCCESS, 'send to rank = size fails')
+  call MPI_Error_class(ierr, eclass, ierr)
+  call check(eclass == MPI_ERR_RANK, 'error class MPI_ERR_RANK')
+  call MPI_Error_string(eclass, msg, slen, ierr)
+  call check(slen > 0 .and. len_trim(msg) == slen, 'error string')
+  call MPI_Initialized(flag, ierr)
+  call check(flag, 'still initialized')
+
+  if (rank == 0) print *, 'comm: ok on', size, 'ranks'
+  call MPI_Finalize(ierr)
+end program comm

@@ -7,7 +7,7 @@
       INCLUDE 'mpif.h'
       INTEGER IERR, RANK, SIZE, NEXT, PREV, I, COUNT, IDX, N
       INTEGER STATUS(MPI_STATUS_SIZE), STATS(MPI_STATUS_SIZE, 4)
-      INTEGER REQS(4), SBUF(10), RBUF(10), VAL
+      INTEGER REQS(4), SBUF(10), RBUF(10), VAL(1)
       DOUBLE PRECISION D(3), DR(3)
       LOGICAL FLAG
 
@@ -83,10 +83,12 @@
       REQS(3) = MPI_REQUEST_NULL
       CALL MPI_IRECV(VAL, 1, MPI_INTEGER, PREV, 9, MPI_COMM_WORLD,
      &               REQS(2), IERR)
-      CALL MPI_SEND(RANK, 1, MPI_INTEGER, NEXT, 9, MPI_COMM_WORLD, IERR)
+      SBUF(5) = RANK
+      CALL MPI_SEND(SBUF(5), 1, MPI_INTEGER, NEXT, 9, MPI_COMM_WORLD,
+     &              IERR)
       CALL MPI_WAITANY(3, REQS, IDX, STATUS, IERR)
       CALL CHECK(IDX .EQ. 2, 'waitany index is 1-based')
-      CALL CHECK(VAL .EQ. PREV, 'waitany data')
+      CALL CHECK(VAL(1) .EQ. PREV, 'waitany data')
       CALL MPI_WAITANY(3, REQS, IDX, MPI_STATUS_IGNORE, IERR)
       CALL CHECK(IDX .EQ. MPI_UNDEFINED, 'waitany: all null')
 
@@ -112,7 +114,7 @@
          SBUF(3) = RANK * 1000 + I
          CALL MPI_STARTALL(2, REQS, IERR)
          CALL MPI_WAITALL(2, REQS, MPI_STATUSES_IGNORE, IERR)
-         CALL CHECK(VAL .EQ. PREV * 1000 + I, 'persistent data')
+         CALL CHECK(VAL(1) .EQ. PREV * 1000 + I, 'persistent data')
          CALL CHECK(REQS(1) .NE. MPI_REQUEST_NULL, 'persistent kept')
       END DO
       CALL MPI_REQUEST_FREE(REQS(1), IERR)

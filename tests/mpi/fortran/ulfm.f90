@@ -7,7 +7,7 @@ program ulfm
   use mpi
   use mpi_ext
   implicit none
-  integer :: ierr, rank, size, dummy, eclass, small, n, me, total, flag, failed, nfailed
+  integer :: ierr, rank, size, dummy, eclass, small, n, me, total, flag, failed, nfailed, first_class
   logical :: revoked
 
   call MPI_Init(ierr)
@@ -18,8 +18,8 @@ program ulfm
   if (rank == 1) call kill_self()
 
   call MPI_Recv(dummy, 1, MPI_INTEGER, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
-  call MPI_Error_class(ierr, eclass, ierr)
-  call expect(eclass == MPIX_ERR_PROC_FAILED .or. eclass == MPIX_ERR_REVOKED, &
+  call MPI_Error_class(ierr, first_class, ierr)
+  call expect(first_class == MPIX_ERR_PROC_FAILED .or. first_class == MPIX_ERR_REVOKED, &
               'receive from the dead rank fails with MPIX_ERR_PROC_FAILED')
 
   call MPIX_Comm_revoke(MPI_COMM_WORLD, ierr)
@@ -49,7 +49,10 @@ program ulfm
   call MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, failed, ierr)
   call expect(ierr == MPI_SUCCESS, 'failure_get_acked')
   call MPI_Group_size(failed, nfailed, ierr)
-  call expect(nfailed == 1, 'one acknowledged failure')
+  ! A rank that learned of the revocation first may not know of the
+  ! failure yet; one that saw MPIX_ERR_PROC_FAILED must have acknowledged it.
+  call expect(nfailed <= 1, 'at most one acknowledged failure')
+  if (first_class == MPIX_ERR_PROC_FAILED) call expect(nfailed == 1, 'the failure seen is acknowledged')
   call MPI_Group_free(failed, ierr)
 
   call MPI_Comm_free(small, ierr)

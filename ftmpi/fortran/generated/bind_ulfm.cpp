@@ -34,6 +34,14 @@ void mpix_comm_agree_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierror) no
 }
 FTMPI_F_PMPI(mpix_comm_agree)
 
+void mpix_comm_iagree_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPIX_Comm_iagree(MPI_Comm_f2c(*comm), flag, &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpix_comm_iagree)
+
 void mpix_comm_failure_ack_(const MPI_Fint *comm, MPI_Fint *ierror) noexcept {
     const int rc = MPIX_Comm_failure_ack(MPI_Comm_f2c(*comm));
     *ierror = rc;

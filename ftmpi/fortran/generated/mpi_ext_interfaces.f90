@@ -28,6 +28,14 @@ subroutine MPIX_Comm_agree(comm, flag, ierror)
   integer :: flag
   integer :: ierror
 end subroutine MPIX_Comm_agree
+subroutine MPIX_Comm_iagree(comm, flag, request, ierror)
+  import
+  implicit none
+  integer :: comm
+  integer :: flag
+  integer :: request
+  integer :: ierror
+end subroutine MPIX_Comm_iagree
 subroutine MPIX_Comm_failure_ack(comm, ierror)
   import
   implicit none

@@ -12,7 +12,9 @@ program comm
   logical :: periods(2), flag
   character(len=MPI_MAX_ERROR_STRING) :: msg
   character(len=MPI_MAX_OBJECT_NAME) :: name
-  integer :: errh
+  integer :: errh, info
+  integer(kind=MPI_ADDRESS_KIND) :: tag_ub
+  character(len=16) :: value
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -71,6 +73,23 @@ program comm
   call MPI_Cart_shift(cart, 1, 1, src, dst, ierr)
   if (coords(2) == dims(2) - 1) call check(dst == MPI_PROC_NULL, 'cart_shift non-periodic edge')
   call MPI_Comm_free(cart, ierr)
+
+  ! Attributes: MPI_TAG_UB as an INTEGER(MPI_ADDRESS_KIND) value.
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, tag_ub, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. tag_ub >= 32767, 'comm_get_attr MPI_TAG_UB')
+
+  ! Info: CHARACTER keys and values both ways.
+  call MPI_Info_create(info, ierr)
+  call MPI_Info_set(info, 'colour ', ' blue', ierr)
+  call MPI_Info_get_nkeys(info, n, ierr)
+  call check(n == 1, 'info_get_nkeys')
+  value = 'xxxxxxxxxxxxxxxx'
+  call MPI_Info_get(info, 'colour', len(value), value, flag, ierr)
+  call check(flag .and. value == 'blue', 'info_get: value trimmed and blank-padded')
+  call MPI_Info_get(info, 'size', len(value), value, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. .not. flag, 'info_get of a missing key')
+  call MPI_Info_free(info, ierr)
+  call check(info == MPI_INFO_NULL, 'info_free')
 
   ! Error return.
   call MPI_Comm_get_errhandler(MPI_COMM_WORLD, errh, ierr)

@@ -8,6 +8,7 @@ program ulfm
   use mpi_ext
   implicit none
   integer :: ierr, rank, size, dummy, eclass, small, n, me, total, flag, failed, nfailed, first_class
+  integer :: req
   logical :: revoked
 
   call MPI_Init(ierr)
@@ -44,6 +45,11 @@ program ulfm
   if (me == 0) flag = 3
   call MPIX_Comm_agree(small, flag, ierr)
   call expect(ierr == MPI_SUCCESS .and. flag == 1, 'agree: bitwise AND of the flags')
+  flag = 6
+  if (me == n - 1) flag = 12
+  call MPIX_Comm_iagree(small, flag, req, ierr)
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  call expect(ierr == MPI_SUCCESS .and. flag == 4, 'iagree: the flag is written at completion')
 
   call MPIX_Comm_failure_ack(MPI_COMM_WORLD, ierr)
   call MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, failed, ierr)

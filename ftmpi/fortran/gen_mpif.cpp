@@ -69,10 +69,16 @@ void write_constants(FILE *f) {
         probe.MPI_ERROR = 103;
         MPI_Fint fst[MPI_F_STATUS_SIZE] = {};
         MPI_Status_c2f(&probe, fst);
-        for (int i = 0; i < MPI_F_STATUS_SIZE; ++i) {
-            if (fst[i] == 101) integer(f, "MPI_SOURCE", i + 1);
-            if (fst[i] == 102) integer(f, "MPI_TAG", i + 1);
-            if (fst[i] == 103) integer(f, "MPI_ERROR", i + 1);
+        const char *names[] = {"MPI_SOURCE", "MPI_TAG", "MPI_ERROR"};
+        for (int k = 0; k < 3; ++k) {
+            int at = -1;
+            for (int i = 0; i < MPI_F_STATUS_SIZE; ++i)
+                if (fst[i] == 101 + k) at = i;
+            if (at < 0) {
+                std::fprintf(stderr, "gen_mpif: MPI_Status_c2f does not copy %s\n", names[k]);
+                std::exit(1);
+            }
+            integer(f, names[k], at + 1);
         }
     }
 

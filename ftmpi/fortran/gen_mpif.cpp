@@ -396,6 +396,9 @@ int main(int argc, char **argv) {
     line(h, "DOUBLE PRECISION MPI_WTIME, MPI_WTICK");
     line(h, "DOUBLE PRECISION PMPI_WTIME, PMPI_WTICK");
     line(h, "EXTERNAL MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK");
+    std::fprintf(h, "! Predefined attribute callbacks (MPI_COMM_CREATE_KEYVAL)\n");
+    line(h, "EXTERNAL MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN");
+    line(h, "EXTERNAL MPI_COMM_DUP_FN");
     std::fclose(h);
 
     FILE *x = open_out(dir, "mpif-ext.h");

@@ -10,7 +10,7 @@ module mpi
   include 'mpif.h'
   include 'mpi_interfaces.f90'
 
-  ! The routines written by hand (ftmpi/fortran/special.cpp).
+  ! The routines written by hand (ftmpi/fortran/special.cpp, attributes.cpp).
   interface
     subroutine MPI_Init(ierror)
       implicit none
@@ -49,6 +49,13 @@ module mpi
       integer(kind=MPI_ADDRESS_KIND) :: attribute_val
       logical :: flag
     end subroutine MPI_Comm_get_attr
+    subroutine MPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, ierror)
+      import
+      implicit none
+      external :: comm_copy_attr_fn, comm_delete_attr_fn
+      integer :: comm_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    end subroutine MPI_Comm_create_keyval
     subroutine MPI_Comm_set_attr(comm, comm_keyval, attribute_val, ierror)
       import
       implicit none

@@ -1,8 +1,7 @@
 // The Fortran bindings that do not fit bindings.txt's table: calls without
 // IERROR or with a different shape in Fortran (MPI_INIT, MPI_WTIME,
-// MPI_BUFFER_DETACH, MPI_INFO_GET), user reduction functions written in
-// Fortran (MPI_OP_CREATE), and attributes (INTEGER(MPI_ADDRESS_KIND) values
-// in Fortran, pointers in C).
+// MPI_BUFFER_DETACH, MPI_INFO_GET) and user reduction functions written in
+// Fortran (MPI_OP_CREATE). Attributes are in attributes.cpp.
 #include "support.hpp"
 
 #include <array>
@@ -43,25 +42,6 @@ struct SlotTable {
 SlotTable &slots() {
     static SlotTable *t = new SlotTable();
     return *t;
-}
-
-// Fortran values of C attribute pointers: the predefined attributes point
-// at an int; others hold the Fortran value itself (set by MPI_COMM_SET_ATTR).
-bool points_to_int(int keyval) {
-    switch (keyval) {
-    case MPI_TAG_UB:
-    case MPI_IO:
-    case MPI_WTIME_IS_GLOBAL:
-    case MPI_APPNUM:
-    case MPI_UNIVERSE_SIZE:
-    case MPI_LASTUSEDCODE:
-    case FT_MPI_LIST_NUM_FAILED:
-    case FT_MPI_COM_NUM_FAILED:
-    case MPIX_FT:
-    case FTMPI_RESTARTED:
-    case FTMPI_INCARNATION: return true;
-    default: return false;
-    }
 }
 
 }  // namespace
@@ -160,25 +140,5 @@ void mpi_op_free_(MPI_Fint *op, MPI_Fint *ierror) noexcept {
     *ierror = rc;
 }
 FTMPI_F_PMPI(mpi_op_free)
-
-void mpi_comm_get_attr_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
-                        MPI_Fint *ierror) noexcept {
-    void *c_value = nullptr;
-    int c_flag = 0;
-    const int rc = MPI_Comm_get_attr(MPI_Comm_f2c(*comm), *keyval, &c_value, &c_flag);
-    if (rc == MPI_SUCCESS) {
-        *flag = ftmpi::fortran::to_logical(c_flag);
-        if (c_flag)
-            *value = points_to_int(*keyval) ? *static_cast<int *>(c_value) : reinterpret_cast<MPI_Aint>(c_value);
-    }
-    *ierror = rc;
-}
-FTMPI_F_PMPI(mpi_comm_get_attr)
-
-void mpi_comm_set_attr_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Aint *value,
-                        MPI_Fint *ierror) noexcept {
-    *ierror = MPI_Comm_set_attr(MPI_Comm_f2c(*comm), *keyval, reinterpret_cast<void *>(*value));
-}
-FTMPI_F_PMPI(mpi_comm_set_attr)
 
 }  // extern "C"

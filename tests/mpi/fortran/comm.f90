@@ -2,6 +2,14 @@
 ! names (CHARACTER arguments both ways), a Cartesian topology, and error
 ! return: with MPI_ERRORS_RETURN a send to an invalid rank returns an error
 ! whose class is MPI_ERR_RANK, and MPI_Error_string describes it.
+! Attributes with a keyval whose callbacks are MPI_COMM_DUP_FN and a
+! Fortran delete subroutine.
+module keyval_state
+  implicit none
+  integer :: deletes = 0
+  integer(kind=8) :: deleted_value = 0, deleted_extra = 0
+end module keyval_state
+
 program comm
   use mpi
   use checks
@@ -13,7 +21,9 @@ program comm
   character(len=MPI_MAX_ERROR_STRING) :: msg
   character(len=MPI_MAX_OBJECT_NAME) :: name
   integer :: errh, info
-  integer(kind=MPI_ADDRESS_KIND) :: tag_ub
+  integer(kind=MPI_ADDRESS_KIND) :: tag_ub, aval, extra
+  integer :: keyval, c1, c2
+  external :: record_delete
   character(len=16) :: value
 
   call MPI_Init(ierr)
@@ -78,6 +88,28 @@ program comm
   call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, tag_ub, flag, ierr)
   call check(ierr == MPI_SUCCESS .and. flag .and. tag_ub >= 32767, 'comm_get_attr MPI_TAG_UB')
 
+  ! A keyval from Fortran: MPI_COMM_DUP_FN copies on MPI_Comm_dup, the
+  ! Fortran delete subroutine sees the value and the extra state.
+  extra = 42
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, record_delete, keyval, extra, ierr)
+  call check(ierr == MPI_SUCCESS, 'comm_create_keyval')
+  call MPI_Comm_dup(MPI_COMM_WORLD, c1, ierr)
+  aval = 1234
+  call MPI_Comm_set_attr(c1, keyval, aval, ierr)
+  call MPI_Comm_dup(c1, c2, ierr)
+  aval = 0
+  call MPI_Comm_get_attr(c2, keyval, aval, flag, ierr)
+  call check(flag .and. aval == 1234, 'MPI_COMM_DUP_FN copied the attribute')
+  call MPI_Comm_free(c2, ierr)
+  call check_deletes(1, 1234_8, 42_8)
+  call MPI_Comm_delete_attr(c1, keyval, ierr)
+  call check_deletes(2, 1234_8, 42_8)
+  call MPI_Comm_get_attr(c1, keyval, aval, flag, ierr)
+  call check(.not. flag, 'attribute deleted')
+  call MPI_Comm_free(c1, ierr)
+  call MPI_Comm_free_keyval(keyval, ierr)
+  call check(ierr == MPI_SUCCESS .and. keyval == MPI_KEYVAL_INVALID, 'comm_free_keyval')
+
   ! Info: CHARACTER keys and values both ways.
   call MPI_Info_create(info, ierr)
   call MPI_Info_set(info, 'colour ', ' blue', ierr)
@@ -107,4 +139,26 @@ program comm
 
   if (rank == 0) print *, 'comm: ok on', size, 'ranks'
   call MPI_Finalize(ierr)
+contains
+  subroutine check_deletes(n, value, extra_state)
+    use keyval_state
+    integer, intent(in) :: n
+    integer(kind=8), intent(in) :: value, extra_state
+    call check(deletes == n, 'delete callback calls')
+    call check(deleted_value == value .and. deleted_extra == extra_state, 'delete callback arguments')
+  end subroutine check_deletes
 end program comm
+
+! A Fortran attribute delete callback: records what it was called with.
+subroutine record_delete(comm, keyval, attribute_val, extra_state, ierror)
+  use mpi
+  use keyval_state
+  implicit none
+  integer :: comm, keyval, ierror
+  integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+  if (comm == MPI_COMM_NULL .or. keyval == MPI_KEYVAL_INVALID) print *, 'FAILED: delete callback arguments'
+  deletes = deletes + 1
+  deleted_value = attribute_val
+  deleted_extra = extra_state
+  ierror = MPI_SUCCESS
+end subroutine record_delete

@@ -7,6 +7,10 @@
 // defined here as Fortran-callable routines, so they take the same path.
 #include "support.hpp"
 
+#include <memory>
+#include <mutex>
+#include <vector>
+
 namespace {
 
 // Fortran values of C attribute pointers: the predefined attributes point
@@ -37,12 +41,28 @@ using FortranDeleteFunction = void (*)(const MPI_Fint *, const MPI_Fint *, const
                                        MPI_Fint *);
 
 // The C extra state of a keyval created from Fortran; lives as long as the
-// process (a freed keyval may still have attributes whose deletion calls it).
+// process (a freed keyval may still have attributes whose deletion calls
+// it), held by `keyvals` so that it stays reachable (no leak report).
 struct FortranKeyval {
     FortranCopyFunction copy;
     FortranDeleteFunction del;
     MPI_Aint extra_state;
 };
+
+struct KeyvalRegistry {
+    std::mutex mu;
+    std::vector<std::unique_ptr<FortranKeyval>> all;
+
+    FortranKeyval *add(FortranCopyFunction copy, FortranDeleteFunction del, MPI_Aint extra_state) {
+        std::lock_guard<std::mutex> lk(mu);
+        all.push_back(std::make_unique<FortranKeyval>(FortranKeyval{copy, del, extra_state}));
+        return all.back().get();
+    }
+};
+KeyvalRegistry &keyvals() {
+    static KeyvalRegistry *r = new KeyvalRegistry();
+    return *r;
+}
 
 int copy_from_fortran(MPI_Comm oldcomm, int keyval, void *extra_state, void *value_in, void *value_out,
                       int *flag) noexcept {
@@ -91,10 +111,8 @@ void mpi_comm_null_delete_fn_(const MPI_Fint *, const MPI_Fint *, const MPI_Aint
 void mpi_comm_create_keyval_(FortranCopyFunction copy, FortranDeleteFunction del, MPI_Fint *keyval,
                              const MPI_Aint *extra_state, MPI_Fint *ierror) noexcept {
     try {
-        auto *k = new FortranKeyval{copy, del, *extra_state};
-        const int rc = MPI_Comm_create_keyval(copy_from_fortran, delete_from_fortran, keyval, k);
-        if (rc != MPI_SUCCESS) delete k;
-        *ierror = rc;
+        FortranKeyval *k = keyvals().add(copy, del, *extra_state);
+        *ierror = MPI_Comm_create_keyval(copy_from_fortran, delete_from_fortran, keyval, k);
     } catch (...) {
         *ierror = MPI_ERR_NO_MEM;
     }

@@ -8,7 +8,7 @@
       TOKEN = RANK + 1
       CALL MPI_ALLREDUCE(MPI_IN_PLACE, TOKEN, 1, MPI_INTEGER, MPI_SUM,
      &                   MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) WRITE (*, '(A,I0,A,I0)')
-     &   'hello from Fortran 77: ', SIZE, ' ranks, token ', TOKEN
+      IF (RANK .EQ. 0) PRINT *, 'hello from Fortran 77:', SIZE,
+     &   'ranks, token', TOKEN
       CALL MPI_FINALIZE(IERR)
       END

@@ -19,11 +19,12 @@ fail() { echo "FAIL ($mode): $*" >&2; exit 1; }
 has() { grep -qF -- "$2" <<<"$1" || fail "expected '$2' in: $1"; }
 lacks() { ! grep -qF -- "$2" <<<"$1" || fail "did not expect '$2' in: $1"; }
 
-# Runs a built MPI program on NP ranks; it must exit 0 and print `expect`.
+# Runs a built MPI program on NP ranks; it must exit 0 and print `expect`
+# (runs of blanks count as one: Fortran's list-directed output pads numbers).
 run_job() {
     local np=$1 program=$2 expect=$3 out
     out=$("$launcher" -np "$np" --timeout 30 "$program" 2>&1) || fail "$program on $np ranks failed: $out"
-    has "$out" "$expect"
+    has "$(tr -s ' ' <<<"$out")" "$expect"
 }
 
 mpicc=$wrapper_dir/bin/mpicc

@@ -82,6 +82,7 @@ program coll
   call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
   call check(ierr == MPI_SUCCESS, 'ibarrier')
 
+  deallocate(all, sendv, recvv)
   if (rank == 0) print *, 'coll: ok on', size, 'ranks'
   call MPI_Finalize(ierr)
 end program coll

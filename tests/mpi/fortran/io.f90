@@ -19,10 +19,11 @@ program io
   call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
   next = mod(rank + 1, size)
   if (rank == 0) then
-    call get_environment_variable('TMPDIR', path)
-    if (len_trim(path) == 0) path = '/tmp'
-    write (tag, '(I0,A,I0)') int(MPI_Wtime() * 1000) , '_', getpid_()
-    path = trim(path) // '/ftmpi_fortran_io_' // trim(tag)
+    ! /tmp and no formatted WRITE: libgfortran's GET_ENVIRONMENT_VARIABLE
+    ! and format parser read one byte past their string arguments
+    ! (strndup), which AddressSanitizer's strict string checks report.
+    tag = decimal(getpid_())
+    path = '/tmp/ftmpi_fortran_io_' // trim(tag) // '_' // trim(decimal(int(mod(MPI_Wtime() * 1000, 1d9))))
   end if
   call MPI_Bcast(path, len(path), MPI_CHARACTER, 0, MPI_COMM_WORLD, ierr)
 
@@ -61,6 +62,20 @@ program io
   call MPI_Finalize(ierr)
 
 contains
+  ! The decimal digits of n >= 0.
+  function decimal(n) result(text)
+    integer, intent(in) :: n
+    character(len=32) :: text
+    integer :: v
+    text = ''
+    v = n
+    do
+      text = achar(iachar('0') + mod(v, 10)) // text(1:31)
+      v = v / 10
+      if (v == 0) exit
+    end do
+  end function decimal
+
   integer function getpid_()
     use, intrinsic :: iso_c_binding, only: c_int
     interface

@@ -1,6 +1,6 @@
 ! Fixed-form Fortran 77 with mpif.h: rank and size, the environment
-! queries, and that the predefined handles work as compile-time constants.
-! Any mismatch aborts the job (exit code nonzero).
+! queries, and that the predefined handles work as compile-time
+! constants. Any mismatch aborts the job (exit code nonzero).
       PROGRAM HELLO
       IMPLICIT NONE
       INCLUDE 'mpif.h'

@@ -1,13 +1,15 @@
-! Fixed-form Fortran 77 with mpif.h: point-to-point. A ring of blocking
-! sends with status checks (MPI_SOURCE, MPI_TAG, MPI_GET_COUNT), SENDRECV,
-! non-blocking exchange with WAITALL and WAITANY (1-based index), probe,
-! persistent requests, MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE.
+! Fixed-form Fortran 77 with mpif.h: point-to-point. A ring of
+! blocking sends with status checks (MPI_SOURCE, MPI_TAG,
+! MPI_GET_COUNT), SENDRECV, non-blocking exchange with WAITALL and
+! WAITANY (1-based index), probe, persistent requests, WAITSOME
+! (1-based indexes), MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE.
       PROGRAM P2P
       IMPLICIT NONE
       INCLUDE 'mpif.h'
       INTEGER IERR, RANK, SIZE, NEXT, PREV, I, COUNT, IDX, N
       INTEGER STATUS(MPI_STATUS_SIZE), STATS(MPI_STATUS_SIZE, 4)
-      INTEGER REQS(4), SBUF(10), RBUF(10), VAL(1)
+      INTEGER REQS(4), SBUF(10), RBUF(10), VAL(1), IDXS(4), OUTCNT
+      INTEGER SEEN
       DOUBLE PRECISION D(3), DR(3)
       LOGICAL FLAG
 
@@ -120,6 +122,32 @@
       CALL MPI_REQUEST_FREE(REQS(1), IERR)
       CALL MPI_REQUEST_FREE(REQS(2), IERR)
       CALL CHECK(REQS(1) .EQ. MPI_REQUEST_NULL, 'request_free')
+
+! WAITSOME over two receives until both are in; indexes are 1 or 2.
+      CALL MPI_IRECV(RBUF(1), 1, MPI_INTEGER, PREV, 13, MPI_COMM_WORLD,
+     &               REQS(1), IERR)
+      CALL MPI_IRECV(RBUF(2), 1, MPI_INTEGER, NEXT, 14, MPI_COMM_WORLD,
+     &               REQS(2), IERR)
+      SBUF(1) = RANK
+      CALL MPI_SEND(SBUF(1), 1, MPI_INTEGER, NEXT, 13, MPI_COMM_WORLD,
+     &              IERR)
+      CALL MPI_SEND(SBUF(1), 1, MPI_INTEGER, PREV, 14, MPI_COMM_WORLD,
+     &              IERR)
+      SEEN = 0
+      DO WHILE (SEEN .LT. 2)
+         CALL MPI_WAITSOME(2, REQS, OUTCNT, IDXS, STATS, IERR)
+         CALL CHECK(IERR .EQ. MPI_SUCCESS .AND. OUTCNT .GE. 1,
+     &              'waitsome')
+         DO I = 1, OUTCNT
+            CALL CHECK(IDXS(I) .EQ. 1 .OR. IDXS(I) .EQ. 2,
+     &                 'waitsome index is 1-based')
+         END DO
+         SEEN = SEEN + OUTCNT
+      END DO
+      CALL CHECK(RBUF(1) .EQ. PREV .AND. RBUF(2) .EQ. NEXT,
+     &           'waitsome data')
+      CALL MPI_WAITSOME(2, REQS, OUTCNT, IDXS, STATS, IERR)
+      CALL CHECK(OUTCNT .EQ. MPI_UNDEFINED, 'waitsome: all null')
 
       IF (RANK .EQ. 0) PRINT *, 'p2p: ok on ', SIZE, ' ranks'
       CALL MPI_FINALIZE(IERR)

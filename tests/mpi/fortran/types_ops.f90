@@ -1,5 +1,7 @@
 ! Free form with `use mpi`: a derived datatype (a row of a column-major
-! matrix as MPI_Type_vector), its size and extent, and a user-defined
+! matrix as MPI_Type_vector), its size and extent; a struct of absolute
+! addresses (MPI_Get_address, INTEGER(MPI_ADDRESS_KIND) arrays, an array of
+! datatype handles) used from MPI_BOTTOM; MPI_Type_create_f90_real; a user-defined
 ! reduction written in Fortran (called with Fortran arguments, including
 ! the datatype handle).
 module user_op_state
@@ -18,6 +20,12 @@ program types_ops
   integer(kind=MPI_ADDRESS_KIND) :: lb, extent
   double precision :: a(n, n), b(n, n)
   integer :: v(3), res(3)
+  ! Reached only through MPI_BOTTOM and their addresses: VOLATILE so the
+  ! compiler re-reads them after the call that changed them.
+  integer, volatile :: ival
+  double precision, volatile :: dval
+  integer :: blens(2), types(2), stype, f90type
+  integer(kind=MPI_ADDRESS_KIND) :: disps(2)
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -47,6 +55,28 @@ program types_ops
   end do
   call MPI_Type_free(rowtype, ierr)
   call check(rowtype == MPI_DATATYPE_NULL, 'type_free')
+
+  ! Struct by absolute addresses, exchanged around the ring in place.
+  call MPI_Get_address(ival, disps(1), ierr)
+  call MPI_Get_address(dval, disps(2), ierr)
+  blens = 1
+  types = [MPI_INTEGER, MPI_DOUBLE_PRECISION]
+  call MPI_Type_create_struct(2, blens, disps, types, stype, ierr)
+  call MPI_Type_commit(stype, ierr)
+  call check(ierr == MPI_SUCCESS, 'type_create_struct')
+  call MPI_Type_size(stype, tsize, ierr)
+  call check(tsize == 12, 'struct size')
+  ival = rank
+  dval = rank + 0.5d0
+  call MPI_Sendrecv_replace(MPI_BOTTOM, 1, stype, next, 3, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call check(ierr == MPI_SUCCESS .and. ival == prev .and. dval == prev + 0.5d0, 'struct from MPI_BOTTOM')
+  call MPI_Type_free(stype, ierr)
+
+  ! A Fortran 90 kind as a datatype.
+  call MPI_Type_create_f90_real(15, 300, f90type, ierr)
+  call check(ierr == MPI_SUCCESS .and. f90type /= MPI_DATATYPE_NULL, 'type_create_f90_real')
+  call MPI_Type_size(f90type, tsize, ierr)
+  call check(tsize == 8, 'f90 real(15,300) is 8 bytes')
 
   ! User op: element-wise maximum of absolute values.
   call MPI_Op_create(absmax, .true., op, ierr)

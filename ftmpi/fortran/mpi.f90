@@ -10,7 +10,8 @@ module mpi
   include 'mpif.h'
   include 'mpi_interfaces.f90'
 
-  ! The routines written by hand (ftmpi/fortran/special.cpp, attributes.cpp).
+  ! The routines written by hand (ftmpi/fortran/special.cpp, attributes.cpp,
+  ! errhandlers.cpp).
   interface
     subroutine MPI_Init(ierror)
       implicit none
@@ -49,6 +50,11 @@ module mpi
       integer(kind=MPI_ADDRESS_KIND) :: attribute_val
       logical :: flag
     end subroutine MPI_Comm_get_attr
+    subroutine MPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
+      implicit none
+      external :: comm_errhandler_fn
+      integer :: errhandler, ierror
+    end subroutine MPI_Comm_create_errhandler
     subroutine MPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, ierror)
       import
       implicit none

@@ -3,11 +3,13 @@
 ! return: with MPI_ERRORS_RETURN a send to an invalid rank returns an error
 ! whose class is MPI_ERR_RANK, and MPI_Error_string describes it.
 ! Attributes with a keyval whose callbacks are MPI_COMM_DUP_FN and a
-! Fortran delete subroutine.
+! Fortran delete subroutine; an error handler written in Fortran.
 module keyval_state
   implicit none
   integer :: deletes = 0
   integer(kind=8) :: deleted_value = 0, deleted_extra = 0
+  ! What the Fortran error handler saw.
+  integer :: handler_calls = 0, handler_comm = -1, handler_code = 0
 end module keyval_state
 
 program comm
@@ -23,7 +25,8 @@ program comm
   integer :: errh, info
   integer(kind=MPI_ADDRESS_KIND) :: tag_ub, aval, extra
   integer :: keyval, c1, c2
-  external :: record_delete
+  external :: record_delete, record_error
+  integer :: myhandler, c3
   character(len=16) :: value
 
   call MPI_Init(ierr)
@@ -137,9 +140,31 @@ program comm
   call MPI_Initialized(flag, ierr)
   call check(flag, 'still initialized')
 
+  ! A Fortran error handler is called with the communicator and the code,
+  ! then the call returns the error.
+  call MPI_Comm_create_errhandler(record_error, myhandler, ierr)
+  call check(ierr == MPI_SUCCESS, 'comm_create_errhandler')
+  call MPI_Comm_dup(MPI_COMM_WORLD, c3, ierr)
+  call MPI_Comm_set_errhandler(c3, myhandler, ierr)
+  call MPI_Errhandler_free(myhandler, ierr)
+  call check(myhandler == MPI_ERRHANDLER_NULL, 'errhandler_free')
+  call MPI_Send(x, 1, MPI_INTEGER, -5, 0, c3, ierr)
+  call check(ierr /= MPI_SUCCESS, 'send to rank -5 fails')
+  call check_handler(c3)
+  call MPI_Comm_free(c3, ierr)
+
   if (rank == 0) print *, 'comm: ok on', size, 'ranks'
   call MPI_Finalize(ierr)
 contains
+  subroutine check_handler(c)
+    use keyval_state
+    integer, intent(in) :: c
+    integer :: cls, e
+    call check(handler_calls == 1 .and. handler_comm == c, 'error handler called once with the communicator')
+    call MPI_Error_class(handler_code, cls, e)
+    call check(cls == MPI_ERR_RANK, 'error handler got an MPI_ERR_RANK code')
+  end subroutine check_handler
+
   subroutine check_deletes(n, value, extra_state)
     use keyval_state
     integer, intent(in) :: n
@@ -162,3 +187,13 @@ subroutine record_delete(comm, keyval, attribute_val, extra_state, ierror)
   deleted_extra = extra_state
   ierror = MPI_SUCCESS
 end subroutine record_delete
+
+! A Fortran error handler: records its arguments and returns.
+subroutine record_error(comm, error_code)
+  use keyval_state
+  implicit none
+  integer :: comm, error_code
+  handler_calls = handler_calls + 1
+  handler_comm = comm
+  handler_code = error_code
+end subroutine record_error

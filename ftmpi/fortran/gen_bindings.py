@@ -80,6 +80,12 @@ def length_expr(param, args):
     return '*' + param
 
 
+def completes(name):
+    """Wait and test calls complete requests (MPI_REQUEST_FREE does not: a
+    freed request's operation may still be running)."""
+    return name.startswith(('wait', 'test'))
+
+
 def gen_c(name, args):
     params, hidden, pre, call, post = [], [], [], [], []
     for a in args:
@@ -157,6 +163,8 @@ def gen_c(name, args):
             params.append(f'MPI_Fint *{n}')
             pre.append(f'{CTYPE[h]} c_{n} = MPI_{HANDLES[h]}_f2c(*{n});')
             call.append(f'&c_{n}')
+            if h == 'req' and completes(name):
+                post.append(f'ftmpi::fortran::finish_pending({n}, &c_{n}, 1);')
             post.append(f'*{n} = MPI_{HANDLES[h]}_c2f(c_{n});')
         elif k == 'types':
             params.append(f'const MPI_Fint *{n}')
@@ -168,6 +176,8 @@ def gen_c(name, args):
             ln = length_expr(a.param, args)
             pre.append(f'std::vector<MPI_Request> c_{n} = ftmpi::fortran::requests_from({n}, {ln});')
             call.append(f'c_{n}.data()')
+            if completes(name):
+                post.append(f'ftmpi::fortran::finish_pending({n}, c_{n}.data(), c_{n}.size());')
             post.append(f'ftmpi::fortran::requests_to(c_{n}, {n});')
         elif k == 'status':
             params.append(f'MPI_Fint *{n}')

@@ -11,7 +11,7 @@ module mpi
   include 'mpi_interfaces.f90'
 
   ! The routines written by hand (ftmpi/fortran/special.cpp, attributes.cpp,
-  ! errhandlers.cpp).
+  ! errhandlers.cpp, pending.cpp).
   interface
     subroutine MPI_Init(ierror)
       implicit none
@@ -50,6 +50,10 @@ module mpi
       integer(kind=MPI_ADDRESS_KIND) :: attribute_val
       logical :: flag
     end subroutine MPI_Comm_get_attr
+    subroutine MPI_Comm_idup(comm, newcomm, request, ierror)
+      implicit none
+      integer :: comm, newcomm, request, ierror
+    end subroutine MPI_Comm_idup
     subroutine MPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
       implicit none
       external :: comm_errhandler_fn

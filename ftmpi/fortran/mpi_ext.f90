@@ -7,4 +7,13 @@ module mpi_ext
   implicit none
   include 'mpif-ext.h'
   include 'mpi_ext_interfaces.f90'
+
+  ! Written by hand (ftmpi/fortran/pending.cpp): NEWCOMM is set when the
+  ! request completes.
+  interface
+    subroutine MPIX_Comm_ishrink(comm, newcomm, request, ierror)
+      implicit none
+      integer :: comm, newcomm, request, ierror
+    end subroutine MPIX_Comm_ishrink
+  end interface
 end module mpi_ext

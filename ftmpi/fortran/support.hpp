@@ -58,6 +58,11 @@ std::vector<MPI_Datatype> types_from(const MPI_Fint *f, int n);
 std::vector<MPI_Request> requests_from(const MPI_Fint *f, int n);
 void requests_to(const std::vector<MPI_Request> &c, MPI_Fint *f) noexcept;
 
+// Requests a wait or test call completed: before[i] are the Fortran
+// handles passed in, after[i] the C handles after the call. Writes the
+// output handles of MPI_COMM_IDUP / MPIX_COMM_ISHRINK (pending.cpp).
+void finish_pending(const MPI_Fint *before, const MPI_Request *after, size_t n) noexcept;
+
 // C's 0-based indexes (MPI_Waitany, _Waitsome) to Fortran's 1-based ones;
 // MPI_UNDEFINED stays.
 void index_to_fortran(MPI_Fint *idx, int n) noexcept;

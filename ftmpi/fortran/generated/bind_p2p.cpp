@@ -265,6 +265,7 @@ void mpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror) noexcept {
     MPI_Request c_request = MPI_Request_f2c(*request);
     MPI_Status c_status{};
     const int rc = MPI_Wait(&c_request, ftmpi::fortran::status_ignored(status) ? MPI_STATUS_IGNORE : &c_status);
+    ftmpi::fortran::finish_pending(request, &c_request, 1);
     *request = MPI_Request_c2f(c_request);
     if (!ftmpi::fortran::status_ignored(status)) MPI_Status_c2f(&c_status, status);
     *ierror = rc;
@@ -277,6 +278,7 @@ void mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ie
     MPI_Status c_status{};
     const int rc =
         MPI_Test(&c_request, &c_flag, ftmpi::fortran::status_ignored(status) ? MPI_STATUS_IGNORE : &c_status);
+    ftmpi::fortran::finish_pending(request, &c_request, 1);
     *request = MPI_Request_c2f(c_request);
     if (rc == MPI_SUCCESS) *flag = ftmpi::fortran::to_logical(c_flag);
     if (!ftmpi::fortran::status_ignored(status)) MPI_Status_c2f(&c_status, status);
@@ -291,6 +293,7 @@ void mpi_waitany_(const MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *
         MPI_Status c_status{};
         const int rc = MPI_Waitany(*count, c_array_of_requests.data(), index,
                                    ftmpi::fortran::status_ignored(status) ? MPI_STATUS_IGNORE : &c_status);
+        ftmpi::fortran::finish_pending(array_of_requests, c_array_of_requests.data(), c_array_of_requests.size());
         ftmpi::fortran::requests_to(c_array_of_requests, array_of_requests);
         if (rc == MPI_SUCCESS) ftmpi::fortran::index_to_fortran(index, 1);
         if (!ftmpi::fortran::status_ignored(status)) MPI_Status_c2f(&c_status, status);
@@ -309,6 +312,7 @@ void mpi_testany_(const MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *
         MPI_Status c_status{};
         const int rc = MPI_Testany(*count, c_array_of_requests.data(), index, &c_flag,
                                    ftmpi::fortran::status_ignored(status) ? MPI_STATUS_IGNORE : &c_status);
+        ftmpi::fortran::finish_pending(array_of_requests, c_array_of_requests.data(), c_array_of_requests.size());
         ftmpi::fortran::requests_to(c_array_of_requests, array_of_requests);
         if (rc == MPI_SUCCESS) ftmpi::fortran::index_to_fortran(index, 1);
         if (rc == MPI_SUCCESS) *flag = ftmpi::fortran::to_logical(c_flag);
@@ -328,6 +332,7 @@ void mpi_waitall_(const MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *
         const int rc = MPI_Waitall(*count, c_array_of_requests.data(),
                                    ftmpi::fortran::statuses_ignored(array_of_statuses) ? MPI_STATUSES_IGNORE
                                                                                        : c_array_of_statuses.data());
+        ftmpi::fortran::finish_pending(array_of_requests, c_array_of_requests.data(), c_array_of_requests.size());
         ftmpi::fortran::requests_to(c_array_of_requests, array_of_requests);
         ftmpi::fortran::statuses_to(c_array_of_statuses, array_of_statuses);
         *ierror = rc;
@@ -346,6 +351,7 @@ void mpi_testall_(const MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *
         const int rc = MPI_Testall(*count, c_array_of_requests.data(), &c_flag,
                                    ftmpi::fortran::statuses_ignored(array_of_statuses) ? MPI_STATUSES_IGNORE
                                                                                        : c_array_of_statuses.data());
+        ftmpi::fortran::finish_pending(array_of_requests, c_array_of_requests.data(), c_array_of_requests.size());
         ftmpi::fortran::requests_to(c_array_of_requests, array_of_requests);
         if (rc == MPI_SUCCESS) *flag = ftmpi::fortran::to_logical(c_flag);
         ftmpi::fortran::statuses_to(c_array_of_statuses, array_of_statuses);
@@ -364,6 +370,7 @@ void mpi_waitsome_(const MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fin
         const int rc = MPI_Waitsome(*incount, c_array_of_requests.data(), outcount, array_of_indices,
                                     ftmpi::fortran::statuses_ignored(array_of_statuses) ? MPI_STATUSES_IGNORE
                                                                                         : c_array_of_statuses.data());
+        ftmpi::fortran::finish_pending(array_of_requests, c_array_of_requests.data(), c_array_of_requests.size());
         ftmpi::fortran::requests_to(c_array_of_requests, array_of_requests);
         if (rc == MPI_SUCCESS) ftmpi::fortran::index_to_fortran(array_of_indices, *outcount);
         ftmpi::fortran::statuses_to(c_array_of_statuses, array_of_statuses);
@@ -382,6 +389,7 @@ void mpi_testsome_(const MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fin
         const int rc = MPI_Testsome(*incount, c_array_of_requests.data(), outcount, array_of_indices,
                                     ftmpi::fortran::statuses_ignored(array_of_statuses) ? MPI_STATUSES_IGNORE
                                                                                         : c_array_of_statuses.data());
+        ftmpi::fortran::finish_pending(array_of_requests, c_array_of_requests.data(), c_array_of_requests.size());
         ftmpi::fortran::requests_to(c_array_of_requests, array_of_requests);
         if (rc == MPI_SUCCESS) ftmpi::fortran::index_to_fortran(array_of_indices, *outcount);
         ftmpi::fortran::statuses_to(c_array_of_statuses, array_of_statuses);

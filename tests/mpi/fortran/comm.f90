@@ -26,7 +26,7 @@ program comm
   integer(kind=MPI_ADDRESS_KIND) :: tag_ub, aval, extra
   integer :: keyval, c1, c2
   external :: record_delete, record_error
-  integer :: myhandler, c3
+  integer :: myhandler, c3, c4, req
   character(len=16) :: value
 
   call MPI_Init(ierr)
@@ -68,6 +68,16 @@ program comm
   call check(n == 6 .and. name == 'parity', 'comm names: trailing blanks dropped, result blank-padded')
   call MPI_Comm_free(half, ierr)
   call check(half == MPI_COMM_NULL, 'comm_free')
+
+  ! MPI_Comm_idup: the new handle is set when the request completes.
+  c4 = MPI_COMM_NULL
+  call MPI_Comm_idup(MPI_COMM_WORLD, c4, req, ierr)
+  call check(ierr == MPI_SUCCESS, 'comm_idup')
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  call check(ierr == MPI_SUCCESS .and. c4 /= MPI_COMM_NULL, 'comm_idup: handle set at completion')
+  call MPI_Allreduce(1, x, 1, MPI_INTEGER, MPI_SUM, c4, ierr)
+  call check(x == size, 'allreduce over the idup communicator')
+  call MPI_Comm_free(c4, ierr)
 
   ! Cartesian grid.
   dims = 0

@@ -8,7 +8,7 @@ program ulfm
   use mpi_ext
   implicit none
   integer :: ierr, rank, size, dummy, eclass, small, n, me, total, flag, failed, nfailed, first_class
-  integer :: req
+  integer :: req, again, n2
   logical :: revoked
 
   call MPI_Init(ierr)
@@ -50,6 +50,17 @@ program ulfm
   call MPIX_Comm_iagree(small, flag, req, ierr)
   call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
   call expect(ierr == MPI_SUCCESS .and. flag == 4, 'iagree: the flag is written at completion')
+
+  ! Non-blocking shrink of the shrunk communicator (no failures there):
+  ! the handle is set when the request completes.
+  again = MPI_COMM_NULL
+  call MPIX_Comm_ishrink(small, again, req, ierr)
+  call expect(ierr == MPI_SUCCESS, 'ishrink start')
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  call expect(ierr == MPI_SUCCESS .and. again /= MPI_COMM_NULL, 'ishrink: handle set at completion')
+  call MPI_Comm_size(again, n2, ierr)
+  call expect(n2 == n, 'ishrink size')
+  call MPI_Comm_free(again, ierr)
 
   call MPIX_Comm_failure_ack(MPI_COMM_WORLD, ierr)
   call MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, failed, ierr)

@@ -59,6 +59,13 @@ void write_constants(FILE *f) {
     integer(f, "MPI_COUNT_KIND", sizeof(MPI_Count));
     integer(f, "MPI_INTEGER_KIND", sizeof(MPI_Fint));
 
+    std::fprintf(f, "! What the bindings offer (MPI-3.1 17.1.6): no subarray arguments,\n");
+    std::fprintf(f, "! no ASYNCHRONOUS protection of non-blocking buffers\n");
+    line(f, "LOGICAL MPI_SUBARRAYS_SUPPORTED");
+    line(f, "PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)");
+    line(f, "LOGICAL MPI_ASYNC_PROTECTS_NONBLOCKING");
+    line(f, "PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)");
+
     std::fprintf(f, "! Status: an INTEGER array of MPI_STATUS_SIZE\n");
     integer(f, "MPI_STATUS_SIZE", MPI_F_STATUS_SIZE);
     {

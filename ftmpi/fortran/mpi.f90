@@ -54,6 +54,10 @@ module mpi
       implicit none
       integer :: comm, newcomm, request, ierror
     end subroutine MPI_Comm_idup
+    subroutine MPI_Comm_idup_with_info(comm, info, newcomm, request, ierror)
+      implicit none
+      integer :: comm, info, newcomm, request, ierror
+    end subroutine MPI_Comm_idup_with_info
     subroutine MPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
       implicit none
       external :: comm_errhandler_fn

@@ -1,5 +1,5 @@
 // Non-blocking calls whose output handle is written when the request
-// completes (MPI_COMM_IDUP, MPIX_COMM_ISHRINK): C writes the new
+// completes (MPI_COMM_IDUP(_WITH_INFO), MPIX_COMM_ISHRINK): C writes the new
 // communicator into a C variable at completion, so the binding gives C a
 // heap slot and remembers where the Fortran INTEGER is; every Fortran
 // wait/test call then hands the requests it saw complete to
@@ -82,6 +82,16 @@ void mpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, 
                     request, ierror);
 }
 FTMPI_F_PMPI(mpi_comm_idup)
+
+void mpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request,
+                              MPI_Fint *ierror) noexcept {
+    const MPI_Comm c_comm = MPI_Comm_f2c(*comm);
+    const MPI_Info c_info = MPI_Info_f2c(*info);
+    start_with_slot([c_comm, c_info](MPI_Comm *slot,
+                                     MPI_Request *req) { return MPI_Comm_idup_with_info(c_comm, c_info, slot, req); },
+                    newcomm, request, ierror);
+}
+FTMPI_F_PMPI(mpi_comm_idup_with_info)
 
 void mpix_comm_ishrink_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) noexcept {
     const MPI_Comm c_comm = MPI_Comm_f2c(*comm);

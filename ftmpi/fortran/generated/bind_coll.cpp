@@ -342,4 +342,94 @@ void mpi_iexscan_(void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI
 }
 FTMPI_F_PMPI(mpi_iexscan)
 
+void mpi_neighbor_allgather_(void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf,
+                             const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                             MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Neighbor_allgather(ftmpi::fortran::buffer(sendbuf), *sendcount, MPI_Type_f2c(*sendtype),
+                                          ftmpi::fortran::buffer(recvbuf), *recvcount, MPI_Type_f2c(*recvtype),
+                                          MPI_Comm_f2c(*comm));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_neighbor_allgather)
+
+void mpi_neighbor_allgatherv_(void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf,
+                              const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,
+                              const MPI_Fint *comm, MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Neighbor_allgatherv(ftmpi::fortran::buffer(sendbuf), *sendcount, MPI_Type_f2c(*sendtype),
+                                           ftmpi::fortran::buffer(recvbuf), recvcounts, displs, MPI_Type_f2c(*recvtype),
+                                           MPI_Comm_f2c(*comm));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_neighbor_allgatherv)
+
+void mpi_neighbor_alltoall_(void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf,
+                            const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                            MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Neighbor_alltoall(ftmpi::fortran::buffer(sendbuf), *sendcount, MPI_Type_f2c(*sendtype),
+                                         ftmpi::fortran::buffer(recvbuf), *recvcount, MPI_Type_f2c(*recvtype),
+                                         MPI_Comm_f2c(*comm));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_neighbor_alltoall)
+
+void mpi_neighbor_alltoallv_(void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,
+                             const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,
+                             const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                             MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Neighbor_alltoallv(ftmpi::fortran::buffer(sendbuf), sendcounts, sdispls, MPI_Type_f2c(*sendtype),
+                                          ftmpi::fortran::buffer(recvbuf), recvcounts, rdispls, MPI_Type_f2c(*recvtype),
+                                          MPI_Comm_f2c(*comm));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_neighbor_alltoallv)
+
+void mpi_ineighbor_allgather_(void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf,
+                              const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                              MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Ineighbor_allgather(ftmpi::fortran::buffer(sendbuf), *sendcount, MPI_Type_f2c(*sendtype),
+                                           ftmpi::fortran::buffer(recvbuf), *recvcount, MPI_Type_f2c(*recvtype),
+                                           MPI_Comm_f2c(*comm), &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_ineighbor_allgather)
+
+void mpi_ineighbor_allgatherv_(void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf,
+                               const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype,
+                               const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Ineighbor_allgatherv(ftmpi::fortran::buffer(sendbuf), *sendcount, MPI_Type_f2c(*sendtype),
+                                            ftmpi::fortran::buffer(recvbuf), recvcounts, displs,
+                                            MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm), &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_ineighbor_allgatherv)
+
+void mpi_ineighbor_alltoall_(void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf,
+                             const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                             MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Ineighbor_alltoall(ftmpi::fortran::buffer(sendbuf), *sendcount, MPI_Type_f2c(*sendtype),
+                                          ftmpi::fortran::buffer(recvbuf), *recvcount, MPI_Type_f2c(*recvtype),
+                                          MPI_Comm_f2c(*comm), &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_ineighbor_alltoall)
+
+void mpi_ineighbor_alltoallv_(void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,
+                              const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,
+                              const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                              MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Ineighbor_alltoallv(ftmpi::fortran::buffer(sendbuf), sendcounts, sdispls,
+                                           MPI_Type_f2c(*sendtype), ftmpi::fortran::buffer(recvbuf), recvcounts,
+                                           rdispls, MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm), &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_ineighbor_alltoallv)
+
 }  // extern "C"

@@ -26,6 +26,14 @@ void mpi_comm_dup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror) no
 }
 FTMPI_F_PMPI(mpi_comm_dup)
 
+void mpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror) noexcept {
+    MPI_Comm c_newcomm = nullptr;
+    const int rc = MPI_Comm_dup_with_info(MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), &c_newcomm);
+    if (rc == MPI_SUCCESS) *newcomm = MPI_Comm_c2f(c_newcomm);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_comm_dup_with_info)
+
 void mpi_comm_split_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fint *key, MPI_Fint *newcomm,
                      MPI_Fint *ierror) noexcept {
     MPI_Comm c_newcomm = nullptr;

@@ -1165,6 +1165,136 @@ subroutine MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ier
   integer :: request
   integer :: ierror
 end subroutine MPI_Iexscan
+subroutine MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer :: sendcount
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer :: recvcount
+  integer :: recvtype
+  integer :: comm
+  integer :: ierror
+end subroutine MPI_Neighbor_allgather
+subroutine MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer :: sendcount
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer, dimension(*) :: recvcounts
+  integer, dimension(*) :: displs
+  integer :: recvtype
+  integer :: comm
+  integer :: ierror
+end subroutine MPI_Neighbor_allgatherv
+subroutine MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer :: sendcount
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer :: recvcount
+  integer :: recvtype
+  integer :: comm
+  integer :: ierror
+end subroutine MPI_Neighbor_alltoall
+subroutine MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer, dimension(*) :: sendcounts
+  integer, dimension(*) :: sdispls
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer, dimension(*) :: recvcounts
+  integer, dimension(*) :: rdispls
+  integer :: recvtype
+  integer :: comm
+  integer :: ierror
+end subroutine MPI_Neighbor_alltoallv
+subroutine MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, request, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer :: sendcount
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer :: recvcount
+  integer :: recvtype
+  integer :: comm
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Ineighbor_allgather
+subroutine MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, request, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer :: sendcount
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer, dimension(*) :: recvcounts
+  integer, dimension(*) :: displs
+  integer :: recvtype
+  integer :: comm
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Ineighbor_allgatherv
+subroutine MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, request, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer :: sendcount
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer :: recvcount
+  integer :: recvtype
+  integer :: comm
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Ineighbor_alltoall
+subroutine MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, request, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  real, dimension(*) :: sendbuf
+  integer, dimension(*) :: sendcounts
+  integer, dimension(*) :: sdispls
+  integer :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  real, dimension(*) :: recvbuf
+  integer, dimension(*) :: recvcounts
+  integer, dimension(*) :: rdispls
+  integer :: recvtype
+  integer :: comm
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Ineighbor_alltoallv
 subroutine MPI_Comm_rank(comm, rank, ierror)
   import
   implicit none
@@ -1186,6 +1316,14 @@ subroutine MPI_Comm_dup(comm, newcomm, ierror)
   integer :: newcomm
   integer :: ierror
 end subroutine MPI_Comm_dup
+subroutine MPI_Comm_dup_with_info(comm, info, newcomm, ierror)
+  import
+  implicit none
+  integer :: comm
+  integer :: info
+  integer :: newcomm
+  integer :: ierror
+end subroutine MPI_Comm_dup_with_info
 subroutine MPI_Comm_split(comm, color, key, newcomm, ierror)
   import
   implicit none

@@ -27,6 +27,7 @@ program comm
   integer :: keyval, c1, c2
   external :: record_delete, record_error
   integer :: myhandler, c3, c4, req
+  integer :: nbr_send(4), nbr_recv(4)
   character(len=16) :: value
 
   call MPI_Init(ierr)
@@ -95,6 +96,17 @@ program comm
   call check(dst == mod(coords(1) + 1, dims(1)) * dims(2) + coords(2), 'cart_shift periodic')
   call MPI_Cart_shift(cart, 1, 1, src, dst, ierr)
   if (coords(2) == dims(2) - 1) call check(dst == MPI_PROC_NULL, 'cart_shift non-periodic edge')
+  ! Neighbourhood exchange on the grid: from each of the four neighbours
+  ! (MPI_PROC_NULL at the non-periodic edges) its rank.
+  nbr_send = rank
+  nbr_recv = -7
+  call MPI_Neighbor_alltoall(nbr_send, 1, MPI_INTEGER, nbr_recv, 1, MPI_INTEGER, cart, ierr)
+  call check(ierr == MPI_SUCCESS, 'neighbor_alltoall')
+  call MPI_Cart_shift(cart, 0, 1, src, dst, ierr)
+  call check(nbr_recv(1) == src .and. nbr_recv(2) == dst, 'neighbor_alltoall: periodic dimension')
+  call MPI_Cart_shift(cart, 1, 1, src, dst, ierr)
+  if (src /= MPI_PROC_NULL) call check(nbr_recv(3) == src, 'neighbor_alltoall: lower neighbour')
+  if (src == MPI_PROC_NULL) call check(nbr_recv(3) == -7, 'neighbor_alltoall: no lower neighbour')
   call MPI_Comm_free(cart, ierr)
 
   ! Attributes: MPI_TAG_UB as an INTEGER(MPI_ADDRESS_KIND) value.

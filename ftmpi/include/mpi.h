@@ -488,6 +488,8 @@ MPI_Fint MPI_Info_c2f(MPI_Info info) FTMPI_NOEXCEPT;
 MPI_Info MPI_Info_f2c(MPI_Fint info) FTMPI_NOEXCEPT;
 MPI_Fint MPI_Message_c2f(MPI_Message message) FTMPI_NOEXCEPT;
 MPI_Message MPI_Message_f2c(MPI_Fint message) FTMPI_NOEXCEPT;
+MPI_Fint MPI_File_c2f(MPI_File file) FTMPI_NOEXCEPT;
+MPI_File MPI_File_f2c(MPI_Fint file) FTMPI_NOEXCEPT;
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm) FTMPI_NOEXCEPT;
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm) FTMPI_NOEXCEPT;
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype) FTMPI_NOEXCEPT;
@@ -504,6 +506,8 @@ MPI_Fint PMPI_Info_c2f(MPI_Info info) FTMPI_NOEXCEPT;
 MPI_Info PMPI_Info_f2c(MPI_Fint info) FTMPI_NOEXCEPT;
 MPI_Fint PMPI_Message_c2f(MPI_Message message) FTMPI_NOEXCEPT;
 MPI_Message PMPI_Message_f2c(MPI_Fint message) FTMPI_NOEXCEPT;
+MPI_Fint PMPI_File_c2f(MPI_File file) FTMPI_NOEXCEPT;
+MPI_File PMPI_File_f2c(MPI_Fint file) FTMPI_NOEXCEPT;
 FTMPI_API(Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 #include "ftmpi/mpi_io.h" /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */

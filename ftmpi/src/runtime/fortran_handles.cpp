@@ -1,6 +1,14 @@
 // MPI_*_c2f/f2c: Fortran integers for C handles, as
 // indexes into one table of every handle ever converted (0 is the null
-// handle). Enough for C libraries that store handles as MPI_Fint.
+// handle). Enough for C libraries that store handles as MPI_Fint, and the
+// handles of the Fortran bindings (ftmpi/fortran).
+//
+// The predefined handles come first, in the fixed order of
+// kPredefined below, so their Fortran values are compile-time constants:
+// mpif.h is generated at build time by a program that asks MPI_*_c2f for
+// each of them (ftmpi/fortran/gen_mpif.cpp). Append new predefined handles
+// at the end only: a reorder changes the values compiled into Fortran
+// programs.
 #include "internal/pmpi.hpp"
 
 #include <mutex>
@@ -9,10 +17,35 @@
 
 namespace {
 
+// Synonyms (MPI_LONG_LONG, MPI_C_COMPLEX) share their object, so they are
+// not listed again.
+void *const kPredefined[] = {
+    MPI_COMM_WORLD, MPI_COMM_SELF, MPI_GROUP_EMPTY, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, MPI_INFO_ENV,
+    MPI_MESSAGE_NO_PROC,
+    // Ops
+    MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC,
+    MPI_MINLOC, MPI_REPLACE, MPI_NO_OP,
+    // Fortran datatypes
+    MPI_INTEGER, MPI_REAL, MPI_DOUBLE_PRECISION, MPI_COMPLEX, MPI_DOUBLE_COMPLEX, MPI_LOGICAL, MPI_CHARACTER,
+    MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8,
+    MPI_INTEGER16, MPI_REAL2, MPI_REAL4, MPI_REAL8, MPI_REAL16, MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32,
+    // C datatypes (usable from Fortran too)
+    MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_WCHAR, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT,
+    MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG, MPI_FLOAT, MPI_DOUBLE,
+    MPI_LONG_DOUBLE, MPI_PACKED, MPI_C_BOOL, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T,
+    MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_C_FLOAT_COMPLEX,
+    MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT,
+    MPI_SHORT_INT, MPI_LONG_DOUBLE_INT, MPI_CXX_BOOL, MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX,
+    MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_LB, MPI_UB};
+
 struct HandleTable {
     std::mutex mu;
     std::vector<void *> handles{nullptr};
     std::unordered_map<void *, MPI_Fint> index;
+
+    HandleTable() {
+        for (void *h : kPredefined) to_f(h);
+    }
 
     MPI_Fint to_f(void *h) {
         if (!h) return 0;
@@ -54,6 +87,7 @@ FTMPI_HANDLE_CONVERSION(Request, MPI_Request)
 FTMPI_HANDLE_CONVERSION(Errhandler, MPI_Errhandler)
 FTMPI_HANDLE_CONVERSION(Info, MPI_Info)
 FTMPI_HANDLE_CONVERSION(Message, MPI_Message)
+FTMPI_HANDLE_CONVERSION(File, MPI_File)
 
 int MPI_Status_c2f(const MPI_Status *c, MPI_Fint *f) noexcept {
     if (!c || !f) return MPI_ERR_ARG;

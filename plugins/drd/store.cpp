@@ -84,6 +84,22 @@ std::optional<Record> get_from(sqlite3 *db, const char *table, const std::string
     return Record{key, s.col_blob(0), s.col_i64(1)};
 }
 
+// Remembers one applied request's outcome (requests table).
+bool insert_request(sqlite3 *db, const RememberedRequest &r) {
+    Statement s(db,
+                "INSERT INTO requests (client, request, idx, ok, existed, version, current_version)"
+                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    return s.ok() &&
+        s.text(1, r.client)
+            .i64(2, r.request)
+            .i64(3, r.index)
+            .i64(4, r.ok)
+            .i64(5, r.existed)
+            .i64(6, r.version)
+            .i64(7, r.current_version)
+            .run();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Store>> Store::open(const std::filesystem::path &file) {
@@ -208,21 +224,11 @@ Result<ApplyOutcome> Store::apply(std::int64_t index, const Command &command) {
             if (!trim.ok() || !trim.i64(1, index - kChangesKept).run()) return fail("trim changes");
         }
     }
-    if (!command.client.empty()) {
-        Statement r(db_,
-                    "INSERT INTO requests (client, request, idx, ok, existed, version, current_version)"
-                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-        if (!r.ok() ||
-            !r.text(1, command.client)
-                 .i64(2, command.request)
-                 .i64(3, index)
-                 .i64(4, out.ok)
-                 .i64(5, out.existed)
-                 .i64(6, out.version)
-                 .i64(7, out.current_version)
-                 .run())
-            return fail("remember the request");
-    }
+    if (!command.client.empty() &&
+        !insert_request(db_,
+                        RememberedRequest{command.client, command.request, index, out.ok, out.existed, out.version,
+                                          out.current_version}))
+        return fail("remember the request");
     if (index % 1000 == 0) {
         Statement trim(db_, "DELETE FROM requests WHERE idx <= ?1");
         if (!trim.ok() || !trim.i64(1, index - kRequestsKept).run()) return fail("trim requests");
@@ -373,21 +379,8 @@ Result<void> Store::restore(std::span<const std::uint8_t> snapshot) {
         if (!s.ok() || !s.i64(1, c.index).text(2, c.key).blob(3, c.value).i64(4, c.version).i64(5, c.deleted).run())
             return fail();
     }
-    for (const auto &r : requests) {
-        Statement s(db_,
-                    "INSERT INTO requests (client, request, idx, ok, existed, version, current_version)"
-                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-        if (!s.ok() ||
-            !s.text(1, r.client)
-                 .i64(2, r.request)
-                 .i64(3, r.index)
-                 .i64(4, r.ok)
-                 .i64(5, r.existed)
-                 .i64(6, r.version)
-                 .i64(7, r.current_version)
-                 .run())
-            return fail();
-    }
+    for (const auto &r : requests)
+        if (!insert_request(db_, r)) return fail();
     Statement s(db_, "UPDATE meta SET value = ?1 WHERE name = 'last_applied'");
     if (!s.ok() || !s.i64(1, index).run()) return fail();
     if (auto r = exec("COMMIT"); !r) {

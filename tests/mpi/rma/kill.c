@@ -1,0 +1,77 @@
+/* A target killed (SIGKILL) during an epoch, ULFM mode: the survivors'
+ * synchronisation that involves it returns the failure class instead of
+ * blocking, operations between survivors still work, MPIX_Win_get_failed
+ * names it, and freeing the window ends. FT_RMA_AT=lock: the victim
+ * (FT_KILL_RANK) dies while every survivor holds a shared lock on it (the
+ * unlock fails); FT_RMA_AT=fence: it dies inside a fence epoch (the closing
+ * fence fails everywhere). */
+#include "inject.h"
+
+int main(int argc, char **argv) {
+    int rank, size;
+    MPI_Comm comm = ft_init_work(&argc, &argv, &rank, &size);
+    const int victim = ft_kill_rank();
+    CHECK(victim > 0 && victim < size && size >= 3, "FT_KILL_RANK=%d with %d ranks", victim, size);
+    const char *at = getenv("FT_RMA_AT");
+    const int in_lock = at && strcmp(at, "lock") == 0;
+    long *mem = NULL;
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_allocate(16 * sizeof(long), sizeof(long), MPI_INFO_NULL, comm, &mem, &win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    const long v = rank + 1;
+    const int other = rank == 0 ? size - 1 : 0; /* a survivor this one talks to after the failure */
+    CHECK(other != victim, "pick a victim other than 0 and the last rank");
+
+    if (in_lock) {
+        if (rank != victim) CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, victim, 0, win));
+        ft_sync_before_kill(comm, victim);
+        if (rank == victim) {
+            printf("rank %d: dying while the others hold a lock on me\n", rank);
+            ft_die();
+        }
+        const int put = MPI_Put(&v, 1, MPI_LONG, victim, rank, 1, MPI_LONG, win);
+        CHECK(ft_ok_or_failed(put), "put gave %s", error_class_name(put));
+        const int unlock = MPI_Win_unlock(victim, win);
+        CHECK(error_class(unlock) == ft_failure_class(comm), "unlock of the dead target gave %s",
+              error_class_name(unlock));
+        printf("rank %d: unlock returned %s\n", rank, error_class_name(unlock));
+        /* Survivors still reach each other. */
+        long back = -1;
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, other, 0, win));
+        CHECK_MPI(MPI_Put(&v, 1, MPI_LONG, other, 8 + rank, 1, MPI_LONG, win));
+        CHECK_MPI(MPI_Win_flush(other, win));
+        CHECK_MPI(MPI_Get(&back, 1, MPI_LONG, other, 8 + rank, 1, MPI_LONG, win));
+        CHECK_MPI(MPI_Win_unlock(other, win));
+        CHECK(back == v, "survivor read back %ld", back);
+    } else {
+        CHECK_MPI(MPI_Win_fence(0, win));
+        CHECK_MPI(MPI_Put(&v, 1, MPI_LONG, (rank + 1) % size, rank, 1, MPI_LONG, win));
+        ft_sync_before_kill(comm, victim);
+        if (rank == victim) {
+            printf("rank %d: dying inside a fence epoch\n", rank);
+            ft_die();
+        }
+        const int fence = MPI_Win_fence(0, win);
+        CHECK(error_class(fence) == ft_failure_class(comm), "fence gave %s", error_class_name(fence));
+        printf("rank %d: fence returned %s\n", rank, error_class_name(fence));
+        /* The window stays broken for fences: the next one fails too. */
+        const int again = MPI_Win_fence(0, win);
+        CHECK(ft_ok_or_failed(again) && again != MPI_SUCCESS, "second fence gave %s", error_class_name(again));
+    }
+    MPI_Group failed;
+    int n = 0, in_world = -1, zero = 0;
+    CHECK_MPI(MPIX_Win_get_failed(win, &failed));
+    MPI_Group_size(failed, &n);
+    CHECK(n == 1, "%d failed processes in the window", n);
+    MPI_Group world;
+    MPI_Comm_group(comm, &world);
+    MPI_Group_translate_ranks(failed, 1, &zero, world, &in_world);
+    CHECK(in_world == victim, "the failed process is rank %d, not %d", in_world, victim);
+    MPI_Group_free(&world);
+    MPI_Group_free(&failed);
+    const int fr = MPI_Win_free(&win);
+    CHECK(ft_ok_or_failed(fr) && win == MPI_WIN_NULL, "free gave %s", error_class_name(fr));
+    printf("rank %d: done\n", rank);
+    MPI_Finalize();
+    return 0;
+}

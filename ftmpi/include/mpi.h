@@ -506,7 +506,7 @@ MPI_Fint PMPI_Message_c2f(MPI_Message message) FTMPI_NOEXCEPT;
 MPI_Message PMPI_Message_f2c(MPI_Fint message) FTMPI_NOEXCEPT;
 FTMPI_API(Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
-#include "ftmpi/mpi_io.h" /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
+#include "ftmpi/mpi_io.h"  /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
 #include "ftmpi/mpi_rma.h" /* One-sided communication: windows, Put/Get/Accumulate, synchronisation (chapter 11). */
 
 #ifdef __cplusplus

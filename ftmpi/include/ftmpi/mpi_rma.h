@@ -59,8 +59,9 @@ FTMPI_API(Win_set_name, (MPI_Win win, const char *win_name))
 FTMPI_API(Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
 FTMPI_API(Win_set_info, (MPI_Win win, MPI_Info info))
 FTMPI_API(Win_get_info, (MPI_Win win, MPI_Info *info_used))
-FTMPI_API(Win_create_keyval, (MPI_Win_copy_attr_function * win_copy_attr_fn,
-                              MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state))
+FTMPI_API(Win_create_keyval,
+          (MPI_Win_copy_attr_function * win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn,
+           int *win_keyval, void *extra_state))
 FTMPI_API(Win_free_keyval, (int *win_keyval))
 FTMPI_API(Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
 FTMPI_API(Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
@@ -74,33 +75,38 @@ MPI_Win MPI_Win_f2c(MPI_Fint win) FTMPI_NOEXCEPT;
 MPI_Fint PMPI_Win_c2f(MPI_Win win) FTMPI_NOEXCEPT;
 MPI_Win PMPI_Win_f2c(MPI_Fint win) FTMPI_NOEXCEPT;
 /* Communication */
-FTMPI_API(Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
-FTMPI_API(Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
-FTMPI_API(Accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+FTMPI_API(Put,
+          (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+FTMPI_API(Get,
+          (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           int target_count, MPI_Datatype target_datatype, MPI_Win win))
+FTMPI_API(Accumulate,
+          (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
 FTMPI_API(Get_accumulate,
-          (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-           int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+          (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count,
+           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
-FTMPI_API(Fetch_and_op, (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
-                         MPI_Aint target_disp, MPI_Op op, MPI_Win win))
-FTMPI_API(Compare_and_swap, (const void *origin_addr, const void *compare_addr, void *result_addr,
-                             MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win))
-FTMPI_API(Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                 MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-                 MPI_Request *request))
-FTMPI_API(Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                 MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-                 MPI_Request *request))
+FTMPI_API(Fetch_and_op,
+          (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Op op, MPI_Win win))
+FTMPI_API(Compare_and_swap,
+          (const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+           MPI_Aint target_disp, MPI_Win win))
+FTMPI_API(Rput,
+          (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+FTMPI_API(Rget,
+          (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
 FTMPI_API(Raccumulate,
           (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
            MPI_Request *request))
 FTMPI_API(Rget_accumulate,
-          (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-           int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+          (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count,
+           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request))
 /* Synchronisation */
 FTMPI_API(Win_fence, (int assert, MPI_Win win))

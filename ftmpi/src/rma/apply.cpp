@@ -90,9 +90,7 @@ void apply_operation(MPI_Win win, const Header &h, const Block *blocks, const ch
         if (h.data_bytes != length) return set_code(reply, MPI_ERR_TYPE);
         scatter(at, blocks, h.blocks, data);
         return set_code(reply, MPI_SUCCESS);
-    case Kind::get:
-        gather(at, blocks, h.blocks, reply);
-        return set_code(reply, MPI_SUCCESS);
+    case Kind::get: gather(at, blocks, h.blocks, reply); return set_code(reply, MPI_SUCCESS);
     case Kind::accumulate:
     case Kind::get_accumulate: {
         const MPI_Op op = predefined_op(h.op);

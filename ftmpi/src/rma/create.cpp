@@ -137,8 +137,7 @@ FTMPI_PMPI(Win_allocate_shared)
 extern "C" int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) noexcept {
     constexpr const char *fn = "MPI_Win_create_dynamic";
     if (int e = rma::check_create(comm, 0, 1, info, win)) return comm::raise(comm, e, fn);
-    return comm::guarded(comm, fn,
-                         [&] { return rma::create(comm, MPI_WIN_FLAVOR_DYNAMIC, nullptr, 0, 1, info, win); });
+    return comm::guarded(comm, fn, [&] { return rma::create(comm, MPI_WIN_FLAVOR_DYNAMIC, nullptr, 0, 1, info, win); });
 }
 FTMPI_PMPI(Win_create_dynamic)
 

@@ -77,8 +77,9 @@ int allocate_shared(MPI_Win win) {
     if (int e = PMPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, win->comm)) worst = e;
     if (win->rank == 0 && name[0] != '\0') shm_unlink(name);
     if (worst != MPI_SUCCESS) return worst;
-    win->base = win->sizes[static_cast<size_t>(win->rank)] > 0 ? win->shm + win->shm_offsets[static_cast<size_t>(win->rank)]
-                                                               : nullptr;
+    win->base = win->sizes[static_cast<size_t>(win->rank)] > 0
+        ? win->shm + win->shm_offsets[static_cast<size_t>(win->rank)]
+        : nullptr;
     return MPI_SUCCESS;
 }
 

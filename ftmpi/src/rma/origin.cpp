@@ -35,7 +35,7 @@ size_t bytes_of(int count, MPI_Datatype type) {
 
 bool carries_origin_data(const Operation &op) {
     return op.kind == Kind::put || op.kind == Kind::compare_and_swap ||
-           ((op.kind == Kind::accumulate || op.kind == Kind::get_accumulate) && op.op != MPI_NO_OP);
+        ((op.kind == Kind::accumulate || op.kind == Kind::get_accumulate) && op.op != MPI_NO_OP);
 }
 
 // The code of a completed pair (send, reply receive), then the reply's.
@@ -140,8 +140,8 @@ bool in_access_epoch(MPI_Win win, int target) {
     case Epoch::fence:
     case Epoch::lock_all: return true;
     case Epoch::lock: return win->locked.count(target) != 0;
-    case Epoch::start: return std::find(win->start_group.begin(), win->start_group.end(), target) !=
-                              win->start_group.end();
+    case Epoch::start:
+        return std::find(win->start_group.begin(), win->start_group.end(), target) != win->start_group.end();
     default: return false;
     }
 }
@@ -193,8 +193,8 @@ int start_operation(MPI_Win win, const Operation &op, MPI_Request *request) {
     h.reply_tag = next_reply_tag(win);
     std::memcpy(at, &h, sizeof h);
 
-    if (int e = p2p::isend(p->message.data(), static_cast<int>(p->message.size()), MPI_BYTE, op.target,
-                           tag_request, win->comm, p2p::Channel::user, &p->send))
+    if (int e = p2p::isend(p->message.data(), static_cast<int>(p->message.size()), MPI_BYTE, op.target, tag_request,
+                           win->comm, p2p::Channel::user, &p->send))
         return e;
     // Posted after the send: a reply that comes first waits as an unexpected message.
     if (int e = p2p::irecv(p->reply.data(), static_cast<int>(p->reply.size()), MPI_BYTE, op.target, h.reply_tag,
@@ -252,8 +252,8 @@ int lock_request(MPI_Win win, Kind kind, int target, int lock_type) {
     h.reply_tag = next_reply_tag(win);
     std::vector<char> reply(reply_code_bytes);
     MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    if (int e = p2p::isend(&h, static_cast<int>(sizeof h), MPI_BYTE, target, tag_request, win->comm,
-                           p2p::Channel::user, &reqs[0]))
+    if (int e = p2p::isend(&h, static_cast<int>(sizeof h), MPI_BYTE, target, tag_request, win->comm, p2p::Channel::user,
+                           &reqs[0]))
         return e;
     if (int e = p2p::irecv(reply.data(), static_cast<int>(reply.size()), MPI_BYTE, target, h.reply_tag, win->comm,
                            p2p::Channel::user, &reqs[1])) {

@@ -13,30 +13,77 @@ namespace {
 
 // The order is the wire format: append only.
 const std::array<MPI_Op, 14> &op_table() {
-    static const std::array<MPI_Op, 14> ops{MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,
-                                            MPI_LOR,  MPI_BOR,  MPI_LXOR,   MPI_BXOR,   MPI_MAXLOC,  MPI_MINLOC,
-                                            MPI_REPLACE, MPI_NO_OP};
+    static const std::array<MPI_Op, 14> ops{MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
+                                            MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
+                                            MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
     return ops;
 }
 
 const std::array<MPI_Datatype, 64> &type_table() {
-    static const std::array<MPI_Datatype, 64> types{
-        MPI_CHAR,         MPI_SIGNED_CHAR,      MPI_UNSIGNED_CHAR,      MPI_BYTE,
-        MPI_WCHAR,        MPI_SHORT,            MPI_UNSIGNED_SHORT,     MPI_INT,
-        MPI_UNSIGNED,     MPI_LONG,             MPI_UNSIGNED_LONG,      MPI_LONG_LONG_INT,
-        MPI_UNSIGNED_LONG_LONG, MPI_FLOAT,      MPI_DOUBLE,             MPI_LONG_DOUBLE,
-        MPI_PACKED,       MPI_C_BOOL,           MPI_INT8_T,             MPI_INT16_T,
-        MPI_INT32_T,      MPI_INT64_T,          MPI_UINT8_T,            MPI_UINT16_T,
-        MPI_UINT32_T,     MPI_UINT64_T,         MPI_AINT,               MPI_OFFSET,
-        MPI_COUNT,        MPI_C_FLOAT_COMPLEX,  MPI_C_DOUBLE_COMPLEX,   MPI_C_LONG_DOUBLE_COMPLEX,
-        MPI_FLOAT_INT,    MPI_DOUBLE_INT,       MPI_LONG_INT,           MPI_2INT,
-        MPI_SHORT_INT,    MPI_LONG_DOUBLE_INT,  MPI_CXX_BOOL,           MPI_CXX_FLOAT_COMPLEX,
-        MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_INTEGER, MPI_REAL,
-        MPI_DOUBLE_PRECISION, MPI_COMPLEX,      MPI_DOUBLE_COMPLEX,     MPI_LOGICAL,
-        MPI_CHARACTER,    MPI_2INTEGER,         MPI_2REAL,              MPI_2DOUBLE_PRECISION,
-        MPI_INTEGER1,     MPI_INTEGER2,         MPI_INTEGER4,           MPI_INTEGER8,
-        MPI_INTEGER16,    MPI_REAL2,            MPI_REAL4,              MPI_REAL8,
-        MPI_REAL16,       MPI_COMPLEX8,         MPI_COMPLEX16,          MPI_COMPLEX32};
+    static const std::array<MPI_Datatype, 64> types{MPI_CHAR,
+                                                    MPI_SIGNED_CHAR,
+                                                    MPI_UNSIGNED_CHAR,
+                                                    MPI_BYTE,
+                                                    MPI_WCHAR,
+                                                    MPI_SHORT,
+                                                    MPI_UNSIGNED_SHORT,
+                                                    MPI_INT,
+                                                    MPI_UNSIGNED,
+                                                    MPI_LONG,
+                                                    MPI_UNSIGNED_LONG,
+                                                    MPI_LONG_LONG_INT,
+                                                    MPI_UNSIGNED_LONG_LONG,
+                                                    MPI_FLOAT,
+                                                    MPI_DOUBLE,
+                                                    MPI_LONG_DOUBLE,
+                                                    MPI_PACKED,
+                                                    MPI_C_BOOL,
+                                                    MPI_INT8_T,
+                                                    MPI_INT16_T,
+                                                    MPI_INT32_T,
+                                                    MPI_INT64_T,
+                                                    MPI_UINT8_T,
+                                                    MPI_UINT16_T,
+                                                    MPI_UINT32_T,
+                                                    MPI_UINT64_T,
+                                                    MPI_AINT,
+                                                    MPI_OFFSET,
+                                                    MPI_COUNT,
+                                                    MPI_C_FLOAT_COMPLEX,
+                                                    MPI_C_DOUBLE_COMPLEX,
+                                                    MPI_C_LONG_DOUBLE_COMPLEX,
+                                                    MPI_FLOAT_INT,
+                                                    MPI_DOUBLE_INT,
+                                                    MPI_LONG_INT,
+                                                    MPI_2INT,
+                                                    MPI_SHORT_INT,
+                                                    MPI_LONG_DOUBLE_INT,
+                                                    MPI_CXX_BOOL,
+                                                    MPI_CXX_FLOAT_COMPLEX,
+                                                    MPI_CXX_DOUBLE_COMPLEX,
+                                                    MPI_CXX_LONG_DOUBLE_COMPLEX,
+                                                    MPI_INTEGER,
+                                                    MPI_REAL,
+                                                    MPI_DOUBLE_PRECISION,
+                                                    MPI_COMPLEX,
+                                                    MPI_DOUBLE_COMPLEX,
+                                                    MPI_LOGICAL,
+                                                    MPI_CHARACTER,
+                                                    MPI_2INTEGER,
+                                                    MPI_2REAL,
+                                                    MPI_2DOUBLE_PRECISION,
+                                                    MPI_INTEGER1,
+                                                    MPI_INTEGER2,
+                                                    MPI_INTEGER4,
+                                                    MPI_INTEGER8,
+                                                    MPI_INTEGER16,
+                                                    MPI_REAL2,
+                                                    MPI_REAL4,
+                                                    MPI_REAL8,
+                                                    MPI_REAL16,
+                                                    MPI_COMPLEX8,
+                                                    MPI_COMPLEX16,
+                                                    MPI_COMPLEX32};
     return types;
 }
 
@@ -60,7 +107,7 @@ int predefined_op_index(MPI_Op op) {
 
 MPI_Op predefined_op(int index) {
     return index >= 0 && static_cast<size_t>(index) < op_table().size() ? op_table()[static_cast<size_t>(index)]
-                                                                          : MPI_OP_NULL;
+                                                                        : MPI_OP_NULL;
 }
 
 int predefined_type_index(MPI_Datatype type) {
@@ -68,9 +115,8 @@ int predefined_type_index(MPI_Datatype type) {
 }
 
 MPI_Datatype predefined_type(int index) {
-    return index >= 0 && static_cast<size_t>(index) < type_table().size()
-               ? type_table()[static_cast<size_t>(index)]
-               : MPI_DATATYPE_NULL;
+    return index >= 0 && static_cast<size_t>(index) < type_table().size() ? type_table()[static_cast<size_t>(index)]
+                                                                          : MPI_DATATYPE_NULL;
 }
 
 MPI_Datatype basic_of(MPI_Datatype type) {

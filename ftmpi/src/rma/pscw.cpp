@@ -45,8 +45,7 @@ int post(MPI_Win win, MPI_Group group) {
         if (int e = p2p::irecv(nullptr, 0, MPI_BYTE, origins[i], tag_complete, win->comm, p2p::Channel::user,
                                &completes[i]))
             return e;
-        if (int e =
-                p2p::isend(nullptr, 0, MPI_BYTE, origins[i], tag_post, win->comm, p2p::Channel::user, &posts[i]))
+        if (int e = p2p::isend(nullptr, 0, MPI_BYTE, origins[i], tag_post, win->comm, p2p::Channel::user, &posts[i]))
             return e;
     }
     const int code = p2p::wait_all(static_cast<int>(posts.size()), posts.data(), MPI_STATUSES_IGNORE);
@@ -85,8 +84,8 @@ int complete(MPI_Win win) {
     int code = complete_operations(win, -1);
     std::vector<MPI_Request> sends(targets.size(), MPI_REQUEST_NULL);
     for (size_t i = 0; i < targets.size(); ++i)
-        if (int e = p2p::isend(nullptr, 0, MPI_BYTE, targets[i], tag_complete, win->comm, p2p::Channel::user,
-                               &sends[i]);
+        if (int e =
+                p2p::isend(nullptr, 0, MPI_BYTE, targets[i], tag_complete, win->comm, p2p::Channel::user, &sends[i]);
             code == MPI_SUCCESS)
             code = e;
     if (int e = p2p::wait_all(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE); code == MPI_SUCCESS)

@@ -40,7 +40,7 @@ int fence(MPI_Win win, int assert) {
     // next epoch's operations from reaching a member before its fence.
     int code = complete_operations(win, -1);
     if (int b = PMPI_Barrier(win->comm); code == MPI_SUCCESS) code = b;
-    set_epoch(win, (assert & MPI_MODE_NOSUCCEED) != 0 ? Epoch::none : Epoch::fence);
+    set_epoch(win, (assert &MPI_MODE_NOSUCCEED) != 0 ? Epoch::none : Epoch::fence);
     return code;
 }
 

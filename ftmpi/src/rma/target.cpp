@@ -40,8 +40,8 @@ void send_reply(MPI_Win win, HandlerState &s, int origin, int tag, std::vector<c
     r.data = std::move(data);
     // An origin that failed or a revoked window: the origin's own receive
     // reports it, nothing to keep here.
-    if (p2p::isend(r.data.data(), static_cast<int>(r.data.size()), MPI_BYTE, origin, tag, win->comm,
-                   p2p::Channel::user, &r.request) != MPI_SUCCESS)
+    if (p2p::isend(r.data.data(), static_cast<int>(r.data.size()), MPI_BYTE, origin, tag, win->comm, p2p::Channel::user,
+                   &r.request) != MPI_SUCCESS)
         r.request = MPI_REQUEST_NULL;
 }
 
@@ -57,8 +57,8 @@ void handle(MPI_Win win, HandlerState &s, int origin, const std::vector<char> &m
     if (message.size() < sizeof h) return;  // not one of ours: nobody waits for a reply we could address
     std::memcpy(&h, message.data(), sizeof h);
     const size_t block_bytes = static_cast<size_t>(h.blocks) * sizeof(Block);
-    if (message.size() < sizeof h + block_bytes + h.data_bytes) return reply_code(win, origin, h.reply_tag,
-                                                                                    MPI_ERR_INTERN, &s);
+    if (message.size() < sizeof h + block_bytes + h.data_bytes)
+        return reply_code(win, origin, h.reply_tag, MPI_ERR_INTERN, &s);
     std::vector<Block> blocks(h.blocks);
     if (block_bytes > 0) std::memcpy(blocks.data(), message.data() + sizeof h, block_bytes);
     const char *data = message.data() + sizeof h + block_bytes;

@@ -87,12 +87,12 @@ struct ftmpi_win_s {
     std::map<int, void *> attributes;                       // user keyvals
 
     // ---- Target side (target.cpp); guarded by target_mutex ----
-    std::mutex target_mutex;            // also what makes accumulates atomic
+    std::mutex target_mutex;                   // also what makes accumulates atomic
     std::vector<ftmpi::rma::Region> attached;  // dynamic windows
-    int exclusive_holder = -1;          // rank holding an exclusive lock
-    std::map<int, int> shared_holders;  // rank -> shared locks it holds
+    int exclusive_holder = -1;                 // rank holding an exclusive lock
+    std::map<int, int> shared_holders;         // rank -> shared locks it holds
     std::deque<ftmpi::rma::LockWaiter> lock_queue;
-    uint64_t seen_failures = 0;  // p2p::failure_epoch() when locks were last checked
+    uint64_t seen_failures = 0;              // p2p::failure_epoch() when locks were last checked
     MPI_Request handler = MPI_REQUEST_NULL;  // the generalized request that runs the handler
     std::atomic<bool> stopping{false};
 
@@ -101,9 +101,9 @@ struct ftmpi_win_s {
     std::list<std::shared_ptr<ftmpi::rma::Pending>> pending;
     uint32_t next_tag = 0;
     ftmpi::rma::Epoch epoch = ftmpi::rma::Epoch::none;
-    std::map<int, int> locked;        // target -> lock type (Epoch::lock)
-    std::vector<int> start_group;     // targets of the access epoch (MPI_Win_start)
-    std::vector<int> post_group;      // origins of the exposure epoch (MPI_Win_post)
+    std::map<int, int> locked;           // target -> lock type (Epoch::lock)
+    std::vector<int> start_group;        // targets of the access epoch (MPI_Win_start)
+    std::vector<int> post_group;         // origins of the exposure epoch (MPI_Win_post)
     std::vector<MPI_Request> completes;  // receives of their complete messages
     bool exposed = false;                // between MPI_Win_post and the end of MPI_Win_wait/test
 };

@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
     rma_errors_return(win);
     for (int i = 0; i < 64; ++i) mem[i] = rank * 1000 + i;
 
-    MPI_Datatype every_other;  /* 4 doubles, stride 2 */
+    MPI_Datatype every_other; /* 4 doubles, stride 2 */
     CHECK_MPI(MPI_Type_vector(4, 1, 2, MPI_DOUBLE, &every_other));
     CHECK_MPI(MPI_Type_commit(&every_other));
     double src[8], got[4];

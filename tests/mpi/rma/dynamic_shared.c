@@ -18,8 +18,8 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Win_attach(win, region, 16 * sizeof(int)));
     MPI_Aint mine, theirs;
     MPI_Get_address(region, &mine);
-    CHECK_MPI(MPI_Sendrecv(&mine, 1, MPI_AINT, left, 0, &theirs, 1, MPI_AINT, right, 0, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE));
+    CHECK_MPI(
+        MPI_Sendrecv(&mine, 1, MPI_AINT, left, 0, &theirs, 1, MPI_AINT, right, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     int v = -rank - 1, got = 0;
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
     CHECK_MPI(MPI_Put(&v, 1, MPI_INT, right, theirs + 2 * (MPI_Aint)sizeof(int), 1, MPI_INT, win));
@@ -41,8 +41,8 @@ int main(int argc, char **argv) {
 
     /* Shared */
     int *part = NULL;
-    CHECK_MPI(MPI_Win_allocate_shared((rank + 1) * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &part,
-                                      &win));
+    CHECK_MPI(
+        MPI_Win_allocate_shared((rank + 1) * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &part, &win));
     rma_errors_return(win);
     for (int i = 0; i <= rank; ++i) part[i] = rank * 10 + i;
     CHECK_MPI(MPI_Win_lock_all(0, win));
@@ -53,8 +53,8 @@ int main(int argc, char **argv) {
     int qunit;
     int *theirs_part = NULL;
     CHECK_MPI(MPI_Win_shared_query(win, right, &qsize, &qunit, &theirs_part));
-    CHECK(qsize == (right + 1) * (MPI_Aint)sizeof(int) && qunit == sizeof(int), "query size %ld unit %d",
-          (long)qsize, qunit);
+    CHECK(qsize == (right + 1) * (MPI_Aint)sizeof(int) && qunit == sizeof(int), "query size %ld unit %d", (long)qsize,
+          qunit);
     for (int i = 0; i <= right; ++i)
         CHECK(theirs_part[i] == right * 10 + i, "direct load of rank %d [%d] = %d", right, i, theirs_part[i]);
     /* RMA calls reach the same memory. */

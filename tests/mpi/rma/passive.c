@@ -5,7 +5,7 @@
  * protecting a non-atomic read-modify-write. */
 #include "rma_test.h"
 
-#define ROUNDS 1000
+#define ROUNDS  1000
 #define TICKETS 50
 
 int main(int argc, char **argv) {
@@ -69,8 +69,7 @@ int main(int argc, char **argv) {
     if (rank == 0) {
         char *seen = calloc((size_t)TICKETS * size, 1);
         for (int i = 0; i < TICKETS * size; ++i) {
-            CHECK(all[i] >= 0 && all[i] < TICKETS * size && !seen[all[i]], "ticket %ld twice or out of range",
-                  all[i]);
+            CHECK(all[i] >= 0 && all[i] < TICKETS * size && !seen[all[i]], "ticket %ld twice or out of range", all[i]);
             seen[all[i]] = 1;
         }
         free(seen);

@@ -193,7 +193,9 @@ extern "C" int MPI_Win_free(MPI_Win *win) noexcept {
     constexpr const char *fn = "MPI_Win_free";
     if (win == nullptr || !rma::valid(*win)) return rma::raise(MPI_WIN_NULL, MPI_ERR_WIN, fn);
     MPI_Win w = *win;
-    {
+    // A revoked window is freed whatever epoch it was left in: no epoch can
+    // be closed on it any more.
+    if (!p2p::is_revoked(w->comm)) {
         std::lock_guard lk(w->origin_mutex);
         if (w->epoch == rma::Epoch::lock || w->epoch == rma::Epoch::lock_all || w->epoch == rma::Epoch::start ||
             w->exposed)

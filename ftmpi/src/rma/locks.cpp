@@ -35,6 +35,9 @@ void grant_waiting(MPI_Win win, Grant grant, void *ctx) {
 }  // namespace
 
 void request_lock(MPI_Win win, int origin, int type, int reply_tag, Grant grant, void *ctx) {
+    // A request a failed member sent before it died: granting it would keep
+    // the lock forever (release_failed already ran for that failure).
+    if (p2p::is_failed(win->worlds[static_cast<size_t>(origin)])) return;
     if (win->lock_queue.empty() && grantable(win, type)) {
         take(win, origin, type);
         grant(win, origin, reply_tag, MPI_SUCCESS, ctx);

@@ -84,6 +84,25 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Win_fence(0, win));
     CHECK(fetched == (long)size * (size + 1) / 2, "MPI_NO_OP fetched %ld", fetched);
     CHECK_MPI(MPI_Win_free(&win));
+
+    /* Large transfers (past any eager limit: rendezvous both ways). */
+    enum { BIG = 1 << 18 };
+    int *big = NULL, *src = malloc(BIG * sizeof(int)), *dst = malloc(BIG * sizeof(int));
+    CHECK_MPI(MPI_Win_allocate(BIG * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &big, &win));
+    rma_errors_return(win);
+    for (int i = 0; i < BIG; ++i) src[i] = rank ^ i;
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Put(src, BIG, MPI_INT, right, 0, BIG, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Get(dst, BIG, MPI_INT, right, 0, BIG, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    for (int i = 0; i < BIG; ++i) {
+        CHECK(big[i] == (left ^ i), "big[%d] = %d after a large put", i, big[i]);
+        CHECK(dst[i] == (rank ^ i), "dst[%d] = %d after a large get", i, dst[i]);
+    }
+    free(src);
+    free(dst);
+    CHECK_MPI(MPI_Win_free(&win));
     MPI_Finalize();
     return 0;
 }

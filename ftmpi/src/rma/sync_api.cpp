@@ -5,6 +5,7 @@
 #include "origin.hpp"
 #include "window.hpp"
 
+#include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
 
 #include <atomic>
@@ -101,11 +102,32 @@ int unlock_all(MPI_Win win) {
     return code;
 }
 
+// True when a target the flush is about (rank, or every target of the
+// epoch for rank -1) has failed: the flush reports it even when no
+// operation to it was pending.
+bool flushed_target_failed(MPI_Win win, int rank) {
+    std::vector<int> targets;
+    {
+        std::lock_guard lk(win->origin_mutex);
+        if (rank >= 0)
+            targets.push_back(rank);
+        else if (win->epoch == Epoch::lock)
+            for (const auto &entry : win->locked) targets.push_back(entry.first);
+        else
+            for (int r = 0; r < win->size; ++r) targets.push_back(r);
+    }
+    for (int t : targets)
+        if (p2p::is_failed(win->worlds[static_cast<size_t>(t)])) return true;
+    return false;
+}
+
 int flush(MPI_Win win, int rank) {
     if (rank != -1)
         if (int e = check_rank(win, rank)) return e;
     if (!passive(current_epoch(win))) return MPI_ERR_RMA_SYNC;
-    return complete_operations(win, rank);
+    const int code = complete_operations(win, rank);
+    if (code == MPI_SUCCESS && flushed_target_failed(win, rank)) return MPIX_ERR_PROC_FAILED;
+    return code;
 }
 
 // A binding on a live window: the revoke check first, then the body.

@@ -31,6 +31,18 @@ int main(int argc, char **argv) {
         }
         const int put = MPI_Put(&v, 1, MPI_LONG, victim, rank, 1, MPI_LONG, win);
         CHECK(ft_ok_or_failed(put), "put gave %s", error_class_name(put));
+        /* Wait until the failure is known here, then flush must report it. */
+        MPI_Group failed;
+        int n = 0;
+        for (double deadline = MPI_Wtime() + 20; n == 0 && MPI_Wtime() < deadline;) {
+            CHECK_MPI(MPIX_Win_get_failed(win, &failed));
+            MPI_Group_size(failed, &n);
+            MPI_Group_free(&failed);
+        }
+        CHECK(n == 1, "the victim's failure was not noticed in 20 s");
+        const int flush = MPI_Win_flush(victim, win);
+        CHECK(error_class(flush) == ft_failure_class(comm), "flush of the dead target gave %s",
+              error_class_name(flush));
         const int unlock = MPI_Win_unlock(victim, win);
         CHECK(error_class(unlock) == ft_failure_class(comm), "unlock of the dead target gave %s",
               error_class_name(unlock));

@@ -54,8 +54,16 @@ int main(int argc, char **argv) {
 
     /* Accumulate into a strided target: every rank adds to rank 0's slots 40,42,44,46. */
     double ones[4] = {1, 2, 3, 4};
-    if (rank == 0)
+    if (rank == 0) {
         for (int k = 0; k < 8; ++k) mem[40 + k] = 0;
+        struct {
+            double v;
+            int i;
+        } lowest = {-1e300, -1};
+        memcpy(&mem[48], &lowest, sizeof lowest);
+        int highest[2] = {1 << 30, -1};
+        memcpy(&mem[52], highest, sizeof highest);
+    }
     CHECK_MPI(MPI_Win_fence(0, win));
     CHECK_MPI(MPI_Accumulate(ones, 4, MPI_DOUBLE, 0, 40, 1, every_other, MPI_SUM, win));
     CHECK_MPI(MPI_Win_fence(0, win));
@@ -64,6 +72,22 @@ int main(int argc, char **argv) {
             CHECK(mem[40 + 2 * k] == (k + 1.0) * size, "accumulated mem[%d] = %g", 40 + 2 * k, mem[40 + 2 * k]);
             CHECK(mem[41 + 2 * k] == 0, "gap mem[%d] = %g touched", 41 + 2 * k, mem[41 + 2 * k]);
         }
+    /* Pair types: MPI_MAXLOC on MPI_DOUBLE_INT (padded: its extent is
+     * larger than its data) and MPI_MINLOC on MPI_2INT, into rank 0. */
+    struct {
+        double v;
+        int i;
+    } mine = {rank * 1.5, rank}, best = {-1, -1};
+    int pair[2] = {100 - rank, rank}, low[2] = {-1, -1};
+    CHECK_MPI(MPI_Accumulate(&mine, 1, MPI_DOUBLE_INT, 0, 48, 1, MPI_DOUBLE_INT, MPI_MAXLOC, win));
+    CHECK_MPI(MPI_Accumulate(pair, 1, MPI_2INT, 0, 52, 1, MPI_2INT, MPI_MINLOC, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Get(&best, 1, MPI_DOUBLE_INT, 0, 48, 1, MPI_DOUBLE_INT, win));
+    CHECK_MPI(MPI_Get(low, 1, MPI_2INT, 0, 52, 1, MPI_2INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK(best.v == (size - 1) * 1.5 && best.i == size - 1, "MAXLOC gave (%g, %d)", best.v, best.i);
+    CHECK(low[0] == 100 - (size - 1) && low[1] == size - 1, "MINLOC gave (%d, %d)", low[0], low[1]);
+
     /* A struct mixing int and double cannot be accumulated. */
     CHECK_CLASS(MPI_Accumulate(out, 1, rec_type, right, 20, 1, rec_type, MPI_SUM, win), MPI_ERR_TYPE);
     CHECK_MPI(MPI_Win_fence(0, win));

@@ -129,14 +129,18 @@ int pscw_call(MPI_Win win, const char *fn, Body &&body) noexcept {
 using namespace ftmpi;
 
 extern "C" int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) noexcept {
-    (void)assert;
-    return rma::pscw_call(win, "MPI_Win_post", [&] { return rma::post(win, group); });
+    return rma::pscw_call(win, "MPI_Win_post", [&] {
+        if (int e = rma::check_assertion(assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)) return e;
+        return rma::post(win, group);
+    });
 }
 FTMPI_PMPI(Win_post)
 
 extern "C" int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) noexcept {
-    (void)assert;
-    return rma::pscw_call(win, "MPI_Win_start", [&] { return rma::start(win, group); });
+    return rma::pscw_call(win, "MPI_Win_start", [&] {
+        if (int e = rma::check_assertion(assert, MPI_MODE_NOCHECK)) return e;
+        return rma::start(win, group);
+    });
 }
 FTMPI_PMPI(Win_start)
 

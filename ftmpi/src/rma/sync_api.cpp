@@ -31,7 +31,9 @@ bool passive(Epoch e) {
     return e == Epoch::lock || e == Epoch::lock_all;
 }
 
-int fence(MPI_Win win, int assert) {
+int fence(MPI_Win win, int assertion) {
+    if (int e = check_assertion(assertion, MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
+        return e;
     const Epoch e = current_epoch(win);
     if (e != Epoch::none && e != Epoch::fence) return MPI_ERR_RMA_SYNC;
     // Every operation this member started has been applied at its target
@@ -41,7 +43,7 @@ int fence(MPI_Win win, int assert) {
     // next epoch's operations from reaching a member before its fence.
     int code = complete_operations(win, -1);
     if (int b = PMPI_Barrier(win->comm); code == MPI_SUCCESS) code = b;
-    set_epoch(win, (assert &MPI_MODE_NOSUCCEED) != 0 ? Epoch::none : Epoch::fence);
+    set_epoch(win, (assertion & MPI_MODE_NOSUCCEED) != 0 ? Epoch::none : Epoch::fence);
     return code;
 }
 
@@ -148,8 +150,11 @@ extern "C" int MPI_Win_fence(int assert, MPI_Win win) noexcept {
 FTMPI_PMPI(Win_fence)
 
 extern "C" int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) noexcept {
-    (void)assert;  // MPI_MODE_NOCHECK: the lock is still taken, which is always correct
-    return rma::sync_call(win, "MPI_Win_lock", [&] { return rma::lock(win, lock_type, rank); });
+    // MPI_MODE_NOCHECK: the lock is still taken, which is always correct.
+    return rma::sync_call(win, "MPI_Win_lock", [&] {
+        if (int e = rma::check_assertion(assert, MPI_MODE_NOCHECK)) return e;
+        return rma::lock(win, lock_type, rank);
+    });
 }
 FTMPI_PMPI(Win_lock)
 
@@ -159,8 +164,10 @@ extern "C" int MPI_Win_unlock(int rank, MPI_Win win) noexcept {
 FTMPI_PMPI(Win_unlock)
 
 extern "C" int MPI_Win_lock_all(int assert, MPI_Win win) noexcept {
-    (void)assert;
-    return rma::sync_call(win, "MPI_Win_lock_all", [&] { return rma::lock_all(win); });
+    return rma::sync_call(win, "MPI_Win_lock_all", [&] {
+        if (int e = rma::check_assertion(assert, MPI_MODE_NOCHECK)) return e;
+        return rma::lock_all(win);
+    });
 }
 FTMPI_PMPI(Win_lock_all)
 

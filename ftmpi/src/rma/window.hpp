@@ -135,6 +135,13 @@ int guarded(MPI_Win win, const char *function, Body &&body) noexcept {
 // Replaces the window's error handler (a reference is taken on `eh`).
 void set_errhandler(MPI_Win win, MPI_Errhandler eh);
 
+// MPI_ERR_ASSERT when `assertion` has a bit outside `allowed` (the
+// MPI_MODE_* a synchronisation call takes); the assertions themselves are
+// only hints here.
+inline int check_assertion(int assertion, int allowed) {
+    return (assertion & ~allowed) != 0 ? MPI_ERR_ASSERT : MPI_SUCCESS;
+}
+
 // What every operation on a window checks first: MPI_ERR_WIN for a bad
 // handle, MPIX_ERR_REVOKED once the window is revoked.
 int check_window(MPI_Win win);

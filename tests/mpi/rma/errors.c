@@ -78,6 +78,8 @@ int main(int argc, char **argv) {
     CHECK_CLASS(MPI_Accumulate(&d, 1, MPI_DOUBLE, 0, 0, 1, MPI_DOUBLE, MPI_BAND, win), MPI_ERR_OP);
     CHECK_MPI(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
     CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED + 7, 0, 0, win), MPI_ERR_LOCKTYPE);
+    CHECK_CLASS(MPI_Win_fence(MPI_MODE_NOCHECK, win), MPI_ERR_ASSERT);
+    CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOPUT, win), MPI_ERR_ASSERT);
     CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
 
     /* Lock misuse. */

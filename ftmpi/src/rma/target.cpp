@@ -143,7 +143,7 @@ bool advance(MPI_Win win, HandlerState &s, MPI_Status *status) {
 int start_handler(MPI_Win win) {
     auto state = std::make_shared<HandlerState>();
     win->seen_failures = p2p::failure_epoch();
-    win->handler = p2p::make_generalized([win, state](MPI_Status *status) { return advance(win, *state, status); });
+    win->handler = p2p::make_event_driven([win, state](MPI_Status *status) { return advance(win, *state, status); });
     return win->handler != MPI_REQUEST_NULL ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 

@@ -97,6 +97,23 @@ int PMPIX_File_revoke(MPI_File fh);
 #define MPI_File_revoke MPIX_File_revoke
 #endif
 
+/* ---- Windows (the chapter's MPI_WIN_REVOKE and MPI_WIN_GET_FAILED;
+ * ftmpi/src/rma/README.md) ----
+ * After a revoke every pending and later synchronisation and communication
+ * call on the window, at every process of its group, completes with
+ * MPIX_ERR_REVOKED. get_failed gives the group of the window's processes
+ * known to have failed (ranks as in MPI_Win_get_group's group). */
+int MPIX_Win_revoke(MPI_Win win);
+int PMPIX_Win_revoke(MPI_Win win);
+int MPIX_Win_get_failed(MPI_Win win, MPI_Group *failed_group);
+int PMPIX_Win_get_failed(MPI_Win win, MPI_Group *failed_group);
+#ifndef MPI_Win_revoke
+#define MPI_Win_revoke MPIX_Win_revoke
+#endif
+#ifndef MPI_Win_get_failed
+#define MPI_Win_get_failed MPIX_Win_get_failed
+#endif
+
 /* FT-MPI's name for the failure code in its modes, as its master-worker
  * example spells it. */
 #ifndef MPI_OTHER_ERR

@@ -55,8 +55,8 @@ typedef struct ftmpi_request_s *MPI_Request;
 typedef struct ftmpi_errhandler_s *MPI_Errhandler;
 typedef struct ftmpi_message_s *MPI_Message;
 typedef struct ftmpi_info_s *MPI_Info;
-typedef struct ftmpi_win_s *MPI_Win;   /* RMA is not provided; the */
-typedef struct ftmpi_file_s *MPI_File; /* handles exist for headers that name them */
+typedef struct ftmpi_win_s *MPI_Win;
+typedef struct ftmpi_file_s *MPI_File;
 
 /* ---- Status --------------------------------------------------------- */
 typedef struct MPI_Status {
@@ -510,7 +510,8 @@ MPI_Fint PMPI_File_c2f(MPI_File file) FTMPI_NOEXCEPT;
 MPI_File PMPI_File_f2c(MPI_Fint file) FTMPI_NOEXCEPT;
 FTMPI_API(Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
-#include "ftmpi/mpi_io.h" /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
+#include "ftmpi/mpi_io.h"  /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
+#include "ftmpi/mpi_rma.h" /* One-sided communication: windows, Put/Get/Accumulate, synchronisation (chapter 11). */
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,13 @@ int test_all(int n, MPI_Request *, int *flag, MPI_Status *);
 // (MPI_ERROR in particular) when it returns true. Free it with
 // MPI_Wait/Test/Request_free like any request.
 MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
+// The same, for an advance that has work only once the engine took in
+// messages or learned of a failure (a handler of incoming messages, such as
+// a one-sided window's target side): the progress thread then sleeps until
+// such an event instead of waking every millisecond to call it. User
+// threads waiting in MPI still call it every millisecond at least (a
+// message a thread sends to itself is no event).
+MPI_Request make_event_driven(std::function<bool(MPI_Status *)> advance);
 
 // A persistent collective request (MPI_Bcast_init, …): inactive until
 // MPI_Start, which calls `start` to begin the non-blocking collective and

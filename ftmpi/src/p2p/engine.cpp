@@ -7,6 +7,7 @@
 #include "mpi-ext.h"
 #include "settings/values.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sched.h>
@@ -159,8 +160,14 @@ void Engine::poll_step(Lock &lk, bool block) {
     turn_.poller = std::this_thread::get_id();
     turn_.blocked = block;
     // A generalized request may advance without any socket event (a local
-    // step); never sleep long while one is active.
-    int timeout = block ? (generalized_.empty() ? -1 : 1) : 0;
+    // step); never sleep long while one is active. Event-driven ones (the
+    // handlers of incoming messages) have work only after frames or a
+    // failure, which wake the poller anyway: the progress thread sleeps
+    // through them. A user thread keeps the short timeout: its own sends to
+    // itself reach such a handler without any event.
+    const bool timed = std::any_of(generalized_.begin(), generalized_.end(),
+                                   [this](MPI_Request r) { return !r->event_driven || !turn_.progress_thread; });
+    int timeout = block ? (timed ? 1 : -1) : 0;
     if (timeout != 0 && !net_->prepare_wait()) timeout = 0;  // the drivers' state is touched under the lock only
     int n;
     if (timeout == 0) {

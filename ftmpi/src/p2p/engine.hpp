@@ -101,7 +101,7 @@ public:
               MPI_Status *status, std::unique_ptr<Unexpected> *out, uint64_t any_source_epoch);
     static constexpr int probe_again = -1;
     int receive_message(MPI_Request r, std::unique_ptr<Unexpected> message);  // MPI_Mrecv/Imrecv
-    MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
+    MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance, bool event_driven = false);
 
     // Waiting: `done` is evaluated under the lock.
     void wait_until(const std::function<bool()> &done);

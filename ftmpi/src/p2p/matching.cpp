@@ -522,10 +522,11 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     return MPI_SUCCESS;
 }
 
-MPI_Request Engine::make_generalized(std::function<bool(MPI_Status *)> advance) {
+MPI_Request Engine::make_generalized(std::function<bool(MPI_Status *)> advance, bool event_driven) {
     auto *r = new ftmpi_request_s();
     r->kind = RequestKind::generalized;
     r->advance = std::move(advance);
+    r->event_driven = event_driven;
     r->active = true;
     reset_status(r->status);
     Lock lk(mu_);

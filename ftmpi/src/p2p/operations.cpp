@@ -492,6 +492,10 @@ MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance) {
     return Engine::get().make_generalized(std::move(advance));
 }
 
+MPI_Request make_event_driven(std::function<bool(MPI_Status *)> advance) {
+    return Engine::get().make_generalized(std::move(advance), true);
+}
+
 void notify_failed(int world_rank) {
     Engine::get().declare_failed(world_rank);
 }

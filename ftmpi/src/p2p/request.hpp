@@ -59,6 +59,9 @@ struct ftmpi_request_s {
     // Generalized requests (non-blocking collectives).
     std::function<bool(MPI_Status *)> advance;
     bool advancing = false;
+    // The advance has work only after the engine took in frames or a
+    // failure (make_event_driven): the progress thread may sleep until then.
+    bool event_driven = false;
 
     // Persistent requests keep their datatype from MPI_*_init until freed:
     // the program may free its handle in between (MPI-3.1 §4.1.9).

@@ -88,6 +88,7 @@ FTMPI_HANDLE_CONVERSION(Errhandler, MPI_Errhandler)
 FTMPI_HANDLE_CONVERSION(Info, MPI_Info)
 FTMPI_HANDLE_CONVERSION(Message, MPI_Message)
 FTMPI_HANDLE_CONVERSION(File, MPI_File)
+FTMPI_HANDLE_CONVERSION(Win, MPI_Win)
 
 int MPI_Status_c2f(const MPI_Status *c, MPI_Fint *f) noexcept {
     if (!c || !f) return MPI_ERR_ARG;

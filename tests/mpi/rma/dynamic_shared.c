@@ -1,0 +1,80 @@
+/* Dynamic windows (attach, address exchange, put/get at absolute
+ * addresses, detach) and shared windows (MPI_Win_allocate_shared: every
+ * rank stores into its own part and loads its neighbours' parts directly
+ * after a barrier, shared_query gives each part). */
+#include "rma_test.h"
+
+int main(int argc, char **argv) {
+    int rank, size;
+    test_init(&argc, &argv, &rank, &size);
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+
+    /* Dynamic */
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    rma_errors_return(win);
+    int *region = malloc(16 * sizeof(int));
+    for (int i = 0; i < 16; ++i) region[i] = rank * 100 + i;
+    CHECK_MPI(MPI_Win_attach(win, region, 16 * sizeof(int)));
+    MPI_Aint mine, theirs;
+    MPI_Get_address(region, &mine);
+    CHECK_MPI(
+        MPI_Sendrecv(&mine, 1, MPI_AINT, left, 0, &theirs, 1, MPI_AINT, right, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    int v = -rank - 1, got = 0;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+    CHECK_MPI(MPI_Put(&v, 1, MPI_INT, right, theirs + 2 * (MPI_Aint)sizeof(int), 1, MPI_INT, win));
+    CHECK_MPI(MPI_Get(&got, 1, MPI_INT, right, theirs + 5 * (MPI_Aint)sizeof(int), 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(right, win));
+    CHECK(got == right * 100 + 5, "dynamic get %d", got);
+    /* Outside the attached region: MPI_ERR_RMA_RANGE, reported by the target. */
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    int rc_put = MPI_Put(&v, 1, MPI_INT, right, theirs + 16 * (MPI_Aint)sizeof(int), 1, MPI_INT, win);
+    int rc_unlock = MPI_Win_unlock(right, win);
+    CHECK(error_class(rc_put) == MPI_ERR_RMA_RANGE || error_class(rc_unlock) == MPI_ERR_RMA_RANGE,
+          "put outside the attached region gave %d / %d", rc_put, rc_unlock);
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK(region[2] == -left - 1, "region[2] = %d", region[2]);
+    CHECK_CLASS(MPI_Win_detach(win, region + 1), MPI_ERR_RMA_ATTACH);
+    CHECK_MPI(MPI_Win_detach(win, region));
+    CHECK_MPI(MPI_Win_free(&win));
+    free(region);
+
+    /* Shared */
+    int *part = NULL;
+    CHECK_MPI(
+        MPI_Win_allocate_shared((rank + 1) * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &part, &win));
+    rma_errors_return(win);
+    for (int i = 0; i <= rank; ++i) part[i] = rank * 10 + i;
+    CHECK_MPI(MPI_Win_lock_all(0, win));
+    CHECK_MPI(MPI_Win_sync(win));
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Win_sync(win));
+    MPI_Aint qsize;
+    int qunit;
+    int *theirs_part = NULL;
+    CHECK_MPI(MPI_Win_shared_query(win, right, &qsize, &qunit, &theirs_part));
+    CHECK(qsize == (right + 1) * (MPI_Aint)sizeof(int) && qunit == sizeof(int), "query size %ld unit %d", (long)qsize,
+          qunit);
+    for (int i = 0; i <= right; ++i)
+        CHECK(theirs_part[i] == right * 10 + i, "direct load of rank %d [%d] = %d", right, i, theirs_part[i]);
+    /* RMA calls reach the same memory. */
+    int g = -1;
+    CHECK_MPI(MPI_Get(&g, 1, MPI_INT, right, right, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_flush(right, win));
+    CHECK(g == right * 11, "get from the shared window %d", g);
+    CHECK_MPI(MPI_Win_unlock_all(win));
+    int *first = NULL;
+    CHECK_MPI(MPI_Win_shared_query(win, MPI_PROC_NULL, &qsize, &qunit, &first));
+    CHECK(first != NULL && first[0] == 0, "MPI_PROC_NULL query: rank 0's part");
+    MPI_Win plain;
+    int x;
+    CHECK_MPI(MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &plain));
+    rma_errors_return(plain);
+    CHECK_CLASS(MPI_Win_shared_query(plain, 0, &qsize, &qunit, &first), MPI_ERR_RMA_FLAVOR);
+    CHECK_CLASS(MPI_Win_attach(plain, &x, sizeof x), MPI_ERR_RMA_FLAVOR);
+    CHECK_MPI(MPI_Win_free(&plain));
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Win_free(&win));
+    MPI_Finalize();
+    return 0;
+}

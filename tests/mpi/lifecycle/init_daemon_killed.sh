@@ -7,9 +7,11 @@
 # kill -9 and the go file made. The VM declares B failed, ftmpirun publishes
 # rank_lost for rank 3, and the others' wire-up stops waiting for it: they
 # start without it (comm mode MODE) and recover.
-# Usage: init_daemon_killed.sh MODE HCORED FTMPIRUN PROGRAM
+# The job starts only once the DRD has all three voters: with two, losing
+# one leaves no quorum, and no failure notice could be published.
+# Usage: init_daemon_killed.sh MODE HCORED FTMPIRUN PROGRAM HOSTINFO
 set -u
-mode=$1 hcored=$2 ftmpirun=$3 program=$4
+mode=$1 hcored=$2 ftmpirun=$3 program=$4 hostinfo=$5
 work=$(mktemp -d /tmp/ftmpi-init-daemon.XXXXXX)
 fail=0
 complain() { echo "FAILED: $*"; fail=1; }
@@ -50,6 +52,12 @@ start_daemon b "$addr_a"
 id_b=$id pid_b=$pid
 [ -n "$pid_b" ] || { complain "no pid for daemon b"; exit 1; }
 start_daemon c "$addr_a"
+drd_voters() {
+    "$hostinfo" --hcore "$addr_a" --key "$work/a/vm.key" --json 2>/dev/null | tr -d ' \n' |
+        grep -o '"voters":\[[^]]*\]' | grep -o '"[0-9a-f]\+"' | wc -l
+}
+three_voters() { [ "$(drd_voters)" = 3 ]; }
+wait_for 30 three_voters || { complain "the DRD did not get three voters (has $(drd_voters))"; exit 1; }
 
 go="$work/go"
 env -u HARNESS_HCORE "$ftmpirun" --root "$work/a" --hcore "$addr_a" -np 4 --host "$id_a:3,$id_b:1" --timeout 50 \

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <deque>
 #include <fcntl.h>
 #include <map>
 #include <poll.h>
@@ -29,6 +30,8 @@ using spawn_client::SpawnClient;
 constexpr std::chrono::milliseconds kSpawnConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
 constexpr std::chrono::milliseconds kStopGrace{5000};
+// How soon a failure notice that could not be published is tried again.
+constexpr std::chrono::milliseconds kPublishRetry{1000};
 
 Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key) {
     spawn_client::Address a;
@@ -203,6 +206,22 @@ public:
     std::int64_t rank0_handle() const { return procs_.at(0).handle; }
     int live() const { return live_; }
 
+    // When the notices that could not be published are tried again (none: nothing waits).
+    std::optional<Clock::time_point> retry_due() const { return retry_at_; }
+
+    // Tries the unpublished notices again, in order, once their time came:
+    // the ranks cannot go on without them (a wire-up waits for rank_lost),
+    // and the VM's events can be back after a DRD election.
+    void retry_unpublished() {
+        if (!retry_at_ || Clock::now() < *retry_at_) return;
+        while (!unpublished_.empty() && try_publish(unpublished_.front().event, unpublished_.front().what, false)) {
+            printer_.note("published " + unpublished_.front().what + " on a later try");
+            unpublished_.pop_front();
+        }
+        retry_at_.reset();
+        if (!unpublished_.empty()) retry_at_ = Clock::now() + kPublishRetry;
+    }
+
     void kill_all(int sig) {
         for (auto &p : procs_)
             if (p.handle && !p.done && !dead_.count(p.place.member_id))
@@ -329,10 +348,11 @@ private:
 
     void publish(const Bytes &event, const std::string &what) {
         if (spec_.ft.comm_mode == CommMode::abort) return;  // nobody listens: the job ends at the first failure
-        auto r = events_.publish("job/" + std::to_string(spec_.job_id), event);
-        if (!r)
-            printer_.note("cannot publish " + what + " on job/" + std::to_string(spec_.job_id) + ": " +
-                          r.error().describe());
+        // Later notices wait for earlier ones: the ranks read them in order.
+        if (!unpublished_.empty() || !try_publish(event, what, true)) {
+            unpublished_.push_back({event, what});
+            if (!retry_at_) retry_at_ = Clock::now() + kPublishRetry;
+        }
     }
 
     // The VM declared a daemon failed: each of the job's processes on it is
@@ -453,6 +473,23 @@ private:
     std::vector<Process> procs_;
     std::vector<std::thread> followers_;
     std::set<std::string> dead_;  // daemons the VM declared failed
+    struct Notice {
+        Bytes event;
+        std::string what;
+    };
+    std::deque<Notice> unpublished_;  // failure notices still to publish, oldest first
+    std::optional<Clock::time_point> retry_at_;
+
+    // Says why only the first time a notice fails (its retries would repeat it).
+    bool try_publish(const Bytes &event, const std::string &what, bool first_try) {
+        auto r = events_.publish("job/" + std::to_string(spec_.job_id), event);
+        if (!r && first_try)
+            printer_.note("cannot publish " + what + " on job/" + std::to_string(spec_.job_id) +
+                          " yet: " + r.error().describe() + "; trying again every " +
+                          std::to_string(kPublishRetry.count() / 1000) + " s");
+        return r.ok();
+    }
+
     std::set<std::size_t> lost_seen_;
     std::set<std::pair<int, int>> respawned_;  // (round, rank) already handled
     std::string wireup_ = "drd:";
@@ -524,15 +561,21 @@ int run_job(const JobSpec &spec) {
     while (job.live() > 0) {
         std::optional<Clock::time_point> until = timed_out ? std::nullopt : deadline;
         if (grace_end && (!until || *grace_end < *until)) until = grace_end;
+        const auto retry_at = job.retry_due();
+        if (retry_at && (!until || *retry_at < *until)) until = retry_at;
         auto ev = inbox.next(until);
+        job.retry_unpublished();
         if (!ev) {
-            if (grace_end && Clock::now() >= *grace_end) {
+            const auto now = Clock::now();
+            const bool job_deadline = !timed_out && deadline && now >= *deadline;
+            if (grace_end && now >= *grace_end) {
                 grace_end.reset();
                 printer.note("ranks still running " + std::to_string(kStopGrace.count() / 1000) +
                              " s after the signal; killing them");
                 job.kill_all(SIGKILL);
                 continue;
             }
+            if (!job_deadline) continue;  // woken to retry a notice
             timed_out = true;
             printer.note("job " + std::to_string(spec.job_id) + " timed out after " +
                          std::to_string(spec.timeout->count() / 1000.0).substr(0, 6) + " s; killing its ranks");

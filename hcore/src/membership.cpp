@@ -198,17 +198,20 @@ void Membership::handle_heartbeat(std::span<const std::uint8_t> body) {
         std::string id;
         Endpoint tcp, udp;
     };
+    // What follows the sender's own fields is read as far as it is well
+    // formed; the sender counts as heard either way.
     std::vector<Gossiped> gossip;
-    for (std::uint64_t i = 0; i < n && i < 4096; ++i) {
+    bool complete = true;
+    for (std::uint64_t i = 0; complete && i < n && i < 4096; ++i) {
         std::string mid, mtcp, mudp;
-        if (!u.str(mid) || !u.str(mtcp) || !u.str(mudp)) return;
+        complete = u.str(mid) && u.str(mtcp) && u.str(mudp);
         auto a = parse_endpoint(mtcp), b = parse_endpoint(mudp);
-        if (!a || !b) return;
-        gossip.push_back({std::move(mid), *a, *b});
+        complete = complete && a && b;
+        if (complete) gossip.push_back({std::move(mid), *a, *b});
     }
     std::uint64_t m = 0;
     std::vector<ComponentName> loaded;
-    bool complete = u.u64(m);
+    complete = complete && u.u64(m);
     for (std::uint64_t i = 0; complete && i < m && i < 4096; ++i) {
         ComponentName c;
         complete = u.str(c.package) && u.str(c.component);

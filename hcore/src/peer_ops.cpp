@@ -52,11 +52,20 @@ Result<void> Daemon::check_one_per_vm(const ComponentName &name) {
     const MemberInfo *coordinator = nullptr;
     for (const auto &m : members)
         if (m.alive && (!coordinator || m.id < coordinator->id)) coordinator = &m;
+    bool claimed_in_drd = false;
     if (drd_loaded()) {
-        if (auto ok = claim_in_drd(name); !ok) return ok;
-    } else if (coordinator->id == id_) {
+        auto ok = claim_in_drd(name);
+        if (!ok && ok.error().status == HARNESS_ERR_ALREADY_IN_VM) return ok;
+        // A DRD that cannot answer (no leader, no quorum) must not make the
+        // component unloadable: the coordinator's claim stands in for it.
+        if (!ok)
+            log_.warning("one-per-VM claim of " + name.to_string() + " in the DRD failed (" + ok.error().describe() +
+                         "): claiming at the coordinator");
+        claimed_in_drd = ok.ok();
+    }
+    if (!claimed_in_drd && coordinator->id == id_) {
         if (auto ok = claim(name, id_); !ok) return ok;
-    } else {
+    } else if (!claimed_in_drd) {
         Packer p;
         p.str(name.package).str(name.component).str(id_);
         auto r = ask(coordinator->tcp, key_, Type::claim, p.view());

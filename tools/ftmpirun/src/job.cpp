@@ -2,6 +2,7 @@
 
 #include "hosts.hpp"
 #include "job_io.hpp"
+#include "job_notices.hpp"
 #include "job_watchers.hpp"
 
 #include <harness/common/crypto.hpp>
@@ -10,7 +11,6 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
-#include <deque>
 #include <fcntl.h>
 #include <map>
 #include <poll.h>
@@ -30,8 +30,6 @@ using spawn_client::SpawnClient;
 constexpr std::chrono::milliseconds kSpawnConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
 constexpr std::chrono::milliseconds kStopGrace{5000};
-// How soon a failure notice that could not be published is tried again.
-constexpr std::chrono::milliseconds kPublishRetry{1000};
 
 Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key) {
     spawn_client::Address a;
@@ -139,7 +137,7 @@ void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key
 class Job {
 public:
     Job(const JobSpec &spec, Printer &printer, Inbox &inbox)
-        : spec_(spec), printer_(printer), inbox_(inbox), events_(spec.vm, spec.key),
+        : spec_(spec), printer_(printer), inbox_(inbox), notices_(spec, printer),
           outcome_(spec.job_id, static_cast<int>(spec.ranks.size()), spec.ft.comm_mode) {}
 
     // Opens one controller connection per daemon of the placement.
@@ -206,21 +204,7 @@ public:
     std::int64_t rank0_handle() const { return procs_.at(0).handle; }
     int live() const { return live_; }
 
-    // When the notices that could not be published are tried again (none: nothing waits).
-    std::optional<Clock::time_point> retry_due() const { return retry_at_; }
-
-    // Tries the unpublished notices again, in order, once their time came:
-    // the ranks cannot go on without them (a wire-up waits for rank_lost),
-    // and the VM's events can be back after a DRD election.
-    void retry_unpublished() {
-        if (!retry_at_ || Clock::now() < *retry_at_) return;
-        while (!unpublished_.empty() && try_publish(unpublished_.front().event, unpublished_.front().what, false)) {
-            printer_.note("published " + unpublished_.front().what + " on a later try");
-            unpublished_.pop_front();
-        }
-        retry_at_.reset();
-        if (!unpublished_.empty()) retry_at_ = Clock::now() + kPublishRetry;
-    }
+    JobNotices &notices() { return notices_; }
 
     void kill_all(int sig) {
         for (auto &p : procs_)
@@ -348,11 +332,7 @@ private:
 
     void publish(const Bytes &event, const std::string &what) {
         if (spec_.ft.comm_mode == CommMode::abort) return;  // nobody listens: the job ends at the first failure
-        // Later notices wait for earlier ones: the ranks read them in order.
-        if (!unpublished_.empty() || !try_publish(event, what, true)) {
-            unpublished_.push_back({event, what});
-            if (!retry_at_) retry_at_ = Clock::now() + kPublishRetry;
-        }
+        notices_.publish(event, what);
     }
 
     // The VM declared a daemon failed: each of the job's processes on it is
@@ -467,28 +447,12 @@ private:
     const JobSpec &spec_;
     Printer &printer_;
     Inbox &inbox_;
-    VmLink events_;
+    JobNotices notices_;
     JobOutcome outcome_;
     std::map<std::string, SpawnClient> control_;  // one controller connection per daemon
     std::vector<Process> procs_;
     std::vector<std::thread> followers_;
     std::set<std::string> dead_;  // daemons the VM declared failed
-    struct Notice {
-        Bytes event;
-        std::string what;
-    };
-    std::deque<Notice> unpublished_;  // failure notices still to publish, oldest first
-    std::optional<Clock::time_point> retry_at_;
-
-    // Says why only the first time a notice fails (its retries would repeat it).
-    bool try_publish(const Bytes &event, const std::string &what, bool first_try) {
-        auto r = events_.publish("job/" + std::to_string(spec_.job_id), event);
-        if (!r && first_try)
-            printer_.note("cannot publish " + what + " on job/" + std::to_string(spec_.job_id) +
-                          " yet: " + r.error().describe() + "; trying again every " +
-                          std::to_string(kPublishRetry.count() / 1000) + " s");
-        return r.ok();
-    }
 
     std::set<std::size_t> lost_seen_;
     std::set<std::pair<int, int>> respawned_;  // (round, rank) already handled
@@ -561,10 +525,10 @@ int run_job(const JobSpec &spec) {
     while (job.live() > 0) {
         std::optional<Clock::time_point> until = timed_out ? std::nullopt : deadline;
         if (grace_end && (!until || *grace_end < *until)) until = grace_end;
-        const auto retry_at = job.retry_due();
+        const auto retry_at = job.notices().retry_due();
         if (retry_at && (!until || *retry_at < *until)) until = retry_at;
         auto ev = inbox.next(until);
-        job.retry_unpublished();
+        job.notices().retry();
         if (!ev) {
             const auto now = Clock::now();
             const bool job_deadline = !timed_out && deadline && now >= *deadline;

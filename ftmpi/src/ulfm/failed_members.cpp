@@ -1,5 +1,6 @@
 // A communicator's failed and acknowledged members (failed_members.hpp).
 #include "failed_members.hpp"
+#include "participants.hpp"
 
 #include "../comm/objects.hpp"
 #include "../internal/ft.hpp"
@@ -18,6 +19,16 @@ std::vector<FailedMember> failed_members(MPI_Comm comm) {
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const FailedMember &a, const FailedMember &b) { return a.index < b.index; });
+    return out;
+}
+
+std::vector<FailedMember> failed_participants(MPI_Comm comm) {
+    const Participants parts = participants_of(comm);
+    std::vector<FailedMember> out;
+    for (size_t p = 0; p < parts.worlds.size(); ++p) {
+        const int w = parts.worlds[p];
+        if (w >= 0 && ft::member_failed(comm, w)) out.push_back({static_cast<int>(p), w, ft::failure_index(w)});
+    }
     return out;
 }
 

@@ -18,6 +18,10 @@ struct FailedMember {
 
 // Failed members of comm's local group, ordered by failure-list index.
 std::vector<FailedMember> failed_members(MPI_Comm comm);
+// The failed among the participants of comm's agreements (participants.hpp:
+// comm's members, or both groups of an intercommunicator), `rank` being the
+// participant index, in participant order.
+std::vector<FailedMember> failed_participants(MPI_Comm comm);
 
 // Whether the program acknowledged m's failure on comm: its failure-list
 // index is below comm->ft.acked_upto.

@@ -29,21 +29,9 @@ ft::Agreement contribution_of(MPI_Comm comm, int flag) {
     ft::Agreement a;
     a.flag = static_cast<uint32_t>(flag);
     a.acked.emplace();
-    if (!comm->inter) {
-        for (const auto &m : ulfm::failed_members(comm)) {
-            a.failed.push_back(m.rank);
-            if (ulfm::acknowledged(comm, m)) a.acked->push_back(m.rank);
-        }
-        return a;
-    }
-    // Both groups, in participant numbering.
-    const ulfm::Participants parts = ulfm::participants_of(comm);
-    for (size_t p = 0; p < parts.worlds.size(); ++p) {
-        const int w = parts.worlds[p];
-        if (w < 0 || !ft::member_failed(comm, w)) continue;
-        a.failed.push_back(static_cast<int>(p));
-        if (ulfm::acknowledged(comm, ulfm::FailedMember{static_cast<int>(p), w, ft::failure_index(w)}))
-            a.acked->push_back(static_cast<int>(p));
+    for (const auto &m : ulfm::failed_participants(comm)) {
+        a.failed.push_back(m.rank);
+        if (ulfm::acknowledged(comm, m)) a.acked->push_back(m.rank);
     }
     return a;
 }

@@ -42,16 +42,10 @@ int context_tag(uint32_t agreement_seq, int attempt) {
     return shrink_tag_base + static_cast<int>(((agreement_seq % 8192) * 16 + static_cast<uint32_t>(attempt % 16)) * 4);
 }
 
+// Participant indexes of the failed (comm ranks on an intracommunicator).
 std::vector<int> failed_ranks(MPI_Comm comm) {
     std::vector<int> out;
-    for (const auto &m : failed_members(comm)) out.push_back(m.rank);
-    return out;
-}
-// Failed participants of an intercommunicator (participants.hpp numbering).
-std::vector<int> failed_participants(MPI_Comm ic, const Participants &parts) {
-    std::vector<int> out;
-    for (size_t p = 0; p < parts.worlds.size(); ++p)
-        if (parts.worlds[p] >= 0 && ft::member_failed(ic, parts.worlds[p])) out.push_back(static_cast<int>(p));
+    for (const auto &m : failed_participants(comm)) out.push_back(m.rank);
     return out;
 }
 
@@ -75,7 +69,7 @@ int shrink_inter(MPI_Comm ic, MPI_Comm *newcomm) {
     const int remote_size = static_cast<int>(ic->remote->world.size());
     for (int attempt = 0;; ++attempt) {
         ft::Agreement failed;
-        failed.failed = failed_participants(ic, parts);
+        failed.failed = failed_ranks(ic);
         const uint32_t seq = ic->ft.agreements.load();
         int err = ft::agree(ic, failed);
         if (err != MPI_SUCCESS) return err;
@@ -105,7 +99,7 @@ int shrink_inter(MPI_Comm ic, MPI_Comm *newcomm) {
 
         ft::Agreement outcome;
         outcome.flag = allocated == MPI_SUCCESS ? 1u : 0u;
-        outcome.failed = failed_participants(ic, parts);
+        outcome.failed = failed_ranks(ic);
         err = ft::agree(ic, outcome);
         if (err == MPI_SUCCESS && outcome.flag == 1u) {
             MPI_Group local_group = comm::make_group(std::move(mine.worlds));

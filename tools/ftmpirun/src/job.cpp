@@ -204,8 +204,6 @@ public:
     std::int64_t rank0_handle() const { return procs_.at(0).handle; }
     int live() const { return live_; }
 
-    JobNotices &notices() { return notices_; }
-
     void kill_all(int sig) {
         for (auto &p : procs_)
             if (p.handle && !p.done && !dead_.count(p.place.member_id))
@@ -525,21 +523,15 @@ int run_job(const JobSpec &spec) {
     while (job.live() > 0) {
         std::optional<Clock::time_point> until = timed_out ? std::nullopt : deadline;
         if (grace_end && (!until || *grace_end < *until)) until = grace_end;
-        const auto retry_at = job.notices().retry_due();
-        if (retry_at && (!until || *retry_at < *until)) until = retry_at;
         auto ev = inbox.next(until);
-        job.notices().retry();
         if (!ev) {
-            const auto now = Clock::now();
-            const bool job_deadline = !timed_out && deadline && now >= *deadline;
-            if (grace_end && now >= *grace_end) {
+            if (grace_end && Clock::now() >= *grace_end) {
                 grace_end.reset();
                 printer.note("ranks still running " + std::to_string(kStopGrace.count() / 1000) +
                              " s after the signal; killing them");
                 job.kill_all(SIGKILL);
                 continue;
             }
-            if (!job_deadline) continue;  // woken to retry a notice
             timed_out = true;
             printer.note("job " + std::to_string(spec.job_id) + " timed out after " +
                          std::to_string(spec.timeout->count() / 1000.0).substr(0, 6) + " s; killing its ranks");

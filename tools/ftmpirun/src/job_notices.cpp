@@ -1,5 +1,7 @@
 #include "job_notices.hpp"
 
+#include "vm_link.hpp"
+
 namespace harness::ftmpirun {
 
 namespace {
@@ -7,32 +9,47 @@ constexpr std::chrono::milliseconds kPublishRetry{1000};
 }  // namespace
 
 JobNotices::JobNotices(const JobSpec &spec, Printer &printer)
-    : topic_("job/" + std::to_string(spec.job_id)), printer_(printer), link_(spec.vm, spec.key) {}
+    : printer_(printer), publisher_([this, &spec] { run(spec); }) {}
+
+JobNotices::~JobNotices() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    changed_.notify_all();
+    publisher_.join();
+}
 
 void JobNotices::publish(const Bytes &event, const std::string &what) {
-    Notice notice{event, what};
-    // Later notices wait for earlier ones: the ranks read them in order.
-    if (waiting_.empty() && try_publish(notice, true)) return;
-    waiting_.push_back(std::move(notice));
-    if (!retry_at_) retry_at_ = Clock::now() + kPublishRetry;
-}
-
-void JobNotices::retry() {
-    if (!retry_at_ || Clock::now() < *retry_at_) return;
-    while (!waiting_.empty() && try_publish(waiting_.front(), false)) {
-        printer_.note("published " + waiting_.front().what + " on a later try");
-        waiting_.pop_front();
+    {
+        std::lock_guard lock(mutex_);
+        waiting_.push_back({event, what});
     }
-    retry_at_.reset();
-    if (!waiting_.empty()) retry_at_ = Clock::now() + kPublishRetry;
+    changed_.notify_all();
 }
 
-bool JobNotices::try_publish(const Notice &notice, bool first_try) {
-    auto r = link_.publish(topic_, notice.event);
-    if (!r && first_try)
-        printer_.note("cannot publish " + notice.what + " on " + topic_ + " yet: " + r.error().describe() +
-                      "; trying again every " + std::to_string(kPublishRetry.count() / 1000) + " s");
-    return r.ok();
+void JobNotices::run(const JobSpec &spec) {
+    VmLink link(spec.vm, spec.key);
+    const std::string topic = "job/" + std::to_string(spec.job_id);
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        changed_.wait(lock, [&] { return stop_ || !waiting_.empty(); });
+        if (stop_) return;
+        Notice notice = waiting_.front();  // stays queued until published: later ones wait behind it
+        lock.unlock();
+        auto r = link.publish(topic, notice.event);
+        if (r && notice.failed_before) printer_.note("published " + notice.what + " on a later try");
+        if (!r && !notice.failed_before)
+            printer_.note("cannot publish " + notice.what + " on " + topic + " yet: " + r.error().describe() +
+                          "; trying again every " + std::to_string(kPublishRetry.count() / 1000) + " s");
+        lock.lock();
+        if (r) {
+            waiting_.pop_front();
+        } else {
+            waiting_.front().failed_before = true;
+            if (changed_.wait_for(lock, kPublishRetry, [&] { return stop_; })) return;
+        }
+    }
 }
 
 }  // namespace harness::ftmpirun

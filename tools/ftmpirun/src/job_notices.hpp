@@ -1,47 +1,45 @@
-// job_notices.hpp — the failure notices ftmpirun publishes on the job's
-// topic (rank_lost, …). The ranks cannot go on without them (a wire-up
-// waits for rank_lost), so one that cannot be published — the VM's events
-// wait for a DRD election, or for a quorum — is kept and tried again every
-// second, in order, until it is. Used by the controller's thread only.
+// job_notices.hpp — the notices ftmpirun publishes on the job's topic for
+// its ranks (rank_lost, respawned, respawn_failed). A thread of their own
+// publishes them in order, so the controller never waits on the VM's events.
+// The ranks cannot go on without them (a wire-up waits for rank_lost), so
+// one that cannot be published — the VM's events wait for a DRD election,
+// or for a quorum — is tried again every second until it is, or until the
+// job ends.
 #pragma once
 
 #include "job.hpp"
 #include "job_io.hpp"
-#include "vm_link.hpp"
 
-#include <chrono>
+#include <condition_variable>
 #include <deque>
-#include <optional>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace harness::ftmpirun {
 
 class JobNotices {
 public:
-    using Clock = std::chrono::steady_clock;
-
     JobNotices(const JobSpec &spec, Printer &printer);
+    ~JobNotices();  // stops; notices still waiting are dropped (the job is over)
 
-    // Publishes now, or queues behind the notices still waiting.
+    // Queues a notice behind those not published yet; returns at once.
     void publish(const Bytes &event, const std::string &what);
-    // When the waiting notices are tried again (none: nothing waits).
-    std::optional<Clock::time_point> retry_due() const { return retry_at_; }
-    // Tries the waiting notices again once their time came.
-    void retry();
 
 private:
     struct Notice {
         Bytes event;
         std::string what;
+        bool failed_before = false;
     };
-    // Says why only the first time a notice fails (its retries would repeat it).
-    bool try_publish(const Notice &notice, bool first_try);
+    void run(const JobSpec &spec);
 
-    std::string topic_;
     Printer &printer_;
-    VmLink link_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
     std::deque<Notice> waiting_;  // oldest first
-    std::optional<Clock::time_point> retry_at_;
+    bool stop_ = false;
+    std::thread publisher_;
 };
 
 }  // namespace harness::ftmpirun

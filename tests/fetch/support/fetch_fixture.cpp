@@ -158,8 +158,14 @@ bool GpgHome::agent_running() const {
     // gpg-agent runs as "gpg-agent --homedir <dir> …"; look for ours in /proc.
     std::error_code ec;
     for (const auto &e : fs::directory_iterator("/proc", ec)) {
-        std::ifstream in(e.path() / "cmdline", std::ios::binary);
-        std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // Read with plain read(2): a process that exits mid-scan makes the
+        // read fail with ESRCH, which a std::ifstream turns into an exception.
+        std::string cmd;
+        int fd = ::open((e.path() / "cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        char buf[4096];
+        for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) cmd.append(buf, static_cast<size_t>(n));
+        ::close(fd);
         for (auto &c : cmd)
             if (c == '\0') c = ' ';
         if (cmd.find("gpg-agent") != std::string::npos && cmd.find(" " + dir_.string() + " ") != std::string::npos)

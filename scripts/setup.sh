@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PACKAGES=(
-  build-essential gfortran cmake ninja-build clang clang-format libclang-rt-14-dev
+  build-essential gfortran cmake ninja-build lld clang clang-format libclang-rt-14-dev
   libboost-dev libssl-dev doctest-dev libcli11-dev nlohmann-json3-dev
   libcurl4-openssl-dev libgpgme-dev libsqlite3-dev nginx-light gnupg
   libraft-dev libuv1-dev iproute2 procps

@@ -8,7 +8,8 @@
 #      and of each MPI program only its runs at its fewest ranks, at 3 and at
 #      its most up to 4; without the wrapper tests; without the benchmarks,
 #      whose smoke tests run in 2.)
-#   4. build-fuzz/: each libFuzzer target (clang) for HARNESS_FUZZ_SECONDS (20)
+#   4. build-fuzz/: each libFuzzer target (clang) for HARNESS_FUZZ_SECONDS (20),
+#      as many at a time as there are cores
 # Every stage runs even if an earlier one failed; the summary at the end lists
 # the failures and the exit status is non-zero if there was any.
 # HARNESS_BUILD_PREFIX=x uses x/, x-asan/ and x-fuzz/ instead of build*/.
@@ -78,16 +79,36 @@ if CC=clang CXX=clang++ cmake -S . -B $fuzz -G Ninja -DHARNESS_FUZZ=ON -DHARNESS
      >"$fuzz.configure.log" 2>&1 || { cat "$fuzz.configure.log"; false; }; then
   if cmake --build $fuzz --target harness_fuzzers --parallel "$jobs"; then
     mkdir -p $fuzz/artifacts
+    # Each fuzzer is one process on one core: run them $jobs at a time, each
+    # for the full time, and report them in order once all have ended.
+    fuzzers=()
     for fuzzer in $fuzz/tests/fuzz/fuzz_*; do
-      [[ -x $fuzzer ]] || continue
-      name=$(basename "$fuzzer")
+      [[ -x $fuzzer ]] && fuzzers+=("$fuzzer")
+    done
+    run_fuzzer() {
+      local name seeds corpus
+      name=$(basename "$1")
       seeds=tests/fuzz/corpus/${name#fuzz_}
       corpus=$fuzz/corpus/${name#fuzz_} # grows across runs; the seeds stay untouched
       mkdir -p "$corpus"
-      printf -- '--- %s\n' "$name"
+      "$1" -max_total_time="$fuzz_seconds" -print_final_stats=1 \
+        -artifact_prefix="$root/$fuzz/artifacts/$name-" "$corpus" "$seeds" >"$fuzz/$name.log" 2>&1
+      echo $? >"$fuzz/$name.status"
+    }
+    running=0
+    for fuzzer in "${fuzzers[@]}"; do
+      run_fuzzer "$fuzzer" &
+      if ((++running >= jobs)); then
+        wait -n
+        ((running--))
+      fi
+    done
+    wait
+    for fuzzer in "${fuzzers[@]}"; do
+      name=$(basename "$fuzzer")
       log=$fuzz/$name.log
-      if "$fuzzer" -max_total_time="$fuzz_seconds" -print_final_stats=1 \
-           -artifact_prefix="$root/$fuzz/artifacts/$name-" "$corpus" "$seeds" >"$log" 2>&1; then
+      printf -- '--- %s\n' "$name"
+      if [[ $(cat "$fuzz/$name.status") == 0 ]]; then
         grep -E '^stat::number_of_executed_units|DONE' "$log" | tail -2
       else
         tail -n 40 "$log"

@@ -33,15 +33,21 @@ const char *proc_state_name(int state) {
     }
 }
 
-// World ranks of a group (-1 for a BLANK gap) and their states in comm.
-void members_of(MPI_Comm comm, MPI_Group g, nlohmann::json &worlds, nlohmann::json &states) {
-    worlds = nlohmann::json::array();
-    states = nlohmann::json::array();
-    if (g == nullptr) return;
-    for (int w : g->world) {
-        worlds.push_back(w);
-        states.push_back(proc_state_name(ft::proc_state(comm, w)));
-    }
+// World ranks of a group (-1 for a BLANK gap) and their states in comm; the
+// states are left out while every member is OK (the common case, and the
+// bulk of a large job's record).
+void members_of(MPI_Comm comm, MPI_Group g, nlohmann::json &out, const char *members_key, const char *states_key) {
+    nlohmann::json worlds = nlohmann::json::array(), states = nlohmann::json::array();
+    bool all_ok = true;
+    if (g != nullptr)
+        for (int w : g->world) {
+            worlds.push_back(w);
+            const int state = ft::proc_state(comm, w);
+            all_ok = all_ok && state == FTMPI_PROC_OK;
+            states.push_back(proc_state_name(state));
+        }
+    out[members_key] = std::move(worlds);
+    if (!all_ok) out[states_key] = std::move(states);
 }
 
 nlohmann::json communicator(MPI_Comm comm) {
@@ -53,8 +59,8 @@ nlohmann::json communicator(MPI_Comm comm) {
                      {"mode", ft::comm_mode_name(comm->ft.comm_mode.load())},
                      {"state", comm_state_name(ft::comm_state(comm))},
                      {"revoked", comm->ft.revoked.load(std::memory_order_acquire)}};
-    members_of(comm, comm->group, c["members"], c["states"]);
-    if (comm->inter) members_of(comm, comm->remote, c["remote_members"], c["remote_states"]);
+    members_of(comm, comm->group, c, "members", "states");
+    if (comm->inter) members_of(comm, comm->remote, c, "remote_members", "remote_states");
     return c;
 }
 
@@ -75,17 +81,19 @@ nlohmann::json snapshot(const Identity &id, int64_t update, bool finalized) {
                      {"time_ms", wall_ms()},
                      {"state", finalized ? "finalized" : "running"},
                      {"round", ft::round()}};
-    // Every world rank as this process sees it.
+    // Every world rank as this process sees it (left out while all are OK).
     nlohmann::json processes = nlohmann::json::array();
+    bool all_ok = true;
     for (int w = 0; w < id.world_size; ++w) {
         int state = FTMPI_PROC_OK;
         if (w != id.rank && ft::failure_index(w) >= 0)
             state = ft::is_joining(w) ? FTMPI_PROC_JOINING : FTMPI_PROC_FAILED;
         else if (w != id.rank && ft::is_suspected(w))
             state = FTMPI_PROC_UNAVAILABLE;
+        all_ok = all_ok && state == FTMPI_PROC_OK;
         processes.push_back(proc_state_name(state));
     }
-    r["processes"] = std::move(processes);
+    if (!all_ok) r["processes"] = std::move(processes);
 
     // MPI_COMM_WORLD explicitly (whether the registry lists it is the comm
     // part's business); MPI_COMM_SELF is left out: one per process, it says

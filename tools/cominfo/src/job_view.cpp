@@ -83,6 +83,8 @@ json cells(const std::vector<CommReport> &reports, const CommReport &freshest, c
         } else {
             for (const auto &r : reports) {
                 const auto their = ints((*r.comm)[members_key]);
+                // No states: every member was OK for that rank.
+                if (!r.comm->contains(states_key)) continue;
                 const auto &states = (*r.comm)[states_key];
                 for (size_t k = 0; k < their.size() && states.is_array() && k < states.size(); ++k)
                     if (their[k] == w && states[k].is_string()) state = worst_proc(state, states[k].get<std::string>());
@@ -109,11 +111,12 @@ json job_view(const JobRecords &records) {
     view["world_size"] = world_size;
     view["updated_ms"] = updated;
 
-    // A rank is failed when a running rank that is not failed itself sees it
-    // failed. Two passes: first every running reporter's view counts.
+    // A rank is failed when another rank sees it failed: a rank declares
+    // only real failures, and a finalized rank's last view still holds. (A
+    // killed rank's own record is stale: it never says so itself.)
     std::set<int> failed;
     for (const auto &[rank, r] : records.ranks) {
-        if (r.value("state", "") != "running") continue;
+        if (!r.contains("processes")) continue;  // all OK as it sees them
         const auto &procs = r["processes"];
         for (size_t w = 0; procs.is_array() && w < procs.size(); ++w)
             if (procs[w] == "FAILED" && static_cast<int>(w) != rank) failed.insert(static_cast<int>(w));
@@ -129,8 +132,13 @@ json job_view(const JobRecords &records) {
         json entry{{"rank", w}, {"state", state}};
         if (it != records.ranks.end()) {
             const json &r = it->second;
-            for (const char *k : {"incarnation", "pid", "member", "host", "round", "processes"})
+            for (const char *k : {"incarnation", "pid", "member", "host", "round"})
                 if (r.contains(k)) entry[k] = r[k];
+            // Every world rank's state as this rank sees them (its record
+            // leaves them out while all are OK).
+            entry["processes"] = r.contains("processes")
+                ? r["processes"]
+                : json(std::vector<std::string>(static_cast<size_t>(r.value("world_size", 0)), "OK"));
             entry["updated_ms"] = r.value("time_ms", std::int64_t{0});
         }
         ranks.push_back(std::move(entry));
@@ -140,7 +148,8 @@ json job_view(const JobRecords &records) {
     // Communicators by context id, then by shared members.
     std::map<std::int64_t, std::vector<CommReport>> by_id;
     for (const auto &[rank, r] : records.ranks) {
-        const bool live = rank_state[rank] == "running";
+        // Running ranks decide; after the job, the ranks that finalized.
+        const bool live = rank_state[rank] == "running" || rank_state[rank] == "finalized";
         if (!r["communicators"].is_array()) continue;
         for (const auto &c : r["communicators"])
             by_id[c.value("id", std::int64_t{-1})].push_back({rank, live, r.value("time_ms", std::int64_t{0}), &c});
@@ -148,11 +157,15 @@ json job_view(const JobRecords &records) {
     json comms = json::array();
     for (const auto &[id, reports] : by_id) {
         for (auto &group : cluster(reports)) {
-            // The live members' views decide; a communicator only finished or
-            // failed ranks reported keeps what they said last.
+            // The views of running ranks decide; without any, those of the
+            // ranks that finalized; a communicator only failed ranks
+            // reported keeps what they said last.
             std::vector<CommReport> deciding;
             for (const auto &r : group)
-                if (r.live) deciding.push_back(r);
+                if (r.live && rank_state[r.reporter] == "running") deciding.push_back(r);
+            if (deciding.empty())
+                for (const auto &r : group)
+                    if (r.live) deciding.push_back(r);
             if (deciding.empty()) deciding = group;
             const CommReport &freshest = *std::max_element(
                 deciding.begin(), deciding.end(), [](const auto &a, const auto &b) { return a.time_ms < b.time_ms; });

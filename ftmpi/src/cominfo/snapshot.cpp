@@ -50,6 +50,12 @@ void members_of(MPI_Comm comm, MPI_Group g, nlohmann::json &out, const char *mem
     if (!all_ok) out[states_key] = std::move(states);
 }
 
+// The recovery's private shadow communicators (ft/recovery/shadow.cpp) have
+// context ids from 2^31 up; they are not the program's.
+bool private_to_recovery(MPI_Comm comm) {
+    return comm->context >= 0x80000000u;
+}
+
 nlohmann::json communicator(MPI_Comm comm) {
     nlohmann::json c{{"id", comm->context},
                      {"name", journal().name_of(comm)},
@@ -102,7 +108,7 @@ nlohmann::json snapshot(const Identity &id, int64_t update, bool finalized) {
     if (comm::valid(MPI_COMM_WORLD)) {
         comms.push_back(communicator(MPI_COMM_WORLD));
         comm::for_each_comm([&](MPI_Comm c) {
-            if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF) comms.push_back(communicator(c));
+            if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF && !private_to_recovery(c)) comms.push_back(communicator(c));
         });
     }
     r["communicators"] = std::move(comms);

@@ -66,7 +66,7 @@ void print_view(const json &view, bool colour, std::int64_t now_ms, std::ostream
     if (view.value("updated_ms", std::int64_t{0}) > 0 && age >= 0)
         out << "; last report " << std::fixed << std::setprecision(1) << static_cast<double>(age) / 1000.0 << " s ago";
     out << "\n\ncommunicators (cell: rank[/w world rank] state)\n";
-    out << "  " << std::left << std::setw(6) << "id" << std::setw(18) << "name" << std::setw(16) << "mode"
+    out << "  " << std::left << std::setw(8) << "id" << std::setw(18) << "name" << std::setw(16) << "mode"
         << std::setw(6) << "size" << std::setw(11) << "state" << std::setw(9) << "revoked"
         << "members\n";
     for (const auto &c : view["communicators"]) {
@@ -75,9 +75,9 @@ void print_view(const json &view, bool colour, std::int64_t now_ms, std::ostream
         if (name.empty()) name = "-";
         std::ostringstream st;
         st << std::left << std::setw(11) << state;
-        out << "  " << std::left << std::setw(6) << c.value("id", 0) << std::setw(18) << name << std::setw(16)
-            << upper(c.value("mode", "")) << std::setw(6) << c.value("size", 0) << paint(st.str(), state, colour)
-            << std::setw(9) << (c.value("revoked", false) ? "REVOKED" : "no");
+        out << "  " << std::left << std::setw(8) << c.value("id", std::int64_t{0}) << std::setw(18) << name
+            << std::setw(16) << upper(c.value("mode", "")) << std::setw(6) << c.value("size", 0)
+            << paint(st.str(), state, colour) << std::setw(9) << (c.value("revoked", false) ? "REVOKED" : "no");
         print_cells(c["cells"], colour, out);
         if (c.contains("remote_cells")) {
             out << "  | remote:";
@@ -133,7 +133,8 @@ void print_history(const json &history, std::ostream &out) {
             }
             out << ", " << (e.value("ok", false) ? "ended" : "FAILED") << " at "
                 << seconds(e.value("end_ms", std::int64_t{0}) - t0);
-            if (e.contains("size_after")) out << " with " << e.value("size_after", 0) << " ranks";
+            if (e.contains("size_after"))
+                out << " with " << e.value("size_after", 0) << (e.value("size_after", 0) == 1 ? " rank" : " ranks");
             out << "; took " << e.value("duration_ms", std::int64_t{0}) << " ms";
             if (e.contains("after_failure_ms"))
                 out << " (started " << e.value("after_failure_ms", std::int64_t{0}) << " ms after the failure)";

@@ -1,12 +1,13 @@
 /* The job cominfo_live.cpp watches: 4 ranks in comm mode SHRINK with a
  * duplicate of MPI_COMM_WORLD named "work". The test kills one rank with
- * kill -9 (from outside); the survivors notice it on "work" (a barrier
- * fails), then wait for the test's go-ahead (the file DIR/recover, written
+ * kill -9 (from outside); the survivors notice it on "work" (its
+ * FT_MPI_COM_NUM_FAILED attribute), then wait for the go-ahead (DIR/recover, written
  * once the test saw the failure in cominfo), recover "work" by
  * MPI_Comm_dup (SHRINK), check its new size, and wait for DIR/finish before
  * MPI_Finalize. Every wait has a deadline; a missed one ends the rank with
  * status 1 and a line on stderr.
  *   cominfo_job DIR */
+#include <mpi-ext.h>
 #include <mpi.h>
 
 #include <stdio.h>
@@ -64,11 +65,17 @@ int main(int argc, char **argv) {
     if (MPI_Barrier(work) != MPI_SUCCESS) fail(rank, "first barrier");
     if (rank == 0) write_file(dir, "ready");
 
-    /* Until the test kills a rank: barriers on "work" (the victim waits in them too). */
+    /* Until the test kills a rank: no collective is in flight when it dies
+     * (without strict collectives one could succeed at some members and
+     * leave others waiting), each rank just watches the failure count of
+     * "work", which the VM's notice raises. */
     const double deadline = now() + 60.0;
-    while (MPI_Barrier(work) == MPI_SUCCESS) {
+    for (;;) {
+        int *failed = NULL, flag = 0;
+        MPI_Comm_get_attr(work, FT_MPI_COM_NUM_FAILED, &failed, &flag);
+        if (flag && *failed > 0) break;
         if (now() > deadline) fail(rank, "no failure within 60 s");
-        usleep(20000);
+        usleep(10000);
     }
 
     wait_file(dir, "recover", rank);

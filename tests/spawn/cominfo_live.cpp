@@ -11,9 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include <csignal>
+#include <fcntl.h>
 #include <fstream>
 #include <future>
 #include <optional>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace harness;
 using namespace harness::spawn_test;
@@ -87,6 +91,60 @@ void check_view_shape(const json &v) {
         }
     }
 }
+
+// cominfo --watch drawing into a file, so the test can read what it has
+// drawn so far; SIGTERM ends it (it exits 0).
+class Watcher {
+public:
+    Watcher(const it::Vm &vm, const std::string &job, std::filesystem::path file) : file_(std::move(file)) {
+        args_ = {COMINFO_PATH,
+                 "--hcore",
+                 vm.daemons[0]->tcp().to_string(),
+                 "--key",
+                 vm.key_file.string(),
+                 "--job",
+                 job,
+                 "--watch",
+                 "--interval",
+                 "200",
+                 "--no-color"};
+        std::vector<char *> argv;
+        for (auto &a : args_) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        const std::string out = file_.string();
+        pid_ = ::fork();
+        if (pid_ == 0) {  // only async-signal-safe calls until exec
+            int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0) ::_exit(127);
+            ::dup2(fd, 1);
+            ::dup2(fd, 2);
+            ::execv(argv[0], argv.data());
+            ::_exit(127);
+        }
+        REQUIRE(pid_ > 0);
+    }
+    ~Watcher() { stop(); }
+    std::string text() const {
+        std::ifstream in(file_);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    // Exit status after SIGTERM (-1 when already stopped).
+    int stop() {
+        if (pid_ <= 0) return -1;
+        ::kill(pid_, SIGTERM);
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+
+private:
+    std::filesystem::path file_;
+    std::vector<std::string> args_;
+    pid_t pid_ = -1;
+};
 
 void touch(const std::filesystem::path &p) {
     std::ofstream(p) << "1\n";
@@ -167,6 +225,11 @@ TEST_CASE("cominfo follows a job through a kill -9 and a SHRINK recovery") {
     CHECK(text.out.find("work") != std::string::npos);
     CHECK(text.out.find("\x1b[") == std::string::npos);
 
+    // cominfo --watch draws the healthy job, then (below) the failure.
+    Watcher watch(vm, job_id, dir.path() / "watch.out");
+    CHECK(test::wait_until([&] { return watch.text().find("[2 OK]") != std::string::npos; }, 10s));
+    CHECK(watch.text().find("FAILED") == std::string::npos);
+
     // kill -9 rank 2; its cell and the communicator change within the
     // detection time (FTMPI_CONFIRM_MS, 3 s, bounds it; a local kill is
     // seen through spawn_notify much sooner) plus a report.
@@ -191,6 +254,10 @@ TEST_CASE("cominfo follows a job through a kill -9 and a SHRINK recovery") {
     const json *work = comm_named(view, "work");
     CHECK((*work)["state"] == "DETECTED");  // the survivors wait for "recover" before they recover
     for (int w : {0, 1, 3}) CHECK(cell_state(*work, w) == "OK");
+    // The watch redraws without being asked: the failed cell shows there too.
+    CHECK(test::wait_until([&] { return watch.text().find("[2 FAILED]") != std::string::npos; }, 5s));
+    CAPTURE(watch.text());
+    CHECK(watch.stop() == 0);
 
     // The survivors recover "work" by SHRINK: 3 members, no longer DETECTED.
     touch(dir.path() / "recover");

@@ -21,6 +21,7 @@
 #include <harness/common/pack.hpp>
 #include <harness/hlib/hlib.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -46,7 +47,7 @@ constexpr milliseconds final_deadline{800};  // how long MPI_Finalize waits for 
 
 class Reporter {
 public:
-    bool start(Identity id);
+    void start(Identity id);
     void stop();
     bool running() const { return running_.load(std::memory_order_acquire); }
     void poke();
@@ -76,7 +77,7 @@ Reporter &reporter() {
     return *r;
 }
 
-bool Reporter::start(Identity id) {
+void Reporter::start(Identity id) {
     id_ = std::move(id);
     key_ = "ftmpi/" + id_.job + "/cominfo/" + std::to_string(id_.rank);
     {
@@ -88,7 +89,6 @@ bool Reporter::start(Identity id) {
     }
     running_.store(true, std::memory_order_release);
     thread_ = std::thread([this] { loop(); });
-    return true;
 }
 
 void Reporter::poke() {
@@ -110,19 +110,28 @@ bool Reporter::publish() {
         update = wanted_;
         finalized = finalized_;
     }
+    // The last record gets only what MPI_Finalize waits for; a wedged
+    // daemon must not hold the program's exit up.
+    const auto deadline = Clock::now() + (finalized ? final_deadline : put_timeout);
     const std::string record = snapshot(id_, update, finalized).dump();
     if (!vm_) {
         hl::ConnectOptions options;
-        options.timeout = milliseconds(2000);
+        options.timeout = std::max(milliseconds(1), std::chrono::duration_cast<milliseconds>(deadline - Clock::now()));
         auto vm = hl::VirtualMachine::connect(options.resolved());
         if (!vm) return false;
-        std::lock_guard lock(connection_mu_);
-        vm_ = std::move(*vm);
+        {
+            std::lock_guard lock(connection_mu_);
+            vm_ = std::move(*vm);
+        }
+        // stop() sets stopping_ before it shuts vm_'s socket down: a
+        // connection made after that is not used.
+        std::lock_guard lock(mu_);
+        if (stopping_ && !finalized_) return false;
     }
     harness::Packer args;
     args.str(key_).bytes({reinterpret_cast<const uint8_t *>(record.data()), record.size()}).str("voters");
-    auto reply = vm_->local().call(drd_service, "put", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
-                                   Clock::now() + put_timeout);
+    auto reply =
+        vm_->local().call(drd_service, "put", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
     if (!reply) {
         if (reply.error().status == HARNESS_ERR_NOT_FOUND) {
             // No vm/drd on the local daemon: nobody can read the records.

@@ -314,3 +314,47 @@ TEST_CASE("cominfo follows a job through a kill -9 and a SHRINK recovery") {
     CHECK(timeline.out.find("recovery by SHRINK") != std::string::npos);
     CHECK(timeline.out.find("took") != std::string::npos);
 }
+
+TEST_CASE("a finished job shows every rank finalized; FTMPI_COMINFO=0 reports nothing") {
+    auto args = it::fast_heartbeat_args();
+    args.push_back("--services");
+    args.push_back(test::kAllServices);
+    auto vm = it::start_vm(1, args, 30s);
+    Cominfo cominfo{vm};
+    auto run_job = [&](std::vector<std::string> extra) {
+        std::vector<std::string> argv{FTMPIRUN_PATH,
+                                      "--hcore",
+                                      vm.daemons[0]->tcp().to_string(),
+                                      "--key",
+                                      vm.key_file.string(),
+                                      "--timeout",
+                                      "60",
+                                      "--oversubscribe"};
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        argv.insert(argv.end(), {"-np", "3", MPI_HELLO_PATH});
+        auto r = it::run_program(argv, 70s);
+        CAPTURE(r.out);
+        CAPTURE(r.err);
+        REQUIRE(r.exit_code() == 0);
+    };
+
+    // Turned off: the job runs as usual and leaves no record.
+    run_job({"-x", "FTMPI_COMINFO=0", "--tag-output"});
+    auto none = cominfo.run({});
+    CHECK(none.exit_code() == 1);
+    CHECK(none.err.find("no job has reported") != std::string::npos);
+
+    // On (the default): MPI_Finalize waited for each rank's last record.
+    run_job({"--tag-output"});
+    json view = cominfo.doc({});
+    CAPTURE(view.dump(2));
+    check_view_shape(view);
+    REQUIRE(view["ranks"].size() == 3);
+    for (const auto &r : view["ranks"]) CHECK(r["state"] == "finalized");
+    const json *world = comm_named(view, "MPI_COMM_WORLD");
+    REQUIRE(world != nullptr);
+    CHECK((*world)["state"] == "OK");
+    for (int w = 0; w < 3; ++w) CHECK(cell_state(*world, w) == "FINALIZED");
+    json h = cominfo.doc({"--history"});
+    CHECK(h["timeline"].empty());
+}

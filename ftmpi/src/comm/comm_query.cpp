@@ -1,5 +1,6 @@
 // Local communicator queries: size, rank, compare, names,
 // inter-ness, and the info hints kept on a communicator.
+#include "../internal/cominfo.hpp"
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 #include "objects.hpp"
@@ -77,6 +78,7 @@ extern "C" int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) noexcept 
     if (comm_name == nullptr) return raise(comm, MPI_ERR_ARG, "MPI_Comm_set_name");
     // Longer names are truncated, as the standard allows.
     comm->name.assign(comm_name, strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1));
+    ftmpi::cominfo::named(comm, comm->name);
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Comm_set_name)

@@ -5,6 +5,7 @@
 #include "topology.hpp"
 
 #include "../ft/recovery/recovery.hpp"
+#include "../internal/cominfo.hpp"
 #include "../internal/p2p.hpp"
 
 #include <algorithm>
@@ -55,14 +56,20 @@ bool retain_if_live(MPI_Comm c) {
 }  // namespace
 
 void register_comm(MPI_Comm c) {
-    std::lock_guard lock(comms_mutex);
-    live_comms().push_back(c);
+    {
+        std::lock_guard lock(comms_mutex);
+        live_comms().push_back(c);
+    }
+    cominfo::changed();
 }
 
 void unregister_comm(MPI_Comm c) {
-    std::lock_guard lock(comms_mutex);
-    auto &v = live_comms();
-    v.erase(std::remove(v.begin(), v.end(), c), v.end());
+    {
+        std::lock_guard lock(comms_mutex);
+        auto &v = live_comms();
+        v.erase(std::remove(v.begin(), v.end(), c), v.end());
+    }
+    cominfo::freed(c);
 }
 
 MPI_Comm find_by_context(uint32_t context) {

@@ -24,14 +24,6 @@ bool known_msg_mode(int m) {
     return m == FTMPI_MSG_MODE_NOP || m == FTMPI_MSG_MODE_CONT;
 }
 
-int proc_state(MPI_Comm comm, int world) {
-    ftmpi::ft::sync_with_p2p();
-    if (world < 0) return FTMPI_PROC_FAILED;  // a BLANK gap
-    if (ftmpi::ft::member_failed(comm, world))
-        return ftmpi::ft::is_joining(world) ? FTMPI_PROC_JOINING : FTMPI_PROC_FAILED;
-    if (ftmpi::ft::is_suspected(world)) return FTMPI_PROC_UNAVAILABLE;
-    return FTMPI_PROC_OK;
-}
 }  // namespace
 
 extern "C" int FTMPI_Comm_set_mode(MPI_Comm comm, int comm_mode, int msg_mode) {
@@ -71,7 +63,8 @@ extern "C" int FTMPI_Comm_get_proc_state(MPI_Comm comm, int rank, int *state) {
     MPI_Group peers = comm->inter ? comm->remote : comm->group;
     if (peers == nullptr || rank < 0 || rank >= static_cast<int>(peers->world.size()))
         return raise(comm, MPI_ERR_RANK, fn);
-    *state = proc_state(comm, peers->world[static_cast<size_t>(rank)]);
+    ftmpi::ft::sync_with_p2p();
+    *state = ftmpi::ft::proc_state(comm, peers->world[static_cast<size_t>(rank)]);
     return MPI_SUCCESS;
 }
 FTMPI_PFTMPI(Comm_get_proc_state)

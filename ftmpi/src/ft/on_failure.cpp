@@ -7,6 +7,7 @@
 #include "ft/notifier.hpp"
 #include "ft/settings.hpp"
 
+#include "internal/cominfo.hpp"
 #include "internal/comm.hpp"
 #include "internal/p2p.hpp"
 #include "internal/runtime.hpp"
@@ -36,6 +37,7 @@ void on_failure(int world, const std::string &why) {
     if (index < 0) return;  // replaced meanwhile: nothing failed now
     const Failure f = failures()[static_cast<size_t>(index)];
     forget_suspicion(world);
+    cominfo::failure_detected(f.world, f.incarnation, f.why);
     if (settings().verbose)
         log::info("world rank %d (incarnation %d) failed: %s", f.world, f.incarnation, f.why.c_str());
     if (abort_mode() && !runtime::finalized()) {
@@ -49,6 +51,7 @@ void on_failure(int world, const std::string &why) {
     comm::for_each_comm([](MPI_Comm c) {
         if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF) mark_detected(c);
     });
+    cominfo::changed();  // the communicators' new states
 }
 
 }  // namespace ftmpi::ft

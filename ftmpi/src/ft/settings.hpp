@@ -15,6 +15,7 @@ struct Settings {
     bool ordered = false;       // FTMPI_NOTIFIER=ordered: never declare a suspect locally
     int confirm_ms = 3000;      // FTMPI_CONFIRM_MS: how long a suspicion waits for the VM
     int daemon_lost_ms = 5000;  // FTMPI_DAEMON_LOST_MS: own daemon silent this long -> exit
+    bool cominfo = true;        // FTMPI_COMINFO: report to the VM for the cominfo tool
     bool verbose = false;       // FTMPI_VERBOSE or FTMPI_LOG_LEVEL=info: say what the notifier does
     bool restarted = false;     // FTMPI_RESTARTED=1: a replacement started by REBUILD
     int incarnation = 0;        // FTMPI_INCARNATION

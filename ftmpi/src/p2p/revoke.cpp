@@ -14,6 +14,7 @@
 // forget_context when a communicator is freed (its id may be reused).
 #include "p2p/engine.hpp"
 
+#include "internal/cominfo.hpp"
 #include "internal/comm.hpp"
 #include "mpi-ext.h"
 
@@ -55,6 +56,7 @@ int Engine::revoke(MPI_Comm comm) {
     Lock lk(mu_);
     comm->ft.revoked.store(true, std::memory_order_release);
     if (!running_ || !revoked_contexts_.insert(comm->context).second) return MPI_SUCCESS;  // already flooded
+    cominfo::revoked(comm);
     const uint32_t context = comm->context;
     fail_ops_if([context](const ftmpi_request_s &r) { return stopped_by_revoke(r, context); }, MPIX_ERR_REVOKED);
     if (size_ > 1) send_revoke(comm);
@@ -72,6 +74,7 @@ void Engine::on_revoke_frame(uint32_t context) {
     MPI_Comm comm = comm::find_by_context(context);
     if (comm == MPI_COMM_NULL) return;  // not made here yet: is_revoked finds the context
     comm->ft.revoked.store(true, std::memory_order_release);
+    cominfo::revoked(comm);
     send_revoke(comm);
     to_release_.push_back(comm);
 }
@@ -109,6 +112,7 @@ bool is_revoked(MPI_Comm comm) {
     if (comm->ft.revoked.load(std::memory_order_acquire)) return true;
     if (!Engine::get().context_revoked(comm->context)) return false;
     comm->ft.revoked.store(true, std::memory_order_release);  // the frame came before the comm was made
+    cominfo::changed();
     return true;
 }
 

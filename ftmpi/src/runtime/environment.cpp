@@ -14,6 +14,7 @@
 // incarnation, connects to every live rank, joins the survivors' recovery
 // (ft::join_as_replacement) and returns MPI_INIT_RESTARTED_NODE.
 #include "coll/select.hpp"
+#include "internal/cominfo.hpp"
 #include "internal/comm.hpp"
 #include "internal/errors.hpp"
 #include "internal/ft.hpp"
@@ -118,6 +119,7 @@ int init_before_join(int required, int *provided, bool *restarted) {
     state.store(State::running);
     comm::init_world(job.rank, job.size);
     ft::init();
+    cominfo::start();                   // after the failure list and the world exist
     p2p::Engine::get().open_reports();  // a peer that failed during the wire-up is known from here
     // From here an exit without MPI_Finalize is a process failure.
     report_lifecycle("initialized");
@@ -218,6 +220,7 @@ FTMPI_PMPI(Finalized)
 int MPI_Finalize(void) noexcept {
     if (!runtime::running()) return MPI_ERR_OTHER;
     try {
+        cominfo::stop();  // its last record still lists the communicators
         comm::finalize_world();
         ft::finalize();  // the notifier stops before the engine it feeds
         p2p::Engine::get().finalize();

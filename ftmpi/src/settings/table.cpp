@@ -113,6 +113,8 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
              "how long a suspected failure waits for the VM to confirm it"),
     duration(Id::daemon_lost, "daemon_lost", "FTMPI_DAEMON_LOST_MS", "5000", "ms", 100, 1000000000,
              "a rank whose own daemon is silent this long leaves the job"),
+    boolean(Id::cominfo, "cominfo", "FTMPI_COMINFO", "1", user,
+            "report this rank's communicators, process states and recoveries to the VM for the cominfo tool"),
     duration(Id::respawn, "respawn", "FTMPI_RESPAWN_MS", "20000", "ms", 1, int_max,
              "REBUILD: how long the survivors wait for ftmpirun to start the replacements"),
     duration(Id::join, "join", "FTMPI_JOIN_MS", "10000", "ms", 1, int_max,

@@ -62,6 +62,7 @@ enum class Id : int {
     notifier,
     confirm,
     daemon_lost,
+    cominfo,
     respawn,
     join,
     join_connect,

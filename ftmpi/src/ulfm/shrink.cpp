@@ -26,6 +26,7 @@
 
 #include "../comm/agree.hpp"
 #include "../comm/objects.hpp"
+#include "../internal/cominfo.hpp"
 #include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 
@@ -117,10 +118,7 @@ int shrink_inter(MPI_Comm ic, MPI_Comm *newcomm) {
             return MPIX_ERR_PROC_FAILED;  // each retry needs a new failure
     }
 }
-}  // namespace
-
-int shrink(MPI_Comm comm, MPI_Comm *newcomm) {
-    if (comm->inter) return shrink_inter(comm, newcomm);
+int shrink_intra(MPI_Comm comm, MPI_Comm *newcomm) {
     for (int attempt = 0;; ++attempt) {
         ft::Agreement failed;
         failed.failed = failed_ranks(comm);
@@ -154,6 +152,16 @@ int shrink(MPI_Comm comm, MPI_Comm *newcomm) {
         if (err != MPI_SUCCESS) return err;
         if (attempt > comm->size) return MPIX_ERR_PROC_FAILED;  // cannot happen: each retry needs a new failure
     }
+}
+
+}  // namespace
+
+// The shrink is ULFM's recovery: cominfo shows when it started and ended.
+int shrink(MPI_Comm comm, MPI_Comm *newcomm) {
+    cominfo::recovery_started(comm, "ulfm-shrink");
+    const int err = comm->inter ? shrink_inter(comm, newcomm) : shrink_intra(comm, newcomm);
+    cominfo::recovery_ended(comm, "ulfm-shrink", err == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL, err);
+    return err;
 }
 
 }  // namespace ftmpi::ulfm

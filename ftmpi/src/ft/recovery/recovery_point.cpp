@@ -12,7 +12,9 @@
 #include "recovery.hpp"
 
 #include "../../coll/tags.hpp"
+#include "../../internal/cominfo.hpp"
 #include "../../internal/ft.hpp"
+#include "../settings.hpp"
 
 #include <algorithm>
 
@@ -34,6 +36,7 @@ std::vector<int> known_failed(MPI_Comm comm) {
 int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
     const int mode = comm->ft.comm_mode.load();
     comm->ft.state.store(FTMPI_COMM_RECOVER);
+    cominfo::recovery_started(comm, comm_mode_name(mode));
     // Flush: after it every message a survivor sent on comm before the
     // recovery is here; purge then drops the failed processes' messages and
     // the strays of interrupted collectives. The second flush is a barrier:
@@ -50,6 +53,7 @@ int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
         int err = rebuild_world(failed, mode, &r);
         if (err != MPI_SUCCESS) {
             comm->ft.state.store(FTMPI_COMM_FAILED);
+            cominfo::recovery_ended(comm, comm_mode_name(mode), MPI_COMM_NULL, err);
             return err;
         }
         install_group(comm, std::move(r.world));
@@ -67,6 +71,7 @@ int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
     coll::reset_tags(comm->context);
     comm->ft.recovered_at = failure_count();
     comm->ft.state.store(FTMPI_COMM_RECOVERED);
+    cominfo::recovery_ended(comm, comm_mode_name(mode), comm, MPI_SUCCESS);
     return MPI_SUCCESS;
 }
 }  // namespace
@@ -102,6 +107,7 @@ bool recover_if_needed(MPI_Comm comm, MPI_Comm *newcomm, int *err) {
         if (rebuild_world_comm) return false;
     }
     comm->ft.state.store(FTMPI_COMM_FAILED);
+    cominfo::changed();
     *err = MPIX_ERR_PROC_FAILED;
     return true;
 }

@@ -16,7 +16,8 @@ struct Run {
     CollisionCounter counter;
     SimulationResult result;
 
-    // Records the outcome of the `depth`-th failure (1-based) of a sequence.
+    // Records the outcome of the `depth`-th failure (1-based) of a sequence
+    // and brings the counter up to the new map; false when it was refused.
     bool record(int depth, const Placement &placement, const Outcome &outcome) {
         FailureStats &stats = result.per_failures[depth - 1];
         const auto *s = std::get_if<Substitution>(&outcome);
@@ -24,7 +25,7 @@ struct Run {
             ++stats.refused;
             return false;
         }
-        const int c = counter.max_collisions(placement.logical_extents(), placement.rank_to_host(), spec.periodic);
+        const int c = counter.update(s->moves, placement.rank_to_host());
         ++stats.handled;
         stats.best = std::min(stats.best, c);
         stats.worst = std::max(stats.worst, c);
@@ -33,6 +34,13 @@ struct Run {
         const auto at = std::find(degrees.begin(), degrees.end(), s->degree);
         if (at != degrees.end()) ++stats.selected[at - degrees.begin()];
         return true;
+    }
+
+    // Takes a substitution back out of the counter (the search goes back up).
+    void undo(const Placement &parent, const Outcome &outcome) {
+        std::vector<Move> back = std::get<Substitution>(outcome).moves;
+        for (Move &m : back) std::swap(m.from, m.to);
+        counter.update(back, parent.rank_to_host());
     }
 
     // Whether the host of `rank` may fail next.
@@ -49,10 +57,12 @@ struct Run {
             if (!may_fail(placement, rank)) continue;
             Placement next = placement;
             const Outcome outcome = next.fail(placement.host_of(rank), spec.method);
-            if (record(depth, next, outcome))
+            if (record(depth, next, outcome)) {
                 search(next, depth + 1);
-            else
+                undo(placement, outcome);
+            } else {
                 ++result.sequences;
+            }
         }
     }
 
@@ -61,6 +71,7 @@ struct Run {
         std::uniform_int_distribution<int> pick(0, start.ranks() - 1);
         for (long i = 0; i < samples; ++i) {
             Placement placement = start;
+            counter.max_collisions(start.logical_extents(), start.rank_to_host(), spec.periodic);
             for (int depth = 1; depth <= spec.failures; ++depth) {
                 int rank = pick(random);
                 // Ranks on spares are few: redraw until one may fail (a bounded number of times).

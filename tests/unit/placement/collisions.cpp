@@ -59,3 +59,48 @@ TEST_CASE("Figure 4: a failed host replaced by a distant spare puts five message
     // The four messages of the substitute, all routed west along row 3 first, and (4,3)'s own.
     CHECK(counter.link_count(grid.host({4, 3}), 0, -1) == 5);
 }
+
+TEST_CASE("the incremental count after each substitution equals a full count") {
+    struct Case {
+        const char *grid;
+        bool torus;
+        bool periodic;
+        const char *spares;
+        const char *method;
+    };
+    const Case cases[] = {
+        {"9x8", false, false, "2D(2,1)", "hybrid(all)"},
+        {"9x8", true, true, "2D(2,1)", "hybrid(all)"},
+        {"9x8", false, false, "2D(1,1)", "0d"},
+        {"8x7", true, false, "2D(2,2)", "hybrid(1D+0D)"},
+        {"5x5x6", false, false, "3D(2,1)", "hybrid(all)"},
+        {"5x5x6", true, true, "3D(3,1)", "hybrid(-2D)"},
+    };
+    std::uint64_t state = 12345;
+    auto next = [&](int bound) {  // a small LCG: reproducible across standard libraries
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(bound));
+    };
+    for (const Case &c : cases) {
+        CAPTURE(c.grid);
+        CAPTURE(c.method);
+        const HostGrid grid = HostGrid::parse(c.grid, c.torus);
+        const Method method = Method::parse(c.method, grid.dims());
+        for (int sequence = 0; sequence < 20; ++sequence) {
+            Placement p(grid, SparePattern::parse(c.spares));
+            CollisionCounter incremental(grid);
+            CollisionCounter full(grid);
+            incremental.max_collisions(p.logical_extents(), p.rank_to_host(), c.periodic);
+            for (int f = 0; f < 12; ++f) {
+                const Outcome o = p.fail(p.host_of(next(p.ranks())), method);
+                if (!std::holds_alternative<Substitution>(o)) break;
+                const int updated = incremental.update(std::get<Substitution>(o).moves, p.rank_to_host());
+                REQUIRE(updated == full.max_collisions(p.logical_extents(), p.rank_to_host(), c.periodic));
+                for (int host = 0; host < grid.size(); ++host)
+                    for (int d = 0; d < grid.dims(); ++d)
+                        for (int dir : {-1, 1})
+                            REQUIRE(incremental.link_count(host, d, dir) == full.link_count(host, d, dir));
+            }
+        }
+    }
+}

@@ -40,13 +40,15 @@ TEST_CASE("1D sliding with 2D(2,1) handles every sequence of up to 3 failures, C
     }
 }
 
-TEST_CASE("1D sliding: when spares that took over ranks fail as well, a third failure can hit the corner") {
-    // The 6 refused sequences on 7x7: a failure in the last working row slides it into (6,5), the failure of
-    // (6,5) slides column 6 into the corner (6,6), and the corner's failure has nowhere to slide.
-    const SimulationResult r = run("7x7", false, "2D(2,1)", "1d", 3, true);
-    CHECK(r.per_failures[0].refused == 0);
-    CHECK(r.per_failures[1].refused == 0);
-    CHECK(r.per_failures[2].refused == 6);
+TEST_CASE("1D sliding with 2D(2,1) (6x6) handles 3 failures even when spares that took over ranks fail; not always 4") {
+    // A failure in the last working row slides it into the spare column, a failure there slides the spare
+    // column into the corner; the corner's failure then slides back along the spare row.
+    const SimulationResult r = run("6x6", false, "2D(2,1)", "1d", 4, true);
+    for (int f = 1; f <= 3; ++f) {
+        CHECK(r.per_failures[f - 1].refused == 0);
+        CHECK(r.per_failures[f - 1].worst == 2 + f);
+    }
+    CHECK(r.per_failures[3].refused > 0);
 }
 
 TEST_CASE("2D sliding handles 2 failures with 2D(2,1) and 1 with 2D(1,1), without any collision") {
@@ -55,8 +57,9 @@ TEST_CASE("2D sliding handles 2 failures with 2D(2,1) and 1 with 2D(1,1), withou
         CHECK(r.per_failures[f - 1].refused == 0);
         CHECK(r.per_failures[f - 1].worst == 1);
     }
-    // A third failure is handled only when it lies before a plane vacated earlier; most are refused.
-    CHECK(r.per_failures[2].refused > 10 * r.per_failures[2].handled);
+    // A third failure is handled only when it can slide into a plane vacated earlier; most are refused.
+    CHECK(r.per_failures[2].refused > 4 * r.per_failures[2].handled);
+    CHECK(r.per_failures[2].worst == 1);
 
     const SimulationResult one = run("7x6", false, "2D(1,1)", "2d", 2, false);
     CHECK(one.per_failures[0].refused == 0);

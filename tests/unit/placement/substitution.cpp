@@ -121,6 +121,20 @@ TEST_CASE("2D: the half-plane beyond the failed column slides, the column is vac
     CHECK(fallback.degree < 2);
 }
 
+TEST_CASE("a slide goes towards the low end, into hosts vacated earlier, when the spare side is full") {
+    Placement p = five_by_five();
+    handled(p.fail(at(p, 1, 1), Method::parse("2d", 2)));  // column 1 vacated, column 4 full
+    const Substitution &s = handled(p.fail(at(p, 3, 0), Method::parse("1d", 2)));
+    CHECK(s.dim == 0);
+    CHECK(s.step == -1);
+    REQUIRE(s.moves.size() == 2);
+    CHECK(s.moves[0].rank == 1);  // logical (1,0), on (2,0) since the 2D slide → the vacated (1,0)
+    CHECK(s.moves[0].to == at(p, 1, 0));
+    CHECK(s.moves[1].rank == 2);  // the lost rank → (2,0)
+    CHECK(p.host_of(2) == at(p, 2, 0));
+    CHECK(max_collisions(p) == 2);  // rank 2 sends right and down through (2,0)→(3,0); row 0 has no row above
+}
+
 TEST_CASE("1D refuses when neither the row nor the column of the failed host has a free host left") {
     // 3x3 with 2D(2,1): ranks on 2x2; rows 0 and 1 take their spares, then column 1 takes its spare.
     Placement p(HostGrid({3, 3}, false), SparePattern::parse("2D(2,1)"));

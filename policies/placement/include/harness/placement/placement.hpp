@@ -5,17 +5,19 @@
 //   0D  the failed host's rank moves to the nearest free host (fewest hops;
 //       lowest host number among equals).
 //   kD  (1 <= k <= q) the ranks of a k-dimensional slab slide by one host
-//       along a dimension d, towards the spares: every line along d that
-//       goes through the slab shifts its ranks from the failed host's
-//       position onwards to the next usable host, so that the failed host's
-//       hyperplane section is vacated in the whole slab. 1D moves one line,
-//       qD moves the whole half-space beyond the failed host.
+//       along a dimension d: every line along d that goes through the slab
+//       shifts its ranks from the failed host's position onwards to the
+//       next usable host, so that the failed host's hyperplane section is
+//       vacated in the whole slab. 1D moves one line, qD moves the whole
+//       half-space beyond the failed host.
 //
 // A free host is one that is neither failed nor hosting a rank: a spare, or
-// a host vacated by an earlier slide. A slide does not wrap around a torus.
-// A kD slide is impossible when one of its lines has no free host left
-// beyond the failed position; the dimension with the most slides so far is
-// tried first, because uneven slide directions leave fewer hosts that a
+// a host vacated by an earlier slide. A slide goes towards the spares (the
+// high end of d) or, when that is impossible, towards the low end, into
+// hosts vacated earlier; it does not wrap around a torus. A kD slide is
+// impossible when one of its lines has no free host left beyond the failed
+// position in either direction; the dimension with the most slides so far
+// is tried first, because uneven slide directions leave fewer hosts that a
 // later failure cannot slide away from.
 //
 // The logical grid of ranks has the working block's extents (see
@@ -42,7 +44,8 @@ struct Move {
 
 struct Substitution {
     int degree = -1;        // the method that handled it; -1: the host held no rank, nothing moves
-    int dim = -1;           // direction of a slide (degree >= 1)
+    int dim = -1;           // the dimension a slide goes along (degree >= 1)
+    int step = 0;           // +1: towards the high end (the spares), -1: towards the low end
     std::vector<int> span;  // the other dimensions a slide spans (degree - 1 of them)
     // In pipeline order: along each line, the rank moving into the free host
     // comes first, then the one moving into the host it left, and so on.
@@ -88,8 +91,8 @@ public:
 private:
     Outcome plan_0d(int host) const;
     Outcome plan_slide(int host, int degree) const;
-    bool plan_slab(int host, int dim, const std::vector<int> &span, std::vector<Move> &moves) const;
-    bool shift_line(int start, int dim, int failed_host, std::vector<Move> &moves) const;
+    bool plan_slab(int host, int dim, int step, const std::vector<int> &span, std::vector<Move> &moves) const;
+    bool shift_line(int start, int dim, int step, int failed_host, std::vector<Move> &moves) const;
     void apply(int host, const Substitution &substitution);
 
     HostGrid grid_;

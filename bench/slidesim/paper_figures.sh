@@ -33,9 +33,9 @@ run() {  # run NAME slidesim-arguments…
 }
 
 # Figure 8: worst cases by exhaustive search (falls back to sampling past the limit).
-run fig08_0d_2d11_mesh --grid 8x7 --spares '2D(1,1)' --method 0d --failures 4 --fail-working-only
-run fig08_0d_2d11_torus --grid 8x7 --torus --spares '2D(1,1)' --method 0d --failures 4 --fail-working-only
-run fig08_2d21 --grid 8x8 --spares '2D(2,1)' --method 0d --method 1d --method 2d --failures 4 --fail-working-only
+run fig08_0d_2d11_mesh --grid 8x7 --spares '2D(1,1)' --method 0d --failures 4 --exhaustive-limit 10000000 --fail-working-only
+run fig08_0d_2d11_torus --grid 8x7 --torus --spares '2D(1,1)' --method 0d --failures 4 --exhaustive-limit 10000000 --fail-working-only
+run fig08_2d21 --grid 8x8 --spares '2D(2,1)' --method 0d --method 1d --method 2d --failures 4 --exhaustive-limit 10000000 --fail-working-only
 # Figure 10: 100x100, 2D(2,1), hybrid(all) vs 0D up to every spare used (199).
 run fig10_100x100 --grid 100x100 --spares '2D(2,1)' --method 'hybrid(all)' --method 0d --failures 199 --samples "$samples"
 # Figure 11: 12x12x12, 3D(2,1) (276 spares).

@@ -48,17 +48,21 @@ struct Run {
         return spec.spares_fail || !spec.pattern.is_spare(spec.grid, placement.host_of(rank));
     }
 
-    void search(const Placement &placement, int depth) {
+    // Depth-first over every ordered sequence; levels[depth] is the map after
+    // `depth` failures, overwritten in place (no allocation per sequence).
+    void search(std::vector<Placement> &levels, int depth) {
         if (depth > spec.failures) {
             ++result.sequences;
             return;
         }
+        const Placement &placement = levels[depth - 1];
         for (int rank = 0; rank < placement.ranks(); ++rank) {
             if (!may_fail(placement, rank)) continue;
-            Placement next = placement;
+            Placement &next = levels[depth];
+            next = placement;
             const Outcome outcome = next.fail(placement.host_of(rank), spec.method);
             if (record(depth, next, outcome)) {
-                search(next, depth + 1);
+                search(levels, depth + 1);
                 undo(placement, outcome);
             } else {
                 ++result.sequences;
@@ -69,8 +73,9 @@ struct Run {
     void sample(const Placement &start, long samples) {
         std::mt19937_64 random(spec.seed);
         std::uniform_int_distribution<int> pick(0, start.ranks() - 1);
+        Placement placement = start;
         for (long i = 0; i < samples; ++i) {
-            Placement placement = start;
+            placement = start;  // reuses the vectors' storage
             counter.max_collisions(start.logical_extents(), start.rank_to_host(), spec.periodic);
             for (int depth = 1; depth <= spec.failures; ++depth) {
                 int rank = pick(random);
@@ -109,9 +114,10 @@ SimulationResult simulate(const SimulationSpec &spec) {
     const bool exhaustive =
         spec.samples == 0 && exhaustive_sequences(start.ranks(), spec.failures) <= spec.exhaustive_limit;
     run.result.exhaustive = exhaustive;
-    if (exhaustive)
-        run.search(start, 1);
-    else
+    if (exhaustive) {
+        std::vector<Placement> levels(spec.failures + 1, start);
+        run.search(levels, 1);
+    } else
         run.sample(start, spec.samples ? spec.samples : 10000);
     return run.result;
 }

@@ -2,6 +2,7 @@
 // 7-point (3D) stencil after failed hosts are substituted by spare hosts with
 // the 0D … qD sliding methods or a hybrid (README.md).
 #include "report.hpp"
+#include "trace.hpp"
 
 #include <harness/placement/simulation.hpp>
 
@@ -43,6 +44,13 @@ int main(int argc, char **argv) {
     app.add_option("--out", out_dir,
                    "write collisions.csv, selection.csv and gnuplot scripts there; PNGs too when gnuplot is "
                    "installed");
+    std::vector<std::string> fail_hosts;
+    app.add_option("--fail", fail_hosts,
+                   "trace this failure sequence instead of simulating: hosts as numbers or coordinates (3:2), "
+                   "repeatable or comma-separated; prints each substitution and the final map")
+        ->delimiter(',');
+    bool json = false;
+    app.add_flag("--json", json, "with --fail: one JSON document on stdout");
     CLI11_PARSE(app, argc, argv);
     spec.spares_fail = !working_only;
 
@@ -52,6 +60,14 @@ int main(int argc, char **argv) {
         spec.pattern = harness::placement::SparePattern::parse(
             spares.empty() ? std::to_string(q) + "D(" + std::to_string(std::min(q, 2)) + ",1)" : spares);
         spec.pattern.check(spec.grid);
+        if (!fail_hosts.empty()) {
+            if (methods.size() > 1) throw std::invalid_argument("--fail traces one --method");
+            const auto method = harness::placement::Method::parse(methods.empty() ? "hybrid(all)" : methods[0], q);
+            std::vector<int> hosts;
+            for (const std::string &h : fail_hosts) hosts.push_back(slidesim::parse_host(spec.grid, h));
+            return slidesim::trace(std::cout, spec.grid, spec.pattern, method, hosts, spec.periodic, json);
+        }
+        if (json) throw std::invalid_argument("--json goes with --fail");
         if (methods.empty()) methods = {"0d", "hybrid(all)"};
         std::vector<slidesim::MethodRun> runs;
         for (const std::string &text : methods) runs.push_back({harness::placement::Method::parse(text, q), {}});

@@ -1,6 +1,7 @@
 // The rank-to-host map, failures and the 0D substitution (slides are in slide.cpp).
 #include <harness/placement/placement.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace harness::placement {
@@ -19,8 +20,9 @@ Placement::Placement(HostGrid grid, const SparePattern &pattern) : grid_(std::mo
 }
 
 Placement::Placement(HostGrid grid, std::vector<int> logical_extents, std::vector<int> rank_to_host,
-                     const std::vector<int> &failed_hosts)
-    : grid_(std::move(grid)), logical_(std::move(logical_extents)), rank_to_host_(std::move(rank_to_host)) {
+                     const std::vector<int> &failed_hosts, std::vector<int> slides)
+    : grid_(std::move(grid)), logical_(std::move(logical_extents)), rank_to_host_(std::move(rank_to_host)),
+      slides_(std::move(slides)) {
     if (static_cast<int>(logical_.size()) != grid_.dims())
         throw std::invalid_argument("the logical grid and the host grid have different dimensions");
     long ranks = 1;
@@ -33,7 +35,10 @@ Placement::Placement(HostGrid grid, std::vector<int> logical_extents, std::vecto
                                     " ranks, the logical grid " + std::to_string(ranks));
     host_to_rank_.assign(grid_.size(), -1);
     failed_.assign(grid_.size(), 0);
-    slides_.assign(grid_.dims(), 0);
+    if (slides_.empty()) slides_.assign(grid_.dims(), 0);
+    if (static_cast<int>(slides_.size()) != grid_.dims() ||
+        std::any_of(slides_.begin(), slides_.end(), [](int n) { return n < 0; }))
+        throw std::invalid_argument("slides: one count of at least 0 per dimension");
     for (int host : failed_hosts) {
         if (host < 0 || host >= grid_.size()) throw std::invalid_argument("failed host outside the grid");
         failed_[host] = 1;

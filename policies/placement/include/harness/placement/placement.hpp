@@ -63,10 +63,12 @@ public:
     // The failure-free start: ranks on the working block of `pattern`, in order.
     Placement(HostGrid grid, const SparePattern &pattern);
     // A map from elsewhere (a running job): the logical grid's extents, the
-    // host of each rank and the hosts already failed. Throws
+    // host of each rank, the hosts already failed and, optionally, the slides
+    // so far per dimension (slides(), kept by the caller between failures so
+    // the preference for uneven directions survives). Throws
     // std::invalid_argument when the map is inconsistent.
     Placement(HostGrid grid, std::vector<int> logical_extents, std::vector<int> rank_to_host,
-              const std::vector<int> &failed_hosts);
+              const std::vector<int> &failed_hosts, std::vector<int> slides = {});
 
     const HostGrid &grid() const { return grid_; }
     const std::vector<int> &logical_extents() const { return logical_; }
@@ -77,6 +79,7 @@ public:
     bool failed(int host) const { return failed_[host] != 0; }
     bool free(int host) const { return failed_[host] == 0 && host_to_rank_[host] < 0; }
     int failed_count() const;
+    const std::vector<int> &slides() const { return slides_; }  // slides so far along each dimension
 
     // What `degree` would do for a failure of `host`; changes nothing.
     Outcome plan(int host, int degree) const;

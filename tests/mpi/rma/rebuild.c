@@ -111,8 +111,8 @@ int main(int argc, char **argv) {
         if (me == 0) MPI_File_delete(path, MPI_INFO_NULL);
         CHECK_MPI(MPI_Barrier(work));
         CHECK_MPI(MPI_File_open(work, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
-        CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)me * N * sizeof(long), created, N, MPI_LONG,
-                                        MPI_STATUS_IGNORE));
+        CHECK_MPI(
+            MPI_File_write_at_all(fh, (MPI_Offset)me * N * sizeof(long), created, N, MPI_LONG, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_File_sync(fh));
 
         ft_sync_before_kill(work, victim);
@@ -211,8 +211,8 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Win_fence(0, wc));
     const int replaced = rebuild_mode && orig[right] == victim;
     for (int i = 0; i < N; ++i) {
-        CHECK(a[i] == (replaced ? 0 : alloc_value(orig[right], i)), "allocated window of rank %d (was %d) holds %ld at %d",
-              right, orig[right], a[i], i);
+        CHECK(a[i] == (replaced ? 0 : alloc_value(orig[right], i)),
+              "allocated window of rank %d (was %d) holds %ld at %d", right, orig[right], a[i], i);
         CHECK(c[i] == created_value(orig[right], i), "created window of rank %d holds %ld at %d", right, c[i], i);
     }
 

@@ -181,8 +181,8 @@ int PFTMPI_Comm_get_strict(MPI_Comm comm, int *strict);
  * MPI_Win_allocate_shared (free it and allocate again everywhere). On an
  * error the window stays as it was. */
 #define FTMPI_HAVE_WIN_REBUILD 1
-int FTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm);
-int PFTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm);
+int FTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm) FTMPI_NOEXCEPT;
+int PFTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm) FTMPI_NOEXCEPT;
 
 /* ---- Failure details as attributes (MPI_Comm_get_attr on any communicator;
  * values are pointers owned by the library, valid until the next MPI call on

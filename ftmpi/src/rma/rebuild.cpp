@@ -87,7 +87,7 @@ int rebuild(MPI_Win win, MPI_Comm comm) {
 
 using namespace ftmpi;
 
-extern "C" int FTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm) {
+extern "C" int FTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm) noexcept {
     constexpr const char *fn = "FTMPI_Win_rebuild";
     if (!rma::valid(win)) return rma::raise(win, MPI_ERR_WIN, fn);
     if (!comm::valid(comm) || comm->inter) return rma::raise(win, MPI_ERR_COMM, fn);

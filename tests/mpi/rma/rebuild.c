@@ -19,8 +19,9 @@
  *   - fence gets, a Fetch_and_op counter under lock_all and a checked read
  *     show both windows work over the recovered communicator.
  * In SHRINK mode there is no replacement: the windows shrink with the
- * communicator and the survivors are renumbered. Values name the rank a
- * process had at MPI_Init, so checks hold in both modes. */
+ * communicator and the survivors are renumbered; in BLANK mode the victim's
+ * rank stays a gap, which the epochs leave out. Values name the rank a
+ * process had at MPI_Init, so checks hold in every mode. */
 #include "inject.h"
 
 #include <errno.h>
@@ -80,6 +81,7 @@ int main(int argc, char **argv) {
     int comm_mode = 0, msg_mode = 0;
     FTMPI_Comm_get_mode(MPI_COMM_WORLD, &comm_mode, &msg_mode);
     const int rebuild_mode = comm_mode == FTMPI_COMM_MODE_REBUILD;
+    const int blank_mode = comm_mode == FTMPI_COMM_MODE_BLANK;
     char path[512];
     file_path(path, sizeof path);
 
@@ -166,16 +168,26 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(work, &rank);
     MPI_Comm_size(work, &size);
-    CHECK(size == (rebuild_mode ? world_size : world_size - 1), "recovered communicator of %d ranks", size);
-    int orig[64];
+    CHECK(size == (rebuild_mode || blank_mode ? world_size : world_size - 1), "recovered communicator of %d ranks",
+          size);
+    int orig[64], live = 0; /* a BLANK gap keeps -1 (collectives leave it out) */
     CHECK(size <= 64, "at most 64 ranks");
+    for (int r = 0; r < size; ++r) orig[r] = -1;
     CHECK_MPI(MPI_Allgather(&me, 1, MPI_INT, orig, 1, MPI_INT, work));
+    for (int r = 0; r < size; ++r) live += orig[r] >= 0;
+    CHECK(live == (blank_mode ? world_size - 1 : size), "%d live ranks", live);
 
     /* The file survives: reopened on the recovered communicator; the
      * replacement restores its memory from it before exposing it. */
     long from_file[N];
     CHECK_MPI(MPI_File_open(work, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
-    CHECK_MPI(MPI_File_read_at_all(fh, (MPI_Offset)me * N * sizeof(long), from_file, N, MPI_LONG, MPI_STATUS_IGNORE));
+    const MPI_Offset at = (MPI_Offset)me * N * sizeof(long);
+    /* Over a communicator with a BLANK gap, collective buffering reads wrong
+     * data (a known limit, ftmpi/src/io/README.md): read independently there. */
+    if (blank_mode)
+        CHECK_MPI(MPI_File_read_at(fh, at, from_file, N, MPI_LONG, MPI_STATUS_IGNORE));
+    else
+        CHECK_MPI(MPI_File_read_at_all(fh, at, from_file, N, MPI_LONG, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_File_close(&fh));
     for (int i = 0; i < N; ++i) {
         CHECK(from_file[i] == created_value(me, i), "file block of rank %d holds %ld at %d", me, from_file[i], i);
@@ -201,7 +213,8 @@ int main(int argc, char **argv) {
 
     /* Fence epochs over the recovered members: the right neighbour's memory
      * of both windows (a replacement's allocated memory is zero). */
-    const int right = (rank + 1) % size;
+    int right = (rank + 1) % size;
+    while (orig[right] < 0) right = (right + 1) % size; /* the next live rank */
     long a[N], c[N];
     CHECK_MPI(MPI_Win_fence(0, wa));
     CHECK_MPI(MPI_Win_fence(0, wc));
@@ -216,23 +229,24 @@ int main(int argc, char **argv) {
         CHECK(c[i] == created_value(orig[right], i), "created window of rank %d holds %ld at %d", right, c[i], i);
     }
 
-    /* Passive target: every rank adds 1 to a counter in the memory of the
-     * victim's rank (its replacement's) or, after a shrink, of rank 1. */
     step("fence epochs done");
-    const int target = 1;
+    /* Passive target: every rank adds 1 to a counter in the memory of the
+     * victim's rank (its replacement's) or, after a shrink, of rank 1; rank
+     * 0's in BLANK mode, where rank 1 is a gap. */
+    const int target = orig[1] >= 0 ? 1 : 0;
     const long start = rebuild_mode && orig[target] == victim ? 0 : alloc_value(orig[target], 0);
     const long one = 1;
     long old = -1;
     CHECK_MPI(MPI_Win_lock_all(0, wa));
     CHECK_MPI(MPI_Fetch_and_op(&one, &old, MPI_LONG, target, 0, MPI_SUM, wa));
     CHECK_MPI(MPI_Win_unlock_all(wa));
-    CHECK(old >= start && old < start + size, "Fetch_and_op returned %ld (counter starts at %ld)", old, start);
+    CHECK(old >= start && old < start + live, "Fetch_and_op returned %ld (counter starts at %ld)", old, start);
     CHECK_MPI(MPI_Barrier(work));
     long counter = -1;
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, target, 0, wa));
     CHECK_MPI(MPI_Get(&counter, 1, MPI_LONG, target, 0, 1, MPI_LONG, wa));
     CHECK_MPI(MPI_Win_unlock(target, wa));
-    CHECK(counter == start + size, "counter %ld, expected %ld", counter, start + size);
+    CHECK(counter == start + live, "counter %ld, expected %ld", counter, start + live);
 
     printf("rank %d (was %d%s): windows work after the recovery, %d ranks\n", rank, me,
            restarted ? ", replacement" : "", size);

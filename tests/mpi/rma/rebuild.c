@@ -182,12 +182,7 @@ int main(int argc, char **argv) {
     long from_file[N];
     CHECK_MPI(MPI_File_open(work, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
     const MPI_Offset at = (MPI_Offset)me * N * sizeof(long);
-    /* Over a communicator with a BLANK gap, collective buffering reads wrong
-     * data (a known limit, ftmpi/src/io/README.md): read independently there. */
-    if (blank_mode)
-        CHECK_MPI(MPI_File_read_at(fh, at, from_file, N, MPI_LONG, MPI_STATUS_IGNORE));
-    else
-        CHECK_MPI(MPI_File_read_at_all(fh, at, from_file, N, MPI_LONG, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_File_read_at_all(fh, at, from_file, N, MPI_LONG, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_File_close(&fh));
     for (int i = 0; i < N; ++i) {
         CHECK(from_file[i] == created_value(me, i), "file block of rank %d holds %ld at %d", me, from_file[i], i);

@@ -1,10 +1,16 @@
-/* MPI-IO bandwidth: MPI_File_write_at_all and MPI_File_read_at_all of a
- * block-distributed array (rank r's block at offset r * bytes) to one local
- * file, the checkpoint pattern of the fault-tolerance tests. Reported as
- * aggregate MB/s (10^6 B/s over all ranks) for BENCH_SIZES bytes per rank
- * (default 64 KiB, 1 MiB, 16 MiB); a sample is one call between barriers,
- * its time the slowest rank's. Plain MPI: the same source builds with
- * libftmpi, Open MPI (ROMIO/OMPIO) and MPICH.
+/* MPI-IO bandwidth of a block-distributed array (rank r's block at offset
+ * r * bytes) to one local file, the checkpoint pattern of the
+ * fault-tolerance tests, two ways:
+ *   io_write_all / io_read_all        a view per rank (displacement r * bytes)
+ *                                     and MPI_File_write_all / read_all through
+ *                                     the individual file pointer
+ *   io_write_at_all / io_read_at_all  MPI_File_write_at_all / read_at_all at
+ *                                     explicit offsets, default view
+ * Reported as aggregate MB/s (10^6 B/s over all ranks) for BENCH_SIZES bytes
+ * per rank (default 64 KiB, 1 MiB, 16 MiB); a sample is one call between
+ * barriers, its time the slowest rank's. Name benchmarks on the command
+ * line to run only those (default: all). Plain MPI: the same source builds
+ * with libftmpi, Open MPI (ROMIO/OMPIO) and MPICH.
  *
  *   BENCH_IO_DIR   directory of the file (default $TMPDIR or /tmp)
  *   BENCH_IO_SYNC  1: MPI_File_sync inside each timed write (default 0:
@@ -23,17 +29,23 @@ static double env_double(const char *name, double fallback) {
     return v && *v ? atof(v) : fallback;
 }
 
-/* Seconds of one collective call, the slowest rank's. */
-static double timed(MPI_File fh, int write, long bytes, char *buf, int rank, int sync) {
+/* Seconds of one collective call, the slowest rank's. With `view` the file
+ * has this rank's view (set by the caller) and the call goes through the
+ * individual file pointer, moved back to the view's start first. */
+static double timed(MPI_File fh, int write, int view, long bytes, char *buf, int rank, int sync) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     const MPI_Offset at = (MPI_Offset)rank * bytes;
-    if (write) {
+    if (view) MPI_File_seek(fh, 0, MPI_SEEK_SET);
+    if (write && view)
+        MPI_File_write_all(fh, buf, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    else if (write)
         MPI_File_write_at_all(fh, at, buf, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
-        if (sync) MPI_File_sync(fh);
-    } else {
+    else if (view)
+        MPI_File_read_all(fh, buf, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    else
         MPI_File_read_at_all(fh, at, buf, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
-    }
+    if (write && sync) MPI_File_sync(fh);
     double mine = MPI_Wtime() - t0, slowest = 0;
     MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return slowest;
@@ -65,25 +77,37 @@ int main(int argc, char **argv) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
 
+    static const char *names[2][2] = {{"io_read_at_all", "io_write_at_all"}, {"io_read_all", "io_write_all"}};
+    int chosen[2][2];
+    for (int v = 0; v < 2; ++v)
+        for (int w = 0; w < 2; ++w) {
+            chosen[v][w] = argc < 2;
+            for (int i = 1; i < argc; ++i) chosen[v][w] |= strcmp(argv[i], names[v][w]) == 0;
+        }
     for (int s = 0; s < nsizes; ++s) {
         const long bytes = sizes[s];
         char *buf = malloc((size_t)(bytes > 0 ? bytes : 1));
         memset(buf, rank + 1, (size_t)(bytes > 0 ? bytes : 1));
-        for (int write = 1; write >= 0; --write) {
-            double samples[64];
-            int n = 0;
-            double spent = 0;
-            timed(fh, write, bytes, buf, rank, sync); /* warm-up: file extended, caches filled */
-            while (n < wanted && n < 64) {
-                const double t = timed(fh, write, bytes, buf, rank, sync);
-                spent += t;
-                samples[n++] = t > 0 ? (double)bytes * size / t / 1e6 : 0;
-                /* Every rank stops after the same sample (rank 0 decides). */
-                int stop = spent > budget;
-                MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
-                if (stop) break;
+        for (int view = 1; view >= 0; --view) {
+            /* The block-distributed view: this rank's bytes start at rank * bytes. */
+            MPI_File_set_view(fh, view ? (MPI_Offset)rank * bytes : 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+            for (int write = 1; write >= 0; --write) {
+                if (!chosen[view][write]) continue;
+                double samples[64];
+                int n = 0;
+                double spent = 0;
+                timed(fh, write, view, bytes, buf, rank, sync); /* warm-up: file extended, caches filled */
+                while (n < wanted && n < 64) {
+                    const double t = timed(fh, write, view, bytes, buf, rank, sync);
+                    spent += t;
+                    samples[n++] = t > 0 ? (double)bytes * size / t / 1e6 : 0;
+                    /* Every rank stops after the same sample (rank 0 decides). */
+                    int stop = spent > budget;
+                    MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+                    if (stop) break;
+                }
+                if (rank == 0) bench_report(names[view][write], size, bytes, "MB/s", samples, n);
             }
-            if (rank == 0) bench_report(write ? "io_write_all" : "io_read_all", size, bytes, "MB/s", samples, n);
         }
         free(buf);
     }

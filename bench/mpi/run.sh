@@ -11,12 +11,13 @@
 #   mpich-shm    mpiexec.mpich (UCX shared memory)
 #   mpich-tcp    UCX_TLS=tcp,self UCX_NET_DEVICES=lo mpiexec.mpich
 #
-# Prints one table per benchmark: medians (µs, or MB/s for bandwidth) with
-# the 10th–90th percentile spread, and ours / best TCP peer, ours / best peer.
-# Latency ratios below 1 and bandwidth ratios above 1 mean we are faster.
+# Prints one table per benchmark: medians (µs, or MB/s for bandwidth and
+# ops/s for rates) with the 10th–90th percentile spread, and ours / best TCP
+# peer, ours / best peer. Latency ratios below 1 and bandwidth or rate
+# ratios above 1 mean we are faster.
 #
 # usage: bench/mpi/run.sh [--build DIR] [--np "2 4 8"] [--configs "ours ompi-tcp …"]
-#                         [--benches "pingpong coll pack"] [--quick] [--out FILE]
+#                         [--benches "pingpong coll pack rma io_write_all"] [--quick] [--out FILE]
 # Environment passed to every program: BENCH_SIZES, BENCH_SAMPLES,
 # BENCH_SAMPLE_MS, BENCH_POINT_SECONDS, BENCH_WINDOW (see stats.h, coll.c).
 set -uo pipefail
@@ -35,7 +36,7 @@ while (($#)); do
     --benches) benches=$2; shift 2 ;;
     --quick) export BENCH_SAMPLES=${BENCH_SAMPLES:-7} BENCH_POINT_SECONDS=${BENCH_POINT_SECONDS:-0.5}; shift ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -125,7 +126,7 @@ awk -v configs="$configs" '
       }
       printf "%-26s", key
       best_tcp = ""; best = ""
-      higher = unit[key] == "MB/s"
+      higher = unit[key] ~ /\/s$/   # MB/s, ops/s: higher is better
       for (c = 1; c <= nc; ++c) {
         m = med[key, cfg[c]]
         if (m == "") { printf " %24s", "-"; continue }

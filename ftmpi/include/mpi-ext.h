@@ -166,6 +166,24 @@ int PFTMPI_Comm_get_proc_state(MPI_Comm comm, int rank, int *state);
 int PFTMPI_Comm_set_strict(MPI_Comm comm, int strict);
 int PFTMPI_Comm_get_strict(MPI_Comm comm, int *strict);
 
+/* ---- Windows after a recovery ----
+ * Re-makes `win` in place over `comm` (collective over comm): the handle,
+ * this process's window memory and what it holds, a dynamic window's
+ * attached regions, name, info, attributes and error handler stay; the
+ * members, their sizes and displacement units are comm's, every epoch and
+ * lock of the old window is dropped. A member that has no such window (a
+ * REBUILD replacement, whose MPI_Init returned MPI_INIT_RESTARTED_NODE)
+ * calls the creation call of the window's flavor on comm instead
+ * (MPI_Win_allocate: zeroed memory; MPI_Win_create: the memory it passes;
+ * MPI_Win_create_dynamic), and the calls meet. In BLANK, SHRINK and REBUILD
+ * modes comm may be the communicator still to recover (its duplicate inside
+ * is the recovery point). MPI_ERR_RMA_FLAVOR for a window of
+ * MPI_Win_allocate_shared (free it and allocate again everywhere). On an
+ * error the window stays as it was. */
+#define FTMPI_HAVE_WIN_REBUILD 1
+int FTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm) FTMPI_NOEXCEPT;
+int PFTMPI_Win_rebuild(MPI_Win win, MPI_Comm comm) FTMPI_NOEXCEPT;
+
 /* ---- Failure details as attributes (MPI_Comm_get_attr on any communicator;
  * values are pointers owned by the library, valid until the next MPI call on
  * that communicator). "Since the last recovery" means since the

@@ -39,6 +39,7 @@ Table &table() {
 
 std::atomic<uint64_t> failure_total{0};
 std::atomic<bool> any_replacement{false};
+std::atomic<int> latest_round{0};  // t.round, for readers that take no lock
 
 std::vector<Incarnation> &history_of(Table &t, int world) {
     if (world >= static_cast<int>(t.history.size())) t.history.resize(static_cast<size_t>(world) + 1, {Incarnation{}});
@@ -87,6 +88,7 @@ void reset_failure_list(int world_size, int my_incarnation, int round) {
     t.pending_why.clear();
     t.history.assign(static_cast<size_t>(std::max(world_size, 0)), {Incarnation{}});
     t.round = round;
+    latest_round = round;
     failure_total = 0;
     any_replacement = round > 0 || my_incarnation > 0;
 }
@@ -154,7 +156,18 @@ void set_incarnation(int world, int inc, int new_round) {
     auto &h = history_of(t, world);
     if (inc > h.back().incarnation) h.push_back({inc, new_round});
     t.round = std::max(t.round, new_round);
+    latest_round = t.round;
     any_replacement = true;
+}
+
+bool replaced_member(MPI_Comm comm, int world) {
+    if (comm == nullptr || world < 0 || !any_replacement.load(std::memory_order_relaxed)) return false;
+    // A communicator made (or recovered) in the latest round has no member
+    // replaced after it: no lock on that path.
+    if (comm->ft.round >= latest_round.load(std::memory_order_acquire)) return false;
+    Table &t = table();
+    std::lock_guard lock(t.mu);
+    return member_incarnation(t, world, comm->ft.round) < current_incarnation(t, world);
 }
 
 bool member_failed(MPI_Comm comm, int world) {

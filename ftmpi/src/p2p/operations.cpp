@@ -49,11 +49,18 @@ bool done(MPI_Request r) {
     return inert(r) || r->complete;
 }
 
-// NOP message mode: a user operation on a communicator with an unrecovered
-// failure completes at once with MPIX_ERR_PROC_FAILED (asked outside the
-// engine's lock; one atomic read while nothing has failed).
-int refused(MPI_Comm comm, Channel channel) {
-    return channel == Channel::user && ft::blocks_user_ops(comm) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+// Operations that complete at once with MPIX_ERR_PROC_FAILED (asked
+// outside the engine's lock; atomic reads while nothing has failed or been
+// replaced): NOP message mode, a user operation on a communicator with an
+// unrecovered failure; and any operation naming a rank that REBUILD
+// replaced after the communicator was made (a window's, a file's or the
+// program's old communicator): the new process does not know that
+// communicator, so nothing sent to it or expected from it there would
+// ever complete.
+int refused(MPI_Comm comm, Channel channel, int rank) {
+    if (channel == Channel::user && ft::blocks_user_ops(comm)) return MPIX_ERR_PROC_FAILED;
+    if (rank >= 0 && ft::replaced_member(comm, comm::world_rank_of(comm, rank))) return MPIX_ERR_PROC_FAILED;
+    return MPI_SUCCESS;
 }
 
 // A persistent request starts inactive with an empty status and holds its
@@ -76,7 +83,7 @@ int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_send(count, type, dest, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, channel, mode);
-    if (int e = Engine::get().post(r, refused(comm, channel))) {
+    if (int e = Engine::get().post(r, refused(comm, channel, r->rank_arg))) {
         delete r;
         return e;
     }
@@ -89,7 +96,7 @@ int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_recv(count, type, source, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, channel, SendMode::standard);
-    Engine::get().post(r, refused(comm, channel));
+    Engine::get().post(r, refused(comm, channel, r->rank_arg));
     *request = r;
     return MPI_SUCCESS;
 }
@@ -114,7 +121,7 @@ int start_persistent(MPI_Request r) {
     if (r == MPI_REQUEST_NULL || !r->persistent) return MPI_ERR_REQUEST;
     if (r->active) return MPI_ERR_REQUEST;  // started twice without a wait
     if (r->start_collective) return start_persistent_collective(r);
-    return Engine::get().post(r, refused(r->comm, r->channel));
+    return Engine::get().post(r, refused(r->comm, r->channel, r->rank_arg));
 }
 
 bool inert(MPI_Request r) {

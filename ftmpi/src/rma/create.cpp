@@ -48,14 +48,7 @@ int make_window(MPI_Comm comm, int flavor, void *base, MPI_Aint size, int disp_u
     comm::retain(win->errhandler);
     if (info != MPI_INFO_NULL) win->info = info->entries;
     *out = win;
-    MPI_Aint mine[2] = {win->bytes, disp_unit};
-    std::vector<MPI_Aint> all(2 * static_cast<size_t>(win->size));
-    if (int e = PMPI_Allgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, win->comm)) return e;
-    for (int r = 0; r < win->size; ++r) {
-        win->sizes.push_back(all[2 * static_cast<size_t>(r)]);
-        win->disp_units.push_back(static_cast<int>(all[2 * static_cast<size_t>(r) + 1]));
-    }
-    return MPI_SUCCESS;
+    return gather_exposure(win->comm, win->bytes, disp_unit, &win->sizes, &win->disp_units);
 }
 
 // The end every creation shares: the same outcome at every member, then
@@ -84,6 +77,22 @@ int create(MPI_Comm comm, int flavor, void *base, MPI_Aint size, int disp_unit, 
 }
 
 }  // namespace
+
+int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, std::vector<MPI_Aint> *sizes,
+                    std::vector<int> *units) {
+    int n = 0;
+    PMPI_Comm_size(comm, &n);
+    MPI_Aint mine[2] = {bytes, disp_unit};
+    std::vector<MPI_Aint> all(2 * static_cast<size_t>(n));
+    if (int e = PMPI_Allgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, comm)) return e;
+    sizes->clear();
+    units->clear();
+    for (int r = 0; r < n; ++r) {
+        sizes->push_back(all[2 * static_cast<size_t>(r)]);
+        units->push_back(static_cast<int>(all[2 * static_cast<size_t>(r) + 1]));
+    }
+    return MPI_SUCCESS;
+}
 
 void destroy(MPI_Win win) {
     stop_handler(win);

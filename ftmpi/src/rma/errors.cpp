@@ -73,6 +73,12 @@ int check_window(MPI_Win win) {
     return MPI_SUCCESS;
 }
 
+int check_peer(MPI_Win win, int rank) {
+    if (rank < 0 || rank >= win->size) return MPI_SUCCESS;  // the callers check ranges themselves
+    const int world = win->worlds[static_cast<size_t>(rank)];
+    return world >= 0 && ft::member_failed(win->comm, world) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+}
+
 void set_errhandler(MPI_Win win, MPI_Errhandler eh) {
     comm::retain(eh);
     MPI_Errhandler old;

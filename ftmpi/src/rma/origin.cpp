@@ -129,7 +129,7 @@ int check_operation(MPI_Win win, const Operation &op, MPI_Datatype *basic) {
     }
     if (op.target == MPI_PROC_NULL) return MPI_SUCCESS;
     if (!in_access_epoch(win, op.target)) return MPI_ERR_RMA_SYNC;
-    return MPI_SUCCESS;
+    return check_peer(win, op.target);
 }
 
 }  // namespace
@@ -246,6 +246,7 @@ int complete_operations(MPI_Win win, int target) {
 }
 
 int lock_request(MPI_Win win, Kind kind, int target, int lock_type) {
+    if (int e = check_peer(win, target)) return e;
     Header h;
     h.kind = kind;
     h.lock_type = lock_type;

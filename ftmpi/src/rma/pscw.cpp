@@ -40,6 +40,8 @@ int post(MPI_Win win, MPI_Group group) {
         std::lock_guard lk(win->origin_mutex);
         if (win->exposed) return MPI_ERR_RMA_SYNC;  // an exposure epoch is open
     }
+    for (int r : origins)
+        if (int e = check_peer(win, r)) return e;
     std::vector<MPI_Request> completes(origins.size(), MPI_REQUEST_NULL), posts(origins.size(), MPI_REQUEST_NULL);
     for (size_t i = 0; i < origins.size(); ++i) {
         if (int e = p2p::irecv(nullptr, 0, MPI_BYTE, origins[i], tag_complete, win->comm, p2p::Channel::user,
@@ -63,6 +65,8 @@ int start(MPI_Win win, MPI_Group group) {
         std::lock_guard lk(win->origin_mutex);
         if (win->epoch != Epoch::none && win->epoch != Epoch::fence) return MPI_ERR_RMA_SYNC;
     }
+    for (int r : targets)
+        if (int e = check_peer(win, r)) return e;
     std::vector<MPI_Request> posts(targets.size(), MPI_REQUEST_NULL);
     for (size_t i = 0; i < targets.size(); ++i)
         if (int e = p2p::irecv(nullptr, 0, MPI_BYTE, targets[i], tag_post, win->comm, p2p::Channel::user, &posts[i]))

@@ -6,6 +6,7 @@
 #include "window.hpp"
 
 #include "../comm/objects.hpp"
+#include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
 #include "../ulfm/pmpix.hpp"
@@ -23,8 +24,10 @@ extern "C" int MPIX_Win_get_failed(MPI_Win win, MPI_Group *failed_group) {
     if (failed_group == nullptr) return rma::raise(win, MPI_ERR_ARG, "MPIX_Win_get_failed");
     return rma::guarded(win, "MPIX_Win_get_failed", [&] {
         std::vector<int> failed;
+        // A member replaced by REBUILD is no longer failed in p2p, but the
+        // window's process there is gone all the same.
         for (int w : win->worlds)
-            if (p2p::is_failed(w)) failed.push_back(w);
+            if (w >= 0 && (p2p::is_failed(w) || ft::member_failed(win->comm, w))) failed.push_back(w);
         *failed_group = comm::make_group(std::move(failed));
         return MPI_SUCCESS;
     });

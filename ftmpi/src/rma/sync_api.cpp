@@ -27,6 +27,12 @@ int check_rank(MPI_Win win, int rank) {
     return rank >= 0 && rank < win->size ? MPI_SUCCESS : MPI_ERR_RANK;
 }
 
+// A BLANK gap (a window made or rebuilt over a communicator recovered in
+// BLANK mode): no process there, so nothing to lock for lock_all.
+bool gap(MPI_Win win, int rank) {
+    return win->worlds[static_cast<size_t>(rank)] < 0;
+}
+
 bool passive(Epoch e) {
     return e == Epoch::lock || e == Epoch::lock_all;
 }
@@ -86,8 +92,10 @@ int lock_all(MPI_Win win) {
         if (win->epoch != Epoch::none && win->epoch != Epoch::fence) return MPI_ERR_RMA_SYNC;
     }
     for (int r = 0; r < win->size; ++r) {
+        if (gap(win, r)) continue;
         if (int e = lock_request(win, Kind::lock, r, MPI_LOCK_SHARED)) {
-            for (int k = 0; k < r; ++k) lock_request(win, Kind::unlock, k, 0);  // give back what we got
+            for (int k = 0; k < r; ++k)
+                if (!gap(win, k)) lock_request(win, Kind::unlock, k, 0);  // give back what we got
             return e;
         }
     }
@@ -99,7 +107,10 @@ int unlock_all(MPI_Win win) {
     if (current_epoch(win) != Epoch::lock_all) return MPI_ERR_RMA_SYNC;
     int code = complete_operations(win, -1);
     for (int r = 0; r < win->size; ++r)
-        if (int u = lock_request(win, Kind::unlock, r, 0); code == MPI_SUCCESS) code = u;
+        if (gap(win, r))
+            continue;
+        else if (int u = lock_request(win, Kind::unlock, r, 0); code == MPI_SUCCESS)
+            code = u;
     set_epoch(win, Epoch::none);
     return code;
 }

@@ -146,6 +146,19 @@ inline int check_assertion(int assertion, int allowed) {
 // handle, MPIX_ERR_REVOKED once the window is revoked.
 int check_window(MPI_Win win);
 
+// MPIX_ERR_PROC_FAILED when window rank `rank` failed or was replaced
+// since the window was made (REBUILD starts a new process into a failed
+// rank; that process does not know this window): a call that needs it
+// fails at once instead of waiting for an answer that never comes.
+int check_peer(MPI_Win win, int rank);
+
+// Every member's window size and displacement unit over `comm` (one
+// allgather). Creation and FTMPI_Win_rebuild both use it, so a new
+// member's creation call meets the survivors' rebuild collective for
+// collective.
+int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, std::vector<MPI_Aint> *sizes,
+                    std::vector<int> *units);
+
 // Frees what a window holds locally (comm, memory, handler); not collective.
 void destroy(MPI_Win win);
 

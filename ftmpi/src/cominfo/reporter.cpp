@@ -49,11 +49,16 @@ class Reporter {
 public:
     void start(Identity id);
     void stop();
+    // At exit() without MPI_Finalize: end the thread without a last record,
+    // before the statics it uses are destroyed.
+    void abandon();
     bool running() const { return running_.load(std::memory_order_acquire); }
     void poke();
 
 private:
     void loop();
+    // Ends the thread at once and joins it.
+    void end_thread();
     // One put of the newest record; false when it did not get through.
     bool publish();
 
@@ -89,6 +94,10 @@ void Reporter::start(Identity id) {
     }
     running_.store(true, std::memory_order_release);
     thread_ = std::thread([this] { loop(); });
+    // Registered after the statics the thread uses were made, so it runs
+    // before they are destroyed.
+    static std::once_flag at_exit;
+    std::call_once(at_exit, [] { std::atexit([] { reporter().abandon(); }); });
 }
 
 void Reporter::poke() {
@@ -183,6 +192,17 @@ void Reporter::stop() {
             const int64_t last = wanted_;
             cv_.wait_for(lock, final_deadline, [&] { return published_ >= last || !running(); });
         }
+    }
+    end_thread();
+}
+
+void Reporter::abandon() {
+    if (thread_.joinable()) end_thread();  // else MPI_Finalize stopped it
+}
+
+void Reporter::end_thread() {
+    {
+        std::lock_guard lock(mu_);
         finalized_ = false;  // from here the thread only ends
         stopping_ = true;
     }

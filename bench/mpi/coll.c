@@ -36,11 +36,6 @@ static void run_alltoall(long bytes, void *a, void *b) {
     MPI_Alltoall(a, (int)bytes, MPI_BYTE, b, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
 }
 
-static double env_double(const char *name, double fallback) {
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
-
 /* Per-call seconds of one sample of k calls, the slowest rank's. */
 static double sample(op_fn op, long bytes, void *a, void *b, int k) {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -54,9 +49,9 @@ static double sample(op_fn op, long bytes, void *a, void *b, int k) {
 static void measure(const char *name, op_fn op, long bytes) {
     const long per_rank = strcmp(name, "alltoall") == 0 ? bytes * size : bytes;
     void *a = calloc((size_t)(per_rank > 0 ? per_rank : 1), 1), *b = calloc((size_t)(per_rank > 0 ? per_rank : 1), 1);
-    const double target = env_double("BENCH_SAMPLE_MS", 2.0) / 1000.0;
-    const double budget = env_double("BENCH_POINT_SECONDS", 1.5);
-    int samples = (int)env_double("BENCH_SAMPLES", 15);
+    const double target = bench_env_double("BENCH_SAMPLE_MS", 2.0) / 1000.0;
+    const double budget = bench_env_double("BENCH_POINT_SECONDS", 1.5);
+    int samples = (int)bench_env_double("BENCH_SAMPLES", 15);
 
     double once = sample(op, bytes, a, b, 1); /* warm-up: connections, buffers */
     once = sample(op, bytes, a, b, 1);

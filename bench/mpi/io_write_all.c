@@ -24,11 +24,6 @@
 
 #include "stats.h"
 
-static double env_double(const char *name, double fallback) {
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
-
 /* Seconds of one collective call, the slowest rank's. With `view` the file
  * has this rank's view (set by the caller) and the call goes through the
  * individual file pointer, moved back to the view's start first. */
@@ -59,9 +54,9 @@ int main(int argc, char **argv) {
     const long defaults[] = {64L << 10, 1L << 20, 16L << 20};
     long sizes[16];
     const int nsizes = bench_sizes(defaults, 3, sizes, 16);
-    const int sync = (int)env_double("BENCH_IO_SYNC", 0);
-    const int wanted = (int)env_double("BENCH_SAMPLES", 9);
-    const double budget = env_double("BENCH_POINT_SECONDS", 3.0);
+    const int sync = (int)bench_env_double("BENCH_IO_SYNC", 0);
+    const int wanted = (int)bench_env_double("BENCH_SAMPLES", 9);
+    const double budget = bench_env_double("BENCH_POINT_SECONDS", 3.0);
 
     char name[512];
     if (rank == 0) {

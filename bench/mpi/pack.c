@@ -72,11 +72,6 @@ static void run(enum method m, MPI_Datatype t, struct record *recs, int count, c
         hand_pack(recs, count, buf);
 }
 
-static double env_double(const char *name, double fallback) {
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
-
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank, size;
@@ -92,8 +87,8 @@ int main(int argc, char **argv) {
     const long defaults[] = {64, 1024, 16384};
     long counts[16];
     const int ncounts = bench_sizes(defaults, 3, counts, 16);
-    const int samples = (int)env_double("BENCH_SAMPLES", 15);
-    const double sample_s = env_double("BENCH_SAMPLE_MS", 2) / 1000;
+    const int samples = (int)bench_env_double("BENCH_SAMPLES", 15);
+    const double sample_s = bench_env_double("BENCH_SAMPLE_MS", 2) / 1000;
     const char *names[] = {"pack_struct93", "unpack_struct93", "hand_memcpy_struct93"};
 
     for (int c = 0; c < ncounts; ++c) {

@@ -13,11 +13,6 @@
 
 static int rank, size;
 
-static double env_double(const char *name, double fallback) {
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
-
 /* Seconds for k round trips of `bytes` between ranks 0 and 1. */
 static double round_trips(char *buf, long bytes, int k) {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -56,16 +51,6 @@ static double stream(char *buf, long bytes, int window, int k, MPI_Request *req)
     return t;
 }
 
-/* k so that one sample lasts about BENCH_SAMPLE_MS, from a measured first try. */
-static int plan(double once) {
-    const double target = env_double("BENCH_SAMPLE_MS", 2.0) / 1000.0;
-    int k = once > 0 ? (int)(target / once) : 1000;
-    if (k < 1) k = 1;
-    if (k > 20000) k = 20000;
-    MPI_Bcast(&k, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return k;
-}
-
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -80,8 +65,8 @@ int main(int argc, char **argv) {
         do_latency |= strcmp(argv[i], "pingpong") == 0;
         do_bandwidth |= strcmp(argv[i], "bandwidth") == 0;
     }
-    const int samples = (int)env_double("BENCH_SAMPLES", 15);
-    const int window = (int)env_double("BENCH_WINDOW", 16);
+    const int samples = (int)bench_env_double("BENCH_SAMPLES", 15);
+    const int window = (int)bench_env_double("BENCH_WINDOW", 16);
     static const long defaults[] = {0, 8, 1024, 8192, 65536, 1048576, 4194304};
     long sizes[32];
     const int nsizes = bench_sizes(defaults, 7, sizes, 32);
@@ -93,14 +78,14 @@ int main(int argc, char **argv) {
 
     for (int s = 0; do_latency && s < nsizes; ++s) {
         round_trips(buf, sizes[s], 10); /* warm-up */
-        const int k = plan(round_trips(buf, sizes[s], 1));
+        const int k = bench_plan(round_trips(buf, sizes[s], 1));
         for (int i = 0; i < samples; ++i) v[i] = round_trips(buf, sizes[s], k) / k / 2 * 1e6;
         if (rank == 0) bench_report("pingpong", size, sizes[s], "us", v, samples);
     }
     for (int s = 0; do_bandwidth && s < nsizes; ++s) {
         if (sizes[s] == 0) continue;
         stream(buf, sizes[s], window, 2, req);
-        const int k = plan(stream(buf, sizes[s], window, 1, req));
+        const int k = bench_plan(stream(buf, sizes[s], window, 1, req));
         for (int i = 0; i < samples; ++i)
             v[i] = (double)sizes[s] * window * k / stream(buf, sizes[s], window, k, req) / 1e6;
         if (rank == 0) bench_report("bandwidth", size, sizes[s], "MB/s", v, samples);

@@ -29,11 +29,6 @@ static int rank, size, window;
 static MPI_Win win;
 static char *origin_buf;
 
-static double env_double(const char *name, double fallback) {
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
-
 enum kind { put_lat, get_lat, put_bw, get_bw, put_fence, get_fence, acc_lat, fetch_and_op, nkinds };
 static const char *names[nkinds] = {"rma_put_lat",   "rma_get_lat",   "rma_put_bw",  "rma_get_bw",
                                     "rma_put_fence", "rma_get_fence", "rma_acc_lat", "rma_fetch_and_op"};
@@ -107,20 +102,10 @@ static double timed(enum kind kind, long bytes, int k) {
     return t;
 }
 
-/* k so that one sample lasts about BENCH_SAMPLE_MS, from a measured first try. */
-static int plan(double once) {
-    const double target = env_double("BENCH_SAMPLE_MS", 2.0) / 1000.0;
-    int k = once > 0 ? (int)(target / once) : 1000;
-    if (k < 1) k = 1;
-    if (k > 20000) k = 20000;
-    MPI_Bcast(&k, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return k;
-}
-
 static void run(enum kind kind, long bytes, int samples, double *v) {
     timed(kind, bytes, 3); /* warm-up */
-    const int k = plan(timed(kind, bytes, 1));
-    const double budget = env_double("BENCH_POINT_SECONDS", 1.5);
+    const int k = bench_plan(timed(kind, bytes, 1));
+    const double budget = bench_env_double("BENCH_POINT_SECONDS", 1.5);
     double spent = 0;
     int n = 0;
     while (n < samples) {
@@ -153,8 +138,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < nkinds; ++k) wanted[k] = argc < 2;
     for (int i = 1; i < argc; ++i)
         for (int k = 0; k < nkinds; ++k) wanted[k] |= strcmp(argv[i], names[k]) == 0;
-    const int samples = (int)env_double("BENCH_SAMPLES", 15);
-    window = (int)env_double("BENCH_WINDOW", 16);
+    const int samples = (int)bench_env_double("BENCH_SAMPLES", 15);
+    window = (int)bench_env_double("BENCH_WINDOW", 16);
     if (window < 1) window = 1;
     static const long defaults[] = {8, 1024, 65536, 1048576};
     long sizes[32];

@@ -8,8 +8,26 @@
 #ifndef BENCH_MPI_STATS_H
 #define BENCH_MPI_STATS_H
 
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* A number from the environment, or the fallback when unset or empty. */
+static inline double bench_env_double(const char *name, double fallback) {
+    const char *v = getenv(name);
+    return v && *v ? atof(v) : fallback;
+}
+
+/* How many repetitions make one sample last about BENCH_SAMPLE_MS, from the
+ * time of one measured first try (rank 0 decides for all). */
+static inline int bench_plan(double once) {
+    const double target = bench_env_double("BENCH_SAMPLE_MS", 2.0) / 1000.0;
+    int k = once > 0 ? (int)(target / once) : 1000;
+    if (k < 1) k = 1;
+    if (k > 20000) k = 20000;
+    MPI_Bcast(&k, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return k;
+}
 
 static int bench_compare(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;

@@ -40,4 +40,18 @@ ConnectOptions ConnectOptions::resolved() const {
     return o;
 }
 
+Result<ConnectOptions> ConnectOptions::from_command_line(const std::string &root, const std::string &key,
+                                                         const std::string &hcore, std::chrono::milliseconds timeout) {
+    ConnectOptions o;
+    o.root = root;
+    o.key_file = key;
+    o.timeout = timeout;
+    if (!hcore.empty()) {
+        auto where = parse_endpoint(hcore);
+        if (!where) return make_error(where.error().status, "--hcore: " + where.error().message);
+        o.hcore = *where;
+    }
+    return o;
+}
+
 }  // namespace harness::hlib

@@ -160,11 +160,13 @@ void set_incarnation(int world, int inc, int new_round) {
     any_replacement = true;
 }
 
-bool replaced_member(MPI_Comm comm, int world) {
-    if (comm == nullptr || world < 0 || !any_replacement.load(std::memory_order_relaxed)) return false;
+bool replaced_member(MPI_Comm comm, int rank) {
+    if (comm == nullptr || rank < 0 || !any_replacement.load(std::memory_order_relaxed)) return false;
     // A communicator made (or recovered) in the latest round has no member
     // replaced after it: no lock on that path.
     if (comm->ft.round >= latest_round.load(std::memory_order_acquire)) return false;
+    const int world = comm::world_rank_of(comm, rank);
+    if (world < 0) return false;
     Table &t = table();
     std::lock_guard lock(t.mu);
     return member_incarnation(t, world, comm->ft.round) < current_incarnation(t, world);

@@ -86,10 +86,12 @@ bool any_source_blocked(MPI_Comm comm);
 // The world rank is a failed member of comm (process failed, or replaced in
 // a round after comm->ft.round).
 bool member_failed(MPI_Comm comm, int world);
-// The world rank was replaced (REBUILD) in a round after comm was made:
-// the process there now does not know comm. Lock-free unless a replacement
-// happened after comm's round.
-bool replaced_member(MPI_Comm comm, int world);
+// The process at `rank` of comm (of its remote group for an
+// intercommunicator) was replaced (REBUILD) in a round after comm was made:
+// the process there now does not know comm. One relaxed atomic read while
+// no process was ever replaced; lock-free unless a replacement happened
+// after comm's round.
+bool replaced_member(MPI_Comm comm, int rank);
 // ABORT mode: true when any failure must end the job (FTMPI_COMM_MODE at
 // launch is ABORT); then on_failure aborts the job.
 bool abort_mode();

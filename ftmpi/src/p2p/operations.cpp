@@ -59,7 +59,7 @@ bool done(MPI_Request r) {
 // ever complete.
 int refused(MPI_Comm comm, Channel channel, int rank) {
     if (channel == Channel::user && ft::blocks_user_ops(comm)) return MPIX_ERR_PROC_FAILED;
-    if (rank >= 0 && ft::replaced_member(comm, comm::world_rank_of(comm, rank))) return MPIX_ERR_PROC_FAILED;
+    if (ft::replaced_member(comm, rank)) return MPIX_ERR_PROC_FAILED;
     return MPI_SUCCESS;
 }
 

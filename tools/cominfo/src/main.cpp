@@ -100,18 +100,12 @@ int main(int argc, char **argv) {
     const char *no_color_env = std::getenv("NO_COLOR");
     const bool colour = !no_color && !json && ::isatty(STDOUT_FILENO) && !(no_color_env && *no_color_env);
 
-    hlib::ConnectOptions options;
-    options.root = root;
-    options.key_file = key;
-    options.timeout = std::chrono::milliseconds(timeout_ms);
-    if (!hcore.empty()) {
-        auto where = parse_endpoint(hcore);
-        if (!where) {
-            std::cerr << "cominfo: --hcore: " << where.error().message << std::endl;
-            return 2;
-        }
-        options.hcore = *where;
+    auto parsed = hlib::ConnectOptions::from_command_line(root, key, hcore, std::chrono::milliseconds(timeout_ms));
+    if (!parsed) {
+        std::cerr << "cominfo: " << parsed.error().message << std::endl;
+        return 2;
     }
+    const hlib::ConnectOptions options = *parsed;
     auto vm = hlib::VirtualMachine::connect(options);
     if (!vm) {
         std::cerr << "cominfo: cannot reach a daemon: " << vm.error().describe() << std::endl;

@@ -189,17 +189,13 @@ int main(int argc, char **argv) {
     }
 
     harness::hconsole::Settings settings;
-    settings.connect.root = root;
-    settings.connect.key_file = key;
-    settings.connect.timeout = std::chrono::milliseconds(timeout_ms);
-    if (!hcore.empty()) {
-        auto where = harness::parse_endpoint(hcore);
-        if (!where) {
-            std::cerr << "hconsole: --hcore: " << where.error().message << std::endl;
-            return 2;
-        }
-        settings.connect.hcore = *where;
+    auto connect =
+        harness::hlib::ConnectOptions::from_command_line(root, key, hcore, std::chrono::milliseconds(timeout_ms));
+    if (!connect) {
+        std::cerr << "hconsole: " << connect.error().message << std::endl;
+        return 2;
     }
+    settings.connect = *connect;
     settings.json = json;
     Session session(settings, std::cout, std::cerr);
     if (app.get_subcommands().empty()) return interactive(session, json);

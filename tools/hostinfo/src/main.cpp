@@ -53,18 +53,12 @@ int main(int argc, char **argv) {
         return 2;
     }
 
-    hlib::ConnectOptions options;
-    options.root = root;
-    options.key_file = key;
-    options.timeout = std::chrono::milliseconds(timeout_ms);
-    if (!hcore.empty()) {
-        auto where = parse_endpoint(hcore);
-        if (!where) {
-            std::cerr << "hostinfo: --hcore: " << where.error().message << std::endl;
-            return 2;
-        }
-        options.hcore = *where;
+    auto parsed = hlib::ConnectOptions::from_command_line(root, key, hcore, std::chrono::milliseconds(timeout_ms));
+    if (!parsed) {
+        std::cerr << "hostinfo: " << parsed.error().message << std::endl;
+        return 2;
     }
+    const hlib::ConnectOptions options = *parsed;
     auto vm = hlib::VirtualMachine::connect(options);
     if (!vm) {
         std::cerr << "hostinfo: cannot reach a daemon: " << vm.error().describe() << std::endl;

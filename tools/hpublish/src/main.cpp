@@ -130,15 +130,9 @@ int main(int argc, char **argv) {
         if (!manifest) return fail(manifest.error());
         if (const auto *e = index->find({manifest->package, manifest->component})) entries.push_back(*e);
     }
-    harness::hlib::ConnectOptions vm;
-    vm.root = root;
-    vm.key_file = key_file;
-    if (!hcore.empty()) {
-        auto where = harness::parse_endpoint(hcore);
-        if (!where) return fail(where.error());
-        vm.hcore = *where;
-    }
-    if (auto pushed = harness::publish::push_to_vm(vm, url, entries); !pushed)
+    auto vm = harness::hlib::ConnectOptions::from_command_line(root, key_file, hcore);
+    if (!vm) return fail(vm.error());
+    if (auto pushed = harness::publish::push_to_vm(*vm, url, entries); !pushed)
         return fail(harness::make_error(pushed.error().status,
                                         "published, but telling the VM failed: " + pushed.error().describe()));
     std::cout << "told the VM: " << entries.size() << " component(s) at " << url << "\n";

@@ -55,6 +55,14 @@ struct ConnectOptions {
 
     // Fills unset fields from the environment and defaults.
     ConnectOptions resolved() const;
+
+    // The common options of a command-line tool (docs/tools.md): --root,
+    // --key, --hcore host:port and --timeout; an empty string leaves the
+    // field to resolved(). An --hcore that is not host:port is an error
+    // that names the option.
+    static Result<ConnectOptions>
+    from_command_line(const std::string &root, const std::string &key, const std::string &hcore,
+                      std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
 };
 
 // One authenticated channel to one daemon. TCP and Unix channels are

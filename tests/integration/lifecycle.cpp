@@ -89,15 +89,32 @@ TEST_CASE("a second hcored on the same port (TCP or UDP taken) fails with a clea
     CHECK(r.err.find("in use") != std::string::npos);
     check_serving(*first);
 
-    // Only the UDP port of the pair is taken.
-    int udp = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    REQUIRE(udp >= 0);
+    // Only the UDP port of the pair is taken: a UDP port whose TCP twin is
+    // free to listen on (after many tests, a TCP connection in TIME_WAIT may
+    // hold the twin of a port the kernel hands out for UDP).
+    int udp = -1;
     sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(udp, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0);
-    socklen_t len = sizeof a;
-    REQUIRE(::getsockname(udp, reinterpret_cast<sockaddr *>(&a), &len) == 0);
+    for (int attempt = 0; attempt < 50 && udp < 0; ++attempt) {
+        udp = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        REQUIRE(udp >= 0);
+        a = {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::bind(udp, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0);
+        socklen_t len = sizeof a;
+        REQUIRE(::getsockname(udp, reinterpret_cast<sockaddr *>(&a), &len) == 0);
+        int tcp = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        REQUIRE(tcp >= 0);
+        int on = 1;
+        ::setsockopt(tcp, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        const bool twin_free = ::bind(tcp, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
+        ::close(tcp);
+        if (!twin_free) {
+            ::close(udp);
+            udp = -1;
+        }
+    }
+    REQUIRE(udp >= 0);
     std::string listen = "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
     test::TempDir third_root("hcored3");
     auto u = run_program(hcored_command(third_root.path(), listen, true), 10s);

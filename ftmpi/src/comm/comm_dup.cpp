@@ -158,6 +158,9 @@ extern "C" int MPI_Comm_free(MPI_Comm *comm) noexcept {
     // Delete callbacks run now, while the communicator is still usable.
     int err = delete_all_attributes(c);
     *comm = MPI_COMM_NULL;
+    // The handle is invalid for the program from here on, also while pending
+    // operations or the library's own threads still hold the object.
+    unregister_object(c);
     release(c);
     return err == MPI_SUCCESS ? MPI_SUCCESS : raise(MPI_COMM_NULL, err, "MPI_Comm_free");
 }

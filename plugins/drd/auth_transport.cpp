@@ -4,9 +4,15 @@
 
 #include <harness/common/endpoint.hpp>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <set>
+#include <thread>
+
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace harness::drd {
 
@@ -286,6 +292,37 @@ int resolve(const std::string &address, sockaddr_storage *out) {
     return RAFT_INVALID;
 }
 
+void set_port(sockaddr_storage *addr, std::uint16_t port) {
+    if (addr->ss_family == AF_INET6)
+        reinterpret_cast<sockaddr_in6 *>(addr)->sin6_port = htons(port);
+    else
+        reinterpret_cast<sockaddr_in *>(addr)->sin_port = htons(port);
+}
+
+// How long a restarted server waits for its old port. Once a daemon died, the
+// kernel may hand its port to another process (any bind to port 0, or an
+// outgoing connection); such a holder is usually short-lived.
+constexpr auto kWaitForOwnPort = std::chrono::seconds(2);
+
+// Whether a listening socket can be bound at addr now, tried every 50 ms until
+// the deadline (with SO_REUSEADDR, as libuv binds, so TIME_WAIT never blocks).
+bool wait_until_listenable(const sockaddr_storage &addr, std::chrono::milliseconds patience) {
+    auto deadline = std::chrono::steady_clock::now() + patience;
+    socklen_t len = addr.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+    for (;;) {
+        int fd = ::socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) return true;  // let the real bind report what is wrong
+        int one = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        bool ok = ::bind(fd, reinterpret_cast<const sockaddr *>(&addr), len) == 0 && ::listen(fd, 1) == 0;
+        int err = errno;
+        ::close(fd);
+        if (ok || err != EADDRINUSE) return true;
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+}
+
 Transport *impl(raft_uv_transport *t) {
     return static_cast<Transport *>(t->impl);
 }
@@ -369,6 +406,13 @@ int auth_transport_bind(raft_uv_transport *t, const std::string &host, std::uint
     if (resolve(host + ":" + std::to_string(port), &addr) != 0) {
         std::snprintf(t->errmsg, RAFT_ERRMSG_BUF_SIZE, "drd transport: bad listen host %s", host.c_str());
         return RAFT_INVALID;
+    }
+    if (port != 0 && !wait_until_listenable(addr, kWaitForOwnPort)) {
+        tr->log(2,
+                "drd transport: port " + std::to_string(port) + " of this raft server is still taken by " +
+                    "another socket; listening on a new one (the leader re-adds this server at its new address)");
+        set_port(&addr, 0);
+        port = 0;
     }
     uv_tcp_init(tr->loop, &tr->listener);
     tr->listener.data = tr;

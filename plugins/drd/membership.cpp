@@ -98,6 +98,17 @@ bool Service::reconcile_once() {
             continue;
         }
         auto id = static_cast<std::uint64_t>(raft_id);
+        // A restarted server that could not get its old port back: take the
+        // stale address out first; a later round adds it at the new one.
+        for (const auto &s : view->servers) {
+            if (s.id != id || s.address == raft_address) continue;
+            auto removed = node_->remove(id, deadline);
+            log(removed ? 1 : 2,
+                "vm/drd: member " + m.id + " moved its raft server " + std::to_string(id) + " from " + s.address +
+                    " to " + raft_address + "; removing the old address" +
+                    (removed ? "" : ": " + removed.error().describe()));
+            return removed.ok();
+        }
         if (auto r = record_server(id, m); !r) {
             log(2, "vm/drd: cannot record server of member " + m.id + ": " + r.error().describe());
             return false;

@@ -6,13 +6,54 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace harness;
 using namespace harness::drd::test;
 using namespace std::chrono_literals;
+
+namespace {
+
+std::uint16_t read_port(const std::filesystem::path &file) {
+    std::ifstream in(file);
+    unsigned port = 0;
+    in >> port;
+    return static_cast<std::uint16_t>(port);
+}
+
+// A listening socket on 127.0.0.1:port for as long as it lives.
+class PortHolder {
+public:
+    explicit PortHolder(std::uint16_t port) : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(port);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int one = 1;
+        ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        holding_ = fd_ >= 0 && ::bind(fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 && ::listen(fd_, 1) == 0;
+    }
+    ~PortHolder() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    PortHolder(const PortHolder &) = delete;
+    PortHolder &operator=(const PortHolder &) = delete;
+    bool holding() const { return holding_; }
+
+private:
+    int fd_;
+    bool holding_ = false;
+};
+
+}  // namespace
 
 TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a restarted daemon catches up") {
     DrdVm vm;
@@ -78,7 +119,13 @@ TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a resta
 
     // Restart the killed daemon on its root: it rejoins (under a new member
     // id), is added back as a voter with the same raft id and log, and its
-    // own replica catches up with everything.
+    // own replica catches up with everything. Another socket holds its old
+    // raft port meanwhile (as any process may get a dead daemon's port), so it
+    // must listen on a new one and be re-added at that address.
+    auto old_port = read_port(killed_root / "var/vm/drd/raft_port");
+    REQUIRE(old_port != 0);
+    PortHolder squatter(old_port);
+    REQUIRE_MESSAGE(squatter.holding(), "cannot take port " << old_port << " for the test");
     std::size_t restarted = vm.start_daemon(killed_root);
     REQUIRE_MESSAGE(vm.wait_formed(3, 0, 20s), vm.daemon(restarted).stderr_tail());
     auto c = vm.client(restarted);
@@ -93,6 +140,7 @@ TEST_CASE("kill -9 of the leader mid-stream loses no acknowledged write; a resta
         },
         20s);
     CHECK_MESSAGE(caught_up, vm.daemon(restarted).stderr_tail());
+    CHECK(read_port(killed_root / "var/vm/drd/raft_port") != old_port);
     // And it takes writes again.
     CHECK(c.put("f/after-restart", "ok").ok());
 }

@@ -9,11 +9,16 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <cstring>
 #include <dirent.h>
 #include <fstream>
 #include <future>
 #include <set>
 #include <sstream>
+
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 using namespace harness;
 using namespace harness::it;
@@ -56,6 +61,33 @@ pid_t new_child(const std::set<pid_t> &before, std::chrono::milliseconds timeout
         },
         timeout);
     return found;
+}
+
+// Bytes waiting unread in the sockets of process pid (a stopped service:
+// what the daemon has written to it so far). Reads each socket's queue
+// through a duplicate of its descriptor (pidfd_getfd).
+std::size_t unread_socket_bytes(pid_t pid) {
+    int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0) return 0;
+    std::size_t total = 0;
+    std::string fds = "/proc/" + std::to_string(pid) + "/fd";
+    if (DIR *dir = ::opendir(fds.c_str())) {
+        while (dirent *e = ::readdir(dir)) {
+            if (e->d_name[0] == '.') continue;
+            char target[64] = {};
+            std::string link = fds + "/" + e->d_name;
+            if (::readlink(link.c_str(), target, sizeof target - 1) <= 0 || std::strncmp(target, "socket:", 7) != 0)
+                continue;
+            int fd = static_cast<int>(::syscall(SYS_pidfd_getfd, pidfd, std::atoi(e->d_name), 0));
+            if (fd < 0) continue;
+            int queued = 0;
+            if (::ioctl(fd, FIONREAD, &queued) == 0 && queued > 0) total += static_cast<std::size_t>(queued);
+            ::close(fd);
+        }
+        ::closedir(dir);
+    }
+    ::close(pidfd);
+    return total;
 }
 
 hlib::CallOptions opts(harness_mode mode, std::chrono::milliseconds timeout = 5s) {
@@ -139,8 +171,12 @@ TEST_CASE("a service process killed while a call's arguments are still being wri
     std::string big(4u << 20, 'b');
     auto queued = vm.call_async<std::string>(echo, opts(HARNESS_MODE_SERVICE, 20s), big);
     auto second = vm.call_async<std::string>(echo, opts(HARNESS_MODE_SERVICE, 20s), std::string("queued"));
-    // Let the daemon start writing (it can only wait for the frozen service).
-    CHECK(queued.wait_for(300ms) == std::future_status::timeout);
+    // Wait until the daemon is writing the arguments (it can only wait for
+    // the frozen service).
+    REQUIRE_MESSAGE(test::wait_until([&] { return unread_socket_bytes(service) >= (64u << 10); }, 10s),
+                    "the daemon never wrote the call to the service; " << unread_socket_bytes(service)
+                                                                       << " bytes queued");
+    CHECK(queued.wait_for(0ms) == std::future_status::timeout);
     REQUIRE(::kill(service, SIGKILL) == 0);
 
     for (auto *f : {&queued, &second}) {

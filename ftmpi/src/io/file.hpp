@@ -8,6 +8,7 @@
 #pragma once
 
 #include "internal/errors.hpp"
+#include "scratch.hpp"
 #include "view.hpp"
 
 #include <mpi-ext.h>
@@ -58,6 +59,7 @@ struct ftmpi_file_s {
     bool split_active = false;
     int split_code = MPI_SUCCESS;
     MPI_Status split_status{};
+    ftmpi::io::ScratchPool scratch;  // the two-phase exchange's buffers, kept between calls
 };
 
 namespace ftmpi::io {

@@ -16,6 +16,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <unistd.h>
 
@@ -57,7 +58,7 @@ int full_io(int fd, bool write, unsigned char *p, size_t len, MPI_Offset off, si
 // Phase two at an aggregator: the covered ranges of `pieces`, block by block.
 // A write copies the pieces into the block and writes it; a read reads the
 // block (zeros past the end of the file) and copies it out to the pieces.
-int access_domain(MPI_File fh, bool write, std::vector<Piece> &pieces) {
+int access_domain(MPI_File fh, bool write, std::vector<Piece> &pieces, ScratchBuffer &block_buffer) {
     std::stable_sort(pieces.begin(), pieces.end(), [](const Piece &x, const Piece &y) { return x.off < y.off; });
     // reach[i]: the highest end among pieces 0..i, so a block can skip every
     // piece before the first whose reach passes the block's start.
@@ -65,7 +66,6 @@ int access_domain(MPI_File fh, bool write, std::vector<Piece> &pieces) {
     for (size_t i = 0; i < pieces.size(); ++i)
         reach[i] = std::max(pieces[i].end(), i > 0 ? reach[i - 1] : pieces[i].end());
     const auto block = static_cast<MPI_Offset>(std::max<size_t>(fh->hints.cb_buffer_size, 1));
-    std::vector<unsigned char> buffer;
     int code = MPI_SUCCESS;
     size_t i = 0;
     while (i < pieces.size()) {
@@ -77,17 +77,18 @@ int access_domain(MPI_File fh, bool write, std::vector<Piece> &pieces) {
         size_t first = i;
         for (MPI_Offset bs = range_start; bs < range_end; bs += block) {
             const MPI_Offset be = std::min(bs + block, range_end);
-            buffer.resize(static_cast<size_t>(be - bs));
+            const auto size = static_cast<size_t>(be - bs);
+            unsigned char *buffer = block_buffer.get(size);
             if (!write) {
                 size_t got = 0;
-                if (int err = full_io(fh->fd, false, buffer.data(), buffer.size(), bs, &got); err && !code) code = err;
-                std::fill(buffer.begin() + static_cast<std::ptrdiff_t>(got), buffer.end(), 0);
+                if (int err = full_io(fh->fd, false, buffer, size, bs, &got); err && !code) code = err;
+                std::fill(buffer + got, buffer + size, 0);
             }
             while (first < j && reach[first] <= bs) ++first;
             for (size_t k = first; k < j && pieces[k].off < be; ++k) {
                 const MPI_Offset lo = std::max(bs, pieces[k].off), hi = std::min(be, pieces[k].end());
                 if (lo >= hi) continue;
-                unsigned char *in_block = buffer.data() + (lo - bs);
+                unsigned char *in_block = buffer + (lo - bs);
                 unsigned char *in_piece = pieces[k].data + (lo - pieces[k].off);
                 if (write)
                     std::memcpy(in_block, in_piece, static_cast<size_t>(hi - lo));
@@ -96,7 +97,7 @@ int access_domain(MPI_File fh, bool write, std::vector<Piece> &pieces) {
             }
             if (write) {
                 size_t put = 0;
-                if (int err = full_io(fh->fd, true, buffer.data(), buffer.size(), bs, &put); err && !code) code = err;
+                if (int err = full_io(fh->fd, true, buffer, size, bs, &put); err && !code) code = err;
             }
         }
         i = j;
@@ -188,19 +189,26 @@ int two_phase(MPI_File fh, Access &a) {
     for (int r = 0; r < n; ++r)
         for (int d = 0; d < desc_in[r]; d += 2) bytes_in[r] += static_cast<int>(desc_recv[desc_in_at[r] + d + 1]);
     const std::vector<int> bytes_out_at = displacements(bytes_out), bytes_in_at = displacements(bytes_in);
-    std::vector<unsigned char> at_aggregator(
-        static_cast<size_t>(std::accumulate(bytes_in.begin(), bytes_in.end(), 0L)) + 1);
+    // Buffers kept by the file between calls (scratch.hpp); given back on every return.
+    std::unique_ptr<ScratchSet> scratch = fh->scratch.take();
+    struct GiveBack {
+        MPI_File fh;
+        std::unique_ptr<ScratchSet> &set;
+        ~GiveBack() { fh->scratch.give(std::move(set)); }
+    } give_back{fh, scratch};
+    unsigned char *at_aggregator =
+        scratch->at_aggregator.get(static_cast<size_t>(std::accumulate(bytes_in.begin(), bytes_in.end(), 0L)));
     std::vector<Piece> pieces;
     for (int r = 0; r < n; ++r) {
         size_t at = static_cast<size_t>(bytes_in_at[r]);
         for (int d = 0; d < desc_in[r]; d += 2) {
             const auto len = static_cast<size_t>(desc_recv[desc_in_at[r] + d + 1]);
-            pieces.push_back({desc_recv[desc_in_at[r] + d], len, at_aggregator.data() + at});
+            pieces.push_back({desc_recv[desc_in_at[r] + d], len, at_aggregator + at});
             at += len;
         }
     }
-    std::vector<unsigned char> exchange(static_cast<size_t>(std::accumulate(bytes_out.begin(), bytes_out.end(), 0L)) +
-                                        1);
+    unsigned char *exchange =
+        scratch->to_aggregators.get(static_cast<size_t>(std::accumulate(bytes_out.begin(), bytes_out.end(), 0L)));
 
     if (a.dir == Dir::write) {
         size_t at = 0;
@@ -208,19 +216,19 @@ int two_phase(MPI_File fh, Access &a) {
             for (size_t k = 0; k < aggs.size(); ++k)
                 if (aggs[k] == r)
                     for (const Mine &m : mine[k]) {
-                        std::memcpy(exchange.data() + at, a.stream + m.stream_pos, m.len);
+                        std::memcpy(exchange + at, a.stream + m.stream_pos, m.len);
                         at += m.len;
                     }
-        if (int err = PMPI_Alltoallv(exchange.data(), bytes_out.data(), bytes_out_at.data(), MPI_BYTE,
-                                     at_aggregator.data(), bytes_in.data(), bytes_in_at.data(), MPI_BYTE, comm))
+        if (int err = PMPI_Alltoallv(exchange, bytes_out.data(), bytes_out_at.data(), MPI_BYTE, at_aggregator,
+                                     bytes_in.data(), bytes_in_at.data(), MPI_BYTE, comm))
             return err;
-        const int code = access_domain(fh, true, pieces);
+        const int code = access_domain(fh, true, pieces, scratch->block);
         return local != MPI_SUCCESS ? local : code;
     }
 
     // A read: the aggregators fill the replies, which travel back reversed.
-    const int code = access_domain(fh, false, pieces);
-    if (int err = PMPI_Alltoallv(at_aggregator.data(), bytes_in.data(), bytes_in_at.data(), MPI_BYTE, exchange.data(),
+    const int code = access_domain(fh, false, pieces, scratch->block);
+    if (int err = PMPI_Alltoallv(at_aggregator, bytes_in.data(), bytes_in_at.data(), MPI_BYTE, exchange,
                                  bytes_out.data(), bytes_out_at.data(), MPI_BYTE, comm))
         return err;
     size_t at = 0;
@@ -228,7 +236,7 @@ int two_phase(MPI_File fh, Access &a) {
         for (size_t k = 0; k < aggs.size(); ++k)
             if (aggs[k] == r)
                 for (const Mine &m : mine[k]) {
-                    std::memcpy(a.stream + m.stream_pos, exchange.data() + at, m.len);
+                    std::memcpy(a.stream + m.stream_pos, exchange + at, m.len);
                     at += m.len;
                 }
     return local != MPI_SUCCESS ? local : code;

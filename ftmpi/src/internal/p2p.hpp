@@ -43,6 +43,17 @@ MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance);
 // threads waiting in MPI still call it every millisecond at least (a
 // message a thread sends to itself is no event).
 MPI_Request make_event_driven(std::function<bool(MPI_Status *)> advance);
+// While one lives, the p2p calls of its thread run no generalized request's
+// advance (other threads, and this one's later calls, still do). For code
+// that calls p2p while holding a lock which some advance also takes: that
+// advance would otherwise run inside the call and wait for its own thread.
+class AdvancesDeferred {
+public:
+    AdvancesDeferred();
+    ~AdvancesDeferred();
+    AdvancesDeferred(const AdvancesDeferred &) = delete;
+    AdvancesDeferred &operator=(const AdvancesDeferred &) = delete;
+};
 
 // A persistent collective request (MPI_Bcast_init, …): inactive until
 // MPI_Start, which calls `start` to begin the non-blocking collective and

@@ -187,8 +187,20 @@ void Engine::poll_step(Lock &lk, bool block) {
     turn_.wake_followers();
 }
 
+namespace {
+thread_local int advances_deferred = 0;  // AdvancesDeferred objects alive on this thread
+}  // namespace
+
+AdvancesDeferred::AdvancesDeferred() {
+    ++advances_deferred;
+}
+
+AdvancesDeferred::~AdvancesDeferred() {
+    --advances_deferred;
+}
+
 void Engine::run_advances(Lock &lk) {
-    if (generalized_.empty()) return;
+    if (generalized_.empty() || advances_deferred > 0) return;
     std::vector<MPI_Request> batch;
     for (MPI_Request r : generalized_)
         if (!r->advancing && !r->complete) {

@@ -28,6 +28,7 @@ public:
     std::shared_ptr<Outcome> start(MPI_Comm comm, uint32_t instance, const Value &contribution);
     void try_work() {
         std::unique_lock lk(mu_, std::try_to_lock);
+        p2p::AdvancesDeferred no_reentry;  // an advance may be an agreement starting on this board
         if (lk.owns_lock()) work_locked();
     }
 
@@ -90,6 +91,10 @@ void Board::activate_locked(MPI_Comm comm) {
 std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Value &contribution) {
     auto outcome = std::make_shared<Outcome>();
     std::unique_lock lk(mu_);
+    // The board's p2p calls below run no advance: one may be another
+    // collective's agreement starting on this board (a non-blocking strict
+    // collective ends with one), which would wait for mu_ on this thread.
+    p2p::AdvancesDeferred no_reentry;
     if (comm_ == MPI_COMM_NULL) activate_locked(comm);
     // The ballot starts from what p2p and src/ft declared failed; the
     // caller's list only enters the value (a caller's mistake must not
@@ -125,6 +130,7 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
 bool Board::driver_step() {
     std::unique_lock lk(mu_, std::try_to_lock);
     if (!lk.owns_lock()) return false;
+    p2p::AdvancesDeferred no_reentry;
     work_locked();
     if (!go_idle_locked()) return false;
     driving_ = false;

@@ -27,6 +27,10 @@ int wait_all(int n, MPI_Request *, MPI_Status *);
 // MPI_Testall without error-handler calls (same status conventions as
 // wait_all); never blocks. *flag is true when all completed (then freed).
 int test_all(int n, MPI_Request *, int *flag, MPI_Status *);
+// wait_all for one request, unless `comm` is revoked first (also by another
+// process): then MPIX_ERR_REVOKED, and the request is left pending. For a
+// wait on something a revoke does not stop (an agreement).
+int wait_unless_revoked(MPI_Request *, MPI_Status *, MPI_Comm comm);
 
 // A request completed by a user of the progress engine (non-blocking
 // collectives): `advance` is called from Wait/Test and from the progress

@@ -159,7 +159,8 @@ int collective(MPI_File fh, Dir dir, MPI_Offset pos, void *buf, int count, MPI_D
     if (local != MPI_SUCCESS) a = Access{};
     a.dir = dir;
 
-    const bool aggregate = fh->size > 1 && (dir == Dir::write ? fh->hints.cb_write : fh->hints.cb_read);
+    const bool aggregate =
+        fh->size > 1 && (dir == Dir::write ? fh->hints.cb_write : fh->hints.cb_read) != CollectiveBuffering::disable;
     int code = MPI_SUCCESS;
     if (aggregate) {
         code = two_phase(fh, a);

@@ -21,9 +21,15 @@
 namespace ftmpi::io {
 
 // Hints the implementation uses (MPI_File_open / set_info / set_view info).
+// romio_cb_write / romio_cb_read: whether collective accesses go through
+// the aggregators (two_phase.cpp). automatic: only when the members'
+// accesses interleave in the file; otherwise each member accesses its own
+// range, as the aggregators would gain nothing.
+enum class CollectiveBuffering { enable, disable, automatic };
+
 struct Hints {
-    bool cb_write = true;               // romio_cb_write: two-phase collective writes
-    bool cb_read = true;                // romio_cb_read: two-phase collective reads
+    CollectiveBuffering cb_write = CollectiveBuffering::automatic;
+    CollectiveBuffering cb_read = CollectiveBuffering::automatic;
     int cb_nodes = 0;                   // aggregators; 0 = one per host
     size_t cb_buffer_size = 16u << 20;  // bytes an aggregator writes or reads at once
     bool consistent = true;             // ftmpi_consistent_collectives: agree after each collective

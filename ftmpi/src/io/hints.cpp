@@ -23,16 +23,35 @@ bool lookup(MPI_Info info, const char *key, std::string &value) {
     return true;
 }
 
-// enable / disable / automatic (automatic = enable: we have no heuristic
-// that would choose otherwise).
 int parse_switch(const std::string &v, bool &out) {
-    if (v == "enable" || v == "automatic" || v == "true")
+    if (v == "true" || v == "enable")
         out = true;
-    else if (v == "disable" || v == "false")
+    else if (v == "false" || v == "disable")
         out = false;
     else
         return MPI_ERR_INFO_VALUE;
     return MPI_SUCCESS;
+}
+
+int parse_buffering(const std::string &v, CollectiveBuffering &out) {
+    if (v == "enable" || v == "true")
+        out = CollectiveBuffering::enable;
+    else if (v == "disable" || v == "false")
+        out = CollectiveBuffering::disable;
+    else if (v == "automatic")
+        out = CollectiveBuffering::automatic;
+    else
+        return MPI_ERR_INFO_VALUE;
+    return MPI_SUCCESS;
+}
+
+const char *buffering_name(CollectiveBuffering b) {
+    switch (b) {
+    case CollectiveBuffering::enable: return "enable";
+    case CollectiveBuffering::disable: return "disable";
+    case CollectiveBuffering::automatic: return "automatic";
+    }
+    return "automatic";
 }
 
 int parse_positive(const std::string &v, long long &out) {
@@ -55,9 +74,9 @@ int apply_hints(MPI_Info info, Hints &hints) {
     std::string v;
     long long n = 0;
     if (lookup(info, "romio_cb_write", v))
-        if (int err = parse_switch(v, h.cb_write)) return err;
+        if (int err = parse_buffering(v, h.cb_write)) return err;
     if (lookup(info, "romio_cb_read", v))
-        if (int err = parse_switch(v, h.cb_read)) return err;
+        if (int err = parse_buffering(v, h.cb_read)) return err;
     if (lookup(info, "cb_nodes", v)) {
         if (int err = parse_positive(v, n)) return err;
         h.cb_nodes = static_cast<int>(std::min<long long>(n, 1 << 30));
@@ -93,8 +112,8 @@ extern "C" int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) noexcept {
         if (int err = PMPI_Info_create(&info)) return err;
         std::lock_guard lk(fh->mutex);
         const io::Hints &h = fh->hints;
-        io::set(info, "romio_cb_write", h.cb_write ? "enable" : "disable");
-        io::set(info, "romio_cb_read", h.cb_read ? "enable" : "disable");
+        io::set(info, "romio_cb_write", io::buffering_name(h.cb_write));
+        io::set(info, "romio_cb_read", io::buffering_name(h.cb_read));
         io::set(info, "cb_nodes", std::to_string(io::aggregators(fh).size()));
         io::set(info, "cb_buffer_size", std::to_string(h.cb_buffer_size));
         io::set(info, "ftmpi_consistent_collectives", h.consistent ? "true" : "false");

@@ -23,10 +23,8 @@
 #include "../internal/pmpi.hpp"
 #include "../ulfm/pmpix.hpp"
 
-#include <algorithm>
 #include <memory>
 #include <mutex>
-#include <unistd.h>
 
 namespace ftmpi::io {
 namespace {
@@ -52,19 +50,11 @@ int agree_outcome(MPI_File fh, int local) {
     MPI_Request request = MPI_REQUEST_NULL;
     if (int err = ft::iagree(fh->comm, *vote, &request)) return local != MPI_SUCCESS ? local : err;
     MPI_Status status{};
-    int done = 0;
-    useconds_t nap = 20;
-    for (;;) {
-        p2p::test_all(1, &request, &done, &status);
-        if (done) break;
-        if (revoked(fh)) {
-            std::lock_guard lk(abandoned_mutex);
-            abandoned.push_back({request, std::move(vote)});
-            fh->abandoned_agreement = true;
-            return MPIX_ERR_REVOKED;
-        }
-        ::usleep(nap);
-        nap = std::min<useconds_t>(nap * 2, 1000);
+    if (p2p::wait_unless_revoked(&request, &status, fh->comm) == MPIX_ERR_REVOKED && request != MPI_REQUEST_NULL) {
+        std::lock_guard lk(abandoned_mutex);
+        abandoned.push_back({request, std::move(vote)});
+        fh->abandoned_agreement = true;
+        return MPIX_ERR_REVOKED;
     }
     if (local != MPI_SUCCESS) return local;
     if (status.MPI_ERROR != MPI_SUCCESS) return status.MPI_ERROR;

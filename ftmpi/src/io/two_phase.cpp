@@ -7,6 +7,9 @@
 // file's communicator). Phase two: each aggregator merges the pieces of its
 // domain into maximal covered ranges and writes (or reads) them in blocks of
 // at most cb_buffer_size bytes; a read's data goes back the same way.
+// With romio_cb_write / romio_cb_read automatic (the default) all of this
+// happens only when the members' ranges interleave in the file or one is
+// cut into many pieces; otherwise every member accesses its own range.
 // Holes between covered ranges are skipped, not read and rewritten, so no
 // member's data is ever overwritten with a stale copy.
 #include "internals.hpp"
@@ -105,6 +108,29 @@ int access_domain(MPI_File fh, bool write, std::vector<Piece> &pieces, ScratchBu
     return code;
 }
 
+// A member's accessed range [lo, hi) in the file (lo > hi: nothing) and how
+// many contiguous segments it is made of.
+struct Extent {
+    int64_t lo, hi, segments;
+};
+
+// Segments a member may have and still access its range on its own: more,
+// smaller pieces are cheaper to gather into the aggregators' large blocks.
+constexpr int64_t few_segments = 64;
+
+// Whether the aggregators gain anything over each member accessing its own
+// data (ROMIO's automatic collective buffering): only when the members'
+// ranges interleave, or a member's access is cut into many pieces.
+bool worth_aggregating(std::vector<Extent> extents) {
+    std::erase_if(extents, [](const Extent &e) { return e.hi <= e.lo; });
+    std::sort(extents.begin(), extents.end(), [](const Extent &x, const Extent &y) { return x.lo < y.lo; });
+    for (size_t i = 0; i < extents.size(); ++i) {
+        if (extents[i].segments > few_segments) return true;
+        if (i > 0 && extents[i].lo < extents[i - 1].hi) return true;
+    }
+    return false;
+}
+
 std::vector<int> displacements(const std::vector<int> &counts) {
     std::vector<int> d(counts.size(), 0);
     for (size_t r = 1; r < counts.size(); ++r) d[r] = d[r - 1] + counts[r - 1];
@@ -119,21 +145,28 @@ int two_phase(MPI_File fh, Access &a) {
     const std::vector<int> aggs = aggregators(fh);
     const auto naggr = static_cast<MPI_Offset>(aggs.size());
 
-    // The accessed range of the whole file.
-    MPI_Offset lo = INT64_MAX, hi = 0;
+    // Every member's accessed range and segment count, so that all of them
+    // take the same decisions below.
+    std::vector<Extent> extents(static_cast<size_t>(n));
+    Extent own{INT64_MAX, 0, static_cast<int64_t>(a.segments.size())};
     for (const Segment &s : a.segments) {
-        lo = std::min(lo, s.offset);
-        hi = std::max(hi, s.offset + static_cast<MPI_Offset>(s.len));
+        own.lo = std::min(own.lo, s.offset);
+        own.hi = std::max(own.hi, s.offset + static_cast<MPI_Offset>(s.len));
     }
-    int64_t in[2] = {-lo, hi}, out[2];
-    if (int err = PMPI_Allreduce(in, out, 2, MPI_INT64_T, MPI_MAX, comm)) return err;
-    const MPI_Offset glo = -out[0], ghi = out[1];
+    if (int err = PMPI_Allgather(&own, 3, MPI_INT64_T, extents.data(), 3, MPI_INT64_T, comm)) return err;
+    MPI_Offset glo = INT64_MAX, ghi = 0;
+    for (const Extent &e : extents) {
+        glo = std::min(glo, e.lo);
+        ghi = std::max(ghi, e.hi);
+    }
     if (ghi <= glo) return MPI_SUCCESS;  // nobody accesses anything
     const MPI_Offset domain = std::max<MPI_Offset>(1, (ghi - glo + naggr - 1) / naggr);
     // alltoallv counts and displacements are ints: an aggregator could not
     // receive a domain this large in one exchange, so every member (they all
-    // computed the same domain) accesses its own data instead.
-    if (domain > max_domain) {
+    // computed the same domain) accesses its own data instead. The same when
+    // the aggregators would gain nothing (automatic, see below).
+    const CollectiveBuffering mode = a.dir == Dir::write ? fh->hints.cb_write : fh->hints.cb_read;
+    if (domain > max_domain || (mode == CollectiveBuffering::automatic && !worth_aggregating(extents))) {
         size_t done = 0;
         return transfer(fh, a, &done);
     }

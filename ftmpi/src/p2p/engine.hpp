@@ -121,6 +121,7 @@ public:
     bool said_bye(int world);
     int revoke(MPI_Comm comm);
     bool context_revoked(uint32_t context);
+    bool revoked_locked(MPI_Comm comm) const;  // lock held: comm revoked here or by a frame
     void forget_context(uint32_t context);
     void fail_pending(MPI_Comm comm, int code);
     int flush(const std::vector<int> &worlds, uint32_t context);

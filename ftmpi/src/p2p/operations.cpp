@@ -451,6 +451,18 @@ int wait_all(int n, MPI_Request *rs, MPI_Status *statuses) {
 
 // ---- ftmpi::p2p (internal/p2p.hpp) ----------------------------------------
 
+int wait_unless_revoked(MPI_Request *rp, MPI_Status *status, MPI_Comm comm) {
+    MPI_Request r = *rp;
+    auto &engine = Engine::get();
+    bool revoked = false;
+    engine.wait_until([&] {
+        revoked = engine.revoked_locked(comm);
+        return done(r) || revoked;
+    });
+    if (!done(r) && revoked) return MPIX_ERR_REVOKED;
+    return wait_all(1, rp, status);
+}
+
 int isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
           MPI_Request *request) {
     return start_send(buf, count, type, dest, tag, comm, channel, SendMode::standard, request);

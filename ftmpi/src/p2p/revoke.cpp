@@ -89,6 +89,10 @@ void Engine::release_held(Lock &lk) {
     }
 }
 
+bool Engine::revoked_locked(MPI_Comm comm) const {
+    return comm->ft.revoked.load(std::memory_order_acquire) || revoked_contexts_.count(comm->context) > 0;
+}
+
 bool Engine::context_revoked(uint32_t context) {
     Lock lk(mu_);
     return revoked_contexts_.count(context) > 0;

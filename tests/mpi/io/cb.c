@@ -1,8 +1,10 @@
 /* Collective buffering (two-phase) on and off must give the same file:
  * an interleaved (vector) pattern and a contiguous block pattern written
- * with write_all under several hint sets — default, romio_cb_write=disable,
- * cb_nodes=2 with a tiny cb_buffer_size (many blocks, two aggregators),
- * cb_nodes=size — and read back with read_all under the same hints. */
+ * with write_all under several hint sets — default (automatic: the
+ * aggregators for the interleaved pattern only), romio_cb_write=disable,
+ * collective buffering enabled with cb_nodes=2 and a tiny cb_buffer_size
+ * (many blocks, two aggregators), and with cb_nodes=size — and read back with
+ * read_all under the same hints. */
 #include "io_test.h"
 
 #define ROUNDS 37
@@ -16,11 +18,15 @@ static void set_hints(MPI_Info info, int variant, int size) {
         MPI_Info_set(info, "romio_cb_read", "disable");
         break;
     case 2:
+        MPI_Info_set(info, "romio_cb_write", "enable");
+        MPI_Info_set(info, "romio_cb_read", "enable");
         MPI_Info_set(info, "cb_nodes", "2");
         MPI_Info_set(info, "cb_buffer_size", "64");
         break;
     case 3:
         snprintf(v, sizeof v, "%d", size);
+        MPI_Info_set(info, "romio_cb_write", "enable");
+        MPI_Info_set(info, "romio_cb_read", "enable");
         MPI_Info_set(info, "cb_nodes", v);
         break;
     default: break;

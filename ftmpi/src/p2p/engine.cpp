@@ -156,8 +156,12 @@ void Engine::abort(int code) {
 
 // One turn as the poller. Called with the lock held and turn_.polling false.
 void Engine::poll_step(Lock &lk, bool block) {
+    // Asked of this thread, not of turn_: a user thread may take the turn
+    // while the progress thread is still in its own poll_step's advances.
+    const bool by_progress_thread = std::this_thread::get_id() == progress_thread_id_;
     turn_.polling = true;
     turn_.poller = std::this_thread::get_id();
+    turn_.progress_thread = by_progress_thread;
     turn_.blocked = block;
     // A generalized request may advance without any socket event (a local
     // step); never sleep long while one is active. Event-driven ones (the
@@ -166,7 +170,7 @@ void Engine::poll_step(Lock &lk, bool block) {
     // through them. A user thread keeps the short timeout: its own sends to
     // itself reach such a handler without any event.
     const bool timed = std::any_of(generalized_.begin(), generalized_.end(),
-                                   [this](MPI_Request r) { return !r->event_driven || !turn_.progress_thread; });
+                                   [&](MPI_Request r) { return !r->event_driven || !by_progress_thread; });
     int timeout = block ? (timed ? 1 : -1) : 0;
     if (timeout != 0 && !net_->prepare_wait()) timeout = 0;  // the drivers' state is touched under the lock only
     int n;
@@ -182,6 +186,7 @@ void Engine::poll_step(Lock &lk, bool block) {
     net_->process_events(n);
     turn_.polling = false;
     turn_.poller = {};
+    turn_.progress_thread = false;
     run_advances(lk);
     report(lk);
     turn_.wake_followers();
@@ -301,6 +306,7 @@ void Engine::progress() {
 
 void Engine::progress_thread_main() {
     Lock lk(mu_);
+    progress_thread_id_ = std::this_thread::get_id();
     while (!stopping_) {
         auto quiet = std::chrono::steady_clock::now() - turn_.last_user_exit;
         if (turn_.polling || turn_.user_waiting > 0 || quiet < settings_.idle) {
@@ -308,9 +314,7 @@ void Engine::progress_thread_main() {
             turn_.progress_cv.wait_for(lk, settings_.idle);
             continue;
         }
-        turn_.progress_thread = true;
         poll_step(lk, true);
-        turn_.progress_thread = false;
     }
 }
 

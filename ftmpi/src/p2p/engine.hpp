@@ -180,6 +180,7 @@ private:
     bool running_ = false;
     std::unique_ptr<transport::Router> net_;
     std::thread progress_thread_;
+    std::thread::id progress_thread_id_;  // set by that thread, under the lock
     bool stopping_ = false;
 
     MatchQueues match_;

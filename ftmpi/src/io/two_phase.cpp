@@ -164,7 +164,7 @@ int two_phase(MPI_File fh, Access &a) {
     // alltoallv counts and displacements are ints: an aggregator could not
     // receive a domain this large in one exchange, so every member (they all
     // computed the same domain) accesses its own data instead. The same when
-    // the aggregators would gain nothing (automatic, see below).
+    // the aggregators would gain nothing (automatic: worth_aggregating).
     const CollectiveBuffering mode = a.dir == Dir::write ? fh->hints.cb_write : fh->hints.cb_read;
     if (domain > max_domain || (mode == CollectiveBuffering::automatic && !worth_aggregating(extents))) {
         size_t done = 0;

@@ -454,12 +454,12 @@ int wait_all(int n, MPI_Request *rs, MPI_Status *statuses) {
 int wait_unless_revoked(MPI_Request *rp, MPI_Status *status, MPI_Comm comm) {
     MPI_Request r = *rp;
     auto &engine = Engine::get();
-    bool revoked = false;
+    bool complete = false;
     engine.wait_until([&] {
-        revoked = engine.revoked_locked(comm);
-        return done(r) || revoked;
+        complete = done(r);
+        return complete || engine.revoked_locked(comm);
     });
-    if (!done(r) && revoked) return MPIX_ERR_REVOKED;
+    if (!complete) return MPIX_ERR_REVOKED;
     return wait_all(1, rp, status);
 }
 

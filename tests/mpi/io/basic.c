@@ -155,14 +155,19 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_File_get_info(fh, &info));
     MPI_Info_get(info, "cb_buffer_size", MPI_MAX_INFO_VAL, value, &flag);
     CHECK(flag && atoi(value) > 0, "cb_buffer_size hint missing");
+    MPI_Info_get(info, "romio_cb_write", MPI_MAX_INFO_VAL, value, &flag);
+    CHECK(flag && strcmp(value, "automatic") == 0, "romio_cb_write %s, expected automatic", flag ? value : "(none)");
     MPI_Info_free(&info);
     MPI_Info_create(&info);
     MPI_Info_set(info, "cb_nodes", "2");
+    MPI_Info_set(info, "romio_cb_read", "disable");
     CHECK_MPI(MPI_File_set_info(fh, info));
     MPI_Info_free(&info);
     CHECK_MPI(MPI_File_get_info(fh, &info));
     MPI_Info_get(info, "cb_nodes", MPI_MAX_INFO_VAL, value, &flag);
     CHECK(flag && atoi(value) == (size < 2 ? size : 2), "cb_nodes %s", flag ? value : "(none)");
+    MPI_Info_get(info, "romio_cb_read", MPI_MAX_INFO_VAL, value, &flag);
+    CHECK(flag && strcmp(value, "disable") == 0, "romio_cb_read %s, expected disable", flag ? value : "(none)");
     MPI_Info_free(&info);
 
     /* Error handlers: a user handler on the file; call_errhandler reaches it. */

@@ -169,6 +169,18 @@ int main(int argc, char **argv) {
     MPI_Info_get(info, "romio_cb_read", MPI_MAX_INFO_VAL, value, &flag);
     CHECK(flag && strcmp(value, "disable") == 0, "romio_cb_read %s, expected disable", flag ? value : "(none)");
     MPI_Info_free(&info);
+    /* A value the hint does not know is refused, and nothing of that info is applied. */
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_read", "enable");
+    MPI_Info_set(info, "romio_cb_write", "sometimes");
+    int rc = MPI_File_set_info(fh, info), cls = MPI_SUCCESS;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_INFO_VALUE, "romio_cb_write=sometimes gave class %d, expected MPI_ERR_INFO_VALUE", cls);
+    MPI_Info_free(&info);
+    CHECK_MPI(MPI_File_get_info(fh, &info));
+    MPI_Info_get(info, "romio_cb_read", MPI_MAX_INFO_VAL, value, &flag);
+    CHECK(flag && strcmp(value, "disable") == 0, "romio_cb_read %s after a refused set_info", flag ? value : "(none)");
+    MPI_Info_free(&info);
 
     /* Error handlers: a user handler on the file; call_errhandler reaches it. */
     CHECK_MPI(MPI_File_create_errhandler(count_errors, &eh));

@@ -129,7 +129,7 @@ echo "\$ hostinfo"; "$hostinfo" --root "$demo/host1"
 
 step "An MPI job through the VM: mpicc, then ftmpirun starts 4 ranks via spawn_notify"
 echo "\$ mpicc -show"; "$mpicc" -show
-"$mpicc" -O2 -o "$demo/jacobi" tests/mpi/apps/jacobi.c -lm
+bash scripts/demo/build_programs.sh "$mpicc" "$demo"
 echo "\$ ftmpirun -np 4 --tag-output jacobi"
 "$ftmpirun" --root "$demo/host1" -np 4 --tag-output --timeout 60 "$demo/jacobi"
 

@@ -307,7 +307,12 @@ void Engine::progress() {
 void Engine::progress_thread_main() {
     Lock lk(mu_);
     progress_thread_id_ = std::this_thread::get_id();
+    uint64_t seen_posts = turn_.user_posts;
     while (!stopping_) {
+        if (turn_.user_posts != seen_posts) {
+            seen_posts = turn_.user_posts;
+            turn_.last_user_exit = std::chrono::steady_clock::now();
+        }
         auto quiet = std::chrono::steady_clock::now() - turn_.last_user_exit;
         if (turn_.polling || turn_.user_waiting > 0 || quiet < settings_.idle) {
             // Users drive progress themselves; look again after a quiet spell.

@@ -92,6 +92,7 @@ bool Engine::any_member_failed(MPI_Comm comm) const {
 
 int Engine::post(MPI_Request r, int refused) {
     Lock lk(mu_);
+    ++turn_.user_posts;
     r->active = true;
     r->complete = false;
     r->cancelled = false;

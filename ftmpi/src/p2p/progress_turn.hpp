@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <thread>
 
 namespace ftmpi::p2p {
@@ -19,6 +20,11 @@ struct ProgressTurn {
     int followers = 0;     // threads sleeping on followers_cv
     int user_waiting = 0;  // user threads inside a blocking wait
     std::chrono::steady_clock::time_point last_user_exit{};
+    // Operations user threads started. A program that only starts operations
+    // that complete at once (a stream of eager sends) never waits, so it never
+    // sets last_user_exit; a change of this count keeps the progress thread
+    // parked as well, at the cost of an increment instead of a clock read.
+    uint64_t user_posts = 0;
     std::condition_variable followers_cv;
     std::condition_variable progress_cv;  // the progress thread parked
 

@@ -163,7 +163,8 @@ int Driver::prepare_wait() {
     if (more_ || !lost_.empty()) return 1;
     SegmentHeader &h = *inbox_.header;
     store_seq(h.sleeping, 1u);
-    bool ready = load_seq(h.posted) != seen_posted_;
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with wake_if_sleeping's
+    bool ready = load_relaxed(h.posted) != seen_posted_ || rings_pending();
     // Queued sends: the receivers kick us when they free room (want_space),
     // but room that is there already is work now.
     for (size_t i = 0; i < peers_.size() && !ready; ++i) {

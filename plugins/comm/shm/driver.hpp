@@ -93,8 +93,10 @@ struct Peer {
     bool kick_due = false;  // we consumed from its ring: kick it if it waits for room
 };
 
-// Tells the owner of p's inbox that something was posted there.
+// Tells the owner of p's inbox about an event outside the rings (room freed,
+// a join): bumps its `posted` and wakes it if it sleeps.
 void notify(Peer &p);
+void wake_if_sleeping(Peer &p);
 
 class Driver {
 public:
@@ -146,6 +148,10 @@ private:
     void on_cma_done(int peer, uint64_t cookie, uint32_t status);
     // driver_recv.cpp
     int drain(int peer);
+    // The end of what peer's ring holds for us (a replaced sender's ring: only
+    // what the old one wrote), and whether any ring holds records not read yet.
+    static uint64_t readable_head(const Peer &p);
+    bool rings_pending() const;
     void deliver(Peer &, uint64_t pos, size_t n);
     void finish_inbound(int peer);
     bool read_cma(int peer, const ftmpi_frame &, const CmaDescriptor &, uint64_t cookie);

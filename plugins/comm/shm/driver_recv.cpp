@@ -61,7 +61,9 @@ int Driver::progress() {
     SegmentHeader &h = *inbox_.header;
     const uint64_t posted = load_acquire(h.posted);
     // Idle: a few loads, no scan (the engine calls this in its spin loop).
-    if (posted == seen_posted_ && !armed_ && !more_ && busy_peers_ == 0 && partial_in_ == 0 && lost_.empty()) return 0;
+    if (posted == seen_posted_ && !armed_ && !more_ && busy_peers_ == 0 && partial_in_ == 0 && lost_.empty() &&
+        !rings_pending())
+        return 0;
     if (load_relaxed(h.sleeping) != 0) std::atomic_ref<uint32_t>(h.sleeping).store(0, std::memory_order_relaxed);
     if (armed_) {
         armed_ = false;
@@ -103,13 +105,24 @@ void Driver::kick_senders() {
     }
 }
 
+uint64_t Driver::readable_head(const Peer &p) {
+    uint64_t head = load_acquire(p.in->head);
+    if (load_relaxed(p.in->sender_incarnation) != p.in_incarnation)
+        head = std::min(head, load_relaxed(p.in->join_base));
+    return head;
+}
+
+bool Driver::rings_pending() const {
+    for (const Peer &p : peers_)
+        if (p.alive && p.in && readable_head(p) != p.in_tail) return true;
+    return false;
+}
+
 // Handles what peer's ring holds (up to the budget); returns records handled.
 int Driver::drain(int peer) {
     Peer &p = peers_[static_cast<size_t>(peer)];
     if (!p.alive) return 0;
-    uint64_t head = load_acquire(p.in->head);
-    if (load_relaxed(p.in->sender_incarnation) != p.in_incarnation)
-        head = std::min(head, load_relaxed(p.in->join_base));  // replaced: only what the old one wrote
+    const uint64_t head = readable_head(p);
     int n = 0;
     while (p.alive && p.in_tail != head) {
         if (n == drain_budget) {

@@ -38,21 +38,30 @@ size_t Driver::room(Peer &p, size_t need) {
     return free;
 }
 
-// Tells the owner of an inbox that something was posted, waking it only when
-// it said it may sleep (the owner sets `sleeping`, then re-reads `posted`;
-// we bump `posted`, then read `sleeping`: one of the two sees the other).
-void notify(Peer &p) {
+// Wakes the owner of p's inbox if it said it may sleep. Called after a store
+// the owner looks at before it sleeps (a ring's head, `posted`): the owner
+// sets `sleeping`, then looks; we store, then read `sleeping`, with a full
+// fence between on both sides, so one of the two sees the other.
+void wake_if_sleeping(Peer &p) {
     SegmentHeader &h = *p.seg.header;
-    std::atomic_ref<uint64_t>(h.posted).fetch_add(1, std::memory_order_seq_cst);
-    if (load_seq(h.sleeping) != 0 && exchange_seq(h.sleeping, 0u) != 0) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (load_relaxed(h.sleeping) != 0 && exchange_seq(h.sleeping, 0u) != 0) {
         char one = 1;
         [[maybe_unused]] ssize_t n = ::write(p.wake_fd, &one, 1);  // EAGAIN: it has bytes to wake up already
     }
 }
 
+void notify(Peer &p) {
+    std::atomic_ref<uint64_t>(p.seg.header->posted).fetch_add(1, std::memory_order_relaxed);
+    wake_if_sleeping(p);
+}
+
+// Records need no `posted`: the owner reads every ring's head while it polls,
+// and a shared counter bumped per message would move its cache line between
+// the cores for every record.
 void Driver::publish(Peer &p) {
     store_release(p.out->head, p.out_head);
-    notify(p);
+    wake_if_sleeping(p);
 }
 
 int Driver::send(int peer, const ftmpi_frame &f, const iovec *iov, int iovcnt, unsigned flags, uint64_t token) {

@@ -43,7 +43,7 @@ struct alignas(cache_line) SegmentHeader {
     char host_key[host_key_max];
     alignas(cache_line) uint32_t ready;     // 1 once the owner initialized all of the above
     alignas(cache_line) uint32_t sleeping;  // the owner may block on its FIFO: wake it
-    alignas(cache_line) uint64_t posted;    // bumped by every sender after it published something
+    alignas(cache_line) uint64_t posted;    // bumped for events outside the rings: room freed, a join
 };
 
 // Control words of one ring; the ring's bytes follow at the next cache line.

@@ -27,10 +27,15 @@ Settings Settings::from_environment() {
     const ftmpi::settings::Values &env = ftmpi::settings::current();
     Settings s;
     s.eager_limit = static_cast<size_t>(env.number(Id::eager_limit));
-    s.spin = std::chrono::microseconds(env.number(Id::spin));
     s.idle = std::chrono::microseconds(env.number(Id::progress_idle));
     const long long local_ranks = env.number(Id::local_size);
     const bool oversubscribed = local_ranks <= 0 || local_ranks > get_nprocs();
+    // A rank with a core of its own spins through a large transfer (1 MiB
+    // takes ~100 us here); blocking costs a wake-up of 20 us or more on these
+    // virtual machines, and 1 MiB ping-pong was 20 % slower, 256 KiB
+    // streaming 3x slower, with 50 us. Ranks sharing cores block soon.
+    const bool spin_given = env.is_set(Id::spin) && env.valid(Id::spin);
+    s.spin = std::chrono::microseconds(spin_given ? env.number(Id::spin) : oversubscribed ? 50 : 2000);
     s.yield_when_idle = env.optional_flag(Id::yield_when_idle).value_or(oversubscribed);
     return s;
 }

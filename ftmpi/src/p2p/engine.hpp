@@ -38,7 +38,7 @@ namespace ftmpi::p2p {
 
 struct Settings {
     size_t eager_limit = 0;                // FTMPI_EAGER_LIMIT: larger messages use rendezvous (0: each driver's own)
-    std::chrono::microseconds spin{50};    // FTMPI_SPIN_US: poll this long before blocking
+    std::chrono::microseconds spin{50};    // FTMPI_SPIN_US: poll this long before blocking (from_environment)
     std::chrono::microseconds idle{1000};  // FTMPI_PROGRESS_IDLE_US: quiet time before the progress thread polls
     // FTMPI_YIELD_WHEN_IDLE (1/0): give the core away between spinning
     // steps. By default only when this host runs more of the job's ranks

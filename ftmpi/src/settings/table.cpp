@@ -88,8 +88,9 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
              "ended)"),
     size(Id::eager_limit, "eager_limit", "FTMPI_EAGER_LIMIT", "0", 0, 1LL << 40,
          "messages larger than this use the rendezvous protocol; 0: each driver's own limit"),
-    duration(Id::spin, "spin", "FTMPI_SPIN_US", "50", "us", 0, 1000000000,
-             "how long a waiting call polls before it blocks"),
+    duration(Id::spin, "spin", "FTMPI_SPIN_US", nullptr, "us", 0, 1000000000,
+             "how long a waiting call polls before it blocks; unset: 2000, or 50 when the host runs more ranks than "
+             "it has CPUs"),
     duration(Id::progress_idle, "progress_idle", "FTMPI_PROGRESS_IDLE_US", "1000", "us", 0, 1000000000,
              "how long no thread must have been in MPI before the progress thread polls"),
     boolean(Id::yield_when_idle, "yield_when_idle", "FTMPI_YIELD_WHEN_IDLE", nullptr, user,

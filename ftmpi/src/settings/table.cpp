@@ -101,6 +101,9 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
          "bytes of each shared-memory ring (the shm driver rounds up to a power of two within 4K..64M)"),
     choice(Id::shm_cma, "shm_cma", "FTMPI_SHM_CMA", "1", "1,0", user,
            "large shared-memory messages by a single copy between processes (1) or through the ring (0)"),
+    size(Id::shm_cma_min, "shm_cma_min", "FTMPI_SHM_CMA_MIN", "4M", 0, no_limit,
+         "data frames of at least this many bytes go between ranks of one host by single copy (process_vm_readv), "
+         "smaller ones through the shared ring"),
 
     choice(Id::comm_mode, "comm_mode", "FTMPI_COMM_MODE", "ulfm", "ulfm,abort,blank,shrink,rebuild,rebuild-append",
            launcher, "what a process failure does to communicators (ftmpirun --comm-mode)"),

@@ -55,6 +55,7 @@ enum class Id : int {
     tcp_keepalive,
     shm_ring_bytes,
     shm_cma,
+    shm_cma_min,
     // Fault tolerance.
     comm_mode,
     msg_mode,

@@ -1,6 +1,8 @@
 // The driver's life cycle, wire-up and waiting (see driver.hpp).
 #include "driver.hpp"
 
+#include <optional>
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -27,28 +29,41 @@ size_t next_power_of_two(size_t n) {
 
 }  // namespace
 
+namespace {
+
+// A size as libftmpi's settings write it: a number with an optional K, M or
+// G; nullopt for anything else.
+std::optional<size_t> size_from_environment(const char *name) {
+    const char *v = std::getenv(name);
+    if (!v || !*v) return std::nullopt;
+    char *end = nullptr;
+    unsigned long long n = std::strtoull(v, &end, 0);
+    const int shift = *end == 'K' || *end == 'k' ? 10
+        : *end == 'M' || *end == 'm'             ? 20
+        : *end == 'G' || *end == 'g'             ? 30
+                                                 : 0;
+    if (shift != 0 && end[1] == '\0' && n <= (~0ull >> shift)) {
+        n <<= shift;
+        ++end;
+    }
+    if (!end || *end != '\0') return std::nullopt;
+    return static_cast<size_t>(n);
+}
+
+}  // namespace
+
 // This plugin is loaded into a rank but links nothing of libftmpi, so it
-// reads its two variables itself. libftmpi's settings table declares both
-// (FTMPI_SHM_RING_BYTES a size, FTMPI_SHM_CMA one of 1 or 0) and MPI_Init
-// refuses an invalid value before any driver is opened; the parser here
-// accepts the same syntax and ignores what it does not understand, which
-// matters only when the plugin runs without libftmpi (its unit tests).
+// reads its variables itself. libftmpi's settings table declares them
+// (FTMPI_SHM_RING_BYTES and FTMPI_SHM_CMA_MIN sizes, FTMPI_SHM_CMA one of 1
+// or 0) and MPI_Init refuses an invalid value before any driver is opened;
+// the parser here accepts the same syntax and ignores what it does not
+// understand, which matters only when the plugin runs without libftmpi (its
+// unit tests).
 Settings Settings::from_environment() {
     Settings s;
-    if (const char *v = std::getenv("FTMPI_SHM_RING_BYTES"); v && *v) {
-        char *end = nullptr;
-        unsigned long long n = std::strtoull(v, &end, 0);
-        const int shift = *end == 'K' || *end == 'k' ? 10
-            : *end == 'M' || *end == 'm'             ? 20
-            : *end == 'G' || *end == 'g'             ? 30
-                                                     : 0;
-        if (shift != 0 && end[1] == '\0' && n <= (~0ull >> shift)) {
-            n <<= shift;
-            ++end;
-        }
-        if (end && *end == '\0' && n > 0)
-            s.ring_bytes = next_power_of_two(std::clamp<size_t>(static_cast<size_t>(n), 4096, size_t{64} << 20));
-    }
+    if (auto n = size_from_environment("FTMPI_SHM_RING_BYTES"); n && *n > 0)
+        s.ring_bytes = next_power_of_two(std::clamp<size_t>(*n, 4096, size_t{64} << 20));
+    if (auto n = size_from_environment("FTMPI_SHM_CMA_MIN")) s.cma_min = *n;
     if (const char *v = std::getenv("FTMPI_SHM_CMA"); v && std::strcmp(v, "0") == 0) s.cma = false;
     s.eager_limit = std::min(s.eager_limit, s.ring_bytes / 4);
     return s;

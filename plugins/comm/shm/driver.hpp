@@ -35,7 +35,11 @@ struct Settings {
     // A quarter of the ring: 64 KiB pingpong is 6 µs eager against 16 µs by
     // rendezvous (rts, cts, then the single copy), and streams 3x faster.
     size_t eager_limit = 64 * 1024;
-    size_t cma_min = 16 * 1024;  // smaller data frames go through the ring
+    // FTMPI_SHM_CMA_MIN: smaller data frames go through the ring. Copying
+    // through the ring (both cores copy, pipelined) beat process_vm_readv up
+    // to 2 MiB in ping-pong and streaming here; at 4 MiB and more a
+    // streaming receiver's working set leaves the cache and one copy wins.
+    size_t cma_min = size_t{4} << 20;
     static Settings from_environment();
 };
 

@@ -12,9 +12,32 @@
 #include <list>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ftmpi::p2p {
+
+// An allocator whose resize() leaves new elements uninitialised: an
+// unexpected payload is overwritten by the transport at once, so zeroing it
+// first is wasted work on every large eager message that arrives early.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    UninitializedAllocator() = default;
+    template <class U>
+    UninitializedAllocator(const UninitializedAllocator<U> &) noexcept {}
+    template <class U>
+    void construct(U *p) noexcept {
+        ::new (static_cast<void *>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U *p, Args &&...args) {
+        ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+    }
+};
 
 // A message that arrived before its receive was posted (or an RTS for one).
 struct Unexpected {
@@ -25,8 +48,8 @@ struct Unexpected {
     bool rendezvous = false;  // only the RTS is here; data follows a CTS
     bool sync = false;        // the sender waits for sync_ack
     uint64_t sender_id = 0;
-    std::vector<char> data;              // eager payload
-    MPI_Request local_sender = nullptr;  // a synchronous send to self, completed at match
+    std::vector<char, UninitializedAllocator<char>> data;  // eager payload
+    MPI_Request local_sender = nullptr;                    // a synchronous send to self, completed at match
     // An eager payload still arriving is already queued (so a receive posted
     // meanwhile finds it, in order); a receive that matches it claims it and
     // gets the data when the last byte is in.

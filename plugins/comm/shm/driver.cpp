@@ -1,14 +1,13 @@
 // The driver's life cycle, wire-up and waiting (see driver.hpp).
 #include "driver.hpp"
 
-#include <optional>
-
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -26,10 +25,6 @@ size_t next_power_of_two(size_t n) {
     while (p < n) p <<= 1;
     return p;
 }
-
-}  // namespace
-
-namespace {
 
 // A size as libftmpi's settings write it: a number with an optional K, M or
 // G; nullopt for anything else.

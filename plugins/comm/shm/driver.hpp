@@ -33,7 +33,7 @@ struct Settings {
     size_t ring_bytes = 256 * 1024;  // FTMPI_SHM_RING_BYTES, rounded up to a power of two
     bool cma = true;                 // FTMPI_SHM_CMA=0: never single-copy (send by copy, refuse descriptors)
     // A quarter of the ring: 64 KiB pingpong is 6 µs eager against 16 µs by
-    // rendezvous (rts, cts, then the single copy), and streams 3x faster.
+    // rendezvous (rts, cts, then the data), and streams 3x faster.
     size_t eager_limit = 64 * 1024;
     // FTMPI_SHM_CMA_MIN: smaller data frames go through the ring. Copying
     // through the ring (both cores copy, pipelined) beat process_vm_readv up

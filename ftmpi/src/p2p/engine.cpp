@@ -131,8 +131,8 @@ void Engine::finalize() {
             Lock lk(mu_);
             stopping_ = true;
             net_->wake();
-            turn_.progress_cv.notify_all();
         }
+        turn_.unpark();
         progress_thread_.join();
     }
     Lock lk(mu_);
@@ -320,8 +320,15 @@ void Engine::progress_thread_main() {
         }
         auto quiet = std::chrono::steady_clock::now() - turn_.last_user_exit;
         if (turn_.polling || turn_.user_waiting > 0 || quiet < settings_.idle) {
-            // Users drive progress themselves; look again after a quiet spell.
-            turn_.progress_cv.wait_for(lk, settings_.idle);
+            // Users drive progress themselves; look again after a quiet
+            // spell, sleeping off the engine's lock and coming back only
+            // when the lock is free: a user thread spinning in a wait holds
+            // it nearly all the time, and one that finds it taken sleeps in
+            // the kernel until it is handed back (20 us or more here).
+            lk.unlock();
+            do turn_.park(settings_.idle);
+            while (!lk.try_lock() && !turn_.unparked());
+            if (!lk.owns_lock()) lk.lock();  // stopping: wait for the lock
             continue;
         }
         poll_step(lk, true);

@@ -2,12 +2,14 @@
 // a time (the poller): a user thread waiting in MPI, or the progress thread
 // when no user thread has been in MPI for a moment. Other waiting threads
 // are followers: they sleep on followers_cv until the poller completes
-// something. Guarded by the engine's lock.
+// something. Guarded by the engine's lock, except park()/unpark(), which
+// have their own.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <thread>
 
 namespace ftmpi::p2p {
@@ -26,7 +28,24 @@ struct ProgressTurn {
     // parked as well, at the cost of an increment instead of a clock read.
     uint64_t user_posts = 0;
     std::condition_variable followers_cv;
-    std::condition_variable progress_cv;  // the progress thread parked
+
+    // The progress thread sleeps here between looks, off the engine's lock.
+    void park(std::chrono::microseconds at_most) {
+        std::unique_lock lk(park_mu_);
+        park_cv_.wait_for(lk, at_most, [this] { return unparked_; });
+    }
+    // Ends every park() for good (the engine stops).
+    void unpark() {
+        {
+            std::lock_guard lk(park_mu_);
+            unparked_ = true;
+        }
+        park_cv_.notify_all();
+    }
+    bool unparked() {
+        std::lock_guard lk(park_mu_);
+        return unparked_;
+    }
 
     void wake_followers() {
         if (followers > 0) followers_cv.notify_all();
@@ -34,6 +53,11 @@ struct ProgressTurn {
     // The poller sleeps in the drivers' wait and is not this thread: a
     // change it must see needs a transport wake().
     bool other_thread_blocked() const { return blocked && poller != std::this_thread::get_id(); }
+
+private:
+    std::mutex park_mu_;
+    std::condition_variable park_cv_;
+    bool unparked_ = false;
 };
 
 }  // namespace ftmpi::p2p

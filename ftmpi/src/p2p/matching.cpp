@@ -182,21 +182,18 @@ int Engine::post_send(MPI_Request r) {
         if (sync) {
             f.flags = transport::frame_sync;
             f.sender_id = match_.register_id(r);
-            sent = net_->send(r->peer, f, r->data, bytes, true, 0);
-        } else if (net_->flushed()) {
-            sent = net_->send(r->peer, f, r->data, bytes, true, 0);
-            if (sent == transport::SendResult::done) finish(r, MPI_SUCCESS);
-        } else {
-            // Frames wait in a driver's queue already (a receiver that does
-            // not keep up): this one waits in the caller's buffer, and the
-            // send completes once it is written, so a stream of eager sends
-            // is paced by its receiver instead of copying without bound.
-            // Still eager: the receiver takes it in unmatched, so no send
-            // waits for a receive (head-to-head sends do not deadlock).
-            sent = net_->send(r->peer, f, r->data, bytes, false, match_.register_id(r));
-            r->streaming = sent == transport::SendResult::pending;
-            if (sent == transport::SendResult::done) finish(r, MPI_SUCCESS);
         }
+        // Frames already wait in a driver's queue (a receiver that does not
+        // keep up): this one is sent from the caller's buffer and the send
+        // completes once it is written, so a stream of eager sends is paced
+        // by its receiver instead of being copied without bound. Still
+        // eager: the receiver takes it in unmatched, so no send waits for a
+        // receive (head-to-head sends do not deadlock). A synchronous send
+        // waits for its sync_ack anyway.
+        const bool paced = !sync && !net_->flushed();
+        sent = net_->send(r->peer, f, r->data, bytes, !paced, paced ? match_.register_id(r) : 0);
+        r->streaming = paced && sent == transport::SendResult::pending;
+        if (sent == transport::SendResult::done && !sync) finish(r, MPI_SUCCESS);
     } else {
         f.kind = FrameKind::rts;
         f.sender_id = match_.register_id(r);

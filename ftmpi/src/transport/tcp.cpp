@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -174,6 +175,7 @@ Frame Tcp::make_hello(int to, int to_incarnation) const {
 // Makes fd the live, non-blocking connection of `peer` (in epoll).
 void Tcp::install(int peer, int fd, int incarnation) {
     Conn &c = conns_[peer];
+    if (c.alive && c.want_out) --backlogged_;  // a live connection replaced with its queue
     c = Conn{};
     c.fd = fd;
     c.incarnation = incarnation;
@@ -196,7 +198,7 @@ bool Tcp::bye_received(int peer) const {
 }
 
 bool Tcp::flushed() const {
-    return std::all_of(conns_.begin(), conns_.end(), [](const Conn &c) { return !c.alive || c.out.empty(); });
+    return backlogged_ == 0;
 }
 
 void Tcp::wake() {
@@ -250,6 +252,7 @@ void Tcp::set_out_interest(int peer, bool on) {
     Conn &c = conns_[peer];
     if (c.want_out == on || !c.alive) return;
     c.want_out = on;
+    backlogged_ += on ? 1 : -1;
     epoll_event ev{};
     ev.events = on ? (EPOLLIN | EPOLLOUT) : EPOLLIN;
     ev.data.u64 = static_cast<uint64_t>(peer);
@@ -298,6 +301,7 @@ void Tcp::lose(int peer, bool failure) {
     Conn &c = conns_[peer];
     if (!c.alive) return;
     c.alive = false;
+    if (std::exchange(c.want_out, false)) --backlogged_;
     epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, c.fd, nullptr);
     ::close(c.fd);
     c.fd = -1;

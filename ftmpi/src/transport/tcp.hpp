@@ -192,6 +192,7 @@ private:
     int epoll_fd_ = -1;
     int wake_fd_ = -1;
     std::vector<Conn> conns_;
+    int backlogged_ = 0;                     // live connections with frames queued (want_out): flushed() in O(1)
     std::vector<std::pair<int, int>> lost_;  // (peer, incarnation) lost, reported by the next process_events()
     int my_incarnation_ = 0, my_round_ = 0;
     std::unordered_map<uint64_t, Pending> pending_;

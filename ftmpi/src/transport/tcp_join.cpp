@@ -215,6 +215,7 @@ std::vector<int> Tcp::join_mesh(int my_rank, const std::vector<std::string> &rec
     const int n = static_cast<int>(records.size());
     conns_.clear();
     conns_.resize(n);
+    backlogged_ = 0;
     joining_.assign(n, Joining{});
     std::vector<int> failed, wait_for;
     std::vector<Contact> contacts(n);

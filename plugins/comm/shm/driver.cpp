@@ -150,6 +150,7 @@ void Driver::connect(const char *const *addresses, const unsigned char *mine, in
                 // exited), then reports it lost; nothing is sent to it.
                 Peer &dead = peers_[static_cast<size_t>(p)];
                 dead.alive = dead.exited = true;
+                note_reader(p);
                 more_ = true;
             }
             return a != Attach::not_yet;

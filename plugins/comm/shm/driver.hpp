@@ -156,6 +156,8 @@ private:
     // what the old one wrote), and whether any ring holds records not read yet.
     static uint64_t readable_head(const Peer &p);
     bool rings_pending() const;
+    // Lists a peer that became alive: rings_pending() looks at these only.
+    void note_reader(int peer);
     void deliver(Peer &, uint64_t pos, size_t n);
     void finish_inbound(int peer);
     bool read_cma(int peer, const ftmpi_frame &, const CmaDescriptor &, uint64_t cookie);
@@ -177,6 +179,9 @@ private:
     int wake_fd_ = -1;   // our FIFO, O_RDWR
     int epoll_fd_ = -1;  // the FIFO and every peer's pidfd
     std::vector<Peer> peers_;
+    // Peers that were ever alive (on this host): the idle check in a spinning
+    // progress() reads their heads, not every rank of the job.
+    std::vector<int> readers_;
     uint64_t seen_posted_ = 0;
     bool has_on_joined_ = false;  // the sink is new enough to have on_joined
     bool armed_ = false;          // prepare_wait ran: check the FIFO and pidfds on the next progress

@@ -89,6 +89,7 @@ Driver::Attach Driver::attach_peer(int q, uint32_t claim) {
         ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, peer.pidfd, &ev);
     }
     peer.attached = peer.alive = true;
+    note_reader(q);
     peer.carried = true;
     peer.bye = peer.exited = false;
     peer.cma_send = peer.cma_recv = settings_.cma;

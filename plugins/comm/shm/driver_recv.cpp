@@ -2,6 +2,7 @@
 // and ending peers whose process is gone (see driver.hpp and README.md).
 #include "driver.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
@@ -113,9 +114,15 @@ uint64_t Driver::readable_head(const Peer &p) {
 }
 
 bool Driver::rings_pending() const {
-    for (const Peer &p : peers_)
-        if (p.alive && p.in && readable_head(p) != p.in_tail) return true;
+    for (int peer : readers_) {
+        const Peer &p = peers_[static_cast<size_t>(peer)];
+        if (p.alive && readable_head(p) != p.in_tail) return true;
+    }
     return false;
+}
+
+void Driver::note_reader(int peer) {
+    if (std::find(readers_.begin(), readers_.end(), peer) == readers_.end()) readers_.push_back(peer);
 }
 
 // Handles what peer's ring holds (up to the budget); returns records handled.

@@ -33,11 +33,6 @@ void expect_lost(Rank &r, int peer) {
     expect(r.send(peer, f, nullptr, 0, FTMPI_SEND_COPY) == FTMPI_TRANSPORT_PEER_LOST, "send to a dead peer");
 }
 
-// 1 MiB goes through the ring by default; these cases are about single copy.
-std::map<int, std::map<std::string, std::string>> single_copy_from_16k() {
-    return {{0, {{"FTMPI_SHM_CMA_MIN", "16K"}}}, {1, {{"FTMPI_SHM_CMA_MIN", "16K"}}}};
-}
-
 void run_kill(std::function<void(Rank &)> survivor, std::function<void(Rank &)> victim,
               std::map<int, std::map<std::string, std::string>> env = {}) {
     JobSpec spec;
@@ -90,7 +85,7 @@ TEST_CASE("kill -9 of a receiver that owes a single-copy completion: the sender 
             r.note(parent);
             expect_lost(r, 1);
         },
-        idle_victim, single_copy_from_16k());
+        idle_victim, {{0, single_copy_env}, {1, single_copy_env}});
 }
 
 TEST_CASE("kill -9 of a sender in the middle of a frame sent in pieces: the receiver gets on_peer_lost") {

@@ -115,12 +115,8 @@ void run(const char *what, std::map<int, std::map<std::string, std::string>> env
 
 }  // namespace
 
-// Below FTMPI_SHM_CMA_MIN (4 MiB by default) data goes through the ring;
-// 16K makes every data frame here go by single copy.
-const std::map<std::string, std::string> single_copy{{"FTMPI_SHM_CMA_MIN", "16K"}};
-
 TEST_CASE("large data frames by single copy (process_vm_readv)") {
-    run("cma", {{0, single_copy}, {1, single_copy}});
+    run("cma", {{0, single_copy_env}, {1, single_copy_env}});
 }
 
 TEST_CASE("large data frames with the default threshold: the ring below it, single copy above") {
@@ -138,5 +134,5 @@ TEST_CASE("a receiver that refuses single copy gets the payload through the ring
     // Rank 1 refuses: rank 0's first descriptor is answered "refused" and
     // sent again in pieces, later ones go by copy at once; rank 1 itself
     // sends by copy.
-    run("refused", {{0, single_copy}, {1, {{"FTMPI_SHM_CMA", "0"}}}});
+    run("refused", {{0, single_copy_env}, {1, {{"FTMPI_SHM_CMA", "0"}}}});
 }

@@ -80,6 +80,10 @@ private:
     ftmpi_transport_sink sink_{};
 };
 
+// A rank's environment that sends data frames of 16 KiB and more by single
+// copy (below FTMPI_SHM_CMA_MIN, 4 MiB by default, they go through the ring).
+inline const std::map<std::string, std::string> single_copy_env{{"FTMPI_SHM_CMA_MIN", "16K"}};
+
 struct JobSpec {
     int ranks = 2;
     std::map<int, std::map<std::string, std::string>> env;  // per rank, set before open()

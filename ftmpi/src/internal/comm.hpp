@@ -70,6 +70,19 @@ uint32_t allocate_context(MPI_Comm parent);
 // failed during the agreement) and the id in *context on success.
 int allocate_context(MPI_Comm parent, uint32_t *context);
 
+// Dynamic processes: two groups that share no communicator yet.
+// A bridge is an intercommunicator of this process and one other on
+// bridge_context, which context allocation never hands out, so two leaders
+// can talk before anything is agreed.
+constexpr uint32_t bridge_context = 0xfffffff0u;
+MPI_Comm make_bridge(int other_world);
+// Collective over local_comm, and over the other side's comm through the two
+// leaders (MPI_Intercomm_create without a peer communicator): the leader
+// names the other side's leader by its world rank; `tag` (0..0x3fffffff)
+// tells apart bridges between the same two leaders. *out: the new
+// intercommunicator, local group first. Returns an MPI code.
+int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out);
+
 // Hooks for the runtime: MPI_Init calls init_world() once the world rank and
 // size are known (sets up MPI_COMM_WORLD, MPI_COMM_SELF and the predefined
 // attributes); MPI_Finalize calls finalize_world() before tearing the

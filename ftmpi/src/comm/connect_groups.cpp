@@ -1,0 +1,58 @@
+// Two groups of processes that share no communicator become one
+// intercommunicator: MPI_Comm_spawn's parents and children, MPI_Comm_accept
+// and MPI_Comm_connect's two sides, MPI_Comm_join's two processes.
+//
+// The leaders talk over a bridge, an intercommunicator of just the two of
+// them on a context id kept for bridges (no allocation ever hands it out), so
+// nothing has to be agreed before they can talk. The rest is
+// MPI_Intercomm_create's: the leaders swap their groups, both sides agree on
+// a context id, and each side gets its private local communicator. Tags
+// separate bridges between the same two processes; a message that arrives
+// before its bridge exists waits in the unexpected queue like any other.
+#include "../internal/comm.hpp"
+#include "agree.hpp"
+#include "objects.hpp"
+
+namespace ftmpi::comm {
+
+MPI_Comm make_bridge(int other_world) {
+    return make_comm(make_group({my_world_rank()}), make_group({other_world}), bridge_context, MPI_COMM_NULL);
+}
+
+int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out) {
+    if (!valid(local_comm) || local_comm->inter) return MPI_ERR_COMM;
+    if (local_leader < 0 || local_leader >= local_comm->size) return MPI_ERR_ROOT;
+    const bool leader = local_comm->rank == local_leader;
+    MPI_Comm bridge = leader ? make_bridge(remote_leader_world) : MPI_COMM_NULL;
+    Scope s;
+    s.comm = local_comm;
+    s.members.push_back(local_leader);
+    for (int r = 0; r < local_comm->size; ++r)
+        if (r != local_leader) s.members.push_back(r);
+    s.bridge = bridge;
+    s.remote_leader = 0;
+    s.tag = tag;
+
+    std::vector<int> remote = leader ? local_comm->group->world : std::vector<int>{};
+    int err = share(s, remote);
+    uint32_t context = 0;
+    if (err == MPI_SUCCESS) err = allocate_context(s, &context);
+    if (bridge != MPI_COMM_NULL) release(bridge);
+    if (err != MPI_SUCCESS) return err;
+    uint32_t local_context = 0;
+    err = allocate_context(local_comm, &local_context);
+    if (err != MPI_SUCCESS) {
+        release_context(context);
+        return err;
+    }
+    retain(local_comm->group);
+    MPI_Comm local = make_comm(local_comm->group, nullptr, local_context, MPI_COMM_NULL);
+    local->name = "intercommunicator local group";
+    retain(local_comm->group);
+    MPI_Comm ic = make_comm(local_comm->group, make_group(std::move(remote)), context, local_comm);
+    ic->local = local;
+    *out = ic;
+    return MPI_SUCCESS;
+}
+
+}  // namespace ftmpi::comm

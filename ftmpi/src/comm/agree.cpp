@@ -49,6 +49,15 @@ int exchange_with_remote(const Scope &s, const void *out, void *in, size_t len, 
 }
 }  // namespace
 
+Scope led_by(MPI_Comm comm, int leader) {
+    Scope s;
+    s.comm = comm;
+    s.members.push_back(leader);
+    for (int r = 0; r < comm->size; ++r)
+        if (r != leader) s.members.push_back(r);
+    return s;
+}
+
 Scope whole(MPI_Comm c) {
     Scope s;
     s.comm = c;

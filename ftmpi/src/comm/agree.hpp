@@ -28,6 +28,7 @@ namespace ftmpi::comm {
 constexpr int agree_tag = 0x7e000000;
 constexpr int gather_tag = 0x7e000010;
 constexpr int bridge_tag = 0x7e000020;
+constexpr int share_tag = 0x7e000030;  // share_from_root
 constexpr int create_group_tag_base = 0x40000000;
 // MPI_Comm_idup's agreements: idup_tag(n) for the communicator's n-th idup.
 constexpr int idup_tag_base = 0x7d000000;
@@ -45,6 +46,8 @@ struct Scope {
 
 // Every member of comm (gaps left out), leader the lowest rank.
 Scope whole(MPI_Comm intracomm);
+// Every member of comm, `leader` (a rank of comm) first.
+Scope led_by(MPI_Comm intracomm, int leader);
 
 // value := max over every member (both sides with a bridge).
 int agree_max(const Scope &, uint32_t &value);

@@ -19,16 +19,30 @@ MPI_Comm make_bridge(int other_world) {
     return make_comm(make_group({my_world_rank()}), make_group({other_world}), bridge_context, MPI_COMM_NULL);
 }
 
+int private_copy(MPI_Comm comm, MPI_Comm *out) {
+    uint32_t context = 0;
+    int err = allocate_context(comm, &context);
+    if (err != MPI_SUCCESS) return err;
+    retain(comm->group);
+    *out = make_comm(comm->group, nullptr, context, MPI_COMM_NULL);
+    (*out)->name = "intercommunicator local group";
+    return MPI_SUCCESS;
+}
+
+int share_from_root(MPI_Comm comm, int root, std::vector<int> &data) {
+    if (!valid(comm) || comm->inter) return MPI_ERR_COMM;
+    if (root < 0 || root >= comm->size) return MPI_ERR_ROOT;
+    Scope s = led_by(comm, root);
+    s.tag = share_tag;
+    return share(s, data);
+}
+
 int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out) {
     if (!valid(local_comm) || local_comm->inter) return MPI_ERR_COMM;
     if (local_leader < 0 || local_leader >= local_comm->size) return MPI_ERR_ROOT;
     const bool leader = local_comm->rank == local_leader;
     MPI_Comm bridge = leader ? make_bridge(remote_leader_world) : MPI_COMM_NULL;
-    Scope s;
-    s.comm = local_comm;
-    s.members.push_back(local_leader);
-    for (int r = 0; r < local_comm->size; ++r)
-        if (r != local_leader) s.members.push_back(r);
+    Scope s = led_by(local_comm, local_leader);
     s.bridge = bridge;
     s.remote_leader = 0;
     s.tag = tag;
@@ -39,15 +53,12 @@ int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_worl
     if (err == MPI_SUCCESS) err = allocate_context(s, &context);
     if (bridge != MPI_COMM_NULL) release(bridge);
     if (err != MPI_SUCCESS) return err;
-    uint32_t local_context = 0;
-    err = allocate_context(local_comm, &local_context);
+    MPI_Comm local = MPI_COMM_NULL;
+    err = private_copy(local_comm, &local);
     if (err != MPI_SUCCESS) {
         release_context(context);
         return err;
     }
-    retain(local_comm->group);
-    MPI_Comm local = make_comm(local_comm->group, nullptr, local_context, MPI_COMM_NULL);
-    local->name = "intercommunicator local group";
     retain(local_comm->group);
     MPI_Comm ic = make_comm(local_comm->group, make_group(std::move(remote)), context, local_comm);
     ic->local = local;

@@ -26,7 +26,8 @@ struct ftmpi_info_s {
 
 namespace ftmpi::comm {
 
-// This process's rank in MPI_COMM_WORLD (set by init_world), and the size.
+// This process's world rank in the job (set by init_world; its rank in
+// MPI_COMM_WORLD unless MPI_Comm_spawn started it), and MPI_COMM_WORLD's size.
 int my_world_rank();
 int my_world_size();
 
@@ -41,6 +42,10 @@ bool is_registered(const void *);
 
 bool valid(MPI_Errhandler);
 bool valid(MPI_Info);
+
+// A private copy of `comm` (same group, own context, collective over it)
+// for an intercommunicator's agreements among its local group.
+int private_copy(MPI_Comm comm, MPI_Comm *out);
 
 // A new group over these world ranks (this process's rank found in it).
 // Returns MPI_GROUP_EMPTY for an empty list (with a reference taken).

@@ -105,7 +105,7 @@ std::string host_name() {
     return name;
 }
 
-void init_world(int world_rank, int world_size) {
+void init_world(int world_rank, int world_base, int world_size) {
     world_rank_ = world_rank;
     world_size_ = world_size;
 
@@ -124,7 +124,7 @@ void init_world(int world_rank, int world_size) {
     register_object(&ftmpi_info_env);
 
     std::vector<int> all(static_cast<size_t>(world_size));
-    for (int i = 0; i < world_size; ++i) all[static_cast<size_t>(i)] = i;
+    for (int i = 0; i < world_size; ++i) all[static_cast<size_t>(i)] = world_base + i;
     setup_predefined(ftmpi_comm_world, std::move(all), 0, "MPI_COMM_WORLD");
     setup_predefined(ftmpi_comm_self, {world_rank}, 2, "MPI_COMM_SELF");
     set_predefined_attributes(&ftmpi_comm_world, world_size);

@@ -206,7 +206,7 @@ void sync_with_p2p() {
     const uint64_t epoch = p2p::failure_epoch();
     if (epoch == synced_epoch.load(std::memory_order_acquire)) return;
     const int me = runtime::world_rank();
-    for (int w = 0; w < runtime::world_size(); ++w)
+    for (int w = 0, n = p2p::known_world_ranks(); w < n; ++w)
         if (w != me && failure_index(w) < 0 && p2p::is_failed(w))
             record_failure(w, confirm() ? "reported failed by the VM" : "its connection broke without MPI_Finalize",
                            nullptr);

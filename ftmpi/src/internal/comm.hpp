@@ -82,12 +82,18 @@ MPI_Comm make_bridge(int other_world);
 // tells apart bridges between the same two leaders. *out: the new
 // intercommunicator, local group first. Returns an MPI code.
 int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out);
+// Collective over an intracommunicator: `root`'s `data` reaches every
+// member (MPI_Comm_spawn's outcome, known at its root). An MPI code.
+int share_from_root(MPI_Comm comm, int root, std::vector<int> &data);
 
 // Hooks for the runtime: MPI_Init calls init_world() once the world rank and
 // size are known (sets up MPI_COMM_WORLD, MPI_COMM_SELF and the predefined
 // attributes); MPI_Finalize calls finalize_world() before tearing the
 // transport down.
-void init_world(int world_rank, int world_size);
+// `world_rank` is this process's in the job; MPI_COMM_WORLD holds the
+// world ranks world_base..world_base+world_size-1 (world_base > 0 for
+// processes MPI_Comm_spawn added).
+void init_world(int world_rank, int world_base, int world_size);
 void finalize_world();
 
 // True for a non-null communicator handle that has not been freed.

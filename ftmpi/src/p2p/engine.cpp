@@ -56,7 +56,8 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
     match_.reset(size_);
     stopping_ = false;
     net_ = std::make_unique<transport::Router>(*this);
-    if (size_ > 1) {
+    networked_ = size_ > 1 || options.reachable_alone;
+    if (networked_) {
         try {
             transport::RouterOptions o = options;
             o.incarnation = my_incarnation_;
@@ -64,7 +65,11 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             Wired wired = exchange(net_->open(o));
             if (static_cast<int>(wired.cards.size()) != size_) return "wire-up returned the wrong number of contacts";
             const long long timeout_ms = ftmpi::settings::current().number(ftmpi::settings::Id::wireup_timeout);
-            if (my_incarnation_ > 0) {
+            if (options.first_sibling >= 0) {
+                for (int lost : net_->join_spawned(wired.cards, options.first_sibling,
+                                                   std::chrono::milliseconds(timeout_ms)))
+                    failures_.mark_failed_at_start(lost);
+            } else if (my_incarnation_ > 0) {
                 for (int lost : net_->join(wired.cards, join_connect_timeout()))  // a replacement (joins.cpp)
                     failures_.mark_failed_at_start(lost);
             } else {
@@ -90,7 +95,7 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
     }
     running_ = true;
     turn_.last_user_exit = std::chrono::steady_clock::now();
-    if (size_ > 1) progress_thread_ = std::thread([this] { progress_thread_main(); });
+    if (networked_) progress_thread_ = std::thread([this] { progress_thread_main(); });
     return {};
 }
 
@@ -102,7 +107,7 @@ void Engine::open_reports() {
 
 std::string Engine::transport_summary() {
     Lock lk(mu_);
-    return net_ && size_ > 1 ? net_->summary() : "none";
+    return net_ && networked_ ? net_->summary() : "none";
 }
 
 bool Engine::failed(int world) const {
@@ -111,7 +116,7 @@ bool Engine::failed(int world) const {
 
 void Engine::finalize() {
     if (!running_) return;
-    if (size_ > 1) {
+    if (networked_) {
         {
             Lock lk(mu_);
             transport::Frame bye{};
@@ -141,7 +146,7 @@ void Engine::finalize() {
 }
 
 void Engine::abort(int code) {
-    if (running_ && size_ > 1) {
+    if (running_ && networked_) {
         // Best effort, without waiting: the launcher kills what remains.
         std::unique_lock<std::mutex> lk(mu_, std::try_to_lock);
         if (lk.owns_lock()) {
@@ -258,7 +263,7 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
         const bool checkpoint = ++steps % spin_check_every == 0;
         if (checkpoint && spinning) spinning = std::chrono::steady_clock::now() < spin_end;
         if (!turn_.polling) {
-            if (size_ > 1) {
+            if (networked_) {
                 poll_step(lk, !spinning);
                 if (spinning && (settings_.yield_when_idle || checkpoint) && !done()) {
                     // Let another runnable process (the peer we wait for, on an
@@ -302,7 +307,7 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
 void Engine::progress() {
     Lock lk(mu_);
     turn_.last_user_exit = std::chrono::steady_clock::now();  // a user is polling: keep the progress thread parked
-    if (!turn_.polling && size_ > 1)
+    if (!turn_.polling && networked_)
         poll_step(lk, false);
     else
         run_advances(lk);

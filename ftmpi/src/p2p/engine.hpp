@@ -141,6 +141,15 @@ public:
     void admit(int world, int incarnation);
     int peer_incarnation(int world);
 
+    // ---- Processes added by MPI_Comm_spawn (p2p/spawned.cpp) ----
+    // Room for world ranks 0..n-1; those not connected yet are neither
+    // connected nor failed until they connect or fail.
+    void expect_peers(int n);
+    // Waits until each of `worlds` is connected, said bye or failed, or the
+    // deadline passes: the ones still missing then are declared failed.
+    // Returns MPI_SUCCESS or MPIX_ERR_PROC_FAILED (some failed).
+    int wait_connected(const std::vector<int> &worlds, int deadline_ms);
+
 private:
     Engine() = default;
     using Lock = std::unique_lock<std::mutex>;
@@ -153,6 +162,10 @@ private:
     void on_joined(int peer) override;       // joins.cpp
     void renew_peer(int peer);               // joins.cpp: a new incarnation's per-peer state (lock held)
     void wake_all();                         // joins.cpp: every waiter re-checks (a deadline passed)
+    // joins.cpp: wait_until, also ended when `deadline` passes (`done` then
+    // decides); returns done()'s last answer.
+    bool wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done);
+    void grow_locked(int n);  // spawned.cpp
     int my_incarnation_ = 0, my_round_ = 0;  // set_identity
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS
 
@@ -178,6 +191,9 @@ private:
     Settings settings_;
     int rank_ = 0, size_ = 1;
     bool running_ = false;
+    // The drivers are open: the job has other processes, or may get some
+    // (MPI_Comm_spawn) and this process is reachable for them.
+    bool networked_ = false;
     std::unique_ptr<transport::Router> net_;
     std::thread progress_thread_;
     std::thread::id progress_thread_id_;  // set by that thread, under the lock

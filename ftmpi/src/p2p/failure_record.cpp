@@ -8,6 +8,12 @@ void FailureRecord::reset(int peers) {
     open_ = false;
 }
 
+void FailureRecord::grow(int peers) {
+    if (peers <= static_cast<int>(failed_.size())) return;
+    failed_.resize(static_cast<size_t>(peers), 0);
+    suspected_.resize(static_cast<size_t>(peers), 0);
+}
+
 void FailureRecord::mark_failed(int world, std::string why) {
     failed_[world] = 1;
     suspected_[world] = 0;

@@ -23,6 +23,7 @@ public:
     };
 
     void reset(int peers);
+    void grow(int peers);  // room for world ranks MPI_Comm_spawn added
     bool failed(int world) const { return failed_[world] != 0; }
     bool suspected(int world) const { return suspected_[world] != 0; }
     // Declares `world` failed and queues its report.

@@ -28,7 +28,7 @@ void Engine::on_flush_frame(int peer, uint32_t context) {
 
 int Engine::flush(const std::vector<int> &worlds, uint32_t context) {
     Lock lk(mu_);
-    if (!running_ || size_ <= 1) return MPI_SUCCESS;
+    if (!running_ || !networked_) return MPI_SUCCESS;
     apply_injected();
     Frame f{};
     f.kind = transport::FrameKind::flush;

@@ -38,6 +38,7 @@ void Engine::renew_peer(int peer) {
 }
 
 void Engine::on_joined(int peer) {
+    grow_locked(peer + 1);  // a spawned process new here
     renew_peer(peer);
 }
 
@@ -71,6 +72,11 @@ int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &
         }
         return true;
     };
+    bool ok = wait_until_deadline(deadline, [&] { return !running_ || !networked_ || joined(); });
+    return ok ? MPI_SUCCESS : MPIX_ERR_PROC_FAILED;
+}
+
+bool Engine::wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done) {
     // The engine's waits have no deadline of their own: a timer wakes every
     // waiter when ours passes, so the wait below re-checks the clock.
     std::mutex timer_mu;
@@ -85,8 +91,7 @@ int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &
     });
     bool ok = false;
     wait_until([&] {
-        if (!running_ || size_ == 1) return ok = true;
-        ok = joined();
+        ok = done();
         return ok || std::chrono::steady_clock::now() >= deadline;
     });
     {
@@ -95,7 +100,7 @@ int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &
     }
     timer_cv.notify_all();
     timer.join();
-    return ok ? MPI_SUCCESS : MPIX_ERR_PROC_FAILED;
+    return ok;
 }
 
 int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms) {

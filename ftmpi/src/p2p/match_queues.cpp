@@ -22,6 +22,12 @@ void MatchQueues::reset(int peers) {
     arriving_unexpected.assign(peers, nullptr);
 }
 
+void MatchQueues::grow(int peers) {
+    if (peers <= static_cast<int>(arriving.size())) return;
+    arriving.resize(static_cast<size_t>(peers), nullptr);
+    arriving_unexpected.resize(static_cast<size_t>(peers), nullptr);
+}
+
 void MatchQueues::renew_peer(int peer) {
     arriving[peer] = nullptr;
     arriving_unexpected[peer] = nullptr;

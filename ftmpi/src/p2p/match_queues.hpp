@@ -65,6 +65,7 @@ struct MatchQueues {
     std::vector<Unexpected *> arriving_unexpected;  // per peer: its entry in `unexpected` being filled
 
     void reset(int peers);
+    void grow(int peers);  // room for world ranks MPI_Comm_spawn added
     // A new incarnation of `peer`: nothing of the old one is arriving.
     void renew_peer(int peer);
     // Gives r an id the peer's replies (CTS, data, acks) name it by.

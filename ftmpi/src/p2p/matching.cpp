@@ -510,7 +510,7 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     };
     if (block) {
         wait_locked(lk, look);
-    } else if (!look() && size_ > 1 && !turn_.polling) {
+    } else if (!look() && networked_ && !turn_.polling) {
         turn_.last_user_exit = std::chrono::steady_clock::now();
         poll_step(lk, false);
         look();

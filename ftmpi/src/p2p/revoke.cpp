@@ -59,7 +59,7 @@ int Engine::revoke(MPI_Comm comm) {
     cominfo::revoked(comm);
     const uint32_t context = comm->context;
     fail_ops_if([context](const ftmpi_request_s &r) { return stopped_by_revoke(r, context); }, MPIX_ERR_REVOKED);
-    if (size_ > 1) send_revoke(comm);
+    if (networked_) send_revoke(comm);
     return MPI_SUCCESS;
 }
 

@@ -20,6 +20,7 @@
 #include "internal/ft.hpp"
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
+#include "internal/spawn.hpp"
 #include "p2p/engine.hpp"
 #include "runtime/comm_drivers.hpp"
 #include "runtime/init.hpp"
@@ -61,14 +62,19 @@ int init_before_join(int required, int *provided, bool *restarted) {
     const settings::Values &env = settings::read_at_init();
     JobInfo job;
     job.job = env.is_set(Id::job) ? env.text(Id::job) : "singleton";
-    job.rank = env.integer(Id::rank);
-    job.size = env.integer(Id::size);
+    job.world_base = env.integer(Id::world_base);
+    job.world_size = env.integer(Id::size);
+    const int rank_in_world = env.integer(Id::rank);
+    job.rank = job.world_base + rank_in_world;
+    job.size = std::max(env.integer(Id::universe), job.world_base + job.world_size);
     job.wireup = env.text(Id::wireup);
     my_rank = job.rank;
     if (const std::string problems = env.problems_text(); !problems.empty()) init_failed(problems);
-    if (job.size < 1 || job.rank < 0 || job.rank >= job.size)
-        init_failed("FTMPI_RANK=" + std::to_string(job.rank) + " FTMPI_SIZE=" + std::to_string(job.size) +
+    if (job.world_size < 1 || rank_in_world < 0 || rank_in_world >= job.world_size)
+        init_failed("FTMPI_RANK=" + std::to_string(rank_in_world) + " FTMPI_SIZE=" + std::to_string(job.world_size) +
                     " is not a rank of the job");
+    const bool spawned = !env.text(Id::parent).empty();
+    if (spawned && job.world_base < 1) init_failed("FTMPI_PARENT is set but FTMPI_WORLD_BASE is not");
     if (job.size > 1 && job.wireup.empty()) init_failed("FTMPI_SIZE > 1 but FTMPI_WIREUP is not set");
     if (env.flag(Id::restarted)) {
         job.restarted = true;
@@ -93,7 +99,14 @@ int init_before_join(int required, int *provided, bool *restarted) {
     options.job = env.is_set(Id::job_key) ? job.job + "-" + env.text(Id::job_key) : job.job;
     options.rank = job.rank;
     options.size = job.size;
-    if (job.size > 1) {
+    // Under a launcher even a job of one process listens: it may spawn.
+    options.reachable_alone = !job.wireup.empty();
+    if (spawned) {
+        // Spawned processes reach the job over TCP (Router::join_spawned).
+        options.first_sibling = job.world_base;
+        options.listen_host = listen_host(job);
+        options.preference = {"tcp"};
+    } else if (job.size > 1) {
         options.listen_host = listen_host(job);
         options.ranks_per_node = env.integer(Id::ranks_per_node);
         try {
@@ -117,10 +130,13 @@ int init_before_join(int required, int *provided, bool *restarted) {
     });
     if (!error.empty()) init_failed(error);
     state.store(State::running);
-    comm::init_world(job.rank, job.size);
+    comm::init_world(job.rank, job.world_base, job.world_size);
     ft::init();
     cominfo::start();                   // after the failure list and the world exist
     p2p::Engine::get().open_reports();  // a peer that failed during the wire-up is known from here
+    // A spawned process meets its parents before its program runs.
+    if (int e = spawn::connect_parent(); e != MPI_SUCCESS)
+        init_failed("cannot connect to the processes that spawned this one (error " + std::to_string(e) + ")");
     // From here an exit without MPI_Finalize is a process failure.
     report_lifecycle("initialized");
     if (provided) *provided = provided_level;
@@ -221,6 +237,7 @@ int MPI_Finalize(void) noexcept {
     if (!runtime::running()) return MPI_ERR_OTHER;
     try {
         cominfo::stop();  // its last record still lists the communicators
+        spawn::forget_parent();
         comm::finalize_world();
         ft::finalize();  // the notifier stops before the engine it feeds
         p2p::Engine::get().finalize();

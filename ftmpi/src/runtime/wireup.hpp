@@ -27,9 +27,16 @@
 namespace ftmpi::runtime {
 
 struct JobInfo {
-    std::string job;     // FTMPI_JOB
-    int rank = 0;        // FTMPI_RANK
-    int size = 1;        // FTMPI_SIZE
+    std::string job;  // FTMPI_JOB
+    // This process's world rank in the job (FTMPI_WORLD_BASE + FTMPI_RANK),
+    // and the number of world ranks the job had when it started
+    // (FTMPI_UNIVERSE): every contact this process reads is one of those.
+    int rank = 0;
+    int size = 1;
+    // Its MPI_COMM_WORLD: world ranks world_base..world_base+world_size-1
+    // (FTMPI_WORLD_BASE, FTMPI_SIZE); world_base > 0 for a spawned process.
+    int world_base = 0;
+    int world_size = 1;
     std::string wireup;  // FTMPI_WIREUP
     // A replacement (FTMPI_RESTARTED=1): FTMPI_INCARNATION (> 0), FTMPI_ROUND.
     bool restarted = false;

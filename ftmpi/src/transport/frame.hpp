@@ -15,6 +15,8 @@
 // receiver_id = the destination's incarnation as the sender read it from the
 // contact record. A connection accepted after the mesh (a REBUILD
 // replacement joining) is answered with a hello carrying frame_hello_ack.
+// A process that MPI_Comm_spawn added to the job sets frame_hello_spawned:
+// a receiver that has no connection for its world rank yet takes it at once.
 #pragma once
 
 #include "ftmpi/transport.h"
@@ -43,9 +45,10 @@ enum class FrameKind : uint8_t {
 };
 
 enum FrameFlags : uint8_t {
-    frame_sync = 1,       // eager: the sender waits for sync_ack (MPI_Ssend)
-    frame_hello_ack = 2,  // hello: the answer of a rank that accepted a joining connection
-    frame_cancelled = 4,  // cancel_reply: the message was taken back
+    frame_sync = 1,           // eager: the sender waits for sync_ack (MPI_Ssend)
+    frame_hello_ack = 2,      // hello: the answer of a rank that accepted a joining connection
+    frame_cancelled = 4,      // cancel_reply: the message was taken back
+    frame_hello_spawned = 8,  // hello: from a process MPI_Comm_spawn added to the job, new to the receiver
 };
 
 constexpr uint64_t hello_magic = 0x46544d5049484c4full;  // "FTMPIHLO"

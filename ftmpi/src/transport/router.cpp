@@ -20,7 +20,7 @@ namespace ftmpi::transport {
 
 namespace {
 
-constexpr uint64_t wake_tag = ~uint64_t{0};
+constexpr uint64_t router_wake_tag = ~uint64_t{0};
 constexpr size_t tcp = 0;  // drivers_[0]
 // A TCP that carries no peer's frames matters only for its ends of file
 // (failures, also seen by the other drivers' own means) and joins: a
@@ -47,10 +47,12 @@ struct Router::Port {
     }
     static void on_sent(void *ctx, uint64_t token) { of(ctx).router->sink_.on_sent(token); }
     static void on_peer_lost(void *ctx, int peer) { of(ctx).router->lost_from(of(ctx).index, peer); }
-    // Replacements join over TCP only (Router::join), so only TCP reports one.
+    // Replacements and spawned processes join over TCP only (Router::join,
+    // join_spawned), so only TCP reports one; a spawned one may be new here.
     static void on_joined(void *ctx, int peer) {
         Router &r = *of(ctx).router;
-        if (of(ctx).index != tcp || peer < 0 || peer >= r.size_) return;
+        if (of(ctx).index != tcp || peer < 0) return;
+        r.grow(peer + 1);
         r.route_[peer] = static_cast<int>(tcp);
         r.drivers_[tcp].carries = true;
         r.sink_.on_joined(peer);
@@ -76,7 +78,7 @@ Router::Router(Sink &sink) : sink_(sink) {
     if (epoll_fd_ < 0 || wake_fd_ < 0) throw sockets::sys_error("epoll/eventfd");
     epoll_event ev{};
     ev.events = EPOLLIN;
-    ev.data.u64 = wake_tag;
+    ev.data.u64 = router_wake_tag;
     epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &ev);
 }
 
@@ -240,6 +242,24 @@ std::vector<int> Router::join(const std::vector<std::string> &texts, std::chrono
     return dead;
 }
 
+std::vector<int> Router::join_spawned(const std::vector<std::string> &texts, int first_sibling,
+                                      std::chrono::milliseconds per_peer) {
+    route_.assign(size_, static_cast<int>(tcp));
+    for (Driver &d : drivers_) d.carries = false;
+    drivers_[tcp].carries = true;
+    const std::vector<Card> cards = parse_cards(texts);
+    std::vector<const char *> addresses = addresses_for(cards, drivers_[tcp]);
+    return tcp_join_spawned(drivers_[tcp].state, addresses.data(), first_sibling, per_peer.count());
+}
+
+void Router::grow(int n) {
+    if (n <= size_) return;
+    size_ = n;
+    route_.resize(static_cast<size_t>(n), static_cast<int>(tcp));
+    drivers_[tcp].carries = true;
+    tcp_grow(drivers_[tcp].state, n);
+}
+
 SendResult Router::send(int peer, const Frame &f, const void *payload, size_t len, bool copy, uint64_t token) {
     Driver &d = route(peer);
     iovec iov{const_cast<void *>(payload), len};
@@ -273,7 +293,7 @@ int Router::wait_events(int timeout_ms) {
     blocked_ = true;
     woken_ = false;
     for (int i = 0; i < n; ++i)
-        if (events[i].data.u64 == wake_tag) woken_ = true;
+        if (events[i].data.u64 == router_wake_tag) woken_ = true;
     return n < 0 ? 0 : n;
 }
 

@@ -46,6 +46,12 @@ struct RouterOptions {
     // consecutive ranks are treated as on different nodes (only TCP between
     // them), so one host can run a job whose peers use different drivers.
     int ranks_per_node = 0;
+    // Open the drivers and publish a card even as the job's only process,
+    // so processes it spawns can connect (a launcher that can spawn).
+    bool reachable_alone = false;
+    // A process added by MPI_Comm_spawn: the world rank of the first of the
+    // processes spawned with it (its MPI_COMM_WORLD's rank 0), else -1.
+    int first_sibling = -1;
 };
 
 class Router {
@@ -69,6 +75,16 @@ public:
     // A replacement's wire-up (REBUILD), over TCP to every peer: returns the
     // ranks found dead.
     std::vector<int> join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer);
+
+    // A process added by MPI_Comm_spawn: connects over TCP only to every
+    // process of the job (cards[r] is world rank r's) and to its siblings,
+    // which start at `first_sibling`; returns the ranks found dead.
+    std::vector<int> join_spawned(const std::vector<std::string> &cards, int first_sibling,
+                                  std::chrono::milliseconds per_peer);
+    // Room for peers 0..n-1: the world ranks MPI_Comm_spawn added, reached
+    // over TCP (a spawned process's connection also makes room for it).
+    void grow(int n);
+    int size() const { return size_; }
 
     SendResult send(int peer, const Frame &, const void *payload, size_t len, bool copy, uint64_t token);
     size_t eager_limit(int peer) const;

@@ -169,6 +169,7 @@ Frame Tcp::make_hello(int to, int to_incarnation) const {
     hello.length = static_cast<uint64_t>(to);
     hello.receiver_id = static_cast<uint64_t>(to_incarnation);
     hello.sender_id = hello_magic;
+    if (spawned_) hello.flags = frame_hello_spawned;
     return hello;
 }
 
@@ -183,6 +184,7 @@ void Tcp::install(int peer, int fd, int incarnation) {
     set_nodelay(fd);
     set_keepalive(fd);
     c.alive = true;
+    c.ever = true;
     c.rbuf = std::make_unique<char[]>(read_buffer_size);
     epoll_event ev{};
     ev.events = EPOLLIN;

@@ -89,6 +89,17 @@ public:
     // replacements of the same round connect lower ← higher; see tcp.cpp.
     std::vector<int> join_mesh(int my_rank, const std::vector<std::string> &records,
                                std::chrono::milliseconds per_peer);
+    // ---- Processes added by MPI_Comm_spawn ----
+    // A spawned process's wire-up: connects to every process of the job
+    // below `first_sibling` that has a record (those that do not answer
+    // within `per_peer` are returned as failed), to its lower siblings, and
+    // takes the connections of its higher ones. Its hellos carry
+    // frame_hello_spawned, so the others add it when it connects.
+    std::vector<int> join_spawned(int my_rank, const std::vector<std::string> &records, int first_sibling,
+                                  std::chrono::milliseconds per_peer);
+    // Room for peers 0..n-1 (a spawned process's hello grows it too).
+    void grow(int n);
+
     // The incarnation of the connection used for `peer` (this process's own
     // for peer == my rank), and of a joining connection held for it (-1: none).
     int incarnation(int peer) const;
@@ -145,6 +156,7 @@ private:
         bool alive = false;
         bool bye = false;
         bool want_out = false;  // EPOLLOUT armed
+        bool ever = false;      // was installed once: a spawned process's hello cannot take it
         // read side
         std::unique_ptr<char[]> rbuf;
         size_t rpos = 0, rlen = 0;
@@ -177,12 +189,14 @@ private:
     Frame make_hello(int to, int to_incarnation) const;
     int handshake(int peer, const Contact &, std::chrono::steady_clock::time_point deadline, bool retry,
                   int *incarnation);
+    void wait_for_peers(const std::vector<int> &peers, std::chrono::steady_clock::time_point deadline);
     void keep_listening();
     void accept_ready();
     void pending_ready(uint64_t id);
     void close_pending(uint64_t id, const char *why);
     void expire_pending();
     void hello_complete(Pending p);
+    bool take_spawned(const Pending &p);  // tcp_spawned.cpp
     void install(int peer, int fd, int incarnation);
     void refuse(int fd, const std::string &from, const std::string &why);
 
@@ -195,6 +209,7 @@ private:
     int backlogged_ = 0;                     // live connections with frames queued (want_out): flushed() in O(1)
     std::vector<std::pair<int, int>> lost_;  // (peer, incarnation) lost, reported by the next process_events()
     int my_incarnation_ = 0, my_round_ = 0;
+    bool spawned_ = false;  // this process was added by MPI_Comm_spawn (join_spawned)
     std::unordered_map<uint64_t, Pending> pending_;
     uint64_t next_pending_ = 0;
     std::vector<Joining> joining_;

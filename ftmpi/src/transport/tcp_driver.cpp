@@ -4,6 +4,7 @@
 
 #include "transport/tcp.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -102,6 +103,17 @@ int tcp_connect(ftmpi_transport *t, const char *const *addresses, const unsigned
 std::vector<int> tcp_connect_mesh(ftmpi_transport *t, const char *const *addresses, long timeout_ms,
                                   const PeerEnded &ended) {
     return t->tcp->connect_mesh(t->rank, to_vector(addresses, t->size), std::chrono::milliseconds(timeout_ms), ended);
+}
+
+void tcp_grow(ftmpi_transport *t, int n) {
+    t->tcp->grow(n);
+    t->size = std::max(t->size, n);
+}
+
+std::vector<int> tcp_join_spawned(ftmpi_transport *t, const char *const *addresses, int first_sibling,
+                                  long per_peer_ms) {
+    return t->tcp->join_spawned(t->rank, to_vector(addresses, t->size), first_sibling,
+                                std::chrono::milliseconds(per_peer_ms));
 }
 
 namespace {

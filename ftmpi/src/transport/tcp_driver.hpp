@@ -17,4 +17,11 @@ const ftmpi_transport_ops *tcp_ops();
 std::vector<int> tcp_connect_mesh(ftmpi_transport *state, const char *const *addresses, long timeout_ms,
                                   const PeerEnded &ended);
 
+// Processes added by MPI_Comm_spawn (tcp_spawned.cpp): room for peers
+// 0..n-1; and a spawned process's own wire-up (Tcp::join_spawned), which
+// returns the peers it found dead.
+void tcp_grow(ftmpi_transport *state, int n);
+std::vector<int> tcp_join_spawned(ftmpi_transport *state, const char *const *addresses, int first_sibling,
+                                  long per_peer_ms);
+
 }  // namespace ftmpi::transport

@@ -147,6 +147,7 @@ void Tcp::hello_complete(Pending p) {
     const int n = static_cast<int>(conns_.size());
     if (h.kind != FrameKind::hello || h.sender_id != hello_magic) return refuse(p.fd, p.from, "not an FT-MPI hello");
     const int src = h.source, inc = h.tag;
+    if ((h.flags & frame_hello_spawned) && take_spawned(p)) return;
     if (src < 0 || src >= n || src == my_rank_)
         return refuse(p.fd, p.from,
                       "hello from rank " + std::to_string(src) + ", not a peer of rank " + std::to_string(my_rank_));
@@ -243,16 +244,7 @@ std::vector<int> Tcp::join_mesh(int my_rank, const std::vector<std::string> &rec
     // Fellow replacements above us: their connections arrive through the
     // listener (auto-admitted); if one does not come, it read our old record.
     const auto deadline = std::chrono::steady_clock::now() + per_peer;
-    auto missing = [&] {
-        for (int q : wait_for)
-            if (!conns_[q].alive) return true;
-        return false;
-    };
-    while (missing() && std::chrono::steady_clock::now() < deadline) {
-        int left = static_cast<int>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
-        process_events(wait_events(std::max(1, std::min(left, 50))));
-    }
+    wait_for_peers(wait_for, deadline);
     for (int q : wait_for) {
         if (conns_[q].alive) continue;
         int inc = 0;

@@ -6,10 +6,11 @@
 #
 #   ftmpi_add_ft_test(NAME SOURCES a.c… NP 2 4 … [COMM_MODE m] [MSG_MODE m]
 #                     [STRICT] [ORDERED] [TIMEOUT s] [ENV K=V …] [LABELS l…]
-#                     [SUFFIX s])
+#                     [SUFFIX s] [GROUP g])
 #
 # builds mpi_ft_NAME and registers mpi.ft.NAME<SUFFIX>.np<N> for each N,
-# labelled `ft`. A second call with the same NAME and a SUFFIX runs the same
+# labelled `ft` (GROUP g: mpi_g_NAME, mpi.g.NAME…, labelled g, for other
+# programs that need the VM's services, e.g. MPI_Comm_spawn's). A second call with the same NAME and a SUFFIX runs the same
 # program again with other modes or ENV (SOURCES is then ignored). ENV
 # entries go to every rank (ftmpirun -x K=V), e.g. FT_KILL_RANK=1
 # FT_KILL_AT=bcast for tests/mpi/ft/inject.h. The launcher's
@@ -21,7 +22,7 @@
 set(FTMPI_FT_INJECT_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(ftmpi_add_ft_test NAME)
-  cmake_parse_arguments(T "STRICT;ORDERED" "TIMEOUT;COMM_MODE;MSG_MODE;SUFFIX"
+  cmake_parse_arguments(T "STRICT;ORDERED" "TIMEOUT;COMM_MODE;MSG_MODE;SUFFIX;GROUP"
                         "SOURCES;NP;ENV;LABELS" ${ARGN})
   if(NOT T_SOURCES OR NOT T_NP)
     message(FATAL_ERROR "ftmpi_add_ft_test(${NAME}): SOURCES and NP are required")
@@ -35,7 +36,10 @@ function(ftmpi_add_ft_test NAME)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 90)
   endif()
-  set(exe mpi_ft_${NAME})
+  if(NOT T_GROUP)
+    set(T_GROUP ft)
+  endif()
+  set(exe mpi_${T_GROUP}_${NAME})
   if(NOT TARGET ${exe})
     add_executable(${exe} ${T_SOURCES})
     target_include_directories(${exe} PRIVATE ${FTMPI_FT_INJECT_DIR})
@@ -75,7 +79,7 @@ function(ftmpi_add_ft_test NAME)
       if(suffix STREQUAL "skip")
         continue()
       endif()
-      set(test mpi.ft.${NAME}${T_SUFFIX}${suffix}.np${np})
+      set(test mpi.${T_GROUP}.${NAME}${T_SUFFIX}${suffix}.np${np})
       # No HARNESS_HCORE and a root without a daemon: ftmpirun starts a private
       # hcored for this job alone, so parallel tests never share a VM.
       add_test(NAME ${test}
@@ -88,7 +92,7 @@ function(ftmpi_add_ft_test NAME)
       # signal, so a crash (SIGSEGV, SIGABRT) or a failed check must be caught
       # in the output too; and a comm driver that could not be used would
       # make the test run over another one.
-      set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;ft;${T_LABELS};transport-${variant}"
+      set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;${T_GROUP};${T_LABELS};transport-${variant}"
         FAIL_REGULAR_EXPRESSION "FAILED: ;killed by SIG(SEGV|ABRT|BUS|FPE|ILL|TERM)|exited with status [1-9]|aborting job|comm driver [a-z0-9_]+ not used")
     endforeach()
   endforeach()

@@ -76,6 +76,7 @@ public:
     // Records one process end; returns what the job does about it.
     OnRankExit record(const RankExit &exit);
     void replacement_started(int rank) { ++replacements_[rank]; }
+    void processes_added(int n) { np_ += n; }  // MPI_Comm_spawn's
 
     // The first aborting exit's status when the job was aborted; else the
     // first non-zero status a rank exited with by itself (before or after

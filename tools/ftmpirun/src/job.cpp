@@ -3,6 +3,7 @@
 #include "hosts.hpp"
 #include "job_io.hpp"
 #include "job_notices.hpp"
+#include "job_process.hpp"
 #include "job_watchers.hpp"
 
 #include <harness/common/crypto.hpp>
@@ -27,111 +28,8 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 using spawn_client::SpawnClient;
 
-constexpr std::chrono::milliseconds kSpawnConnectTimeout{5000};
-constexpr std::chrono::milliseconds kLongPoll{5000};
 constexpr std::chrono::milliseconds kStopGrace{5000};
-
-Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key) {
-    spawn_client::Address a;
-    a.tcp = tcp;
-    return SpawnClient::open(a, key, kSpawnConnectTimeout);
-}
-
-// Runs a helper command on a daemon to its end (mkdir/rm of the wire-up
-// directory); returns its exit code, or why it could not run.
-Result<int> run_helper(SpawnClient &c, const std::vector<std::string> &argv) {
-    auto s = c.spawn({argv, {}, "/", "ftmpirun-helper", ""});
-    if (!s) return s.error();
-    std::int64_t after = 0;
-    std::string err;
-    auto deadline = Clock::now() + 30s;
-    for (;;) {
-        if (Clock::now() > deadline) return make_error(HARNESS_ERR_TIMEOUT, argv[0] + " did not finish in 30 s");
-        auto o = c.output(s->handle, after, kLongPoll);
-        if (!o) return o.error();
-        for (const auto &l : o->lines) err += l.text + "\n";
-        after = o->next_line;
-        if (o->finished) break;
-    }
-    auto st = c.status(s->handle);
-    if (!st) return st.error();
-    if (st->exit_code != 0) return make_error(HARNESS_ERR_PLUGIN_FAILED, argv[0] + " failed: " + err);
-    return 0;
-}
-
-// One process of the job: an original rank or a replacement.
-struct Process {
-    int rank = 0;
-    int incarnation = 0;
-    RankPlace place;
-    std::int64_t handle = 0;
-    bool done = false;            // its end was recorded
-    bool lost_published = false;  // rank_lost went out for it
-    std::string lost_why;         // non-empty: its daemon was declared failed
-    int fenced_by = -1;           // ≥ 0: killed at that rank's request
-
-    std::string label() const {
-        return incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);
-    }
-};
-
-// Follows one process's output to its end, then reports how it ended.
-void follow_process(std::size_t index, Process p, const VmKey &key, Printer &printer, Inbox &inbox) {
-    RankExit exit;
-    exit.rank = p.rank;
-    exit.incarnation = p.incarnation;
-    auto lost = [&](const Error &e) {
-        exit.lost = true;
-        exit.why =
-            "its daemon " + p.place.member_id + " (" + p.place.tcp.to_string() + ") stopped answering: " + e.describe();
-        inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
-    };
-    auto c = open_client(p.place.tcp, key);
-    if (!c) return lost(c.error());
-    const std::string label = p.label();
-    std::int64_t after = 0;
-    for (;;) {
-        auto o = c->output(p.handle, after, kLongPoll);
-        if (!o) return lost(o.error());
-        for (const auto &l : o->lines) printer.line(label, l.stream, l.text);
-        after = o->next_line;
-        if (o->finished) break;
-    }
-    auto st = c->status(p.handle);
-    if (!st) return lost(st.error());
-    exit.exit_code = st->exit_code;
-    exit.signal = st->signal;
-    exit.mpi_state = st->mpi_state;
-    inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
-}
-
-// Copies our stdin to rank 0 until EOF, or until told to stop (wake_fd).
-void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key, int wake_fd,
-                   const std::atomic<bool> &stop) {
-    auto c = open_client(where.tcp, key);
-    if (!c) return;
-    std::vector<std::uint8_t> buf(65536);
-    for (;;) {
-        pollfd p[2] = {{0, POLLIN, 0}, {wake_fd, POLLIN, 0}};
-        if (::poll(p, 2, -1) < 0) {
-            if (errno == EINTR) continue;
-            return;
-        }
-        if (p[1].revents || stop) return;
-        ssize_t n = (p[0].revents & POLLNVAL) ? 0 : ::read(0, buf.data(), buf.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            (void)c->write_stdin(handle, {}, true, 0ms);
-            return;
-        }
-        std::span<const std::uint8_t> rest(buf.data(), static_cast<std::size_t>(n));
-        while (!rest.empty() && !stop) {
-            auto taken = c->write_stdin(handle, rest, false, kLongPoll);
-            if (!taken) return;  // rank 0 ended or closed its stdin
-            rest = rest.subspan(static_cast<std::size_t>(*taken));
-        }
-    }
-}
+constexpr int kMaxSpawn = 4096;  // processes one MPI_Comm_spawn may ask for
 
 // The job's state, touched only by the controller (run_job's thread).
 class Job {
@@ -218,6 +116,7 @@ public:
         case Event::Kind::member_failed: return on_member_failed(ev.member, ev.member_left, stopping);
         case Event::Kind::fence: return stopping ? void() : on_fence(ev.fence);
         case Event::Kind::respawn: return stopping ? void() : on_respawn(ev.respawn);
+        case Event::Kind::spawn: return on_spawn(ev.spawn, stopping);
         case Event::Kind::signal: return;
         }
     }
@@ -237,16 +136,25 @@ public:
     }
 
 private:
+    // A process MPI_Comm_spawn asked for: what it runs and its place in its
+    // own MPI_COMM_WORLD (its environment says the rest).
+    struct Spawned {
+        RankProgram program;
+        int rank_in_world = 0;
+        int world_size = 0;
+    };
+
     Result<spawn_client::Started> start_process(int rank, int incarnation, const RankPlace &where,
-                                                const std::vector<std::string> &extra_env) {
+                                                const std::vector<std::string> &extra_env,
+                                                const Spawned *spawned = nullptr) {
         spawn_client::SpawnSpec s;
-        const RankProgram &program = spec_.programs.at(spec_.program_of_rank.at(rank));
+        const RankProgram &program = spawned ? spawned->program : spec_.programs.at(spec_.program_of_rank.at(rank));
         s.argv = program.argv;
         s.env = program.env;
         s.env.push_back("FTMPI_JOB=" + std::to_string(spec_.job_id));
         s.env.push_back("FTMPI_JOB_KEY=" + job_key_);
-        s.env.push_back("FTMPI_RANK=" + std::to_string(rank));
-        s.env.push_back("FTMPI_SIZE=" + std::to_string(spec_.ranks.size()));
+        s.env.push_back("FTMPI_RANK=" + std::to_string(spawned ? spawned->rank_in_world : rank));
+        s.env.push_back("FTMPI_SIZE=" + std::to_string(spawned ? spawned->world_size : spec_.ranks.size()));
         s.env.push_back("FTMPI_WIREUP=" + wireup_);
         for (auto &kv : ft_environment(spec_.ft)) s.env.push_back(std::move(kv));
         if (static_cast<std::size_t>(rank) < spec_.rank_env.size())
@@ -400,21 +308,8 @@ private:
                           std::to_string(round) + "): " + why);
             publish(pack_respawn_failed(round, rank, why), "respawn_failed");
         };
-        // With a wire-up directory every process must be on its host.
-        std::vector<RankPlace> candidates;
-        for (const auto &h : spec_.hosts)
-            if (!dead_.count(h.member_id) && (dir_member_.empty() || h.member_id == dir_member_))
-                candidates.push_back(h);
-        if (candidates.empty() && dir_member_.empty())
-            for (const auto &d : spec_.vm)
-                if (!dead_.count(d.member_id)) candidates.push_back({d.member_id, d.tcp});
-        std::vector<Candidate> counted;
-        for (const auto &c : candidates) {
-            int n = 0;
-            for (const auto &p : procs_)
-                if (!p.done && p.place.member_id == c.member_id) ++n;
-            counted.push_back({c.member_id, n});
-        }
+        const std::vector<RankPlace> candidates = alive_candidates();
+        const std::vector<Candidate> counted = count_processes(candidates);
         bool failed_on_alive = false;
         for (const auto &c : candidates) failed_on_alive |= c.member_id == failed_on;
         auto chosen = choose_replacement_host(failed_on, failed_on_alive, counted);
@@ -436,6 +331,98 @@ private:
         publish(pack_respawned(round, rank, incarnation, where.member_id), "respawned");
     }
 
+    // Where new processes may start: the job's alive daemons (with a wire-up
+    // directory, only its host), else any alive daemon of the VM.
+    std::vector<RankPlace> alive_candidates() const {
+        std::vector<RankPlace> candidates;
+        for (const auto &h : spec_.hosts)
+            if (!dead_.count(h.member_id) && (dir_member_.empty() || h.member_id == dir_member_))
+                candidates.push_back(h);
+        if (candidates.empty() && dir_member_.empty())
+            for (const auto &d : spec_.vm)
+                if (!dead_.count(d.member_id)) candidates.push_back({d.member_id, d.tcp});
+        return candidates;
+    }
+    std::vector<Candidate> count_processes(const std::vector<RankPlace> &candidates) const {
+        std::vector<Candidate> counted;
+        for (const auto &c : candidates) {
+            int n = 0;
+            for (const auto &p : procs_)
+                if (!p.done && p.place.member_id == c.member_id) ++n;
+            counted.push_back({c.member_id, n});
+        }
+        return counted;
+    }
+
+    // MPI_Comm_spawn: starts the processes (world ranks after every one the
+    // job used, one MPI_COMM_WORLD for all apps, each on the least loaded
+    // candidate or on the daemon its "host" names) and answers the request.
+    // A failure to start any of them kills those started and answers
+    // spawn_failed; the parents' MPI_Comm_spawn returns MPI_ERR_SPAWN.
+    void on_spawn(const SpawnRequest &r, bool stopping) {
+        auto refuse = [&](const std::string &why) { notices_.publish(pack_spawn_failed(r.id, why), "spawn_failed"); };
+        if (stopping) return refuse("the job is ending");
+        int total = 0;
+        for (const auto &a : r.apps) {
+            if (a.count < 1 || a.count > kMaxSpawn || a.command.empty())
+                return refuse("each command needs a name and from 1 to " + std::to_string(kMaxSpawn) + " processes");
+            total += a.count;
+        }
+        if (total < 1 || total > kMaxSpawn) return refuse("from 1 to " + std::to_string(kMaxSpawn) + " processes");
+        const int base = next_rank_;
+        const int spawn_id = ++spawns_;
+        const std::size_t first = procs_.size();
+        const std::vector<RankPlace> candidates = alive_candidates();
+        const RankProgram &parent = spec_.programs.at(0);
+        int rank_in_world = 0;
+        for (std::size_t app = 0; app < r.apps.size(); ++app) {
+            const SpawnApp &a = r.apps[app];
+            std::vector<RankPlace> allowed;
+            for (const auto &c : candidates)
+                if (a.host.empty() || a.host == c.member_id || a.host == c.tcp.host) allowed.push_back(c);
+            for (int i = 0; i < a.count; ++i, ++rank_in_world) {
+                auto chosen = choose_replacement_host("", false, count_processes(allowed));
+                std::string why = !chosen
+                    ? (a.host.empty() ? "no alive daemon for the job" : "no alive daemon of the job is " + a.host)
+                    : std::string();
+                if (chosen) {
+                    RankPlace where;
+                    for (const auto &c : allowed)
+                        if (c.member_id == *chosen) where = c;
+                    Spawned s;
+                    s.program.argv = {a.command};
+                    s.program.argv.insert(s.program.argv.end(), a.argv.begin(), a.argv.end());
+                    s.program.env = parent.env;
+                    s.program.cwd = a.wdir.empty() ? parent.cwd : a.wdir;
+                    s.rank_in_world = rank_in_world;
+                    s.world_size = total;
+                    const std::vector<std::string> env{
+                        "FTMPI_WORLD_BASE=" + std::to_string(base), "FTMPI_UNIVERSE=" + std::to_string(base + total),
+                        "FTMPI_PARENT=" + std::to_string(r.leader) + ":" + std::to_string(spawn_id),
+                        "FTMPI_APPNUM=" + std::to_string(app)};
+                    auto started = start_process(base + rank_in_world, 0, where, env, &s);
+                    if (started) {
+                        (void)control_.at(where.member_id).write_stdin(started->handle, {}, true, 0ms);
+                        continue;
+                    }
+                    why = "daemon " + where.member_id + ": " + started.error().describe();
+                }
+                printer_.note("cannot start process " + std::to_string(rank_in_world) + " of an MPI_Comm_spawn (" +
+                              a.command + "): " + why);
+                for (std::size_t p = first; p < procs_.size(); ++p)
+                    (void)control_.at(procs_[p].place.member_id).signal(procs_[p].handle, SIGKILL, true);
+                for (std::size_t p = first; p < procs_.size(); ++p) start_follower(p);
+                next_rank_ = base + total;  // those that started keep their world ranks
+                outcome_.processes_added(static_cast<int>(procs_.size() - first));
+                return refuse(why);
+            }
+        }
+        next_rank_ = base + total;
+        outcome_.processes_added(total);
+        for (std::size_t p = first; p < procs_.size(); ++p) start_follower(p);
+        notices_.publish(pack_spawned(r.id, spawn_id, base, total), "spawned");
+    }
+
 public:
     // A follower saw its daemon stop answering before the VM declared it
     // failed: remember it, so a later declaration still publishes rank_lost.
@@ -453,7 +440,9 @@ private:
     std::set<std::string> dead_;  // daemons the VM declared failed
 
     std::set<std::size_t> lost_seen_;
-    std::set<std::pair<int, int>> respawned_;  // (round, rank) already handled
+    std::set<std::pair<int, int>> respawned_;               // (round, rank) already handled
+    int next_rank_ = static_cast<int>(spec_.ranks.size());  // the next spawned process's world rank
+    int spawns_ = 0;                                        // MPI_Comm_spawn requests served
     std::string wireup_ = "drd:";
     // Tells this job apart from a job of the same id in another VM on this
     // host (job ids count from 1 in each VM): names its shared-memory files.
@@ -510,8 +499,7 @@ int run_job(const JobSpec &spec) {
     std::thread member_thread;
     if (!spec.vm.empty()) member_thread = std::thread([&] { watch_members(spec, inbox, stop_watchers); });
     std::thread topic_thread;
-    if (!spec.vm.empty() && spec.ft.comm_mode != CommMode::abort)
-        topic_thread = std::thread([&] { read_job_topic(spec, inbox, printer, stop_watchers); });
+    if (!spec.vm.empty()) topic_thread = std::thread([&] { read_job_topic(spec, inbox, printer, stop_watchers); });
 
     // The controller.
     std::optional<Clock::time_point> deadline;

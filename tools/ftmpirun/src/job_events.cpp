@@ -35,8 +35,50 @@ JobRequest parse_job_event(std::span<const std::uint8_t> payload) {
             r.ranks.push_back(rank);
         }
         out.respawn = std::move(r);
+    } else if (kind == "spawn") {
+        SpawnRequest r;
+        std::int32_t leader = 0, apps = 0;
+        bool ok = u.str(r.id) && u.i32(leader) && u.i32(apps) && leader >= 0 && apps >= 0 && apps <= 1024;
+        for (std::int32_t a = 0; ok && a < apps; ++a) {
+            SpawnApp app;
+            std::int32_t argc = 0, count = 0;
+            ok = u.str(app.command) && u.i32(argc) && argc >= 0 && argc <= 4096;
+            for (std::int32_t i = 0; ok && i < argc; ++i) ok = u.str(app.argv.emplace_back());
+            ok = ok && u.i32(count) && u.str(app.host) && u.str(app.wdir);
+            app.count = count;
+            r.apps.push_back(std::move(app));
+        }
+        if (!ok) {
+            out.malformed = "spawn";
+            return out;
+        }
+        r.leader = leader;
+        out.spawn = std::move(r);
     }
     return out;
+}
+
+Bytes pack_spawned(const std::string &id, int spawn_id, int base, int count) {
+    Packer p;
+    p.str("spawned").str(id).i32(spawn_id).i32(base).i32(count);
+    return p.take();
+}
+
+Bytes pack_spawn_failed(const std::string &id, const std::string &why) {
+    Packer p;
+    p.str("spawn_failed").str(id).str(why);
+    return p.take();
+}
+
+Bytes pack_spawn(const SpawnRequest &r) {
+    Packer p;
+    p.str("spawn").str(r.id).i32(r.leader).i32(static_cast<std::int32_t>(r.apps.size()));
+    for (const auto &a : r.apps) {
+        p.str(a.command).i32(static_cast<std::int32_t>(a.argv.size()));
+        for (const auto &arg : a.argv) p.str(arg);
+        p.i32(a.count).str(a.host).str(a.wdir);
+    }
+    return p.take();
 }
 
 Bytes pack_rank_lost(int rank, int incarnation, const std::string &member, const std::string &why) {

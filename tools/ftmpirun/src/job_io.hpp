@@ -33,13 +33,14 @@ private:
 };
 
 struct Event {
-    enum class Kind { process_end, signal, member_failed, fence, respawn } kind = Kind::process_end;
+    enum class Kind { process_end, signal, member_failed, fence, respawn, spawn } kind = Kind::process_end;
     std::size_t process = 0;  // process_end: index into the job's process table
     RankExit exit;            // process_end
     int sig = 0;              // signal
     std::string member;       // member_failed
     FenceRequest fence;
     RespawnRequest respawn;
+    SpawnRequest spawn;
     bool member_left = false;  // member_failed: it stopped cleanly (left the VM)
 };
 

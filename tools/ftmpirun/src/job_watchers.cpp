@@ -40,7 +40,7 @@ void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFla
         if (!got) {
             if (got.error().status == HARNESS_ERR_NOT_FOUND) {
                 printer.note("vm/events is not running in this VM (" + got.error().describe() +
-                             "): ranks cannot ask for fences or replacements");
+                             "): ranks cannot ask for fences, replacements or new processes");
                 return;
             }
             if (stop.wait_for(200ms)) return;
@@ -54,6 +54,11 @@ void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFla
                              ") on " + topic);
             if (request.fence) inbox.post({Event::Kind::fence, 0, {}, 0, {}, *request.fence, {}});
             if (request.respawn) inbox.post({Event::Kind::respawn, 0, {}, 0, {}, {}, *request.respawn});
+            if (request.spawn) {
+                Event spawn{Event::Kind::spawn};
+                spawn.spawn = std::move(*request.spawn);
+                inbox.post(std::move(spawn));
+            }
         }
     }
 }

@@ -1,0 +1,61 @@
+// Processes MPI_Comm_spawn added to the job, at the engine: their world
+// ranks follow the job's others, so making room is growing every per-peer
+// table; they connect to us (Tcp::take_spawned, on_joined) whenever they
+// get there, and the spawning ranks wait for that before they talk to them.
+#include "p2p/engine.hpp"
+
+#include "internal/p2p.hpp"
+#include "mpi-ext.h"
+
+namespace ftmpi::p2p {
+
+void Engine::grow_locked(int n) {
+    if (n <= size_ || !net_) return;
+    failures_.grow(n);
+    match_.grow(n);
+    net_->grow(n);
+    size_ = n;
+}
+
+void Engine::expect_peers(int n) {
+    Lock lk(mu_);
+    if (running_ && networked_) grow_locked(n);
+}
+
+int Engine::wait_connected(const std::vector<int> &worlds, int deadline_ms) {
+    {
+        Lock lk(mu_);
+        if (!running_ || !networked_) return MPIX_ERR_PROC_FAILED;
+    }
+    auto settled = [&](int w) {
+        return w == rank_ || w < 0 || w >= size_ || failures_.failed(w) || net_->connected(w) || net_->bye_received(w);
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(deadline_ms, 0));
+    wait_until_deadline(deadline, [&] {
+        for (int w : worlds)
+            if (!settled(w)) return false;
+        return true;
+    });
+    Lock lk(mu_);
+    bool any_failed = false;
+    for (int w : worlds) {
+        if (!settled(w)) declare_failed_locked(w, "a spawned process did not connect in time");
+        any_failed |= w >= 0 && w < size_ && failures_.failed(w);
+    }
+    report(lk);
+    return any_failed ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+}
+
+void expect_peers(int n) {
+    Engine::get().expect_peers(n);
+}
+int known_world_ranks() {
+    auto &engine = Engine::get();
+    std::lock_guard<std::mutex> lk(engine.mutex());
+    return engine.size();
+}
+int wait_connected(const std::vector<int> &worlds, int deadline_ms) {
+    return Engine::get().wait_connected(worlds, deadline_ms);
+}
+
+}  // namespace ftmpi::p2p

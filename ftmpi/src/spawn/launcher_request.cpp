@@ -1,0 +1,99 @@
+// The request for new processes through the VM's events (launcher_request.hpp).
+#include "spawn/launcher_request.hpp"
+
+#include "internal/runtime.hpp"
+#include "settings/values.hpp"
+
+#include <harness/common/pack.hpp>
+#include <harness/hlib/hlib.hpp>
+
+#include <atomic>
+#include <cstdlib>
+
+namespace ftmpi::spawn {
+namespace {
+
+namespace hl = harness::hlib;
+using Clock = std::chrono::steady_clock;
+const harness::ComponentName events_service{"vm", "events"};
+constexpr int64_t poll_ms = 500;
+
+std::vector<uint8_t> encode(const std::string &id, const std::vector<App> &apps, int leader_world) {
+    harness::Packer p;
+    p.str("spawn").str(id).i32(leader_world).i32(static_cast<int32_t>(apps.size()));
+    for (const App &a : apps) {
+        p.str(a.command).i32(static_cast<int32_t>(a.argv.size()));
+        for (const auto &arg : a.argv) p.str(arg);
+        p.i32(a.count).str(a.host).str(a.wdir);
+    }
+    return p.take();
+}
+
+// The answer to request `id` in one event, if it is one.
+enum class Answer { none, started, refused };
+Answer decode(const std::vector<uint8_t> &payload, const std::string &id, Started *out, std::string *why) {
+    harness::Unpacker u(payload);
+    std::string kind, got;
+    if (!u.str(kind) || (kind != "spawned" && kind != "spawn_failed") || !u.str(got) || got != id) return Answer::none;
+    if (kind == "spawn_failed") {
+        if (!u.str(*why)) *why = "the launcher refused it";
+        return Answer::refused;
+    }
+    int32_t spawn_id = 0, base = 0, count = 0;
+    if (!u.i32(spawn_id) || !u.i32(base) || !u.i32(count)) {
+        *why = "a malformed answer from the launcher";
+        return Answer::refused;
+    }
+    *out = {spawn_id, base, count};
+    return Answer::started;
+}
+
+}  // namespace
+
+std::string request_spawn(const std::vector<App> &apps, int leader_world, std::chrono::milliseconds timeout,
+                          Started *out) {
+    const auto &env = settings::current();
+    if (!env.is_set(settings::Id::job) || std::getenv("HARNESS_HCORE") == nullptr)
+        return "this job was not started by ftmpirun through a VM, which is what starts new processes";
+    const std::string topic = "job/" + env.text(settings::Id::job);
+    static std::atomic<int> requests{0};
+    const std::string id = std::to_string(runtime::world_rank()) + "." + std::to_string(++requests);
+    const auto deadline = Clock::now() + timeout;
+
+    hl::ConnectOptions options;
+    options.timeout = std::chrono::milliseconds(5000);
+    auto vm = hl::VirtualMachine::connect(options.resolved());
+    if (!vm) return "cannot reach this host's daemon: " + vm.error().describe();
+    harness::Packer publish;
+    publish.str(topic).bytes(encode(id, apps, leader_world));
+    auto published = vm->local().call(events_service, "publish", publish.view(), HARNESS_CALL_PACKED,
+                                      HARNESS_MODE_DEFAULT, Clock::now() + std::chrono::seconds(5));
+    if (!published) return "cannot publish the request on " + topic + ": " + published.error().describe();
+
+    int64_t after = 0;
+    while (Clock::now() < deadline) {
+        harness::Packer args;
+        args.str(topic).i64(after).i64(poll_ms).i64(256);
+        auto reply = vm->local().call(events_service, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
+                                      Clock::now() + std::chrono::milliseconds(poll_ms + 5000));
+        if (!reply) return "cannot read " + topic + ": " + reply.error().describe();
+        harness::Unpacker in(*reply);
+        int64_t n = 0;
+        if (!in.i64(n) || n < 0) return "a malformed reply from vm/events";
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t seq = 0;
+            std::vector<uint8_t> payload;
+            if (!in.i64(seq) || !in.bytes(payload)) return "a malformed reply from vm/events";
+            after = std::max(after, seq);
+            std::string why;
+            switch (decode(payload, id, out, &why)) {
+            case Answer::none: break;
+            case Answer::started: return {};
+            case Answer::refused: return why;
+            }
+        }
+    }
+    return "the launcher did not answer within " + std::to_string(timeout.count()) + " ms";
+}
+
+}  // namespace ftmpi::spawn

@@ -1,0 +1,54 @@
+// A spawned process's parents: the intercommunicator built at the end of
+// MPI_Init from FTMPI_PARENT ("LEADER:SPAWN", the parents' leader's world
+// rank and the spawn's number), and MPI_Comm_get_parent.
+#include "internal/comm.hpp"
+#include "internal/errors.hpp"
+#include "internal/pmpi.hpp"
+#include "internal/spawn.hpp"
+#include "runtime/log.hpp"
+#include "settings/values.hpp"
+#include "spawn/tags.hpp"
+
+#include <cstdio>
+
+namespace ftmpi::spawn {
+namespace {
+MPI_Comm parent = MPI_COMM_NULL;
+}
+
+int connect_parent() {
+    const std::string &text = settings::current().text(settings::Id::parent);
+    if (text.empty()) return MPI_SUCCESS;
+    int leader = -1, spawn_id = -1;
+    char end = 0;
+    if (std::sscanf(text.c_str(), "%d:%d%c", &leader, &spawn_id, &end) != 2 || leader < 0 || spawn_id < 0) {
+        log::error("FTMPI_PARENT=%s is not LEADER:SPAWN", text.c_str());
+        return MPI_ERR_OTHER;
+    }
+    MPI_Comm made = MPI_COMM_NULL;
+    int err = comm::connect_groups(MPI_COMM_WORLD, 0, leader, spawn_tag(spawn_id), &made);
+    if (err != MPI_SUCCESS) return err;
+    made->name = "MPI_COMM_PARENT";
+    parent = made;
+    return MPI_SUCCESS;
+}
+
+void forget_parent() {
+    parent = MPI_COMM_NULL;
+}
+
+// The parent intercommunicator, or MPI_COMM_NULL once it was freed or
+// disconnected (the handle is not valid any more then).
+MPI_Comm current_parent() {
+    if (parent != MPI_COMM_NULL && !comm::valid(parent)) parent = MPI_COMM_NULL;
+    return parent;
+}
+
+}  // namespace ftmpi::spawn
+
+extern "C" int MPI_Comm_get_parent(MPI_Comm *out) noexcept {
+    if (out == nullptr) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_get_parent");
+    *out = ftmpi::spawn::current_parent();
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Comm_get_parent)

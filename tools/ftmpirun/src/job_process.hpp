@@ -1,0 +1,48 @@
+// job_process.hpp — one process of a job as ftmpirun follows it: the
+// controller connection to a daemon, a helper command run to its end, the
+// thread that forwards a process's output and reports its end, and the one
+// that copies our stdin to rank 0.
+#pragma once
+
+#include "job.hpp"
+#include "job_io.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace harness::ftmpirun {
+
+Result<spawn_client::SpawnClient> open_client(const Endpoint &tcp, const VmKey &key);
+
+// Runs a helper command on a daemon to its end (mkdir/rm of the wire-up
+// directory); returns its exit code, or why it could not run.
+Result<int> run_helper(spawn_client::SpawnClient &c, const std::vector<std::string> &argv);
+
+// One process of the job: an original rank, a replacement or a process
+// MPI_Comm_spawn added (rank: its world rank in the job).
+struct Process {
+    int rank = 0;
+    int incarnation = 0;
+    RankPlace place;
+    std::int64_t handle = 0;
+    bool done = false;            // its end was recorded
+    bool lost_published = false;  // rank_lost went out for it
+    std::string lost_why;         // non-empty: its daemon was declared failed
+    int fenced_by = -1;           // ≥ 0: killed at that rank's request
+
+    std::string label() const {
+        return incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);
+    }
+};
+
+// Follows one process's output to its end, then reports how it ended.
+void follow_process(std::size_t index, Process p, const VmKey &key, Printer &printer, Inbox &inbox);
+
+// Copies our stdin to rank 0 until EOF, or until told to stop (wake_fd).
+void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key, int wake_fd,
+                   const std::atomic<bool> &stop);
+
+}  // namespace harness::ftmpirun

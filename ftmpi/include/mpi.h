@@ -510,9 +510,9 @@ MPI_Fint PMPI_File_c2f(MPI_File file) FTMPI_NOEXCEPT;
 MPI_File PMPI_File_f2c(MPI_Fint file) FTMPI_NOEXCEPT;
 FTMPI_API(Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
-#include "ftmpi/mpi_io.h"  /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
-#include "ftmpi/mpi_rma.h" /* One-sided communication: windows, Put/Get/Accumulate, synchronisation (chapter 11). */
 #include "ftmpi/mpi_dynamic.h" /* Process creation: MPI_Comm_spawn(_multiple), get_parent, disconnect (chapter 10). */
+#include "ftmpi/mpi_io.h"      /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
+#include "ftmpi/mpi_rma.h"     /* One-sided communication: windows, Put/Get/Accumulate, synchronisation (chapter 11). */
 
 #ifdef __cplusplus
 }

@@ -9,12 +9,13 @@
 
 /* New processes are started by the job's launcher (ftmpirun) through the
  * VM; they get world ranks after the job's others (ftmpi/src/spawn). */
-FTMPI_API(Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
-                       MPI_Comm *intercomm, int array_of_errcodes[]))
-FTMPI_API(Comm_spawn_multiple, (int count, char *array_of_commands[], char **array_of_argv[],
-                                const int array_of_maxprocs[], const MPI_Info array_of_info[], int root,
-                                MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]))
-FTMPI_API(Comm_get_parent, (MPI_Comm *parent))
-FTMPI_API(Comm_disconnect, (MPI_Comm *comm))
+FTMPI_API(Comm_spawn,
+          (const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm,
+           int array_of_errcodes[]))
+FTMPI_API(Comm_spawn_multiple,
+          (int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[],
+           const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]))
+FTMPI_API(Comm_get_parent, (MPI_Comm * parent))
+FTMPI_API(Comm_disconnect, (MPI_Comm * comm))
 
 #endif

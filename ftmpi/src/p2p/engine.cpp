@@ -66,8 +66,8 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             if (static_cast<int>(wired.cards.size()) != size_) return "wire-up returned the wrong number of contacts";
             const long long timeout_ms = ftmpi::settings::current().number(ftmpi::settings::Id::wireup_timeout);
             if (options.first_sibling >= 0) {
-                for (int lost : net_->join_spawned(wired.cards, options.first_sibling,
-                                                   std::chrono::milliseconds(timeout_ms)))
+                for (int lost :
+                     net_->join_spawned(wired.cards, options.first_sibling, std::chrono::milliseconds(timeout_ms)))
                     failures_.mark_failed_at_start(lost);
             } else if (my_incarnation_ > 0) {
                 for (int lost : net_->join(wired.cards, join_connect_timeout()))  // a replacement (joins.cpp)

@@ -159,14 +159,14 @@ private:
     void on_frame(int peer, const transport::Frame &, const transport::Landing &) override;
     void on_sent(uint64_t token) override;
     void on_peer_lost(int peer) override;
-    void on_joined(int peer) override;       // joins.cpp
-    void renew_peer(int peer);               // joins.cpp: a new incarnation's per-peer state (lock held)
-    void wake_all();                         // joins.cpp: every waiter re-checks (a deadline passed)
+    void on_joined(int peer) override;  // joins.cpp
+    void renew_peer(int peer);          // joins.cpp: a new incarnation's per-peer state (lock held)
+    void wake_all();                    // joins.cpp: every waiter re-checks (a deadline passed)
     // joins.cpp: wait_until, also ended when `deadline` passes (`done` then
     // decides); returns done()'s last answer.
     bool wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done);
-    void grow_locked(int n);  // spawned.cpp
-    int my_incarnation_ = 0, my_round_ = 0;  // set_identity
+    void grow_locked(int n);                                  // spawned.cpp
+    int my_incarnation_ = 0, my_round_ = 0;                   // set_identity
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS
 
     int post_send(MPI_Request r);

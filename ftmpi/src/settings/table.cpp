@@ -64,7 +64,7 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
     integer(Id::universe, "universe", "FTMPI_UNIVERSE", "0", 0, int_max, launcher,
             "processes the job had started when this one started (0: FTMPI_WORLD_BASE + FTMPI_SIZE)"),
     text(Id::parent, "parent", "FTMPI_PARENT", "", launcher,
-         "a spawned process's parents: LEADER:TAG, their leader's world rank and the tag of the connection"),
+         "a spawned process's parents: LEADER:SPAWN, their leader's world rank and the number of the spawn"),
     integer(Id::spawn_timeout, "spawn_timeout_ms", "FTMPI_SPAWN_MS", "60000", 1, int_max, user,
             "how long MPI_Comm_spawn waits for the launcher to start the processes and for them to connect"),
     integer(Id::local_rank, "local_rank", "FTMPI_LOCAL_RANK", "0", 0, int_max, launcher,

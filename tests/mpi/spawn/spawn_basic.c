@@ -4,18 +4,11 @@
  * sides merge into one intracommunicator (parents first) and reduce over it,
  * and disconnect. Children find their parents with MPI_Comm_get_parent; a
  * process started by the launcher has none. */
-#include "support/check.h"
+#include "spawn_support.h"
 
 #include <string.h>
-#include <unistd.h>
 
 enum { children = 3 };
-
-static void self_path(char *buf, size_t len) {
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    CHECK(n > 0, "cannot read /proc/self/exe");
-    buf[n] = '\0';
-}
 
 static void merged_sum(MPI_Comm inter, int high, int parents) {
     MPI_Comm merged;

@@ -216,6 +216,7 @@ private:
             x.why = p.lost_why;
         }
         if (p.fenced_by >= 0 && x.signal) x.why = "fenced at the request of rank " + std::to_string(p.fenced_by);
+        if (p.discarded) return;  // never part of the job: its spawn failed
         record(p, x, stopping);
     }
 
@@ -409,11 +410,15 @@ private:
                 }
                 printer_.note("cannot start process " + std::to_string(rank_in_world) + " of an MPI_Comm_spawn (" +
                               a.command + "): " + why);
-                for (std::size_t p = first; p < procs_.size(); ++p)
+                // Those that started are killed; they keep their world ranks
+                // (a process may have published its contact), the rest are
+                // given to the next spawn.
+                for (std::size_t p = first; p < procs_.size(); ++p) {
+                    procs_[p].discarded = true;
                     (void)control_.at(procs_[p].place.member_id).signal(procs_[p].handle, SIGKILL, true);
-                for (std::size_t p = first; p < procs_.size(); ++p) start_follower(p);
-                next_rank_ = base + total;  // those that started keep their world ranks
-                outcome_.processes_added(static_cast<int>(procs_.size() - first));
+                    start_follower(p);
+                }
+                next_rank_ = base + static_cast<int>(procs_.size() - first);
                 return refuse(why);
             }
         }

@@ -4,9 +4,10 @@
 //
 // Fault tolerance (ftmpi/FT_CONTRACTS.md): a watcher polls the VM's member
 // list and reports daemons declared failed (their ranks are published as
-// `rank_lost` on job/<J>); outside comm mode abort a reader of job/<J> passes
-// the ranks' `fence` and `respawn` requests to the controller, which kills the
-// fenced process or starts replacements and publishes `respawned`.
+// `rank_lost` on job/<J>); a reader of job/<J> passes the ranks' `fence` and
+// `respawn` requests (outside comm mode abort) and `spawn` requests
+// (MPI_Comm_spawn) to the controller, which kills the fenced process or
+// starts replacements or new processes and publishes the outcome.
 //
 // Threads: one per process follows its output (the `output` long poll, on a
 // connection of its own) and reports its exit; one forwards stdin to rank 0;

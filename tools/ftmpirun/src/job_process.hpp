@@ -32,6 +32,7 @@ struct Process {
     bool lost_published = false;  // rank_lost went out for it
     std::string lost_why;         // non-empty: its daemon was declared failed
     int fenced_by = -1;           // ≥ 0: killed at that rank's request
+    bool discarded = false;       // killed by ftmpirun because its spawn failed: its end is no failure
 
     std::string label() const {
         return incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);

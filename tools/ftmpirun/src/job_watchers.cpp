@@ -39,8 +39,11 @@ void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFla
         auto got = link.fetch(topic, after, kTopicPoll);
         if (!got) {
             if (got.error().status == HARNESS_ERR_NOT_FOUND) {
-                printer.note("vm/events is not running in this VM (" + got.error().describe() +
-                             "): ranks cannot ask for fences, replacements or new processes");
+                // Without failures to act on, only MPI_Comm_spawn needs it
+                // (and says so itself when it is called).
+                if (spec.ft.comm_mode != CommMode::abort)
+                    printer.note("vm/events is not running in this VM (" + got.error().describe() +
+                                 "): ranks cannot ask for fences, replacements or new processes");
                 return;
             }
             if (stop.wait_for(200ms)) return;

@@ -39,7 +39,8 @@ private:
 
 // Reports each daemon the VM declares failed (once; the controller dedups).
 void watch_members(const JobSpec &spec, Inbox &inbox, StopFlag &stop);
-// Passes the ranks' fence and respawn requests on job/<J> to the controller.
+// Passes the ranks' fence, respawn and spawn requests on job/<J> to the
+// controller.
 void read_job_topic(const JobSpec &spec, Inbox &inbox, Printer &printer, StopFlag &stop);
 
 }  // namespace harness::ftmpirun

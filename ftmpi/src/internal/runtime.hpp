@@ -5,6 +5,9 @@
 namespace ftmpi::runtime {
 bool initialized();
 bool finalized();
+// This process's world rank in the job, and how many world ranks the job
+// had when it started (a spawned process's world rank is not its rank in
+// its MPI_COMM_WORLD: CONTRACTS.md, "Process identity").
 int world_rank();
 int world_size();
 int thread_level();  // the level MPI_Init_thread provided

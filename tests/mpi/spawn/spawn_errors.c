@@ -1,7 +1,8 @@
 /* MPI_Comm_spawn's errors and MPI_Comm_spawn_multiple:
  * a program that does not exist ends in MPI_ERR_SPAWN at every parent, with
  * every error code set, and the job goes on; maxprocs 0 is MPI_ERR_ARG (or
- * MPI_ERR_SPAWN); spawn_multiple starts two commands in one MPI_COMM_WORLD
+ * MPI_ERR_SPAWN), and so is an info "host" that names no daemon of the job;
+ * spawn_multiple starts two commands in one MPI_COMM_WORLD
  * whose MPI_APPNUM tells them apart, each in the "wdir" of its info. */
 #include "spawn_support.h"
 
@@ -44,6 +45,13 @@ int main(int argc, char **argv) {
     self_path(path, sizeof path);
     rc = MPI_Comm_spawn(path, MPI_ARGV_NULL, 0, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
     CHECK(error_class(rc) == MPI_ERR_ARG || error_class(rc) == MPI_ERR_SPAWN, "maxprocs 0: class %d", error_class(rc));
+
+    MPI_Info nowhere;
+    MPI_Info_create(&nowhere);
+    MPI_Info_set(nowhere, "host", "no-such-host.invalid");
+    rc = MPI_Comm_spawn(path, MPI_ARGV_NULL, 1, nowhere, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+    CHECK(error_class(rc) == MPI_ERR_SPAWN, "info host naming no daemon: class %d", error_class(rc));
+    MPI_Info_free(&nowhere);
 
     char *commands[2] = {path, path};
     int counts[2] = {1, 2};

@@ -162,6 +162,9 @@ int Engine::post_send(MPI_Request r) {
         }
         if (r->peer == rank_) return send_local(r);
     }
+    // A world rank not known here (a spawned process that never connected
+    // to this one) gets room, and is then not connected: a failure.
+    if (r->peer >= size_) grow_locked(r->peer + 1);
     if (failures_.suspected(r->peer) && !failed(r->peer)) {
         stalled_.push_back(r);  // its peer's fate is not decided yet: the failure verdict completes it
         return MPI_SUCCESS;

@@ -11,6 +11,7 @@
 #include "transport/tcp.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace ftmpi::transport {
 
@@ -22,9 +23,21 @@ void Tcp::grow(int n) {
     joining_.resize(static_cast<size_t>(n));
 }
 
+namespace {
+// The most world ranks a job may reach: a hello cannot make a process
+// allocate without bound.
+constexpr int max_world_ranks = 1 << 16;
+}  // namespace
+
 bool Tcp::take_spawned(const Pending &p) {
     const Frame &h = p.hello;
     const int src = h.source;
+    if (src >= max_world_ranks) {
+        refuse(p.fd, p.from,
+               "hello from world rank " + std::to_string(src) + ", beyond the limit of " +
+                   std::to_string(max_world_ranks));
+        return true;
+    }
     if (src < 0 || src == my_rank_ || h.tag != 0 || h.length != static_cast<uint64_t>(my_rank_) ||
         h.receiver_id != static_cast<uint64_t>(my_incarnation_))
         return false;  // the ordinary checks refuse it with the reason

@@ -4,7 +4,8 @@
  * connections to rank 0's listening port, which stays open after the mesh
  * for REBUILD replacements: garbage, a frame without the hello magic, hellos
  * naming a rank outside the job, another destination, a stale incarnation,
- * a half hello left open, a connect-and-close, and one valid joining hello
+ * a spawned process's hello for a rank in use or beyond the limit on world
+ * ranks, a half hello left open, a connect-and-close, and one valid joining hello
  * (a would-be replacement of rank 2, incarnation 1), which must be answered
  * with a hello-ack and then held unread. Every bad one must be closed by
  * rank 0 (read() returns 0 before a deadline); afterwards every rank checks
@@ -160,6 +161,20 @@ int main(int argc, char **argv) {
         fd = dial(&sa);
         send_all(fd, &h, sizeof h);
         expect_closed(fd, "a hello claiming to be rank 0 itself");
+
+        /* Hellos of processes MPI_Comm_spawn would add (flag 8): never for
+         * a world rank in use, nor beyond the limit on world ranks. */
+        h = make_hello(2, 0, 0, 0);
+        h.flags = 8;
+        fd = dial(&sa);
+        send_all(fd, &h, sizeof h);
+        expect_closed(fd, "a spawned process's hello for rank 2, in use");
+
+        h = make_hello(1 << 20, 0, 0, 0);
+        h.flags = 8;
+        fd = dial(&sa);
+        send_all(fd, &h, sizeof h);
+        expect_closed(fd, "a spawned process's hello for world rank 2^20");
 
         fd = dial(&sa);
         close(fd);

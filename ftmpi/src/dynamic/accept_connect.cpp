@@ -78,7 +78,7 @@ int parse_usable(const char *function, const char *text, PortName *out) {
 Outcome accept_at_root(const char *port_name) {
     Outcome o;
     PortName p;
-    o.status = parse_usable("MPI_Comm_accept", port_name, &p);
+    o.status = port_name == nullptr ? MPI_ERR_ARG : parse_usable("MPI_Comm_accept", port_name, &p);
     if (o.status == MPI_SUCCESS && p.world != runtime::world_rank()) {
         log::error("MPI_Comm_accept: port %.200s was opened by process %d, not by this one", port_name, p.world);
         o.status = MPI_ERR_PORT;
@@ -106,7 +106,14 @@ Outcome connect_at_root(const char *port_name) {
     static std::atomic<int32_t> nonces{0};
     Outcome o;
     PortName p;
-    o.status = parse_usable("MPI_Comm_connect", port_name, &p);
+    o.status = port_name == nullptr ? MPI_ERR_ARG : parse_usable("MPI_Comm_connect", port_name, &p);
+    if (o.status == MPI_SUCCESS && p.world == runtime::world_rank()) {
+        // Both roots would be this process: their bridge's two directions
+        // could not be told apart.
+        log::error("MPI_Comm_connect: port %.200s is this process's own; connect to it from another process",
+                   port_name);
+        o.status = MPI_ERR_PORT;
+    }
     if (o.status != MPI_SUCCESS) return o;
     ConnectRequest rq;
     rq.world = runtime::world_rank();

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <poll.h>
 #include <sys/socket.h>
 
 namespace ftmpi::dynamic {
@@ -33,12 +34,24 @@ struct JoinRecord {
     uint32_t joins;
 };
 
-// Writes or reads all of `len` bytes (partial transfers, EINTR): 0, or errno
-// (EPIPE for a socket closed early).
+// Waits until a non-blocking socket is ready for `events`: 0 or errno.
+int wait_ready(int fd, short events) {
+    pollfd p{fd, events, 0};
+    while (poll(&p, 1, -1) < 0)
+        if (errno != EINTR) return errno;
+    return 0;
+}
+
+// Writes or reads all of `len` bytes (partial transfers, EINTR, a
+// non-blocking socket): 0, or errno (EPIPE for a socket closed early).
 int write_all(int fd, const char *p, size_t len) {
     while (len > 0) {
         const ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (int e = wait_ready(fd, POLLOUT)) return e;
+            continue;
+        }
         if (n < 0) return errno;
         p += n;
         len -= static_cast<size_t>(n);
@@ -50,6 +63,10 @@ int read_all(int fd, char *p, size_t len) {
     while (len > 0) {
         const ssize_t n = recv(fd, p, len, 0);
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (int e = wait_ready(fd, POLLIN)) return e;
+            continue;
+        }
         if (n < 0) return errno;
         if (n == 0) return EPIPE;
         p += n;
@@ -94,7 +111,12 @@ int join(int fd, MPI_Comm *intercomm) {
                    static_cast<int>(theirs.world));
         return MPI_ERR_OTHER;
     }
-    // The lower world rank's count (the lower count between two threads of one process).
+    if (theirs.world == mine.world) {
+        // Both ends in this process: the bridge's two directions could not be told apart.
+        log::error("MPI_Comm_join: both ends of the socket are this process");
+        return MPI_ERR_OTHER;
+    }
+    // The lower world rank's count.
     uint32_t n = mine.world < theirs.world ? mine.joins
         : theirs.world < mine.world        ? theirs.joins
                                            : std::min(mine.joins, theirs.joins);

@@ -1,7 +1,7 @@
 /* Port names and the errors of accept/connect: MPI_Open_port gives distinct
  * names; closing twice, accepting on a closed port, connecting to text that
- * is no port name or to a port of another job end with MPI_ERR_PORT; bad
- * arguments with their classes. With 2 or more ranks, rank 1 connects to a
+ * is no port name, to a port of another job or to one's own port end with
+ * MPI_ERR_PORT; bad arguments with their classes. With 2 or more ranks, rank 1 connects to a
  * port rank 0 closed: the listener refuses it (MPI_ERR_PORT, no hang). */
 #include "support/check.h"
 
@@ -29,7 +29,12 @@ int main(int argc, char **argv) {
     CHECK_CLASS(MPI_Comm_connect("ftmpi-port:some-other-job:0:0", MPI_INFO_NULL, 0, MPI_COMM_SELF, &c), MPI_ERR_PORT);
     CHECK(c == MPI_COMM_NULL, "a failed connect left a communicator");
 
+    /* A process cannot connect to its own port. */
+    CHECK_CLASS(MPI_Comm_connect(ports[0], MPI_INFO_NULL, 0, MPI_COMM_SELF, &c), MPI_ERR_PORT);
+
     /* Arguments. */
+    CHECK_CLASS(MPI_Comm_accept(NULL, MPI_INFO_NULL, 0, MPI_COMM_SELF, &c), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Comm_connect(NULL, MPI_INFO_NULL, 0, MPI_COMM_SELF, &c), MPI_ERR_ARG);
     CHECK_CLASS(MPI_Comm_accept(ports[0], MPI_INFO_NULL, 1, MPI_COMM_SELF, &c), MPI_ERR_ROOT);
     CHECK_CLASS(MPI_Comm_accept(ports[0], MPI_INFO_NULL, 0, MPI_COMM_SELF, NULL), MPI_ERR_ARG);
     CHECK_CLASS(MPI_Comm_connect(ports[0], MPI_INFO_NULL, 0, MPI_COMM_NULL, &c), MPI_ERR_COMM);

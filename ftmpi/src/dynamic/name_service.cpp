@@ -2,6 +2,8 @@
 // daemon, or a table of this process without a VM (name_service.hpp).
 #include "dynamic/name_service.hpp"
 
+#include "dynamic/port_name.hpp"
+#include "internal/runtime.hpp"
 #include "mpi.h"
 #include "runtime/log.hpp"
 
@@ -9,10 +11,12 @@
 #include <harness/hlib/busy_retry.hpp>
 #include <harness/hlib/hlib.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <unistd.h>
 
 namespace ftmpi::dynamic {
 namespace {
@@ -86,6 +90,16 @@ std::optional<std::string> drd_lookup(const char *function, const std::string &s
     return std::string(value.begin(), value.end());
 }
 
+// Who writes, for the DRD's exactly-once rule: call_while_busy may send a
+// cas or del again after the first one took effect, and the DRD then
+// answers the first outcome instead of applying it twice.
+harness::Packer &add_requester(harness::Packer &args) {
+    static const std::string client =
+        "ftmpi-names/" + job_id() + "/" + std::to_string(runtime::world_rank()) + "/" + std::to_string(getpid());
+    static std::atomic<std::int64_t> requests{0};
+    return args.str(client).i64(++requests);
+}
+
 // Without a VM.
 std::mutex local_names_mutex;
 std::map<std::string, std::string> &local_names() {
@@ -104,6 +118,7 @@ int publish_name(const std::string &service, const std::string &port) {
     cas.str(record_key(service)).i64(0);  // 0: the record must not exist yet
     cas.bytes({reinterpret_cast<const std::uint8_t *>(port.data()), port.size()});
     cas.str("voters");
+    add_requester(cas);
     auto reply = call_names_drd("MPI_Publish_name", "cas", cas);
     if (!reply) return MPI_ERR_OTHER;
     harness::Unpacker in(*reply);
@@ -142,6 +157,7 @@ int unpublish_name(const std::string &service, const std::string &port) {
     if (!found || *found != port) return MPI_ERR_SERVICE;
     harness::Packer del;
     del.str(record_key(service));
+    add_requester(del);
     auto reply = call_names_drd("MPI_Unpublish_name", "del", del);
     if (!reply) return MPI_ERR_OTHER;
     harness::Unpacker in(*reply);

@@ -124,9 +124,9 @@ Outcome connect_at_root(const char *port_name) {
     MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     o.status = p2p::irecv(&reply, sizeof reply, MPI_BYTE, 0, reply_tag(rq.nonce), bridge, p2p::Channel::user, &reqs[0]);
     if (o.status == MPI_SUCCESS) {
-        int n = 1;
         o.status = p2p::isend(&rq, sizeof rq, MPI_BYTE, 0, connect_request_tag, bridge, p2p::Channel::user, &reqs[1]);
-        if (o.status == MPI_SUCCESS) n = 2;
+        if (o.status != MPI_SUCCESS) PMPI_Cancel(&reqs[0]);  // no answer will come
+        const int n = o.status == MPI_SUCCESS ? 2 : 1;
         const int waited = p2p::wait_all(n, reqs, MPI_STATUSES_IGNORE);  // a failure of the acceptor ends it too
         if (o.status == MPI_SUCCESS) o.status = waited;
     }
@@ -161,7 +161,6 @@ int accept_or_connect(bool accepting, const char *port_name, int root, MPI_Comm 
 }  // namespace
 }  // namespace ftmpi::dynamic
 
-using ftmpi::comm::raise;
 using ftmpi::comm::raise_unattached;
 
 extern "C" int MPI_Open_port(MPI_Info info, char *port_name) noexcept {

@@ -1,8 +1,9 @@
 /* Port names and the errors of accept/connect: MPI_Open_port gives distinct
  * names; closing twice, accepting on a closed port, connecting to text that
  * is no port name, to a port of another job or to one's own port end with
- * MPI_ERR_PORT; bad arguments with their classes. With 2 or more ranks, rank 1 connects to a
- * port rank 0 closed: the listener refuses it (MPI_ERR_PORT, no hang). */
+ * MPI_ERR_PORT; bad arguments with their classes. With 2 or more ranks,
+ * rank 1 connects to a port rank 0 closed, and to one it never opened: its
+ * listener refuses both (MPI_ERR_PORT, no hang). */
 #include "support/check.h"
 
 #include <stdio.h>

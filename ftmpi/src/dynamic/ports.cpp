@@ -27,7 +27,7 @@ struct Refusal {
 };
 
 struct Listener {
-    std::mutex mu;                              // guards the fields up to `refuse`
+    std::mutex mu;                              // guards ports, next_number, refuse and started
     std::map<int, std::deque<Incoming>> ports;  // open ports -> requests waiting for accept
     int next_number = 0;
     std::vector<Incoming> refuse;  // requests to answer MPI_ERR_PORT

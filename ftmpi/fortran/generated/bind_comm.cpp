@@ -179,6 +179,103 @@ void mpi_intercomm_merge_(const MPI_Fint *intercomm, const MPI_Fint *high, MPI_F
 }
 FTMPI_F_PMPI(mpi_intercomm_merge)
 
+void mpi_open_port_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror, size_t port_name_len) noexcept {
+    char c_port_name[MPI_MAX_PORT_NAME + 1] = {};
+    const int rc = MPI_Open_port(MPI_Info_f2c(*info), c_port_name);
+    if (rc == MPI_SUCCESS) ftmpi::fortran::to_fortran(c_port_name, port_name, port_name_len);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_open_port)
+
+void mpi_close_port_(const char *port_name, MPI_Fint *ierror, size_t port_name_len) noexcept {
+    try {
+        const std::string c_port_name = ftmpi::fortran::from_fortran(port_name, port_name_len);
+        const int rc = MPI_Close_port(c_port_name.c_str());
+        *ierror = rc;
+    } catch (...) {
+        *ierror = MPI_ERR_NO_MEM;
+    }
+}
+FTMPI_F_PMPI(mpi_close_port)
+
+void mpi_comm_accept_(const char *port_name, const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm,
+                      MPI_Fint *newcomm, MPI_Fint *ierror, size_t port_name_len) noexcept {
+    try {
+        const std::string c_port_name = ftmpi::fortran::from_fortran(port_name, port_name_len);
+        MPI_Comm c_newcomm = nullptr;
+        const int rc =
+            MPI_Comm_accept(c_port_name.c_str(), MPI_Info_f2c(*info), *root, MPI_Comm_f2c(*comm), &c_newcomm);
+        if (rc == MPI_SUCCESS) *newcomm = MPI_Comm_c2f(c_newcomm);
+        *ierror = rc;
+    } catch (...) {
+        *ierror = MPI_ERR_NO_MEM;
+    }
+}
+FTMPI_F_PMPI(mpi_comm_accept)
+
+void mpi_comm_connect_(const char *port_name, const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm,
+                       MPI_Fint *newcomm, MPI_Fint *ierror, size_t port_name_len) noexcept {
+    try {
+        const std::string c_port_name = ftmpi::fortran::from_fortran(port_name, port_name_len);
+        MPI_Comm c_newcomm = nullptr;
+        const int rc =
+            MPI_Comm_connect(c_port_name.c_str(), MPI_Info_f2c(*info), *root, MPI_Comm_f2c(*comm), &c_newcomm);
+        if (rc == MPI_SUCCESS) *newcomm = MPI_Comm_c2f(c_newcomm);
+        *ierror = rc;
+    } catch (...) {
+        *ierror = MPI_ERR_NO_MEM;
+    }
+}
+FTMPI_F_PMPI(mpi_comm_connect)
+
+void mpi_publish_name_(const char *service_name, const MPI_Fint *info, const char *port_name, MPI_Fint *ierror,
+                       size_t service_name_len, size_t port_name_len) noexcept {
+    try {
+        const std::string c_service_name = ftmpi::fortran::from_fortran(service_name, service_name_len);
+        const std::string c_port_name = ftmpi::fortran::from_fortran(port_name, port_name_len);
+        const int rc = MPI_Publish_name(c_service_name.c_str(), MPI_Info_f2c(*info), c_port_name.c_str());
+        *ierror = rc;
+    } catch (...) {
+        *ierror = MPI_ERR_NO_MEM;
+    }
+}
+FTMPI_F_PMPI(mpi_publish_name)
+
+void mpi_lookup_name_(const char *service_name, const MPI_Fint *info, char *port_name, MPI_Fint *ierror,
+                      size_t service_name_len, size_t port_name_len) noexcept {
+    try {
+        const std::string c_service_name = ftmpi::fortran::from_fortran(service_name, service_name_len);
+        char c_port_name[MPI_MAX_PORT_NAME + 1] = {};
+        const int rc = MPI_Lookup_name(c_service_name.c_str(), MPI_Info_f2c(*info), c_port_name);
+        if (rc == MPI_SUCCESS) ftmpi::fortran::to_fortran(c_port_name, port_name, port_name_len);
+        *ierror = rc;
+    } catch (...) {
+        *ierror = MPI_ERR_NO_MEM;
+    }
+}
+FTMPI_F_PMPI(mpi_lookup_name)
+
+void mpi_unpublish_name_(const char *service_name, const MPI_Fint *info, const char *port_name, MPI_Fint *ierror,
+                         size_t service_name_len, size_t port_name_len) noexcept {
+    try {
+        const std::string c_service_name = ftmpi::fortran::from_fortran(service_name, service_name_len);
+        const std::string c_port_name = ftmpi::fortran::from_fortran(port_name, port_name_len);
+        const int rc = MPI_Unpublish_name(c_service_name.c_str(), MPI_Info_f2c(*info), c_port_name.c_str());
+        *ierror = rc;
+    } catch (...) {
+        *ierror = MPI_ERR_NO_MEM;
+    }
+}
+FTMPI_F_PMPI(mpi_unpublish_name)
+
+void mpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror) noexcept {
+    MPI_Comm c_intercomm = nullptr;
+    const int rc = MPI_Comm_join(*fd, &c_intercomm);
+    if (rc == MPI_SUCCESS) *intercomm = MPI_Comm_c2f(c_intercomm);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_comm_join)
+
 void mpi_group_size_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierror) noexcept {
     const int rc = MPI_Group_size(MPI_Group_f2c(*group), size);
     *ierror = rc;

@@ -1464,6 +1464,70 @@ subroutine MPI_Intercomm_merge(intercomm, high, newintracomm, ierror)
   integer :: newintracomm
   integer :: ierror
 end subroutine MPI_Intercomm_merge
+subroutine MPI_Open_port(info, port_name, ierror)
+  import
+  implicit none
+  integer :: info
+  character(len=*) :: port_name
+  integer :: ierror
+end subroutine MPI_Open_port
+subroutine MPI_Close_port(port_name, ierror)
+  import
+  implicit none
+  character(len=*) :: port_name
+  integer :: ierror
+end subroutine MPI_Close_port
+subroutine MPI_Comm_accept(port_name, info, root, comm, newcomm, ierror)
+  import
+  implicit none
+  character(len=*) :: port_name
+  integer :: info
+  integer :: root
+  integer :: comm
+  integer :: newcomm
+  integer :: ierror
+end subroutine MPI_Comm_accept
+subroutine MPI_Comm_connect(port_name, info, root, comm, newcomm, ierror)
+  import
+  implicit none
+  character(len=*) :: port_name
+  integer :: info
+  integer :: root
+  integer :: comm
+  integer :: newcomm
+  integer :: ierror
+end subroutine MPI_Comm_connect
+subroutine MPI_Publish_name(service_name, info, port_name, ierror)
+  import
+  implicit none
+  character(len=*) :: service_name
+  integer :: info
+  character(len=*) :: port_name
+  integer :: ierror
+end subroutine MPI_Publish_name
+subroutine MPI_Lookup_name(service_name, info, port_name, ierror)
+  import
+  implicit none
+  character(len=*) :: service_name
+  integer :: info
+  character(len=*) :: port_name
+  integer :: ierror
+end subroutine MPI_Lookup_name
+subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
+  import
+  implicit none
+  character(len=*) :: service_name
+  integer :: info
+  character(len=*) :: port_name
+  integer :: ierror
+end subroutine MPI_Unpublish_name
+subroutine MPI_Comm_join(fd, intercomm, ierror)
+  import
+  implicit none
+  integer :: fd
+  integer :: intercomm
+  integer :: ierror
+end subroutine MPI_Comm_join
 subroutine MPI_Group_size(group, size, ierror)
   import
   implicit none

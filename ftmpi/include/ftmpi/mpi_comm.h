@@ -47,6 +47,17 @@ FTMPI_API(Intercomm_create,
            MPI_Comm *newintercomm))
 FTMPI_API(Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
 
+/* Dynamic processes: ports, accept/connect, published names, join (between
+ * the processes of one job) */
+FTMPI_API(Open_port, (MPI_Info info, char *port_name))
+FTMPI_API(Close_port, (const char *port_name))
+FTMPI_API(Comm_accept, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm))
+FTMPI_API(Comm_connect, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm))
+FTMPI_API(Publish_name, (const char *service_name, MPI_Info info, const char *port_name))
+FTMPI_API(Lookup_name, (const char *service_name, MPI_Info info, char *port_name))
+FTMPI_API(Unpublish_name, (const char *service_name, MPI_Info info, const char *port_name))
+FTMPI_API(Comm_join, (int fd, MPI_Comm *intercomm))
+
 /* Attributes */
 FTMPI_API(Comm_create_keyval,
           (MPI_Comm_copy_attr_function * comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn,

@@ -1,0 +1,28 @@
+// Port names of MPI_Open_port and who this process is to another one
+// (its job and world rank), for accept/connect and MPI_Comm_join.
+//
+// A port name is text: "ftmpi-port:<job>:<world rank of the opener>:<port
+// number>". Only processes of one job reach each other, so a name of another
+// job is refused where it is used.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ftmpi::dynamic {
+
+struct PortName {
+    std::string job;
+    int world = -1;
+    int number = -1;
+};
+
+// This process's job id: FTMPI_JOB, or "pid<n>" for a process started
+// without a launcher (a singleton is a job of its own).
+const std::string &job_id();
+
+std::string format_port(const PortName &);
+// Nothing for text that is not a port name of this library.
+std::optional<PortName> parse_port(const char *text);
+
+}  // namespace ftmpi::dynamic

@@ -67,7 +67,7 @@ int parse_usable(const char *function, const char *text, PortName *out) {
                    function, text, p->job.c_str(), job_id().c_str());
         return MPI_ERR_PORT;
     }
-    if (p->world >= runtime::world_size()) {
+    if (p->world >= p2p::known_world_ranks()) {
         log::error("%s: port %.200s names process %d, which this job does not have", function, text, p->world);
         return MPI_ERR_PORT;
     }

@@ -11,6 +11,7 @@
 
 #include "internal/comm.hpp"
 #include "internal/errors.hpp"
+#include "internal/p2p.hpp"
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
 #include "runtime/log.hpp"
@@ -106,7 +107,7 @@ int join(int fd, MPI_Comm *intercomm) {
                    theirs.job, job.c_str());
         return MPI_ERR_OTHER;
     }
-    if (theirs.world < 0 || theirs.world >= runtime::world_size()) {
+    if (theirs.world < 0 || theirs.world >= p2p::known_world_ranks()) {
         log::error("MPI_Comm_join: the other process says it is process %d, which this job does not have",
                    static_cast<int>(theirs.world));
         return MPI_ERR_OTHER;

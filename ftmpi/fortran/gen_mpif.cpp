@@ -353,6 +353,11 @@ void write_commons(FILE *f) {
     line(f, "SAVE /MPI_FORTRAN_STATUS_IGNORE/");
     line(f, "SAVE /MPI_FORTRAN_STATUSES_IGNORE/");
     line(f, "SAVE /MPI_FORTRAN_ERRCODES_IGNORE/");
+    line(f, "CHARACTER*1 MPI_ARGV_NULL(1)");
+    line(f, "COMMON /MPI_FORTRAN_ARGV_NULL/ MPI_ARGV_NULL");
+    line(f, "CHARACTER*1 MPI_ARGVS_NULL(1,1)");
+    line(f, "COMMON /MPI_FORTRAN_ARGVS_NULL/ MPI_ARGVS_NULL");
+    line(f, "SAVE /MPI_FORTRAN_ARGV_NULL/, /MPI_FORTRAN_ARGVS_NULL/");
 }
 
 void write_ext(FILE *f) {

@@ -10,9 +10,24 @@ module mpi
   include 'mpif.h'
   include 'mpi_interfaces.f90'
 
-  ! The routines written by hand (ftmpi/fortran/special.cpp, attributes.cpp,
-  ! errhandlers.cpp, pending.cpp).
+  ! The routines written by hand (ftmpi/fortran/special.cpp, spawn.cpp,
+  ! attributes.cpp, errhandlers.cpp, pending.cpp).
   interface
+    subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes, ierror)
+      implicit none
+      character(len=*) :: command
+      character(len=*), dimension(*) :: argv
+      integer :: maxprocs, info, root, comm, intercomm, ierror
+      integer, dimension(*) :: array_of_errcodes
+    end subroutine MPI_Comm_spawn
+    subroutine MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, &
+                                       root, comm, intercomm, array_of_errcodes, ierror)
+      implicit none
+      integer :: count, root, comm, intercomm, ierror
+      character(len=*), dimension(*) :: array_of_commands
+      character(len=*), dimension(count, *) :: array_of_argv
+      integer, dimension(*) :: array_of_maxprocs, array_of_info, array_of_errcodes
+    end subroutine MPI_Comm_spawn_multiple
     subroutine MPI_Init(ierror)
       implicit none
       integer :: ierror

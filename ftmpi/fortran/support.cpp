@@ -14,6 +14,9 @@ MPI_Fint mpi_fortran_in_place_ = 0;
 MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE] = {};
 MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE] = {};
 MPI_Fint mpi_fortran_errcodes_ignore_[1] = {};
+// CHARACTER COMMON blocks: gfortran aligns the program's copy to 16 bytes.
+alignas(16) char mpi_fortran_argv_null_[1] = {' '};
+alignas(16) char mpi_fortran_argvs_null_[1] = {' '};
 }
 
 namespace ftmpi::fortran {

@@ -24,6 +24,8 @@ extern MPI_Fint mpi_fortran_in_place_;
 extern MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint mpi_fortran_errcodes_ignore_[1];
+extern char mpi_fortran_argv_null_[1];
+extern char mpi_fortran_argvs_null_[1];
 }
 
 // pmpi_<name>_ as a weak alias of mpi_<name>_, as FTMPI_PMPI does in C.

@@ -276,6 +276,22 @@ void mpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror) n
 }
 FTMPI_F_PMPI(mpi_comm_join)
 
+void mpi_comm_get_parent_(MPI_Fint *parent, MPI_Fint *ierror) noexcept {
+    MPI_Comm c_parent = nullptr;
+    const int rc = MPI_Comm_get_parent(&c_parent);
+    if (rc == MPI_SUCCESS) *parent = MPI_Comm_c2f(c_parent);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_comm_get_parent)
+
+void mpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror) noexcept {
+    MPI_Comm c_comm = MPI_Comm_f2c(*comm);
+    const int rc = MPI_Comm_disconnect(&c_comm);
+    *comm = MPI_Comm_c2f(c_comm);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_comm_disconnect)
+
 void mpi_group_size_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierror) noexcept {
     const int rc = MPI_Group_size(MPI_Group_f2c(*group), size);
     *ierror = rc;

@@ -1528,6 +1528,18 @@ subroutine MPI_Comm_join(fd, intercomm, ierror)
   integer :: intercomm
   integer :: ierror
 end subroutine MPI_Comm_join
+subroutine MPI_Comm_get_parent(parent, ierror)
+  import
+  implicit none
+  integer :: parent
+  integer :: ierror
+end subroutine MPI_Comm_get_parent
+subroutine MPI_Comm_disconnect(comm, ierror)
+  import
+  implicit none
+  integer :: comm
+  integer :: ierror
+end subroutine MPI_Comm_disconnect
 subroutine MPI_Group_size(group, size, ierror)
   import
   implicit none

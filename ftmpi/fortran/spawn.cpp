@@ -48,8 +48,8 @@ void mpi_comm_spawn_(const char *command, const char *argv, const MPI_Fint *maxp
         if (argv != mpi_fortran_argv_null_) args = arguments([&](size_t j) { return argv + j * argv_len; }, argv_len);
         std::vector<char *> c_args = c_argv(args);
         MPI_Comm out = MPI_COMM_NULL;
-        *ierror = MPI_Comm_spawn(cmd.c_str(), c_args.data(), *maxprocs, MPI_Info_f2c(*info), *root,
-                                 MPI_Comm_f2c(*comm), &out, errcodes_of(errcodes));
+        *ierror = MPI_Comm_spawn(cmd.c_str(), c_args.data(), *maxprocs, MPI_Info_f2c(*info), *root, MPI_Comm_f2c(*comm),
+                                 &out, errcodes_of(errcodes));
         *intercomm = MPI_Comm_c2f(out);
     } catch (...) {
         *ierror = MPI_ERR_INTERN;
@@ -57,10 +57,9 @@ void mpi_comm_spawn_(const char *command, const char *argv, const MPI_Fint *maxp
 }
 FTMPI_F_PMPI(mpi_comm_spawn)
 
-void mpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const char *argvs,
-                              const MPI_Fint *maxprocs, const MPI_Fint *infos, const MPI_Fint *root,
-                              const MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
-                              size_t command_len, size_t argv_len) noexcept {
+void mpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const char *argvs, const MPI_Fint *maxprocs,
+                              const MPI_Fint *infos, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
+                              MPI_Fint *errcodes, MPI_Fint *ierror, size_t command_len, size_t argv_len) noexcept {
     try {
         const size_t n = *count > 0 ? static_cast<size_t>(*count) : 0;
         std::vector<std::string> cmds;
@@ -69,7 +68,8 @@ void mpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const
         std::vector<char *> c_cmds;
         std::vector<char **> c_argvs;
         std::vector<MPI_Info> c_infos;
-        for (size_t i = 0; i < n; ++i) cmds.push_back(ftmpi::fortran::from_fortran(commands + i * command_len, command_len));
+        for (size_t i = 0; i < n; ++i)
+            cmds.push_back(ftmpi::fortran::from_fortran(commands + i * command_len, command_len));
         for (size_t i = 0; i < n; ++i) {
             if (argvs != mpi_fortran_argvs_null_)
                 args[i] = arguments([&](size_t j) { return argvs + (i + j * n) * argv_len; }, argv_len);

@@ -10,6 +10,7 @@
 // separate bridges between the same two processes; a message that arrives
 // before its bridge exists waits in the unexpected queue like any other.
 #include "../internal/comm.hpp"
+#include "../internal/p2p.hpp"
 #include "agree.hpp"
 #include "objects.hpp"
 
@@ -17,16 +18,6 @@ namespace ftmpi::comm {
 
 MPI_Comm make_bridge(int other_world) {
     return make_comm(make_group({my_world_rank()}), make_group({other_world}), bridge_context, MPI_COMM_NULL);
-}
-
-int private_copy(MPI_Comm comm, MPI_Comm *out) {
-    uint32_t context = 0;
-    int err = allocate_context(comm, &context);
-    if (err != MPI_SUCCESS) return err;
-    retain(comm->group);
-    *out = make_comm(comm->group, nullptr, context, MPI_COMM_NULL);
-    (*out)->name = "intercommunicator local group";
-    return MPI_SUCCESS;
 }
 
 int share_from_root(MPI_Comm comm, int root, std::vector<int> &data) {
@@ -41,24 +32,33 @@ int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_worl
     if (!valid(local_comm) || local_comm->inter) return MPI_ERR_COMM;
     if (local_leader < 0 || local_leader >= local_comm->size) return MPI_ERR_ROOT;
     const bool leader = local_comm->rank == local_leader;
-    MPI_Comm bridge = leader ? make_bridge(remote_leader_world) : MPI_COMM_NULL;
+    // Members known failed take no part (a spawned process whose sibling
+    // died while they started still meets its parents): only the leader
+    // reads the list beyond its first entry, so its view is the one used.
     Scope s = led_by(local_comm, local_leader);
+    std::erase_if(s.members, [&](int r) {
+        return r != local_leader && p2p::is_failed(local_comm->group->world[static_cast<size_t>(r)]);
+    });
+    s.tag = tag;
+    uint32_t local_context = 0;
+    int err = allocate_context(s, &local_context);  // the local group's private communicator
+    if (err != MPI_SUCCESS) return err;
+
+    MPI_Comm bridge = leader ? make_bridge(remote_leader_world) : MPI_COMM_NULL;
     s.bridge = bridge;
     s.remote_leader = 0;
-    s.tag = tag;
-
     std::vector<int> remote = leader ? local_comm->group->world : std::vector<int>{};
-    int err = share(s, remote);
+    err = share(s, remote);
     uint32_t context = 0;
     if (err == MPI_SUCCESS) err = allocate_context(s, &context);
     if (bridge != MPI_COMM_NULL) release(bridge);
-    if (err != MPI_SUCCESS) return err;
-    MPI_Comm local = MPI_COMM_NULL;
-    err = private_copy(local_comm, &local);
     if (err != MPI_SUCCESS) {
-        release_context(context);
+        release_context(local_context);
         return err;
     }
+    retain(local_comm->group);
+    MPI_Comm local = make_comm(local_comm->group, nullptr, local_context, MPI_COMM_NULL);
+    local->name = "intercommunicator local group";
     retain(local_comm->group);
     MPI_Comm ic = make_comm(local_comm->group, make_group(std::move(remote)), context, local_comm);
     ic->local = local;

@@ -11,6 +11,19 @@
 
 using namespace ftmpi::comm;
 
+namespace {
+// A private copy of `comm` (same group, own context) for an intercomm's agreements.
+int private_copy(MPI_Comm comm, MPI_Comm *out) {
+    uint32_t context = 0;
+    int err = allocate_context(comm, &context);
+    if (err != MPI_SUCCESS) return err;
+    retain(comm->group);
+    *out = make_comm(comm->group, nullptr, context, MPI_COMM_NULL);
+    (*out)->name = "intercommunicator local group";
+    return MPI_SUCCESS;
+}
+}  // namespace
+
 extern "C" int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
                                     int tag, MPI_Comm *newintercomm) noexcept {
     const char *fn = "MPI_Intercomm_create";

@@ -43,10 +43,6 @@ bool is_registered(const void *);
 bool valid(MPI_Errhandler);
 bool valid(MPI_Info);
 
-// A private copy of `comm` (same group, own context, collective over it)
-// for an intercommunicator's agreements among its local group.
-int private_copy(MPI_Comm comm, MPI_Comm *out);
-
 // A new group over these world ranks (this process's rank found in it).
 // Returns MPI_GROUP_EMPTY for an empty list (with a reference taken).
 MPI_Group make_group(std::vector<int> world);

@@ -65,25 +65,28 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             Wired wired = exchange(net_->open(o));
             if (static_cast<int>(wired.cards.size()) != size_) return "wire-up returned the wrong number of contacts";
             const long long timeout_ms = ftmpi::settings::current().number(ftmpi::settings::Id::wireup_timeout);
-            if (options.first_sibling >= 0) {
-                for (int lost :
-                     net_->join_spawned(wired.cards, options.first_sibling, std::chrono::milliseconds(timeout_ms)))
-                    failures_.mark_failed_at_start(lost);
+            // A rank without a card is left out of the mesh (router.hpp),
+            // and so is one that ends while this rank connects to it.
+            std::vector<std::pair<int, std::string>> ended = std::move(wired.ended);
+            transport::PeerEnded ended_since;
+            if (wired.ended_since)
+                ended_since = [&](int peer) {
+                    std::string why;
+                    if (!wired.ended_since(peer, &why)) return false;
+                    ended.emplace_back(peer, why);
+                    return true;
+                };
+            if (options.first_sibling >= 0) {  // a process MPI_Comm_spawn added
+                // Reported to ftstate (open_reports), unlike a replacement's
+                // dead peers, which its recovery learns from the survivors.
+                for (int lost : net_->join_spawned(wired.cards, options.first_sibling,
+                                                   std::chrono::milliseconds(timeout_ms), ended_since))
+                    if (!failures_.failed(lost))
+                        failures_.mark_failed(lost, "it ended or did not answer while this spawned process started");
             } else if (my_incarnation_ > 0) {
                 for (int lost : net_->join(wired.cards, join_connect_timeout()))  // a replacement (joins.cpp)
                     failures_.mark_failed_at_start(lost);
             } else {
-                // A rank without a card is left out of the mesh (router.hpp),
-                // and so is one that ends while this rank connects to it.
-                std::vector<std::pair<int, std::string>> ended = std::move(wired.ended);
-                transport::PeerEnded ended_since;
-                if (wired.ended_since)
-                    ended_since = [&](int peer) {
-                        std::string why;
-                        if (!wired.ended_since(peer, &why)) return false;
-                        ended.emplace_back(peer, why);
-                        return true;
-                    };
                 net_->connect(wired.cards, std::chrono::milliseconds(timeout_ms), ended_since);
                 for (const auto &[world, why] : ended)
                     if (world >= 0 && world < size_ && world != rank_ && !failures_.failed(world))

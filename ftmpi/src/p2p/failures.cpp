@@ -29,7 +29,12 @@ void Engine::declare_failed(int world) {
 
 void Engine::apply_injected() {
     if (!failures_.has_injected()) return;
-    for (int w : failures_.take_injected()) declare_failed_locked(w, "reported failed by the VM");
+    for (int w : failures_.take_injected()) {
+        // The VM may report a spawned process before it connected here: it
+        // is a process of the job all the same.
+        if (w >= size_ && w < transport::max_world_ranks) grow_locked(w + 1);
+        declare_failed_locked(w, "reported failed by the VM");
+    }
 }
 
 void Engine::on_peer_lost(int peer) {

@@ -52,6 +52,9 @@ enum FrameFlags : uint8_t {
 };
 
 constexpr uint64_t hello_magic = 0x46544d5049484c4full;  // "FTMPIHLO"
+// The most world ranks a job may reach, spawned processes included: a hello
+// or a notice cannot make a process allocate without bound.
+constexpr int max_world_ranks = 1 << 16;
 
 struct Frame {
     FrameKind kind;

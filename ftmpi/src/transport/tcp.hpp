@@ -94,9 +94,10 @@ public:
     // below `first_sibling` that has a record (those that do not answer
     // within `per_peer` are returned as failed), to its lower siblings, and
     // takes the connections of its higher ones. Its hellos carry
-    // frame_hello_spawned, so the others add it when it connects.
+    // frame_hello_spawned, so the others add it when it connects. A higher
+    // sibling that `ended` says ended is not waited for.
     std::vector<int> join_spawned(int my_rank, const std::vector<std::string> &records, int first_sibling,
-                                  std::chrono::milliseconds per_peer);
+                                  std::chrono::milliseconds per_peer, const PeerEnded &ended = {});
     // Room for peers 0..n-1 (a spawned process's hello grows it too).
     void grow(int n);
 
@@ -189,7 +190,8 @@ private:
     Frame make_hello(int to, int to_incarnation) const;
     int handshake(int peer, const Contact &, std::chrono::steady_clock::time_point deadline, bool retry,
                   int *incarnation);
-    void wait_for_peers(const std::vector<int> &peers, std::chrono::steady_clock::time_point deadline);
+    void wait_for_peers(const std::vector<int> &peers, std::chrono::steady_clock::time_point deadline,
+                        const PeerEnded &ended = {});
     void keep_listening();
     void accept_ready();
     void pending_ready(uint64_t id);

@@ -23,12 +23,6 @@ void Tcp::grow(int n) {
     joining_.resize(static_cast<size_t>(n));
 }
 
-namespace {
-// The most world ranks a job may reach: a hello cannot make a process
-// allocate without bound.
-constexpr int max_world_ranks = 1 << 16;
-}  // namespace
-
 bool Tcp::take_spawned(const Pending &p) {
     const Frame &h = p.hello;
     const int src = h.source;
@@ -54,8 +48,16 @@ bool Tcp::take_spawned(const Pending &p) {
     return true;
 }
 
-void Tcp::wait_for_peers(const std::vector<int> &peers, std::chrono::steady_clock::time_point deadline) {
-    auto missing = [&] { return std::any_of(peers.begin(), peers.end(), [&](int q) { return !conns_[q].alive; }); };
+void Tcp::wait_for_peers(const std::vector<int> &peers, std::chrono::steady_clock::time_point deadline,
+                         const PeerEnded &ended) {
+    // A peer that ended meanwhile is not waited for (its connection never comes).
+    std::vector<char> gone(conns_.size(), 0);
+    auto missing = [&] {
+        return std::any_of(peers.begin(), peers.end(), [&](int q) {
+            if (!conns_[q].alive && !gone[q] && ended && ended(q)) gone[q] = 1;
+            return !conns_[q].alive && !gone[q];
+        });
+    };
     while (missing() && std::chrono::steady_clock::now() < deadline) {
         int left = static_cast<int>(
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
@@ -64,7 +66,7 @@ void Tcp::wait_for_peers(const std::vector<int> &peers, std::chrono::steady_cloc
 }
 
 std::vector<int> Tcp::join_spawned(int my_rank, const std::vector<std::string> &records, int first_sibling,
-                                   std::chrono::milliseconds per_peer) {
+                                   std::chrono::milliseconds per_peer, const PeerEnded &ended) {
     my_rank_ = my_rank;
     spawned_ = true;
     const int n = static_cast<int>(records.size());
@@ -76,12 +78,12 @@ std::vector<int> Tcp::join_spawned(int my_rank, const std::vector<std::string> &
     std::vector<int> failed, higher;
     for (int q = 0; q < n; ++q) {
         if (q == my_rank) continue;
-        if (q > my_rank && q >= first_sibling) {
-            higher.push_back(q);  // it connects to us
+        if (records[q].empty()) {  // it ended before it published its contact
+            failed.push_back(q);
             continue;
         }
-        if (records[q].empty()) {
-            failed.push_back(q);
+        if (q > my_rank && q >= first_sibling) {
+            higher.push_back(q);  // it connects to us
             continue;
         }
         // A process of the job answers at once or is dead (its port
@@ -95,7 +97,7 @@ std::vector<int> Tcp::join_spawned(int my_rank, const std::vector<std::string> &
         }
         install(q, fd, inc);
     }
-    wait_for_peers(higher, std::chrono::steady_clock::now() + per_peer);
+    wait_for_peers(higher, std::chrono::steady_clock::now() + per_peer, ended);
     for (int q : higher)
         if (!conns_[q].alive) failed.push_back(q);
     return failed;

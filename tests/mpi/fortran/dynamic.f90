@@ -60,7 +60,7 @@ program dynamic
   if (rank == 0) then
     call MPI_Close_port(port, ierr)
     call check(ierr == MPI_SUCCESS, 'close_port')
-    print '(a, i0, a)', 'fortran dynamic: ok (', size, ' ranks)'
+    print *, 'fortran dynamic: ok (', size, ' ranks)'
   end if
   call MPI_Comm_free(half, ierr)
   call MPI_Finalize(ierr)

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 #include <unordered_set>
 #include <vector>
 
@@ -90,6 +91,20 @@ void for_each_comm(const std::function<void(MPI_Comm)> &visit) {
         visit(c);
         release(c);
     }
+}
+
+std::vector<int> connected_world_ranks() {
+    std::set<int> ranks;
+    auto add = [&](MPI_Group g) {
+        if (g != nullptr)
+            for (int w : g->world)
+                if (w >= 0) ranks.insert(w);
+    };
+    for_each_comm([&](MPI_Comm c) {
+        add(c->group);
+        add(c->remote);
+    });
+    return {ranks.begin(), ranks.end()};
 }
 
 void inherit_ft(MPI_Comm child, MPI_Comm parent) {

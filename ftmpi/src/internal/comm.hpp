@@ -123,4 +123,8 @@ int delete_type_attributes(MPI_Datatype);
 // (the registry's lock is not held during `visit`: it gets retained handles).
 MPI_Comm find_by_context(uint32_t context);
 void for_each_comm(const std::function<void(MPI_Comm)> &visit);
+// The world ranks in some live communicator's groups (local and remote):
+// the processes this one is still connected to in MPI's sense, whose end
+// MPI_Finalize waits for (a disconnected parent or child is not among them).
+std::vector<int> connected_world_ranks();
 }  // namespace ftmpi::comm

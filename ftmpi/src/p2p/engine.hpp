@@ -72,9 +72,10 @@ public:
     void open_reports();
     // Which driver carries frames to each peer, in one line ("shm 3, tcp 4").
     std::string transport_summary();
-    // MPI_Finalize: bye to every peer, wait for theirs (or their failure),
-    // stop progress, close.
-    void finalize();
+    // MPI_Finalize: bye to every peer, wait for the byes (or the failure) of
+    // those in `connected` (the processes this one shares a communicator
+    // with), stop progress, close.
+    void finalize(const std::vector<int> &connected);
     // MPI_Abort: tells every peer to end, then this process exits.
     [[noreturn]] void abort(int code);
 

@@ -238,9 +238,10 @@ int MPI_Finalize(void) noexcept {
     try {
         cominfo::stop();  // its last record still lists the communicators
         spawn::forget_parent();
+        const std::vector<int> connected = comm::connected_world_ranks();
         comm::finalize_world();
         ft::finalize();  // the notifier stops before the engine it feeds
-        p2p::Engine::get().finalize();
+        p2p::Engine::get().finalize(connected);
     } catch (...) {
         return MPI_ERR_INTERN;
     }

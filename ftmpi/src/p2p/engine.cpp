@@ -79,7 +79,7 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             if (options.first_sibling >= 0) {  // a process MPI_Comm_spawn added
                 // Reported to ftstate (open_reports), unlike a replacement's
                 // dead peers, which its recovery learns from the survivors.
-                for (int lost : net_->join_spawned(wired.cards, options.first_sibling,
+                for (int lost : net_->join_spawned(wired.cards, options.first_sibling, join_connect_timeout(),
                                                    std::chrono::milliseconds(timeout_ms), ended_since))
                     if (!failures_.failed(lost))
                         failures_.mark_failed(lost, "it ended or did not answer while this spawned process started");

@@ -32,7 +32,7 @@ void Engine::apply_injected() {
     for (int w : failures_.take_injected()) {
         // The VM may report a spawned process before it connected here: it
         // is a process of the job all the same.
-        if (w >= size_ && w < transport::max_world_ranks) grow_locked(w + 1);
+        grow_locked(w + 1);
         declare_failed_locked(w, "reported failed by the VM");
     }
 }

@@ -165,6 +165,10 @@ int Engine::post_send(MPI_Request r) {
     // A world rank not known here (a spawned process that never connected
     // to this one) gets room, and is then not connected: a failure.
     if (r->peer >= size_) grow_locked(r->peer + 1);
+    if (r->peer >= size_) {
+        finish(r, MPIX_ERR_PROC_FAILED);
+        return MPI_SUCCESS;
+    }
     if (failures_.suspected(r->peer) && !failed(r->peer)) {
         stalled_.push_back(r);  // its peer's fate is not decided yet: the failure verdict completes it
         return MPI_SUCCESS;

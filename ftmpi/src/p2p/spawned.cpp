@@ -10,7 +10,7 @@
 namespace ftmpi::p2p {
 
 void Engine::grow_locked(int n) {
-    if (n <= size_ || !net_) return;
+    if (n <= size_ || !networked_ || n > transport::max_world_ranks) return;
     failures_.grow(n);
     match_.grow(n);
     net_->grow(n);

@@ -132,7 +132,7 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
     duration(Id::join, "join", "FTMPI_JOIN_MS", "10000", "ms", 1, int_max,
              "REBUILD: how long the survivors wait for the started replacements to connect"),
     duration(Id::join_connect, "join_connect", "FTMPI_JOIN_CONNECT_MS", "3000", "ms", 1, int_max,
-             "how long a replacement tries each rank before it takes it for dead"),
+             "how long a replacement or a spawned process tries each rank before it takes it for dead"),
     duration(Id::join_state, "join_state", "FTMPI_JOIN_STATE_MS", "60000", "ms", 1, int_max,
              "how long a replacement waits for the survivors to send it the recovered state"),
 

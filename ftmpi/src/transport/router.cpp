@@ -243,13 +243,15 @@ std::vector<int> Router::join(const std::vector<std::string> &texts, std::chrono
 }
 
 std::vector<int> Router::join_spawned(const std::vector<std::string> &texts, int first_sibling,
-                                      std::chrono::milliseconds per_peer, const PeerEnded &ended) {
+                                      std::chrono::milliseconds per_peer, std::chrono::milliseconds siblings,
+                                      const PeerEnded &ended) {
     route_.assign(size_, static_cast<int>(tcp));
     for (Driver &d : drivers_) d.carries = false;
     drivers_[tcp].carries = true;
     const std::vector<Card> cards = parse_cards(texts);
     std::vector<const char *> addresses = addresses_for(cards, drivers_[tcp]);
-    return tcp_join_spawned(drivers_[tcp].state, addresses.data(), first_sibling, per_peer.count(), ended);
+    return tcp_join_spawned(drivers_[tcp].state, addresses.data(), first_sibling, per_peer.count(), siblings.count(),
+                            ended);
 }
 
 void Router::grow(int n) {

@@ -77,10 +77,12 @@ public:
     std::vector<int> join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer);
 
     // A process added by MPI_Comm_spawn: connects over TCP only to every
-    // process of the job (cards[r] is world rank r's) and to its siblings,
-    // which start at `first_sibling`; returns the ranks found dead.
+    // process of the job (cards[r] is world rank r's; each gets `per_peer`)
+    // and to its siblings, which start at `first_sibling` (`siblings`);
+    // returns the ranks found dead.
     std::vector<int> join_spawned(const std::vector<std::string> &cards, int first_sibling,
-                                  std::chrono::milliseconds per_peer, const PeerEnded &ended = {});
+                                  std::chrono::milliseconds per_peer, std::chrono::milliseconds siblings,
+                                  const PeerEnded &ended = {});
     // Room for peers 0..n-1: the world ranks MPI_Comm_spawn added, reached
     // over TCP (a spawned process's connection also makes room for it).
     void grow(int n);

@@ -94,10 +94,12 @@ public:
     // below `first_sibling` that has a record (those that do not answer
     // within `per_peer` are returned as failed), to its lower siblings, and
     // takes the connections of its higher ones. Its hellos carry
-    // frame_hello_spawned, so the others add it when it connects. A higher
-    // sibling that `ended` says ended is not waited for.
+    // frame_hello_spawned, so the others add it when it connects. Each
+    // process of the job gets `per_peer` to answer, siblings `siblings`; a
+    // higher sibling that `ended` says ended is not waited for.
     std::vector<int> join_spawned(int my_rank, const std::vector<std::string> &records, int first_sibling,
-                                  std::chrono::milliseconds per_peer, const PeerEnded &ended = {});
+                                  std::chrono::milliseconds per_peer, std::chrono::milliseconds siblings,
+                                  const PeerEnded &ended = {});
     // Room for peers 0..n-1 (a spawned process's hello grows it too).
     void grow(int n);
 

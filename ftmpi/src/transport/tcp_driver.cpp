@@ -111,9 +111,9 @@ void tcp_grow(ftmpi_transport *t, int n) {
 }
 
 std::vector<int> tcp_join_spawned(ftmpi_transport *t, const char *const *addresses, int first_sibling, long per_peer_ms,
-                                  const PeerEnded &ended) {
+                                  long siblings_ms, const PeerEnded &ended) {
     return t->tcp->join_spawned(t->rank, to_vector(addresses, t->size), first_sibling,
-                                std::chrono::milliseconds(per_peer_ms), ended);
+                                std::chrono::milliseconds(per_peer_ms), std::chrono::milliseconds(siblings_ms), ended);
 }
 
 namespace {

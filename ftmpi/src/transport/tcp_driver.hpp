@@ -22,6 +22,6 @@ std::vector<int> tcp_connect_mesh(ftmpi_transport *state, const char *const *add
 // returns the peers it found dead.
 void tcp_grow(ftmpi_transport *state, int n);
 std::vector<int> tcp_join_spawned(ftmpi_transport *state, const char *const *addresses, int first_sibling,
-                                  long per_peer_ms, const PeerEnded &ended);
+                                  long per_peer_ms, long siblings_ms, const PeerEnded &ended);
 
 }  // namespace ftmpi::transport

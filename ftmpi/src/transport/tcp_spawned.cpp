@@ -66,7 +66,8 @@ void Tcp::wait_for_peers(const std::vector<int> &peers, std::chrono::steady_cloc
 }
 
 std::vector<int> Tcp::join_spawned(int my_rank, const std::vector<std::string> &records, int first_sibling,
-                                   std::chrono::milliseconds per_peer, const PeerEnded &ended) {
+                                   std::chrono::milliseconds per_peer, std::chrono::milliseconds siblings,
+                                   const PeerEnded &ended) {
     my_rank_ = my_rank;
     spawned_ = true;
     const int n = static_cast<int>(records.size());
@@ -87,17 +88,19 @@ std::vector<int> Tcp::join_spawned(int my_rank, const std::vector<std::string> &
             continue;
         }
         // A process of the job answers at once or is dead (its port
-        // refuses); a sibling may still be starting, so it is retried.
+        // refuses, or its host does not answer within per_peer); a sibling
+        // may still be starting, so it is retried.
         const bool sibling = q >= first_sibling;
+        const auto deadline = std::chrono::steady_clock::now() + (sibling ? siblings : per_peer);
         int inc = 0;
-        int fd = handshake(q, Contact::parse(records[q]), std::chrono::steady_clock::now() + per_peer, sibling, &inc);
+        int fd = handshake(q, Contact::parse(records[q]), deadline, sibling, &inc);
         if (fd < 0) {
             failed.push_back(q);
             continue;
         }
         install(q, fd, inc);
     }
-    wait_for_peers(higher, std::chrono::steady_clock::now() + per_peer, ended);
+    wait_for_peers(higher, std::chrono::steady_clock::now() + siblings, ended);
     for (int q : higher)
         if (!conns_[q].alive) failed.push_back(q);
     return failed;

@@ -18,6 +18,7 @@
 #include "spawn/launcher_request.hpp"
 #include "spawn/tags.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -66,16 +67,17 @@ int spawn(const std::vector<App> &apps, int root, MPI_Comm comm, MPI_Comm *inter
                 outcome[0] = MPI_ERR_SPAWN;
             }
         }
-        outcome = {outcome[0], started.spawn_id, started.base, started.count};
+        // The count is the one asked for when nothing started: every
+        // parent fills that many error codes.
+        outcome = {outcome[0], started.spawn_id, started.base, outcome[0] == MPI_SUCCESS ? started.count : total};
     }
     int err = comm::share_from_root(comm, root, outcome);
     if (err == MPI_SUCCESS && outcome.size() != 4) err = MPI_ERR_INTERN;
     if (err == MPI_SUCCESS) err = outcome[0];
-    const int count = err == MPI_SUCCESS ? outcome[3] : 0;
+    const int count = outcome.size() == 4 ? std::max(outcome[3], 0) : 0;
     if (err != MPI_SUCCESS) {
         if (errcodes != MPI_ERRCODES_IGNORE)
-            for (const App &a : apps)
-                for (int i = 0; i < a.count; ++i) *errcodes++ = err;
+            for (int i = 0; i < count; ++i) errcodes[i] = err;
         return comm::raise(comm, err, fn);
     }
     const int base = outcome[2];

@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
     int rc = MPI_Comm_spawn("/nonexistent/program", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes);
     CHECK(error_class(rc) == MPI_ERR_SPAWN, "spawning a missing program: class %d", error_class(rc));
     CHECK(inter == MPI_COMM_NULL, "a failed spawn left a communicator");
-    CHECK(codes[0] != MPI_SUCCESS && codes[1] != MPI_SUCCESS, "error codes %d %d", codes[0], codes[1]);
+    CHECK(error_class(codes[0]) == MPI_ERR_SPAWN && error_class(codes[1]) == MPI_ERR_SPAWN, "error codes %d %d",
+          codes[0], codes[1]);
     char path[4096];
     self_path(path, sizeof path);
     rc = MPI_Comm_spawn(path, MPI_ARGV_NULL, 0, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);

@@ -14,7 +14,10 @@
 namespace ftmpi::spawn {
 namespace {
 MPI_Comm parent = MPI_COMM_NULL;
-}
+// Its context id: a handle freed and reused for another communicator has
+// another one (a process never reuses a context id).
+uint32_t parent_context = 0;
+}  // namespace
 
 int connect_parent() {
     const std::string &text = settings::current().text(settings::Id::parent);
@@ -30,6 +33,7 @@ int connect_parent() {
     if (err != MPI_SUCCESS) return err;
     made->name = "MPI_COMM_PARENT";
     parent = made;
+    parent_context = made->context;
     return MPI_SUCCESS;
 }
 
@@ -38,9 +42,9 @@ void forget_parent() {
 }
 
 // The parent intercommunicator, or MPI_COMM_NULL once it was freed or
-// disconnected (the handle is not valid any more then).
+// disconnected.
 MPI_Comm current_parent() {
-    if (parent != MPI_COMM_NULL && !comm::valid(parent)) parent = MPI_COMM_NULL;
+    if (parent != MPI_COMM_NULL && !(comm::valid(parent) && parent->context == parent_context)) parent = MPI_COMM_NULL;
     return parent;
 }
 

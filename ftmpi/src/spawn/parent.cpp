@@ -9,14 +9,26 @@
 #include "settings/values.hpp"
 #include "spawn/tags.hpp"
 
+#include <atomic>
 #include <cstdio>
 
 namespace ftmpi::spawn {
 namespace {
-MPI_Comm parent = MPI_COMM_NULL;
+std::atomic<MPI_Comm> parent{MPI_COMM_NULL};  // threads may ask at once
 // Its context id: a handle freed and reused for another communicator has
 // another one (a process never reuses a context id).
 uint32_t parent_context = 0;
+
+// The parent intercommunicator, or MPI_COMM_NULL once it was freed or
+// disconnected.
+MPI_Comm current_parent() {
+    MPI_Comm p = parent.load();
+    if (p != MPI_COMM_NULL && !(comm::valid(p) && p->context == parent_context)) {
+        parent.store(MPI_COMM_NULL);
+        return MPI_COMM_NULL;
+    }
+    return p;
+}
 }  // namespace
 
 int connect_parent() {
@@ -39,13 +51,6 @@ int connect_parent() {
 
 void forget_parent() {
     parent = MPI_COMM_NULL;
-}
-
-// The parent intercommunicator, or MPI_COMM_NULL once it was freed or
-// disconnected.
-MPI_Comm current_parent() {
-    if (parent != MPI_COMM_NULL && !(comm::valid(parent) && parent->context == parent_context)) parent = MPI_COMM_NULL;
-    return parent;
 }
 
 }  // namespace ftmpi::spawn

@@ -24,11 +24,9 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 0;
     }
-    char path[4096];
-    self_path(path, sizeof path);
     MPI_Comm inter;
     int codes[2];
-    CHECK_MPI(MPI_Comm_spawn(path, MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes));
+    CHECK_MPI(spawn_self(MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes));
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     if (rank == 0) {
         int v = 41, dummy = 0;

@@ -21,10 +21,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 0;
     }
-    char path[4096];
-    self_path(path, sizeof path);
     MPI_Comm inter;
-    CHECK_MPI(MPI_Comm_spawn(path, MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE));
+    CHECK_MPI(spawn_self(MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE));
     int pid = 0;
     if (rank == 0) CHECK_MPI(MPI_Recv(&pid, 1, MPI_INT, 0, 1, inter, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Comm_disconnect(&inter));

@@ -31,13 +31,11 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 0;
     }
-    char path[4096];
-    self_path(path, sizeof path);
     char *args[] = {"child", NULL};
     MPI_Comm inter;
     int codes[children];
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    CHECK_MPI(MPI_Comm_spawn(path, args, children, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes));
+    CHECK_MPI(spawn_self(args, children, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes));
     for (int c = 0; c < children; ++c)
         CHECK(error_class(codes[c]) == (c == victim ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS), "child %d: code class %d", c,
               error_class(codes[c]));

@@ -22,10 +22,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 0;
     }
-    char path[4096];
-    self_path(path, sizeof path);
     MPI_Comm inter;
-    CHECK_MPI(MPI_Comm_spawn(path, MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE));
+    CHECK_MPI(spawn_self(MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE));
     if (rank == 0) {
         CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
         CHECK_MPI(MPI_Send(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, 1, inter));

@@ -33,12 +33,10 @@ int main(int argc, char **argv) {
     MPI_Comm parent;
     CHECK_MPI(MPI_Comm_get_parent(&parent));
     if (parent == MPI_COMM_NULL) {
-        char path[4096];
-        self_path(path, sizeof path);
         char *args[] = {"child", NULL};
         int codes[children];
         MPI_Comm inter;
-        CHECK_MPI(MPI_Comm_spawn(path, args, children, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes));
+        CHECK_MPI(spawn_self(args, children, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes));
         for (int i = 0; i < children; ++i) CHECK(codes[i] == MPI_SUCCESS, "child %d: error code %d", i, codes[i]);
         int flag = 0, remote = 0;
         MPI_Comm_test_inter(inter, &flag);

@@ -26,11 +26,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 0;
     }
-    char path[4096];
-    self_path(path, sizeof path);
     MPI_Comm inter;
-    CHECK_MPI(
-        MPI_Comm_spawn(path, MPI_ARGV_NULL, children, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, MPI_ERRCODES_IGNORE));
+    CHECK_MPI(spawn_self(MPI_ARGV_NULL, children, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, MPI_ERRCODES_IGNORE));
     for (int c = 0; c < children; ++c) {
         int answer = -1;
         CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, c, 1, inter));

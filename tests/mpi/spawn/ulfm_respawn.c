@@ -55,13 +55,12 @@ int main(int argc, char **argv) {
     MPIX_Comm_revoke(MPI_COMM_WORLD);
     MPI_Comm shrunk;
     CHECK_MPI(MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk));
-    char path[4096], which[16];
-    self_path(path, sizeof path);
+    char which[16];
     snprintf(which, sizeof which, "%d", victim);
     char *args[] = {"replaces", which, NULL};
     MPI_Comm inter, merged;
     int code = -1;
-    CHECK_MPI(MPI_Comm_spawn(path, args, 1, MPI_INFO_NULL, 0, shrunk, &inter, &code));
+    CHECK_MPI(spawn_self(args, 1, MPI_INFO_NULL, 0, shrunk, &inter, &code));
     CHECK(code == MPI_SUCCESS, "the replacement's error code %d", code);
     CHECK_MPI(MPI_Intercomm_merge(inter, 0, &merged));
     check_rebuilt(merged, rank, size);

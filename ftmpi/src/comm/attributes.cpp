@@ -6,7 +6,9 @@
 #include "keyval.hpp"
 #include "objects.hpp"
 #include "settings/values.hpp"
+#include <algorithm>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -164,9 +166,13 @@ int copy_all_attributes(MPI_Comm from, MPI_Comm to) {
 }
 
 void set_predefined_attributes(MPI_Comm, int world_size) {
-    universe_size_value = world_size;
-    if (const auto &env = settings::current(); env.is_set(settings::Id::appnum))
-        appnum_value = env.integer(settings::Id::appnum);
+    const auto &env = settings::current();
+    // The processes that could run at once: the launcher's slots, never
+    // fewer than MPI_COMM_WORLD (MPI-3.1 §10.5.1).
+    universe_size_value = env.is_set(settings::Id::universe_size)
+        ? std::max(world_size, env.integer(settings::Id::universe_size))
+        : world_size;
+    if (env.is_set(settings::Id::appnum)) appnum_value = env.integer(settings::Id::appnum);
 }
 
 }  // namespace ftmpi::comm

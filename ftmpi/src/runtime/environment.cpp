@@ -66,7 +66,7 @@ int init_before_join(int required, int *provided, bool *restarted) {
     job.world_size = env.integer(Id::size);
     const int rank_in_world = env.integer(Id::rank);
     job.rank = job.world_base + rank_in_world;
-    job.size = std::max(env.integer(Id::universe), job.world_base + job.world_size);
+    job.size = std::max(env.integer(Id::world_ranks), job.world_base + job.world_size);
     job.wireup = env.text(Id::wireup);
     my_rank = job.rank;
     if (const std::string problems = env.problems_text(); !problems.empty()) init_failed(problems);

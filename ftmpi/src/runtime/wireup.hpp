@@ -30,7 +30,7 @@ struct JobInfo {
     std::string job;  // FTMPI_JOB
     // This process's world rank in the job (FTMPI_WORLD_BASE + FTMPI_RANK),
     // and the number of world ranks the job had when it started
-    // (FTMPI_UNIVERSE): every contact this process reads is one of those.
+    // (FTMPI_WORLD_RANKS): every contact this process reads is one of those.
     int rank = 0;
     int size = 1;
     // Its MPI_COMM_WORLD: world ranks world_base..world_base+world_size-1

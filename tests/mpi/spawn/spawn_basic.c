@@ -3,7 +3,8 @@
  * the root sends each child a number and gets it back transformed, both
  * sides merge into one intracommunicator (parents first) and reduce over it,
  * and disconnect. Children find their parents with MPI_Comm_get_parent; a
- * process started by the launcher has none. */
+ * process started by the launcher has none. MPI_UNIVERSE_SIZE is the slots
+ * of the job's hosts: here one private daemon with a slot per CPU. */
 #include "spawn_support.h"
 
 #include <string.h>
@@ -33,15 +34,20 @@ int main(int argc, char **argv) {
     MPI_Comm parent;
     CHECK_MPI(MPI_Comm_get_parent(&parent));
     if (parent == MPI_COMM_NULL) {
+        int *universe = NULL, flag = 0;
+        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe, &flag);
+        const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        const int slots = (int)(cpus > size ? cpus : size);
+        CHECK(flag && *universe == slots, "MPI_UNIVERSE_SIZE %d, expected %d", flag ? *universe : -1, slots);
         char *args[] = {"child", NULL};
         int codes[children];
         MPI_Comm inter;
         CHECK_MPI(spawn_self(args, children, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes));
         for (int i = 0; i < children; ++i) CHECK(codes[i] == MPI_SUCCESS, "child %d: error code %d", i, codes[i]);
-        int flag = 0, remote = 0;
-        MPI_Comm_test_inter(inter, &flag);
+        int is_inter = 0, remote = 0;
+        MPI_Comm_test_inter(inter, &is_inter);
         MPI_Comm_remote_size(inter, &remote);
-        CHECK(flag && remote == children, "intercommunicator: inter %d, remote size %d", flag, remote);
+        CHECK(is_inter && remote == children, "intercommunicator: inter %d, remote size %d", is_inter, remote);
         if (rank == 0) {
             for (int c = 0; c < children; ++c) {
                 int v = 100 + c, back = 0;

@@ -398,7 +398,7 @@ private:
                     s.rank_in_world = rank_in_world;
                     s.world_size = total;
                     const std::vector<std::string> env{
-                        "FTMPI_WORLD_BASE=" + std::to_string(base), "FTMPI_UNIVERSE=" + std::to_string(base + total),
+                        "FTMPI_WORLD_BASE=" + std::to_string(base), "FTMPI_WORLD_RANKS=" + std::to_string(base + total),
                         "FTMPI_PARENT=" + std::to_string(r.leader) + ":" + std::to_string(spawn_id),
                         "FTMPI_APPNUM=" + std::to_string(app)};
                     auto started = start_process(base + rank_in_world, 0, where, env, &s);

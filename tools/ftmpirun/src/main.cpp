@@ -211,6 +211,11 @@ int run(const Options &o) {
     };
     exports_of(o.apps.front(), common_env);
     common_env.push_back("FTMPI_OUTPUT_BUFFERING=" + o.output_buffering);
+    // MPI_UNIVERSE_SIZE: how many processes the job's hosts have slots for
+    // (what a program that spawns workers asks), at least the job's size.
+    int slots = 0;
+    for (const auto &h : hosts) slots += h.slots;
+    common_env.push_back("FTMPI_UNIVERSE_SIZE=" + std::to_string(std::max(slots, np)));
     if (!o.initial_errhandler.empty()) common_env.push_back("FTMPI_INITIAL_ERRHANDLER=" + o.initial_errhandler);
     if (o.bind_to != "none") common_env.push_back("FTMPI_BIND=" + o.bind_to);
     for (std::size_t k = 0; k < o.apps.size(); ++k) {

@@ -30,6 +30,9 @@ using spawn_client::SpawnClient;
 
 constexpr std::chrono::milliseconds kStopGrace{5000};
 constexpr int kMaxSpawn = 4096;  // processes one MPI_Comm_spawn may ask for
+// The most world ranks a job may reach: libftmpi refuses connections from
+// higher ones (max_world_ranks in ftmpi/src/transport/frame.hpp).
+constexpr int kMaxWorldRanks = 1 << 16;
 
 // The job's state, touched only by the controller (run_job's thread).
 class Job {
@@ -370,6 +373,8 @@ private:
             total += a.count;
         }
         if (total < 1 || total > kMaxSpawn) return refuse("from 1 to " + std::to_string(kMaxSpawn) + " processes");
+        if (next_rank_ + total > kMaxWorldRanks)
+            return refuse("the job would pass " + std::to_string(kMaxWorldRanks) + " world ranks");
         const int base = next_rank_;
         const int spawn_id = ++spawns_;
         const std::size_t first = procs_.size();

@@ -13,9 +13,9 @@
 
 #include "internal/p2p.hpp"
 #include "internal/runtime.hpp"
+#include "runtime/job_topic.hpp"
 #include "runtime/log.hpp"
 
-#include <harness/common/pack.hpp>
 #include <harness/hlib/hlib.hpp>
 
 #include <algorithm>
@@ -37,9 +37,7 @@ namespace hl = harness::hlib;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-const harness::ComponentName events_service{"vm", "events"};
 constexpr int64_t poll_wait_ms = 500;  // a long poll ends this often, so stop() is quick
-constexpr int64_t fetch_max = 256;
 
 // Errors that say the daemon itself did not answer (as opposed to the
 // events service answering with an error).
@@ -76,9 +74,9 @@ public:
                     int deadline_ms);
 
 private:
-    harness::Result<harness::Bytes> fetch(int64_t wait_ms, Clock::time_point deadline);
-    // Stores a fetched batch; returns false on a malformed reply.
-    bool take_batch(const harness::Bytes &reply, bool act);
+    harness::Result<std::vector<runtime::TopicEvent>> fetch(int64_t wait_ms, Clock::time_point deadline);
+    // Stores a fetched batch (and acts on its failure events when `act`).
+    void take_batch(std::vector<runtime::TopicEvent> fetched, bool act);
     void act_on(const Event &e);
     void declare(int world, const std::string &why);
     void loop();
@@ -120,20 +118,16 @@ bool verbose() {
     return settings().verbose;
 }
 
-harness::Result<harness::Bytes> Notifier::fetch(int64_t wait_ms, Clock::time_point deadline) {
-    harness::Packer args;
-    args.str(topic_).i64(after_).i64(wait_ms).i64(fetch_max);
-    return vm_->local().call(events_service, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
+harness::Result<std::vector<runtime::TopicEvent>> Notifier::fetch(int64_t wait_ms, Clock::time_point deadline) {
+    return runtime::fetch_events(*vm_, topic_, after_, milliseconds(wait_ms), deadline);
 }
 
-bool Notifier::take_batch(const harness::Bytes &reply, bool act) {
-    harness::Unpacker in(reply);
-    int64_t n = 0;
-    if (!in.i64(n) || n < 0) return false;
+void Notifier::take_batch(std::vector<runtime::TopicEvent> fetched, bool act) {
     std::vector<Event> batch;
-    for (int64_t i = 0; i < n; ++i) {
+    for (auto &f : fetched) {
         Event e;
-        if (!in.i64(e.seq) || !in.bytes(e.payload)) return false;
+        e.seq = f.seq;
+        e.payload = std::move(f.payload);
         e.kind = kind_of(e.payload);
         if (e.seq > after_) after_ = e.seq;
         batch.push_back(std::move(e));
@@ -147,7 +141,6 @@ bool Notifier::take_batch(const harness::Bytes &reply, bool act) {
     // the failures in the same order.
     if (act)
         for (const Event &e : batch) act_on(e);
-    return true;
 }
 
 void Notifier::act_on(const Event &e) {
@@ -266,7 +259,7 @@ void Notifier::loop() {
         if (reply) {
             last_answer = Clock::now();
             reported_error = false;
-            if (!take_batch(*reply, true) && verbose()) log::info("notifier: malformed fetch reply");
+            take_batch(std::move(*reply), true);
             continue;
         }
         if (daemon_unreachable(reply.error())) {
@@ -314,10 +307,7 @@ bool Notifier::start() {
         vm_.reset();
         return skip("vm/events fetch " + topic_ + ": " + reply.error().describe());
     }
-    if (!take_batch(*reply, !s.restarted)) {
-        vm_.reset();
-        return skip("malformed vm/events fetch reply");
-    }
+    take_batch(std::move(*reply), !s.restarted);
     stop_ = false;
     running_ = true;
     thread_ = std::thread([this] { loop(); });
@@ -399,14 +389,11 @@ void Notifier::forget(int world) {
 bool Notifier::publish(const std::vector<uint8_t> &payload) {
     const Settings &s = settings();
     if (s.job.empty() || !s.have_daemon) return false;
-    harness::Packer args;
-    args.str("job/" + s.job).bytes(payload);
     std::lock_guard lock(publish_mu_);
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (!publish_vm_) publish_vm_ = connect_daemon(milliseconds(2000), nullptr);
         if (!publish_vm_) return false;
-        auto reply = publish_vm_->local().call(events_service, "publish", args.view(), HARNESS_CALL_PACKED,
-                                               HARNESS_MODE_DEFAULT, Clock::now() + milliseconds(5000));
+        auto reply = runtime::publish_event(*publish_vm_, "job/" + s.job, payload, Clock::now() + milliseconds(5000));
         if (reply) return true;
         if (verbose()) log::info("publish on job/%s: %s", s.job.c_str(), reply.error().describe().c_str());
         publish_vm_.reset();

@@ -132,14 +132,13 @@ void purge(uint32_t context);
 int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms);
 void admit(int world, int incarnation);
 
-// Processes MPI_Comm_spawn added (world ranks after the job's others):
-// expect_peers makes room for world ranks 0..n-1; wait_connected waits until
-// each of `worlds` connected to this process or failed, declaring failed
-// those still missing at the deadline (MPIX_ERR_PROC_FAILED if any failed).
-void expect_peers(int n);
 // World ranks 0..n-1 are known here: the job's and those spawned since.
 int known_world_ranks();
-int wait_connected(const std::vector<int> &worlds, int deadline_ms);
+// Processes MPI_Comm_spawn added (world ranks after the job's others):
+// makes room for `worlds` and waits until each connected to this process
+// or failed, declaring failed those still missing at the deadline
+// (is_failed tells which).
+void wait_connected(const std::vector<int> &worlds, int deadline_ms);
 // The incarnation of the connection currently used for `world`.
 int peer_incarnation(int world);
 }  // namespace ftmpi::p2p

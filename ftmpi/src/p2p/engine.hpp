@@ -143,13 +143,10 @@ public:
     int peer_incarnation(int world);
 
     // ---- Processes added by MPI_Comm_spawn (p2p/spawned.cpp) ----
-    // Room for world ranks 0..n-1; those not connected yet are neither
-    // connected nor failed until they connect or fail.
-    void expect_peers(int n);
-    // Waits until each of `worlds` is connected, said bye or failed, or the
+    // Makes room for `worlds` (not connected, not failed until they connect
+    // or fail) and waits until each is connected, said bye or failed, or the
     // deadline passes: the ones still missing then are declared failed.
-    // Returns MPI_SUCCESS or MPIX_ERR_PROC_FAILED (some failed).
-    int wait_connected(const std::vector<int> &worlds, int deadline_ms);
+    void wait_connected(const std::vector<int> &worlds, int deadline_ms);
 
 private:
     Engine() = default;

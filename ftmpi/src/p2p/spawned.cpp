@@ -5,7 +5,6 @@
 #include "p2p/engine.hpp"
 
 #include "internal/p2p.hpp"
-#include "mpi-ext.h"
 
 namespace ftmpi::p2p {
 
@@ -17,15 +16,11 @@ void Engine::grow_locked(int n) {
     size_ = n;
 }
 
-void Engine::expect_peers(int n) {
-    Lock lk(mu_);
-    if (running_ && networked_) grow_locked(n);
-}
-
-int Engine::wait_connected(const std::vector<int> &worlds, int deadline_ms) {
+void Engine::wait_connected(const std::vector<int> &worlds, int deadline_ms) {
     {
         Lock lk(mu_);
-        if (!running_ || !networked_) return MPIX_ERR_PROC_FAILED;
+        if (!running_ || !networked_) return;
+        for (int w : worlds) grow_locked(w + 1);  // they may connect here only later
     }
     auto settled = [&](int w) {
         return w == rank_ || w < 0 || w >= size_ || failures_.failed(w) || net_->connected(w) || net_->bye_received(w);
@@ -37,25 +32,18 @@ int Engine::wait_connected(const std::vector<int> &worlds, int deadline_ms) {
         return true;
     });
     Lock lk(mu_);
-    bool any_failed = false;
-    for (int w : worlds) {
+    for (int w : worlds)
         if (!settled(w)) declare_failed_locked(w, "a spawned process did not connect in time");
-        any_failed |= w >= 0 && w < size_ && failures_.failed(w);
-    }
     report(lk);
-    return any_failed ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
 }
 
-void expect_peers(int n) {
-    Engine::get().expect_peers(n);
-}
 int known_world_ranks() {
     auto &engine = Engine::get();
     std::lock_guard<std::mutex> lk(engine.mutex());
     return engine.size();
 }
-int wait_connected(const std::vector<int> &worlds, int deadline_ms) {
-    return Engine::get().wait_connected(worlds, deadline_ms);
+void wait_connected(const std::vector<int> &worlds, int deadline_ms) {
+    Engine::get().wait_connected(worlds, deadline_ms);
 }
 
 }  // namespace ftmpi::p2p

@@ -2,6 +2,7 @@
 #include "runtime/startup_failures.hpp"
 
 #include "ft/events.hpp"
+#include "runtime/job_topic.hpp"
 #include "runtime/log.hpp"
 #include "runtime/wireup.hpp"
 
@@ -17,8 +18,6 @@ namespace hl = harness::hlib;
 
 namespace {
 
-const harness::ComponentName events_service{"vm", "events"};
-constexpr std::int64_t fetch_max = 256;
 constexpr std::chrono::milliseconds connect_timeout{3000};
 // A fetch may take its long poll plus a slow daemon's answer.
 constexpr std::chrono::milliseconds answer_margin{3000};
@@ -68,21 +67,12 @@ bool StartupFailures::look(std::chrono::milliseconds wait) {
         if (!vm) return give_up("the local daemon does not answer: " + vm.error().describe());
         link_ = std::make_unique<Link>(Link{std::move(*vm)});
     }
-    harness::Packer args;
-    args.str(topic_).i64(after_).i64(std::max<std::int64_t>(wait.count(), 0)).i64(fetch_max);
-    auto reply = link_->vm.local().call(events_service, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
-                                        hl::deadline_in(wait + answer_margin));
-    if (!reply) return give_up("vm/events fetch " + topic_ + ": " + reply.error().describe());
-    harness::Unpacker in(*reply);
-    std::int64_t n = 0;
-    if (!in.i64(n) || n < 0) return give_up("malformed vm/events fetch reply");
+    auto events = fetch_events(link_->vm, topic_, after_, wait, hl::deadline_in(wait + answer_margin));
+    if (!events) return give_up("vm/events fetch " + topic_ + ": " + events.error().describe());
     bool learned = false;
-    for (std::int64_t i = 0; i < n; ++i) {
-        std::int64_t seq = 0;
-        harness::Bytes payload;
-        if (!in.i64(seq) || !in.bytes(payload)) return give_up("malformed vm/events fetch reply");
-        after_ = std::max(after_, seq);
-        auto f = ft::decode_failure(payload);
+    for (const TopicEvent &e : *events) {
+        after_ = std::max(after_, e.seq);
+        auto f = ft::decode_failure(e.payload);
         // The job's first processes only: a replacement does not wait in
         // this wire-up, and no rank ends normally before every rank is up.
         if (!f || f->incarnation != 0 || f->rank == self_ || f->rank < 0 || f->rank >= size_) continue;

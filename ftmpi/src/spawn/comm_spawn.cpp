@@ -83,7 +83,6 @@ int spawn(const std::vector<App> &apps, int root, MPI_Comm comm, MPI_Comm *inter
     const int base = outcome[2];
     std::vector<int> children;
     for (int i = 0; i < count; ++i) children.push_back(base + i);
-    p2p::expect_peers(base + count);
     // Children that died before they connected are failed processes of the
     // new intercommunicator (their error codes say so), as any later failure.
     p2p::wait_connected(children, static_cast<int>(settings::current().number(settings::Id::spawn_timeout)));

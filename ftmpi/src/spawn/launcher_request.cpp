@@ -2,11 +2,12 @@
 #include "spawn/launcher_request.hpp"
 
 #include "internal/runtime.hpp"
+#include "runtime/job_topic.hpp"
 #include "settings/values.hpp"
 
 #include <harness/common/pack.hpp>
-#include <harness/hlib/hlib.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 
@@ -15,8 +16,7 @@ namespace {
 
 namespace hl = harness::hlib;
 using Clock = std::chrono::steady_clock;
-const harness::ComponentName events_service{"vm", "events"};
-constexpr int64_t poll_ms = 500;
+constexpr std::chrono::milliseconds poll{500};
 
 std::vector<uint8_t> encode(const std::string &id, const std::vector<App> &apps, int leader_world) {
     harness::Packer p;
@@ -64,29 +64,18 @@ std::string request_spawn(const std::vector<App> &apps, int leader_world, std::c
     options.timeout = std::chrono::milliseconds(5000);
     auto vm = hl::VirtualMachine::connect(options.resolved());
     if (!vm) return "cannot reach this host's daemon: " + vm.error().describe();
-    harness::Packer publish;
-    publish.str(topic).bytes(encode(id, apps, leader_world));
-    auto published = vm->local().call(events_service, "publish", publish.view(), HARNESS_CALL_PACKED,
-                                      HARNESS_MODE_DEFAULT, Clock::now() + std::chrono::seconds(5));
+    auto published =
+        runtime::publish_event(*vm, topic, encode(id, apps, leader_world), Clock::now() + std::chrono::seconds(5));
     if (!published) return "cannot publish the request on " + topic + ": " + published.error().describe();
 
-    int64_t after = 0;
+    int64_t after = *published;  // the answer comes after the request
     while (Clock::now() < deadline) {
-        harness::Packer args;
-        args.str(topic).i64(after).i64(poll_ms).i64(256);
-        auto reply = vm->local().call(events_service, "fetch", args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
-                                      Clock::now() + std::chrono::milliseconds(poll_ms + 5000));
-        if (!reply) return "cannot read " + topic + ": " + reply.error().describe();
-        harness::Unpacker in(*reply);
-        int64_t n = 0;
-        if (!in.i64(n) || n < 0) return "a malformed reply from vm/events";
-        for (int64_t i = 0; i < n; ++i) {
-            int64_t seq = 0;
-            std::vector<uint8_t> payload;
-            if (!in.i64(seq) || !in.bytes(payload)) return "a malformed reply from vm/events";
-            after = std::max(after, seq);
+        auto events = runtime::fetch_events(*vm, topic, after, poll, Clock::now() + poll + std::chrono::seconds(5));
+        if (!events) return "cannot read " + topic + ": " + events.error().describe();
+        for (const runtime::TopicEvent &e : *events) {
+            after = std::max(after, e.seq);
             std::string why;
-            switch (decode(payload, id, out, &why)) {
+            switch (decode(e.payload, id, out, &why)) {
             case Answer::none: break;
             case Answer::started: return {};
             case Answer::refused: return why;

@@ -224,11 +224,8 @@ std::vector<int> Router::join(const std::vector<std::string> &texts, std::chrono
     // A replacement reaches every peer over TCP, and the survivors reach it
     // over TCP once they admit it (admit below): the join protocol is TCP's,
     // and one medium per pair keeps the frames of the new incarnation in order.
-    route_.assign(size_, static_cast<int>(tcp));
-    for (Driver &d : drivers_) d.carries = false;
-    drivers_[tcp].carries = true;
     Driver &t = drivers_[tcp];
-    const std::vector<Card> cards = parse_cards(texts);
+    const std::vector<Card> cards = route_all_over_tcp(texts);
     std::vector<const char *> addresses = addresses_for(cards, t);
     std::vector<unsigned char> mine(size_, 1), lost(size_, 0);
     mine[rank_] = 0;
@@ -245,13 +242,17 @@ std::vector<int> Router::join(const std::vector<std::string> &texts, std::chrono
 std::vector<int> Router::join_spawned(const std::vector<std::string> &texts, int first_sibling,
                                       std::chrono::milliseconds per_peer, std::chrono::milliseconds siblings,
                                       const PeerEnded &ended) {
-    route_.assign(size_, static_cast<int>(tcp));
-    for (Driver &d : drivers_) d.carries = false;
-    drivers_[tcp].carries = true;
-    const std::vector<Card> cards = parse_cards(texts);
+    const std::vector<Card> cards = route_all_over_tcp(texts);
     std::vector<const char *> addresses = addresses_for(cards, drivers_[tcp]);
     return tcp_join_spawned(drivers_[tcp].state, addresses.data(), first_sibling, per_peer.count(), siblings.count(),
                             ended);
+}
+
+std::vector<Card> Router::route_all_over_tcp(const std::vector<std::string> &texts) {
+    route_.assign(size_, static_cast<int>(tcp));
+    for (Driver &d : drivers_) d.carries = false;
+    drivers_[tcp].carries = true;
+    return parse_cards(texts);
 }
 
 void Router::grow(int n) {

@@ -121,6 +121,9 @@ private:
     const Driver &route(int peer) const { return drivers_[static_cast<size_t>(route_[peer])]; }
     static std::vector<Card> parse_cards(const std::vector<std::string> &texts);
     void choose_routes(const std::vector<Card> &cards);
+    // A joining process (replacement, spawned) reaches every peer over TCP:
+    // routes them all there and returns the parsed cards.
+    std::vector<Card> route_all_over_tcp(const std::vector<std::string> &texts);
     // Each rank's address for driver d ("" when its card has none); the
     // pointers live as long as `cards`.
     std::vector<const char *> addresses_for(const std::vector<Card> &cards, const Driver &d) const;

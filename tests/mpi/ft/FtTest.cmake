@@ -83,11 +83,8 @@ function(ftmpi_add_ft_test NAME)
       # No HARNESS_HCORE and a root without a daemon: ftmpirun starts a private
       # hcored for this job alone, so parallel tests never share a VM.
       add_test(NAME ${test}
-               COMMAND ${CMAKE_COMMAND} -E env --unset=HARNESS_HCORE
-                       HARNESS_SERVICES=vm/drd,vm/naming,vm/events,vm/spawn_notify
-                       $<TARGET_FILE:ftmpirun> --root ${CMAKE_CURRENT_BINARY_DIR}/no-vm
-                       -np ${np} --timeout ${launcher_timeout} ${env} ${opts} --oversubscribe
-                       $<TARGET_FILE:${exe}>)
+               COMMAND ${FTMPI_VM_TEST_LAUNCHER} -np ${np} --timeout ${launcher_timeout} ${env} ${opts}
+                       --oversubscribe $<TARGET_FILE:${exe}>)
       # Besides the status: ftmpirun keeps a job whose rank was killed by any
       # signal, so a crash (SIGSEGV, SIGABRT) or a failed check must be caught
       # in the output too; and a comm driver that could not be used would

@@ -15,7 +15,43 @@
 
 namespace ftmpi::coll {
 
+namespace {
+
+// Storage kept per thread for its next schedules: enough for the few a
+// thread has under way at once (nested or non-blocking collectives).
+constexpr size_t pooled_storages = 4;
+// A schedule with more rounds than this (a pairwise alltoall on many ranks)
+// gives its storage back to the heap instead.
+constexpr size_t pooled_rounds = 64;
+
+}  // namespace
+
+void Schedule::take_storage(Storage &into) {
+    auto &pool = storage_pool();
+    if (!pool.open || pool.free.empty()) return;
+    into = std::move(pool.free.back());
+    pool.free.pop_back();
+}
+
+void Schedule::give_back_storage(Storage &&from, size_t used) {
+    auto &pool = storage_pool();
+    if (!pool.open || pool.free.size() >= pooled_storages || from.rounds.size() > pooled_rounds) return;
+    for (size_t i = 0; i < used; ++i) {
+        from.rounds[i].messages.clear();
+        from.rounds[i].steps.clear();
+        from.rounds[i].agreement = false;
+    }
+    from.requests.clear();
+    pool.free.push_back(std::move(from));
+}
+
+Schedule::Pool &Schedule::storage_pool() {
+    thread_local Pool pool;
+    return pool;
+}
+
 Schedule::Schedule(MPI_Comm comm) : comm_(comm), tag_(next_tag(comm)), size_(comm->size), rank_(comm->rank) {
+    adopt_storage();
     if (comm->inter || comm->group == nullptr) return;
     // A gap (BLANK mode) is rare; looking for one costs a scan of p ints,
     // nothing next to a message. Only a comm with gaps builds a view.
@@ -29,7 +65,16 @@ Schedule::Schedule(MPI_Comm comm) : comm_(comm), tag_(next_tag(comm)), size_(com
 
 Schedule::Schedule(MPI_Comm comm, std::vector<int> live)
     : comm_(comm), tag_(next_tag(comm)), size_(static_cast<int>(live.size())), live_(std::move(live)) {
+    adopt_storage();
     rank_ = view_rank(comm->rank);
+}
+
+void Schedule::adopt_storage() {
+    Storage storage;
+    take_storage(storage);
+    rounds_ = std::move(storage.rounds);
+    requests_ = std::move(storage.requests);
+    statuses_ = std::move(storage.statuses);
 }
 
 Schedule::~Schedule() {
@@ -39,6 +84,7 @@ Schedule::~Schedule() {
         p2p::wait_all(1, &agreement_->request, MPI_STATUSES_IGNORE);
     for (MPI_Datatype type : held_types_) dt::release(type);
     for (MPI_Op op : held_ops_) op::release(op);
+    give_back_storage({std::move(rounds_), std::move(requests_), std::move(statuses_)}, rounds_used_);
 }
 
 int Schedule::view_rank(int c) const {
@@ -47,12 +93,17 @@ int Schedule::view_rank(int c) const {
     return it != live_.end() && *it == c ? static_cast<int>(it - live_.begin()) : -1;
 }
 
+Schedule::Round &Schedule::add_round() {
+    if (rounds_used_ == rounds_.size()) rounds_.emplace_back();
+    return rounds_[rounds_used_++];  // a reused round was emptied when it was given back
+}
+
 Schedule::Round &Schedule::current() {
     if (!round_open_) {
-        rounds_.emplace_back();
+        add_round();
         round_open_ = true;
     }
-    return rounds_.back();
+    return rounds_[rounds_used_ - 1];
 }
 
 void Schedule::send(const void *buf, int count, MPI_Datatype type, int peer) {
@@ -64,10 +115,44 @@ void Schedule::recv(void *buf, int count, MPI_Datatype type, int peer) {
 }
 
 void Schedule::then(std::function<int()> step) {
-    current().steps.push_back(std::move(step));
+    Step &added = current().steps.emplace_back();
+    added.kind = Step::Kind::call;
+    added.call = std::move(step);
     // A step closes its round: messages added after it belong to the next
     // round, since they may depend on the step's result.
     round_open_ = false;
+}
+
+void Schedule::then_reduce(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type) {
+    Step &added = current().steps.emplace_back();
+    added.kind = Step::Kind::reduce;
+    added.op = op;
+    added.src = in;
+    added.dst = inout;
+    added.count = count;
+    added.type = type;
+    round_open_ = false;
+}
+
+void Schedule::then_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount, MPI_Datatype rtype) {
+    Step &added = current().steps.emplace_back();
+    added.kind = Step::Kind::copy;
+    added.src = src;
+    added.count = scount;
+    added.type = stype;
+    added.dst = dst;
+    added.dst_count = rcount;
+    added.dst_type = rtype;
+    round_open_ = false;
+}
+
+int Schedule::Step::run() const {
+    switch (kind) {
+    case Kind::reduce: return op::apply(op, src, dst, count, type);
+    case Kind::copy: return copy(src, count, type, dst, dst_count, dst_type);
+    case Kind::call: break;
+    }
+    return call();
 }
 
 void Schedule::end_round() {
@@ -76,8 +161,7 @@ void Schedule::end_round() {
 
 void Schedule::agree_at_end() {
     round_open_ = false;
-    rounds_.emplace_back();
-    rounds_.back().agreement = true;
+    add_round().agreement = true;
 }
 
 std::vector<int> Schedule::known_failed(MPI_Comm comm) {
@@ -91,6 +175,13 @@ std::vector<int> Schedule::known_failed(MPI_Comm comm) {
 }
 
 char *Schedule::scratch(size_t bytes) {
+    const size_t aligned =
+        (std::max<size_t>(bytes, 1) + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
+    if (aligned <= sizeof small_scratch_ - small_scratch_used_) {
+        char *p = small_scratch_ + small_scratch_used_;
+        small_scratch_used_ += aligned;
+        return p;
+    }
     scratch_.emplace_back(new char[bytes == 0 ? 1 : bytes]);
     return scratch_.back().get();
 }
@@ -168,13 +259,14 @@ int Schedule::received_error(const Round &round, int waited) const {
 }
 
 int Schedule::finish(Round &round) {
-    for (auto &step : round.steps)
-        if (int rc = step(); rc != MPI_SUCCESS) return rc;
+    for (const Step &step : round.steps)
+        if (int rc = step.run(); rc != MPI_SUCCESS) return rc;
     return MPI_SUCCESS;
 }
 
 int Schedule::run() {
-    for (Round &round : rounds_) {
+    for (size_t i = 0; i < rounds_used_; ++i) {
+        Round &round = rounds_[i];
         if (round.agreement) {
             error_ = agree_blocking();
             continue;
@@ -194,7 +286,7 @@ int Schedule::run() {
 }
 
 bool Schedule::advance(MPI_Status *status) {
-    while (next_ < rounds_.size()) {
+    while (next_ < rounds_used_) {
         Round &round = rounds_[next_];
         if (round.agreement) {
             if (!agree_advance()) return false;

@@ -35,6 +35,7 @@
 #include "mpi.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -74,6 +75,10 @@ public:
     // Local work run after the current round's messages completed; returns
     // an MPI error code (a failing step ends the schedule with that code).
     void then(std::function<int()> step);
+    // The two steps nearly every algorithm has (steps.hpp), kept as data so
+    // that they allocate nothing: inout = in op inout, and coll::copy.
+    void then_reduce(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type);
+    void then_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount, MPI_Datatype rtype);
     // Closes the current round; the next send/recv/then starts a new one.
     void end_round();
     // Strict collectives: a last round that agrees (ft::agree / ft::iagree)
@@ -110,11 +115,40 @@ private:
         int peer;      // comm rank (already mapped from the view)
         size_t bytes;  // data bytes: a receive of a different size is a marker
     };
+    struct Step {
+        enum class Kind : uint8_t { reduce, copy, call } kind = Kind::call;
+        MPI_Op op = MPI_OP_NULL;  // reduce
+        const void *src = nullptr;
+        void *dst = nullptr;
+        int count = 0;
+        MPI_Datatype type = MPI_DATATYPE_NULL;
+        int dst_count = 0;  // copy
+        MPI_Datatype dst_type = MPI_DATATYPE_NULL;
+        std::function<int()> call;
+        int run() const;
+    };
     struct Round {
         std::vector<Message> messages;
-        std::vector<std::function<int()>> steps;
+        std::vector<Step> steps;
         bool agreement = false;
     };
+    // The vectors a schedule fills. A schedule hands them, emptied but with
+    // their capacity, to the next one its thread builds: a short collective
+    // then allocates nothing for its rounds, messages and requests.
+    struct Storage {
+        std::vector<Round> rounds;  // rounds[0 .. used) belong to the schedule
+        std::vector<MPI_Request> requests;
+        std::vector<MPI_Status> statuses;
+    };
+    struct Pool {
+        std::vector<Storage> free;
+        bool open = true;  // false once the thread's pool is destroyed (thread exit)
+        ~Pool() { open = false; }
+    };
+    static Pool &storage_pool();
+    static void take_storage(Storage &into);
+    static void give_back_storage(Storage &&from, size_t used);
+    void adopt_storage();
     // The final agreement of a strict collective (schedule_agreement.cpp).
     struct Agreement {
         ft::Agreement value;
@@ -123,6 +157,7 @@ private:
     };
 
     Round &current();
+    Round &add_round();
     int post(Round &round, bool degraded);  // posts round's messages into requests_; first post error
     int received_error(const Round &round, int waited) const;
     int finish(Round &round);  // the steps, unless degraded
@@ -133,9 +168,14 @@ private:
     MPI_Comm comm_;
     int tag_;
     int size_ = 0, rank_ = 0;
-    std::vector<int> live_;  // view rank -> comm rank; empty = identity
-    std::vector<Round> rounds_;
+    std::vector<int> live_;      // view rank -> comm rank; empty = identity
+    std::vector<Round> rounds_;  // only the first rounds_used_ are this schedule's
+    size_t rounds_used_ = 0;
     bool round_open_ = false;
+    // Scratch of a few elements (a short reduction's incoming value) comes
+    // from inside the schedule, larger scratch from the heap.
+    alignas(std::max_align_t) char small_scratch_[128];
+    size_t small_scratch_used_ = 0;
     std::vector<std::unique_ptr<char[]>> scratch_;
     std::vector<MPI_Datatype> held_types_;
     std::vector<MPI_Op> held_ops_;

@@ -9,13 +9,13 @@
 namespace ftmpi::coll {
 
 inline void reduce_step(Schedule &s, MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type) {
-    s.then([=] { return op::apply(op, in, inout, count, type); });
+    s.then_reduce(op, in, inout, count, type);
 }
 
 inline void copy_step(Schedule &s, const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
                       MPI_Datatype rtype) {
     if (src == dst && scount == rcount && stype == rtype) return;
-    s.then([=] { return copy(src, scount, stype, dst, rcount, rtype); });
+    s.then_copy(src, scount, stype, dst, rcount, rtype);
 }
 
 // Packs count elements of type at src into `bytes` bytes at out, and back.

@@ -306,12 +306,12 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
         --turn_.followers;
     }
     --turn_.user_waiting;
-    turn_.last_user_exit = std::chrono::steady_clock::now();
+    ++turn_.user_activity;
 }
 
 void Engine::progress() {
     Lock lk(mu_);
-    turn_.last_user_exit = std::chrono::steady_clock::now();  // a user is polling: keep the progress thread parked
+    ++turn_.user_activity;  // a user is polling: keep the progress thread parked
     if (!turn_.polling && networked_)
         poll_step(lk, false);
     else
@@ -322,10 +322,10 @@ void Engine::progress() {
 void Engine::progress_thread_main() {
     Lock lk(mu_);
     progress_thread_id_ = std::this_thread::get_id();
-    uint64_t seen_posts = turn_.user_posts;
+    uint64_t seen_activity = turn_.user_activity;
     while (!stopping_) {
-        if (turn_.user_posts != seen_posts) {
-            seen_posts = turn_.user_posts;
+        if (turn_.user_activity != seen_activity) {
+            seen_activity = turn_.user_activity;
             turn_.last_user_exit = std::chrono::steady_clock::now();
         }
         auto quiet = std::chrono::steady_clock::now() - turn_.last_user_exit;

@@ -92,7 +92,7 @@ bool Engine::any_member_failed(MPI_Comm comm) const {
 
 int Engine::post(MPI_Request r, int refused) {
     Lock lk(mu_);
-    ++turn_.user_posts;
+    ++turn_.user_activity;
     r->active = true;
     r->complete = false;
     r->cancelled = false;
@@ -518,7 +518,7 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     if (block) {
         wait_locked(lk, look);
     } else if (!look() && networked_ && !turn_.polling) {
-        turn_.last_user_exit = std::chrono::steady_clock::now();
+        ++turn_.user_activity;
         poll_step(lk, false);
         look();
     }

@@ -91,7 +91,9 @@ public:
     // Operations (each takes the lock).
     // Start a send or receive described by r; `refused` (an error code)
     // completes it at once with that error instead (Wait reports it).
-    int post(MPI_Request r, int refused = MPI_SUCCESS);
+    // *completed (if given) says, as seen under the lock, whether r already
+    // completed: a blocking call then has nothing to wait for.
+    int post(MPI_Request r, int refused = MPI_SUCCESS, bool *completed = nullptr);
     int cancel(MPI_Request r);
     void release(MPI_Request r);  // MPI_Request_free
     // Probe: finds the first matching unexpected message; with `take`,

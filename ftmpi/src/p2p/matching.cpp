@@ -90,8 +90,15 @@ bool Engine::any_member_failed(MPI_Comm comm) const {
     return false;
 }
 
-int Engine::post(MPI_Request r, int refused) {
+int Engine::post(MPI_Request r, int refused, bool *completed) {
     Lock lk(mu_);
+    struct ReportCompletion {
+        MPI_Request r;
+        bool *completed;
+        ~ReportCompletion() {
+            if (completed) *completed = r->complete;
+        }
+    } report_completion{r, completed};
     ++turn_.user_activity;
     r->active = true;
     r->complete = false;

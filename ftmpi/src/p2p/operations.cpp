@@ -79,11 +79,11 @@ int hand_out_persistent(MPI_Request r, MPI_Datatype type, MPI_Request *request) 
 }  // namespace
 
 int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
-               SendMode mode, MPI_Request *request) {
+               SendMode mode, MPI_Request *request, bool *completed) {
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_send(count, type, dest, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, channel, mode);
-    if (int e = Engine::get().post(r, refused(comm, channel, r->rank_arg))) {
+    if (int e = Engine::get().post(r, refused(comm, channel, r->rank_arg), completed)) {
         delete r;
         return e;
     }
@@ -92,11 +92,11 @@ int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
-               MPI_Request *request) {
+               MPI_Request *request, bool *completed) {
     if (!request) return MPI_ERR_REQUEST;
     if (int e = check_recv(count, type, source, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, channel, SendMode::standard);
-    Engine::get().post(r, refused(comm, channel, r->rank_arg));
+    Engine::get().post(r, refused(comm, channel, r->rank_arg), completed);
     *request = r;
     return MPI_SUCCESS;
 }

@@ -7,10 +7,13 @@
 
 namespace ftmpi::p2p {
 
-// Validates and starts a send/receive; on error returns it and *request is untouched.
+// Validates and starts a send/receive; on error returns it and *request is
+// untouched. *completed (if given): the operation completed while it was
+// started (Engine::post), so a blocking call may retire it without waiting.
 int start_send(const void *buf, int count, MPI_Datatype, int dest, int tag, MPI_Comm, Channel, SendMode,
-               MPI_Request *request);
-int start_recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Request *request);
+               MPI_Request *request, bool *completed = nullptr);
+int start_recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Request *request,
+               bool *completed = nullptr);
 // A persistent request: validated and built, not started.
 int make_persistent_send(const void *buf, int count, MPI_Datatype, int dest, int tag, MPI_Comm, SendMode,
                          MPI_Request *request);

@@ -32,6 +32,20 @@ Response plain(int status, const std::string &reason) {
     return r;
 }
 
+// Waits (at most `at_most`) for the client to read the answer and close its
+// end: closing with unread request bytes would reset the connection, and
+// the client could lose the answer.
+void linger(int fd, std::chrono::milliseconds at_most) {
+    ::shutdown(fd, SHUT_WR);
+    const auto until = Clock::now() + at_most;
+    while (Clock::now() < until) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 50) <= 0) continue;
+        char buf[4096];
+        if (::recv(fd, buf, sizeof buf, MSG_DONTWAIT) <= 0) break;
+    }
+}
+
 class SocketWriter final : public StreamWriter {
 public:
     SocketWriter(int fd, const std::atomic<bool> &stopping) : fd_(fd), stopping_(stopping) {}
@@ -151,6 +165,7 @@ void HttpServer::accept_loop() {
         if (clients_.size() >= static_cast<std::size_t>(kMaxConnections)) {
             const std::string busy = render_response(plain(503, "too many connections, try again later"), false);
             (void)::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+            linger(fd, std::chrono::milliseconds(100));
             ::close(fd);
             log_(2, "web view: refused a connection, " + std::to_string(kMaxConnections) + " already open");
             continue;
@@ -220,17 +235,8 @@ void HttpServer::serve(Client &client) {
             }
         }
     }
-    // Lingering close: let the client read the answer before the socket
-    // goes (closing with unread request bytes would reset the connection).
-    ::shutdown(fd, SHUT_WR);
-    const auto linger_until = Clock::now() + std::chrono::milliseconds(500);
-    while (!stopping_ && Clock::now() < linger_until) {
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, 100) <= 0) continue;
-        char buf[4096];
-        if (::recv(fd, buf, sizeof buf, 0) <= 0) break;
-    }
-    std::lock_guard lock(mutex_);
+    linger(fd, stopping_ ? std::chrono::milliseconds(0) : std::chrono::milliseconds(500));
+    std::lock_guard lock(mutex_);  // stop() may be shutting it down
     ::close(fd);
     client.fd = -1;
 }

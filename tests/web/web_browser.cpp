@@ -6,6 +6,7 @@
 // colour. The screenshot of that moment is kept as the test's artefact:
 // <build>/tests/web/artefacts/webview-failed-rank.png.
 #include "browser.hpp"
+#include "spawn_support.hpp"
 #include "web_support.hpp"
 
 #include <doctest/doctest.h>
@@ -42,20 +43,8 @@ TEST_CASE("the page shows a killed rank's cells turn FAILED, live") {
     const auto port = web_port(*d);
     test::TempDir dir("web-browser");
 
-    std::vector<std::string> argv{FTMPIRUN_PATH,
-                                  "--hcore",
-                                  d->tcp().to_string(),
-                                  "--key",
-                                  d->key_file().string(),
-                                  "--timeout",
-                                  "100",
-                                  "--oversubscribe",
-                                  "--comm-mode",
-                                  "shrink",
-                                  "-np",
-                                  "4",
-                                  COMINFO_JOB_PATH,
-                                  dir.path().string()};
+    const auto argv =
+        spawn_test::cominfo_job_command(FTMPIRUN_PATH, COMINFO_JOB_PATH, d->tcp(), d->key_file(), dir.path());
     auto job = std::async(std::launch::async, [argv] { return it::run_program(argv, 110s); });
     auto job_output = [&] {
         auto r = job.get();

@@ -23,7 +23,13 @@ bool relevant_key(const std::string &key) {
 }
 
 Feed::Feed(VmSource source, LogFn log) : source_(source), log_(std::move(log)) {
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        try {
+            run();
+        } catch (const std::exception &e) {  // never let the feed end the daemon
+            log_(3, std::string("vm/web: the live feed stopped: ") + e.what());
+        }
+    });
 }
 
 Feed::~Feed() {
@@ -91,9 +97,8 @@ void Feed::run() {
             auto connected = source_.connect();
             if (!connected) {
                 log_(2, "vm/web: the live view cannot reach its daemon: " + connected.error().describe());
-                publish(nlohmann::json{{"error", "cannot reach the daemon: " + connected.error().describe()},
-                                       {"time_ms", now_ms()}}
-                            .dump());
+                publish(to_text(
+                    {{"error", "cannot reach the daemon: " + connected.error().describe()}, {"time_ms", now_ms()}}));
                 std::unique_lock lock(mutex_);
                 changed_.wait_for(lock, 1s, [&] { return stop_; });
                 continue;
@@ -112,7 +117,7 @@ void Feed::run() {
             state["jobs"] = std::move(*j);
         else
             state["error"] = "the jobs: " + j.error().describe();
-        publish(state.dump());
+        publish(to_text(state));
         if (!wait_for_change(*vm, &index)) {
             // No vm/drd (or the connection broke): refresh on the clock alone.
             vm.reset();

@@ -173,7 +173,14 @@ void HttpServer::accept_loop() {
         Client &c = clients_.emplace_back();
         c.fd = fd;
         c.thread = std::thread([this, &c] {
-            serve(c);
+            try {
+                serve(c);
+            } catch (const std::exception &e) {  // never let one connection end the daemon
+                log_(3, std::string("web view: a connection failed: ") + e.what());
+                std::lock_guard guard(mutex_);
+                if (c.fd >= 0) ::close(c.fd);
+                c.fd = -1;
+            }
             c.done = true;
         });
     }

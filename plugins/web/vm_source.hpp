@@ -15,6 +15,12 @@
 
 namespace harness::web {
 
+// JSON as the web view sends it: compact, and never throwing on a string
+// that is not valid UTF-8 (a name a user gave): such bytes become U+FFFD.
+inline std::string to_text(const nlohmann::json &j) {
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // The most jobs /api/jobs and the live feed carry, newest first.
 inline constexpr std::size_t kMaxJobs = 20;
 

@@ -17,7 +17,7 @@ Response json_response(int status, const nlohmann::json &body) {
     r.status = status;
     r.content_type = "application/json";
     r.headers.emplace_back("Cache-Control", "no-store");
-    r.body = body.dump() + "\n";
+    r.body = to_text(body) + "\n";
     return r;
 }
 
@@ -144,7 +144,8 @@ Response WebView::events() {
         std::uint64_t seen = 0;
         auto last_write = std::chrono::steady_clock::now();
         while (!out.finished()) {
-            const Feed::State s = feed_->next(seen, 1s);
+            // Short waits, so a stopping server ends the stream soon.
+            const Feed::State s = feed_->next(seen, 250ms);
             if (s.version != seen && s.json) {
                 if (!out.write("event: state\ndata: " + *s.json + "\n\n")) return;
                 seen = s.version;

@@ -5,6 +5,7 @@
 // daemon. Once, or redrawn as the records change with --watch; --json
 // prints one JSON document (docs/cominfo.md).
 #include "render.hpp"
+
 #include <harness/vmview/drd_watch.hpp>
 #include <harness/vmview/job_history.hpp>
 #include <harness/vmview/job_records.hpp>

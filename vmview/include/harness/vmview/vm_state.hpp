@@ -1,9 +1,10 @@
-// What hostinfo and the web view show, gathered through one daemon with Hlib: the members and
-// their liveness, the components each live member has loaded, where the VM
-// services run (drd and spawn_notify wherever loaded; the active instance of
-// events and naming from the DRD records vm/services/<name>), and the DRD's
-// voters and standbys (vm/drd status). Parts that cannot be read (no DRD, a
-// member that does not answer) are reported as notes, not failures.
+// What hostinfo and the web view show, gathered through one daemon with
+// Hlib: the members and their liveness, the components each live member has
+// loaded, where the VM services run (drd and spawn_notify wherever loaded;
+// the active instance of events and naming from the DRD records
+// vm/services/<name>), and the DRD's voters and standbys (vm/drd status).
+// Parts that cannot be read (no DRD, a member that does not answer) are
+// reported as notes, not failures.
 #pragma once
 
 #include <harness/hlib/hlib.hpp>

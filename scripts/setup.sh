@@ -14,7 +14,7 @@ PACKAGES=(
   build-essential gfortran cmake ninja-build lld clang clang-format libclang-rt-14-dev
   libboost-dev libssl-dev doctest-dev libcli11-dev nlohmann-json3-dev
   libcurl4-openssl-dev libgpgme-dev libsqlite3-dev nginx-light gnupg
-  libraft-dev libuv1-dev iproute2 procps
+  libraft-dev libuv1-dev iproute2 procps chromium
 )
 
 missing=()

@@ -174,20 +174,8 @@ TEST_CASE("cominfo follows a job through a kill -9 and a SHRINK recovery") {
         CHECK(cominfo.run({"--json", "--watch"}).exit_code() == 2);
     }
 
-    std::vector<std::string> argv{FTMPIRUN_PATH,
-                                  "--hcore",
-                                  vm.daemons[0]->tcp().to_string(),
-                                  "--key",
-                                  vm.key_file.string(),
-                                  "--timeout",
-                                  "100",
-                                  "--oversubscribe",
-                                  "--comm-mode",
-                                  "shrink",
-                                  "-np",
-                                  "4",
-                                  COMINFO_JOB_PATH,
-                                  dir.path().string()};
+    const auto argv =
+        cominfo_job_command(FTMPIRUN_PATH, COMINFO_JOB_PATH, vm.daemons[0]->tcp(), vm.key_file, dir.path());
     auto job = std::async(std::launch::async, [argv] { return it::run_program(argv, 110s); });
     auto job_output = [&] {
         auto r = job.get();

@@ -72,6 +72,14 @@ std::vector<pid_t> zombie_children(pid_t parent) {
     return out;
 }
 
+std::vector<std::string> cominfo_job_command(const std::string &ftmpirun, const std::string &job_program,
+                                             const Endpoint &hcore, const std::filesystem::path &key_file,
+                                             const std::filesystem::path &dir) {
+    return {ftmpirun,    "--hcore", hcore.to_string(), "--key",       key_file.string(),
+            "--timeout", "100",     "--oversubscribe", "--comm-mode", "shrink",
+            "-np",       "4",       job_program,       dir.string()};
+}
+
 SpawnSpec shell(const std::string &script, std::string tag) {
     SpawnSpec s;
     s.argv = {"/bin/sh", "-c", script};

@@ -38,4 +38,11 @@ std::vector<pid_t> zombie_children(pid_t pid);
 
 SpawnSpec shell(const std::string &script, std::string tag = {});
 
+// The command line of ftmpirun running the cominfo job (cominfo_job.c: 4
+// ranks, comm mode SHRINK, its go-aheads as files in dir) through the daemon
+// at hcore; the cominfo and web view tests watch it lose a rank.
+std::vector<std::string> cominfo_job_command(const std::string &ftmpirun, const std::string &job_program,
+                                             const Endpoint &hcore, const std::filesystem::path &key_file,
+                                             const std::filesystem::path &dir);
+
 }  // namespace harness::spawn_test

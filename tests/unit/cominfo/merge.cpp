@@ -2,8 +2,8 @@
 // written here in the format of docs/cominfo.md: who counts as failed, how
 // the communicators' rows and cells are decided, how split pieces are told
 // apart, and the timeline's failures and recoveries with their durations.
-#include "history.hpp"
-#include "job_view.hpp"
+#include <harness/vmview/job_history.hpp>
+#include <harness/vmview/job_view.hpp>
 
 #include <doctest/doctest.h>
 

@@ -4,13 +4,12 @@
 // (ftmpi/<job>/cominfo/<rank>); cominfo reads and merges them through one
 // daemon. Once, or redrawn as the records change with --watch; --json
 // prints one JSON document (docs/cominfo.md).
-#include "history.hpp"
-#include "job_records.hpp"
-#include "job_view.hpp"
 #include "render.hpp"
 
-#include <harness/common/pack.hpp>
-#include <harness/hlib/busy_retry.hpp>
+#include <harness/vmview/drd_watch.hpp>
+#include <harness/vmview/job_history.hpp>
+#include <harness/vmview/job_records.hpp>
+#include <harness/vmview/job_view.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -36,23 +35,6 @@ void on_signal(int) {
 std::int64_t now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-// Blocks until a record under `prefix` changes or `wait` passes (vm/drd
-// watch); `index` carries the position between calls. False when the
-// watch itself failed (then the caller just sleeps).
-bool wait_for_change(hlib::VirtualMachine &vm, const std::string &prefix, std::int64_t *index,
-                     std::chrono::milliseconds wait) {
-    Packer args;
-    args.str(prefix).i64(*index).i64(wait.count());
-    auto reply = hlib::call_while_busy(vm.local(), {"vm", "drd"}, "watch", args.view(),
-                                       hlib::deadline_in(wait + std::chrono::seconds(5)));
-    if (!reply) return false;
-    Unpacker u(*reply);
-    std::int64_t next = 0;
-    if (!u.i64(next)) return false;
-    *index = next;
-    return true;
 }
 
 }  // namespace
@@ -144,7 +126,7 @@ int main(int argc, char **argv) {
     std::signal(SIGTERM, on_signal);
     const std::string prefix = job.empty() ? std::string("ftmpi/") : "ftmpi/" + job + "/cominfo/";
     std::int64_t index = 0;
-    wait_for_change(*vm, prefix, &index, std::chrono::milliseconds(0));  // the position now
+    (void)vmview::wait_for_change(*vm, prefix, &index, std::chrono::milliseconds(0));  // the position now
     while (!interrupted) {
         auto records = read();
         std::cout << "\x1b[H\x1b[2J";  // home and clear: the table redraws in place
@@ -157,7 +139,7 @@ int main(int argc, char **argv) {
         const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
         const std::int64_t before = index;
         while (!interrupted && std::chrono::steady_clock::now() < until && index == before) {
-            if (!wait_for_change(*vm, prefix, &index, std::chrono::milliseconds(std::min(interval_ms, 250L))))
+            if (!vmview::wait_for_change(*vm, prefix, &index, std::chrono::milliseconds(std::min(interval_ms, 250L))))
                 std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
     }

@@ -1,7 +1,7 @@
 // hconsole — the HARNESS console: VM members, plugin loads and calls, halt.
 //
 //   hconsole members | add HOST:PORT | load PKG[/COMP] [--all|--on ID…] | loaded
-//            | call PKG/COMP FUNC [--all|--on ID…] [--udp] [--mode M] ARG… | halt
+//            | call PKG/COMP FUNC [--all|--on ID…] [--udp] [--mode M] ARG… | halt | web-token
 //
 // With no subcommand it reads the same commands line by line from stdin.
 #include "session.hpp"
@@ -63,6 +63,7 @@ void add_commands(CLI::App &app, Command &c) {
     call->add_option("--mode", c.call.mode, "where the daemon runs it: inline, thread, fork, service")
         ->check(CLI::IsMember({"inline", "thread", "fork", "service", "default"}));
     app.add_subcommand("halt", "stop every daemon of the VM");
+    app.add_subcommand("web-token", "print the web view's access token (derived from the VM key)");
 }
 
 int run(CLI::App &app, Command &c, Session &session, bool json) {
@@ -73,6 +74,7 @@ int run(CLI::App &app, Command &c, Session &session, bool json) {
     if (app.got_subcommand("loaded")) return session.loaded();
     if (app.got_subcommand("call")) return session.call(c.call);
     if (app.got_subcommand("halt")) return session.halt();
+    if (app.got_subcommand("web-token")) return session.web_token();
     return 0;
 }
 

@@ -37,6 +37,8 @@ public:
     int loaded();
     int call(const CallRequest &request);
     int halt();
+    // The web view's token (docs/webview.md), from the key file alone: no daemon is asked.
+    int web_token();
 
     Settings &settings() { return settings_; }
 

@@ -3,7 +3,8 @@
 // DRD's voters and standbys, and the plugins loaded on each daemon. Once, or
 // refreshed in place with --watch; --json prints one JSON document.
 #include "render.hpp"
-#include "vm_state.hpp"
+
+#include <harness/vmview/vm_state.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -1,16 +1,13 @@
-// hostinfo's two outputs: a table for people and one JSON document for
-// scripts (the format is in tools/hostinfo/README.md).
+// hostinfo's table for people (the JSON document is the library's to_json,
+// format in tools/hostinfo/README.md).
 #pragma once
 
-#include "vm_state.hpp"
-
-#include <nlohmann/json.hpp>
+#include <harness/vmview/vm_state.hpp>
 
 #include <ostream>
 
 namespace harness::hostinfo {
 
-nlohmann::json to_json(const VmState &st);
 void print_text(const VmState &st, std::ostream &out);
 
 }  // namespace harness::hostinfo

@@ -1,4 +1,4 @@
-#include "job_records.hpp"
+#include <harness/vmview/job_records.hpp>
 
 #include <harness/common/pack.hpp>
 #include <harness/hlib/busy_retry.hpp>

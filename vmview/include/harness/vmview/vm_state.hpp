@@ -1,12 +1,15 @@
-// What hostinfo shows, gathered through one daemon with Hlib: the members and
-// their liveness, the components each live member has loaded, where the VM
-// services run (drd and spawn_notify wherever loaded; the active instance of
-// events and naming from the DRD records vm/services/<name>), and the DRD's
-// voters and standbys (vm/drd status). Parts that cannot be read (no DRD, a
-// member that does not answer) are reported as notes, not failures.
+// What hostinfo and the web view show, gathered through one daemon with
+// Hlib: the members and their liveness, the components each live member has
+// loaded, where the VM services run (drd and spawn_notify wherever loaded;
+// the active instance of events and naming from the DRD records
+// vm/services/<name>), and the DRD's voters and standbys (vm/drd status).
+// Parts that cannot be read (no DRD, a member that does not answer) are
+// reported as notes, not failures.
 #pragma once
 
 #include <harness/hlib/hlib.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <string>
@@ -40,5 +43,9 @@ struct VmState {
 
 // The whole state, or an error when the daemon cannot be reached at all.
 Result<VmState> gather(hlib::VirtualMachine &vm, std::chrono::milliseconds timeout);
+
+// The `hostinfo --json` document (tools/hostinfo/README.md), which the web
+// view's /api/vm serves too.
+nlohmann::json to_json(const VmState &st);
 
 }  // namespace harness::hostinfo

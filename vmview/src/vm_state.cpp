@@ -1,4 +1,4 @@
-#include "vm_state.hpp"
+#include <harness/vmview/vm_state.hpp>
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // and duration (docs/cominfo.md, "cominfo --history --json").
 #pragma once
 
-#include "job_records.hpp"
+#include <harness/vmview/job_records.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // --json"). The result is the --json document; the table is drawn from it.
 #pragma once
 
-#include "job_records.hpp"
+#include <harness/vmview/job_records.hpp>
 
 #include <nlohmann/json.hpp>
 

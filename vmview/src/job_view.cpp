@@ -1,4 +1,4 @@
-#include "job_view.hpp"
+#include <harness/vmview/job_view.hpp>
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "history.hpp"
+#include <harness/vmview/job_history.hpp>
 
 #include <algorithm>
 #include <map>

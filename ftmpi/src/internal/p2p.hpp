@@ -27,6 +27,10 @@ int wait_all(int n, MPI_Request *, MPI_Status *);
 // MPI_Testall without error-handler calls (same status conventions as
 // wait_all); never blocks. *flag is true when all completed (then freed).
 int test_all(int n, MPI_Request *, int *flag, MPI_Status *);
+// test_all that only looks: it does not poll the drivers first. For code
+// that runs right after a poll step (a generalized request's advance),
+// where polling again finds nothing new and costs the engine's lock twice.
+int test_all_after_poll(int n, MPI_Request *, int *flag, MPI_Status *);
 // wait_all for one request, unless `comm` is revoked first (also by another
 // process): then MPIX_ERR_REVOKED, and the request is left pending. For a
 // wait on something a revoke does not stop (an agreement).

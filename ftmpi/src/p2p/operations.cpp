@@ -486,7 +486,8 @@ int recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm 
     return wait_one(&r, status, true);
 }
 
-int test_all(int n, MPI_Request *rs, int *flag, MPI_Status *statuses) {
+namespace {
+int test_all(int n, MPI_Request *rs, int *flag, MPI_Status *statuses, bool poll) {
     auto &engine = Engine::get();
     auto all_done = [&] {
         std::lock_guard<std::mutex> lk(engine.mutex());
@@ -495,8 +496,8 @@ int test_all(int n, MPI_Request *rs, int *flag, MPI_Status *statuses) {
         return true;
     };
     if (!all_done()) {
-        engine.progress();
-        if (!all_done()) {
+        if (poll) engine.progress();
+        if (!poll || !all_done()) {
             *flag = 0;
             for (int i = 0; i < n; ++i)
                 if (stopped(rs[i])) return MPIX_ERR_PROC_FAILED_PENDING;
@@ -505,6 +506,15 @@ int test_all(int n, MPI_Request *rs, int *flag, MPI_Status *statuses) {
     }
     *flag = 1;
     return wait_all(n, rs, statuses, false);
+}
+}  // namespace
+
+int test_all(int n, MPI_Request *rs, int *flag, MPI_Status *statuses) {
+    return test_all(n, rs, flag, statuses, true);
+}
+
+int test_all_after_poll(int n, MPI_Request *rs, int *flag, MPI_Status *statuses) {
+    return test_all(n, rs, flag, statuses, false);
 }
 
 MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance) {

@@ -225,7 +225,7 @@ bool Board::receive_from_locked(Listener &l) {
         }
         int flag = 0;
         MPI_Status st;
-        p2p::test_all(1, &l.receive, &flag, &st);
+        p2p::test_all_after_poll(1, &l.receive, &flag, &st);
         if (!flag) return any;
         l.receive = MPI_REQUEST_NULL;
         if (st.MPI_ERROR != MPI_SUCCESS) return any;  // reposted at the next turn
@@ -274,7 +274,7 @@ void Board::send_locked(int dest, const Message &m) {
 void Board::reap_sends_locked() {
     for (auto it = sends_.begin(); it != sends_.end();) {
         int flag = 0;
-        p2p::test_all(1, &it->request, &flag, MPI_STATUSES_IGNORE);
+        p2p::test_all_after_poll(1, &it->request, &flag, MPI_STATUSES_IGNORE);
         it = flag ? sends_.erase(it) : std::next(it);
     }
 }

@@ -6,6 +6,11 @@
 #include <algorithm>
 
 namespace ftmpi::ulfm {
+namespace {
+// Live members up to which an epoch's tree is flat (see new_epoch).
+constexpr int flat_tree_limit = 16;
+}  // namespace
+
 using wire::Bits;
 using wire::Carried;
 using wire::Kind;
@@ -21,9 +26,15 @@ Machine::Machine(uint32_t instance, int n, int me, const Bits &gaps, const Bits 
 }
 
 void Machine::new_epoch() {
-    // Position of this process among the live members; the binomial tree
-    // over positions: the parent clears the lowest set bit, the children set
-    // one bit below it.
+    // Position of this process among the live members, and the tree over
+    // positions (the same at every process of the epoch: it depends only on
+    // the live count). Up to flat_tree_limit members a flat tree: the root's
+    // children are all the others, so each of the four passes is one message
+    // latency instead of log2 of the count; the root sending a few more
+    // messages per pass costs less than the extra hops, above all when ranks
+    // outnumber cores and every hop waits for a process to be scheduled.
+    // Larger: the binomial tree, whose parent clears the lowest set bit and
+    // whose children set one bit below it.
     std::vector<int> live;
     for (int r = 0; r < n_; ++r)
         if (!wire::test(failed_, r)) live.push_back(r);
@@ -39,11 +50,16 @@ void Machine::new_epoch() {
         }
         return;
     }
-    parent_ = pos == 0 ? -1 : live[static_cast<size_t>(pos & (pos - 1))];
     children_.clear();
-    for (int bit = 1; bit < count; bit <<= 1) {
-        if (pos != 0 && (pos & bit) != 0) break;  // bits at and above the lowest set one belong to the parent
-        if ((pos | bit) < count) children_.push_back(live[static_cast<size_t>(pos | bit)]);
+    if (count <= flat_tree_limit) {
+        parent_ = pos == 0 ? -1 : live[0];
+        if (pos == 0) children_.assign(live.begin() + 1, live.end());
+    } else {
+        parent_ = pos == 0 ? -1 : live[static_cast<size_t>(pos & (pos - 1))];
+        for (int bit = 1; bit < count; bit <<= 1) {
+            if (pos != 0 && (pos & bit) != 0) break;  // bits at and above the lowest set one belong to the parent
+            if ((pos | bit) < count) children_.push_back(live[static_cast<size_t>(pos | bit)]);
+        }
     }
     got_up_.assign(children_.size(), false);
     got_ack_.assign(children_.size(), false);

@@ -23,6 +23,7 @@
 #include "p2p/request.hpp"
 #include "transport/router.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -223,6 +224,9 @@ private:
     bool draining_ = false;                // declare_failed_locked is taking in a failed peer's last frames
     std::vector<MPI_Request> stalled_;     // sends to suspected peers, waiting for the verdict
     std::set<uint32_t> revoked_contexts_;  // contexts revoked here or by a frame (forwarded once)
+    // Its size, read without the lock: most programs never revoke, and then
+    // is_revoked (asked by every one-sided operation) takes no lock.
+    std::atomic<size_t> revoked_count_{0};
     std::vector<MPI_Comm>
         to_release_;  // references to drop without the lock: comms a revoke frame found, and those of completed operations
     std::map<std::pair<int, uint32_t>, uint64_t> flush_arrived_, flush_waited_;  // (peer, context) markers

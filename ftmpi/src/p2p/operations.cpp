@@ -531,6 +531,7 @@ void notify_failed(int world_rank) {
 
 bool is_failed(int world_rank) {
     auto &engine = Engine::get();
+    if (engine.failure_epoch() == 0) return false;  // nothing was ever declared failed: no lock
     std::lock_guard<std::mutex> lk(engine.mutex());
     return engine.failed(world_rank);
 }

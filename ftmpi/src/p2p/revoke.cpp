@@ -56,6 +56,7 @@ int Engine::revoke(MPI_Comm comm) {
     Lock lk(mu_);
     comm->ft.revoked.store(true, std::memory_order_release);
     if (!running_ || !revoked_contexts_.insert(comm->context).second) return MPI_SUCCESS;  // already flooded
+    revoked_count_.store(revoked_contexts_.size(), std::memory_order_release);
     cominfo::revoked(comm);
     const uint32_t context = comm->context;
     fail_ops_if([context](const ftmpi_request_s &r) { return stopped_by_revoke(r, context); }, MPIX_ERR_REVOKED);
@@ -65,6 +66,7 @@ int Engine::revoke(MPI_Comm comm) {
 
 void Engine::on_revoke_frame(uint32_t context) {
     if (!revoked_contexts_.insert(context).second) return;  // seen: forwarded already
+    revoked_count_.store(revoked_contexts_.size(), std::memory_order_release);
     fail_ops_if([context](const ftmpi_request_s &r) { return stopped_by_revoke(r, context); }, MPIX_ERR_REVOKED);
     // Forwarded now, under the lock, so the frame leaves ahead of anything
     // this process sends later. The registry's lock nests inside the
@@ -94,6 +96,7 @@ bool Engine::revoked_locked(MPI_Comm comm) const {
 }
 
 bool Engine::context_revoked(uint32_t context) {
+    if (revoked_count_.load(std::memory_order_acquire) == 0) return false;
     Lock lk(mu_);
     return revoked_contexts_.count(context) > 0;
 }
@@ -101,6 +104,7 @@ bool Engine::context_revoked(uint32_t context) {
 void Engine::forget_context(uint32_t context) {
     Lock lk(mu_);
     revoked_contexts_.erase(context);
+    revoked_count_.store(revoked_contexts_.size(), std::memory_order_release);
     std::erase_if(flush_arrived_, [context](const auto &e) { return e.first.second == context; });
     std::erase_if(flush_waited_, [context](const auto &e) { return e.first.second == context; });
 }

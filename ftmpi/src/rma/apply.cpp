@@ -1,22 +1,27 @@
-// One operation applied at the target: the target blocks are checked
-// against the memory the window exposes (MPI_ERR_RMA_RANGE otherwise), then
-// data is copied in (put), out (get), or combined with the operation's
-// predefined op (accumulates, through the op part), under the window's
-// target mutex, which is what makes accumulates to the same location
-// atomic with respect to each other.
+// One operation applied to a member's window memory: the target blocks are
+// checked against the memory the window exposes (MPI_ERR_RMA_RANGE
+// otherwise), then data is copied in (put), out (get), or combined with the
+// operation's predefined op (accumulates, through the op part). The target's
+// handler applies operations under the window's target mutex; an origin
+// with direct access (direct.cpp) applies them to the target's segment
+// itself. Accumulates and compare-and-swap also hold the segment's
+// cross-process mutex, so they are atomic with respect to each other
+// whoever applies them.
+#include "direct.hpp"
 #include "target.hpp"
 
 #include "../internal/datatype.hpp"
 #include "../internal/op.hpp"
 
+#include <cerrno>
 #include <cstring>
 
 namespace ftmpi::rma {
 namespace {
 
 // Where the target data starts (*at); false when a block lies outside the
-// memory the window exposes.
-bool resolve(MPI_Win win, const Header &h, const Block *blocks, uintptr_t *at) {
+// memory the window exposes (`memory` at a static window).
+bool resolve(MPI_Win win, const Region &memory, const Header &h, const Block *blocks, uintptr_t *at) {
     if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         *at = static_cast<uintptr_t>(h.offset);
         for (uint32_t i = 0; i < h.blocks; ++i) {
@@ -29,14 +34,33 @@ bool resolve(MPI_Win win, const Header &h, const Block *blocks, uintptr_t *at) {
         }
         return true;
     }
-    const int64_t size = static_cast<int64_t>(win->bytes);
+    const int64_t size = static_cast<int64_t>(memory.size);
     for (uint32_t i = 0; i < h.blocks; ++i) {
         const int64_t lo = h.offset + blocks[i].offset;
         if (lo < 0 || lo + static_cast<int64_t>(blocks[i].length) > size) return false;
     }
-    *at = reinterpret_cast<uintptr_t>(win->base) + static_cast<uintptr_t>(h.offset);
+    *at = memory.base + static_cast<uintptr_t>(h.offset);
     return true;
 }
+
+// Holds a window segment's cross-process mutex (none for heap memory). A
+// holder killed in the middle leaves it "owner died": the next holder takes
+// it over (the dead process's accumulate may be half applied, as it would be
+// had it died a moment later).
+class SegmentLock {
+public:
+    explicit SegmentLock(pthread_mutex_t *m) : m_(m) {
+        if (m_ != nullptr && pthread_mutex_lock(m_) == EOWNERDEAD) pthread_mutex_consistent(m_);
+    }
+    ~SegmentLock() {
+        if (m_ != nullptr) pthread_mutex_unlock(m_);
+    }
+    SegmentLock(const SegmentLock &) = delete;
+    SegmentLock &operator=(const SegmentLock &) = delete;
+
+private:
+    pthread_mutex_t *m_;
+};
 
 void scatter(uintptr_t at, const Block *blocks, uint32_t n, const char *from) {
     for (uint32_t i = 0; i < n; ++i) {
@@ -82,8 +106,14 @@ void set_code(std::vector<char> &reply, int code) {
 }  // namespace
 
 void apply_operation(MPI_Win win, const Header &h, const Block *blocks, const char *data, std::vector<char> &reply) {
+    apply_to(win, Region{reinterpret_cast<uintptr_t>(win->base), static_cast<size_t>(win->bytes)},
+             own_segment_lock(win), h, blocks, data, reply);
+}
+
+void apply_to(MPI_Win win, const Region &memory, pthread_mutex_t *segment_lock, const Header &h, const Block *blocks,
+              const char *data, std::vector<char> &reply) {
     uintptr_t at = 0;
-    if (!resolve(win, h, blocks, &at)) return set_code(reply, MPI_ERR_RMA_RANGE);
+    if (!resolve(win, memory, h, blocks, &at)) return set_code(reply, MPI_ERR_RMA_RANGE);
     const size_t length = total_length(blocks, h.blocks);
     switch (h.kind) {
     case Kind::put:
@@ -93,6 +123,7 @@ void apply_operation(MPI_Win win, const Header &h, const Block *blocks, const ch
     case Kind::get: gather(at, blocks, h.blocks, reply); return set_code(reply, MPI_SUCCESS);
     case Kind::accumulate:
     case Kind::get_accumulate: {
+        SegmentLock atomic(segment_lock);
         const MPI_Op op = predefined_op(h.op);
         const MPI_Datatype basic = predefined_type(h.basic);
         if (op == MPI_OP_NULL) return set_code(reply, MPI_ERR_OP);
@@ -108,6 +139,7 @@ void apply_operation(MPI_Win win, const Header &h, const Block *blocks, const ch
         return set_code(reply, MPI_SUCCESS);
     }
     case Kind::compare_and_swap: {
+        SegmentLock atomic(segment_lock);
         if (h.data_bytes != 2 * length) return set_code(reply, MPI_ERR_TYPE);
         std::vector<char> current;
         gather(at, blocks, h.blocks, current);

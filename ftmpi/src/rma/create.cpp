@@ -4,6 +4,7 @@
 // communicator), learns every member's size and displacement unit (so an
 // origin checks ranges itself), agrees on the outcome, and starts the
 // target handler.
+#include "direct.hpp"
 #include "memory.hpp"
 #include "origin.hpp"
 #include "window.hpp"
@@ -48,7 +49,16 @@ int make_window(MPI_Comm comm, int flavor, void *base, MPI_Aint size, int disp_u
     comm::retain(win->errhandler);
     if (info != MPI_INFO_NULL) win->info = info->entries;
     *out = win;
-    return gather_exposure(win->comm, win->bytes, disp_unit, &win->sizes, &win->disp_units);
+    // MPI_Win_allocate's memory is a segment the members on this host map
+    // (direct.hpp), or private memory when the host cannot hold one.
+    int code = MPI_SUCCESS;
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE && allocate_segment(win) != MPI_SUCCESS) code = allocate_private(win);
+    std::vector<SegmentName> segments;
+    const int gathered = gather_exposure(win->comm, win->bytes, disp_unit, win->own_segment.name, &win->sizes,
+                                         &win->disp_units, &segments);
+    if (gathered != MPI_SUCCESS) return gathered;
+    if (code == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE) map_peers(win, segments);
+    return code;
 }
 
 // The end every creation shares: the same outcome at every member, then
@@ -56,6 +66,7 @@ int make_window(MPI_Comm comm, int flavor, void *base, MPI_Aint size, int disp_u
 int finish(MPI_Win win, int code, MPI_Win *out) {
     int worst = code;
     if (int e = PMPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, win->comm)) worst = e;
+    unlink_own_segment(win);  // every member has mapped what it could
     if (worst == MPI_SUCCESS) worst = start_handler(win);
     if (worst != MPI_SUCCESS) {
         destroy(win);
@@ -71,25 +82,28 @@ int create(MPI_Comm comm, int flavor, void *base, MPI_Aint size, int disp_unit, 
     MPI_Win win = MPI_WIN_NULL;
     int code = make_window(comm, flavor, base, size, disp_unit, info, &win);
     if (win == MPI_WIN_NULL) return code;
-    if (code == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE) code = allocate_private(win);
     if (code == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_SHARED) code = allocate_shared(win);
     return finish(win, code, out);
 }
 
 }  // namespace
 
-int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, std::vector<MPI_Aint> *sizes,
-                    std::vector<int> *units) {
+int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, SegmentName segment, std::vector<MPI_Aint> *sizes,
+                    std::vector<int> *units, std::vector<SegmentName> *segments) {
     int n = 0;
     PMPI_Comm_size(comm, &n);
-    MPI_Aint mine[2] = {bytes, disp_unit};
-    std::vector<MPI_Aint> all(2 * static_cast<size_t>(n));
-    if (int e = PMPI_Allgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, comm)) return e;
+    constexpr int fields = 4;
+    MPI_Aint mine[fields] = {bytes, disp_unit, static_cast<MPI_Aint>(segment.pid), static_cast<MPI_Aint>(segment.seq)};
+    std::vector<MPI_Aint> all(fields * static_cast<size_t>(n));
+    if (int e = PMPI_Allgather(mine, fields, MPI_AINT, all.data(), fields, MPI_AINT, comm)) return e;
     sizes->clear();
     units->clear();
-    for (int r = 0; r < n; ++r) {
-        sizes->push_back(all[2 * static_cast<size_t>(r)]);
-        units->push_back(static_cast<int>(all[2 * static_cast<size_t>(r) + 1]));
+    segments->clear();
+    for (size_t r = 0; r < static_cast<size_t>(n); ++r) {
+        const MPI_Aint *f = &all[fields * r];
+        sizes->push_back(f[0]);
+        units->push_back(static_cast<int>(f[1]));
+        segments->push_back(SegmentName{static_cast<int64_t>(f[2]), static_cast<int64_t>(f[3])});
     }
     return MPI_SUCCESS;
 }

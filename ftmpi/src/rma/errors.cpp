@@ -10,12 +10,18 @@
 #include "../internal/runtime.hpp"
 #include "runtime/log.hpp"
 
+#include <atomic>
 #include <unordered_set>
 
 namespace ftmpi::rma {
 namespace {
 std::mutex window_registry_mutex;
 std::unordered_set<MPI_Win> live_windows;
+// Bumped by every free: a thread that found a window live keeps the answer
+// until the next free, so operations on a live window take no lock here.
+std::atomic<uint64_t> registry_generation{0};
+thread_local MPI_Win known_live = MPI_WIN_NULL;
+thread_local uint64_t known_live_generation = ~uint64_t{0};
 
 [[noreturn]] void die_on_window(MPI_Win win, int code, const char *function) {
     std::string text = comm::error_string_of(code);
@@ -35,12 +41,18 @@ void register_window(MPI_Win win) {
 void unregister_window(MPI_Win win) {
     std::lock_guard lk(window_registry_mutex);
     live_windows.erase(win);
+    registry_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 bool valid(MPI_Win win) {
     if (win == MPI_WIN_NULL) return false;
+    const uint64_t generation = registry_generation.load(std::memory_order_acquire);
+    if (win == known_live && generation == known_live_generation) return true;
     std::lock_guard lk(window_registry_mutex);
-    return live_windows.count(win) != 0;
+    if (live_windows.count(win) == 0) return false;
+    known_live = win;
+    known_live_generation = generation;
+    return true;
 }
 
 int raise(MPI_Win win, int code, const char *function) {

@@ -3,6 +3,8 @@
 // one host load and store each other's parts directly).
 #include "memory.hpp"
 
+#include "direct.hpp"
+
 #include "../internal/pmpi.hpp"
 
 #include <atomic>
@@ -84,6 +86,7 @@ int allocate_shared(MPI_Win win) {
 }
 
 void release_memory(MPI_Win win) {
+    unmap_segments(win);  // MPI_Win_allocate's segment, and the members' ones mapped here
     if (win->owns_memory) std::free(win->base);
     if (win->shm != nullptr) munmap(win->shm, win->shm_bytes);
     win->base = nullptr;

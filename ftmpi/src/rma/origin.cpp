@@ -7,6 +7,8 @@
 // wait here outlives a failure notice.
 #include "origin.hpp"
 
+#include "direct.hpp"
+
 #include "../internal/datatype.hpp"
 #include "../internal/op.hpp"
 #include "../internal/p2p.hpp"
@@ -94,9 +96,9 @@ MPI_Request request_for(MPI_Win win, std::shared_ptr<Pending> p) {
     });
 }
 
-MPI_Request completed_request() {
-    return p2p::make_generalized([](MPI_Status *status) {
-        status->MPI_ERROR = MPI_SUCCESS;
+MPI_Request completed_request(int code = MPI_SUCCESS) {
+    return p2p::make_generalized([code](MPI_Status *status) {
+        status->MPI_ERROR = code;
         return true;
     });
 }
@@ -132,6 +134,31 @@ int check_operation(MPI_Win win, const Operation &op, MPI_Datatype *basic) {
     return check_peer(win, op.target);
 }
 
+// An operation on a target this process maps (direct.hpp): applied now,
+// from the origin buffer itself when it is contiguous.
+int start_direct(MPI_Win win, const Operation &op, const Header &h, const std::vector<Block> &blocks,
+                 size_t target_bytes, MPI_Request *request) {
+    const char *data = nullptr;
+    std::vector<char> packed;
+    if (op.kind == Kind::compare_and_swap) {
+        packed.resize(2 * target_bytes);
+        dt::pack(op.origin, 1, op.target_type, 0, packed.data(), target_bytes);
+        dt::pack(op.compare, 1, op.target_type, 0, packed.data() + target_bytes, target_bytes);
+        data = packed.data();
+    } else if (h.data_bytes > 0 && dt::contiguous(op.origin_type)) {
+        data = static_cast<const char *>(op.origin) + dt::true_lb(op.origin_type);
+    } else if (h.data_bytes > 0) {
+        packed.resize(h.data_bytes);
+        dt::pack(op.origin, op.origin_count, op.origin_type, 0, packed.data(), h.data_bytes);
+        data = packed.data();
+    }
+    const int code = direct_operation(win, op.target, h, blocks, data, h.fetch_bytes > 0 ? op.result : nullptr,
+                                      op.result_count, op.result_type);
+    if (request == nullptr) return code;
+    *request = completed_request(code);  // the request reports the outcome
+    return MPI_SUCCESS;
+}
+
 }  // namespace
 
 bool in_access_epoch(MPI_Win win, int target) {
@@ -164,11 +191,15 @@ int start_operation(MPI_Win win, const Operation &op, MPI_Request *request) {
             if (h.offset + b.offset < 0 || h.offset + b.offset + static_cast<int64_t>(b.length) > win->sizes[t])
                 return MPI_ERR_RMA_RANGE;
     h.blocks = static_cast<uint32_t>(blocks.size());
-    h.op = predefined_op_index(op.op);
-    h.basic = predefined_type_index(basic);
+    if (basic != MPI_DATATYPE_NULL) {  // accumulates (the table lookups are linear)
+        h.op = predefined_op_index(op.op);
+        h.basic = predefined_type_index(basic);
+    }
     const size_t target_bytes = bytes_of(op.target_count, op.target_type);
     if (carries_origin_data(op)) h.data_bytes = op.kind == Kind::compare_and_swap ? 2 * target_bytes : target_bytes;
     if (op.kind != Kind::put && op.kind != Kind::accumulate) h.fetch_bytes = target_bytes;
+
+    if (reaches_directly(win, op.target)) return start_direct(win, op, h, blocks, target_bytes, request);
 
     auto p = std::make_shared<Pending>();
     p->target = op.target;
@@ -211,6 +242,11 @@ int start_operation(MPI_Win win, const Operation &op, MPI_Request *request) {
 }
 
 int complete_operations(MPI_Win win, int target) {
+    const int direct = complete_direct(win, target);
+    {
+        std::lock_guard lk(win->origin_mutex);
+        if (win->pending.empty()) return direct;  // only direct operations (or none) since the last completion
+    }
     const auto mine = [target](const Pending &p) { return target < 0 || p.target == target; };
     for (;;) {
         std::vector<std::shared_ptr<Pending>> claimed;
@@ -242,7 +278,7 @@ int complete_operations(MPI_Win win, int target) {
         if (!p.requested && worst == MPI_SUCCESS) worst = p.code;
         it = win->pending.erase(it);  // an R* request keeps its own reference
     }
-    return worst;
+    return worst != MPI_SUCCESS ? worst : direct;
 }
 
 int lock_request(MPI_Win win, Kind kind, int target, int lock_type) {

@@ -8,6 +8,7 @@
 // creation call of the same flavor: both run the same collectives
 // (duplicate, allgather of the exposure, allreduce of the outcome), so the
 // rebuild meets a creation call for call.
+#include "direct.hpp"
 #include "origin.hpp"
 #include "window.hpp"
 
@@ -57,8 +58,9 @@ int rebuild(MPI_Win win, MPI_Comm comm) {
     PMPI_Comm_set_errhandler(fresh, MPI_ERRORS_RETURN);
     std::vector<MPI_Aint> sizes;
     std::vector<int> units;
+    std::vector<SegmentName> segments;
     const MPI_Aint bytes = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : win->bytes;
-    const int code = gather_exposure(fresh, bytes, win->disp_unit, &sizes, &units);
+    const int code = gather_exposure(fresh, bytes, win->disp_unit, win->own_segment.name, &sizes, &units, &segments);
     // The same outcome at every member, as creation's: a new member whose
     // creation failed frees its window, so the survivors keep theirs as it
     // was and the program may try again.
@@ -78,6 +80,11 @@ int rebuild(MPI_Win win, MPI_Comm comm) {
     for (int r = 0; r < win->size; ++r) win->worlds.push_back(comm::world_rank_of(fresh, r));
     win->sizes = std::move(sizes);
     win->disp_units = std::move(units);
+    // The members' segments over the new numbering: survivors' names were
+    // removed after the first creation, so a new member reaches them by
+    // messages; the survivors map the new member's segment, which it
+    // removes only after this collective's outcome (creation's finish).
+    if (win->flavor == MPI_WIN_FLAVOR_ALLOCATE) map_peers(win, segments);
     win->stopping = false;
     return start_handler(win);
 }

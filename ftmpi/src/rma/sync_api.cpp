@@ -119,6 +119,7 @@ int unlock_all(MPI_Win win) {
 // epoch for rank -1) has failed: the flush reports it even when no
 // operation to it was pending.
 bool flushed_target_failed(MPI_Win win, int rank) {
+    if (rank >= 0) return p2p::is_failed(win->worlds[static_cast<size_t>(rank)]);
     std::vector<int> targets;
     {
         std::lock_guard lk(win->origin_mutex);

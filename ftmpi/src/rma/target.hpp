@@ -7,6 +7,8 @@
 #include "protocol.hpp"
 #include "window.hpp"
 
+#include <pthread.h>
+
 #include <vector>
 
 namespace ftmpi::rma {
@@ -15,6 +17,11 @@ namespace ftmpi::rma {
 // the window's memory. `reply` receives the code (first reply_code_bytes
 // bytes, already sized) and appends the fetched data.
 void apply_operation(MPI_Win win, const Header &h, const Block *blocks, const char *data, std::vector<char> &reply);
+// The same on any member's memory: `memory` is that member's window (a
+// static window's; a dynamic one checks win->attached), `segment_lock` its
+// segment's cross-process mutex or null.
+void apply_to(MPI_Win win, const Region &memory, pthread_mutex_t *segment_lock, const Header &h, const Block *blocks,
+              const char *data, std::vector<char> &reply);
 
 // Lock requests. A granted request is answered at once through `grant`;
 // one that cannot be granted yet waits in win->lock_queue and is answered

@@ -62,6 +62,22 @@ struct LockWaiter {
 
 enum class Epoch { none, fence, start, lock, lock_all };
 
+// Names a member's window segment (direct.cpp): the creating process and its
+// count of segments. pid 0: the member has none (its memory is reached by
+// messages only).
+struct SegmentName {
+    int64_t pid = 0;
+    int64_t seq = 0;
+};
+
+// A window segment as mapped in this process: a header line holding the
+// cross-process mutex of accumulates, then the member's window memory.
+struct Segment {
+    SegmentName name;
+    char *map = nullptr;
+    size_t map_bytes = 0;
+};
+
 }  // namespace ftmpi::rma
 
 struct ftmpi_win_s {
@@ -80,6 +96,13 @@ struct ftmpi_win_s {
     char *shm = nullptr;
     size_t shm_bytes = 0;
     std::vector<size_t> shm_offsets;
+    // MPI_Win_allocate: this member's memory as a segment of its own that
+    // the members on its host map, and theirs as mapped here (peers[r].map
+    // null: member r is reached by messages). direct.cpp.
+    ftmpi::rma::Segment own_segment;
+    std::vector<ftmpi::rma::Segment> peers;
+    // Targets reached directly since their last completion (any thread).
+    std::unique_ptr<std::atomic<uint8_t>[]> touched;
 
     MPI_Errhandler errhandler = nullptr;
     std::string name;
@@ -152,12 +175,12 @@ int check_window(MPI_Win win);
 // fails at once instead of waiting for an answer that never comes.
 int check_peer(MPI_Win win, int rank);
 
-// Every member's window size and displacement unit over `comm` (one
-// allgather). Creation and FTMPI_Win_rebuild both use it, so a new
+// Every member's window size, displacement unit and segment name over
+// `comm` (one allgather). Creation and FTMPI_Win_rebuild both use it, so a new
 // member's creation call meets the survivors' rebuild collective for
 // collective.
-int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, std::vector<MPI_Aint> *sizes,
-                    std::vector<int> *units);
+int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, SegmentName segment, std::vector<MPI_Aint> *sizes,
+                    std::vector<int> *units, std::vector<SegmentName> *segments);
 
 // Frees what a window holds locally (comm, memory, handler); not collective.
 void destroy(MPI_Win win);

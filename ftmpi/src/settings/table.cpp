@@ -114,6 +114,9 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
     size(Id::shm_cma_min, "shm_cma_min", "FTMPI_SHM_CMA_MIN", "4M", 0, no_limit,
          "data frames of at least this many bytes go between ranks of one host by single copy (process_vm_readv), "
          "smaller ones through the shared ring"),
+    boolean(Id::rma_direct, "rma_direct", "FTMPI_RMA_DIRECT", "1", user,
+            "one-sided operations on MPI_Win_allocate windows go straight to the memory of targets on this host (1) "
+            "or always through the target's handler (0)"),
 
     choice(Id::comm_mode, "comm_mode", "FTMPI_COMM_MODE", "ulfm", "ulfm,abort,blank,shrink,rebuild,rebuild-append",
            launcher, "what a process failure does to communicators (ftmpirun --comm-mode)"),

@@ -61,6 +61,7 @@ enum class Id : int {
     shm_ring_bytes,
     shm_cma,
     shm_cma_min,
+    rma_direct,
     // Fault tolerance.
     comm_mode,
     msg_mode,

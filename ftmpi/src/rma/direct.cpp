@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,12 +25,20 @@ namespace {
 constexpr size_t header_bytes = 64;
 static_assert(sizeof(pthread_mutex_t) <= header_bytes, "the mutex fits the header line");
 
-std::atomic<int64_t> window_segments_made{0};  // this process's MPI_Win_allocate segments so far
+// A name no other process on this host uses, also one in another pid
+// namespace that shares /dev/shm (the pid alone could repeat there): the
+// pid and 64 random bits.
+SegmentName fresh_name() {
+    static std::atomic<uint64_t> made{0};
+    uint64_t random = 0;
+    if (getrandom(&random, sizeof random, 0) != static_cast<ssize_t>(sizeof random)) random = 0;
+    return SegmentName{static_cast<int64_t>(getpid()), static_cast<int64_t>(random ^ made++)};
+}
 
 std::string name_of(const SegmentName &n) {
     char name[64];
-    std::snprintf(name, sizeof name, "/ftmpi-winmem-%lld-%lld", static_cast<long long>(n.pid),
-                  static_cast<long long>(n.seq));
+    std::snprintf(name, sizeof name, "/ftmpi-winmem-%lld-%016llx", static_cast<long long>(n.pid),
+                  static_cast<unsigned long long>(n.seq));
     return name;
 }
 
@@ -72,7 +81,7 @@ bool same_node(MPI_Win win, int r) {
 int allocate_segment(MPI_Win win) {
     if (win->bytes <= 0) return MPI_ERR_NO_MEM;  // nothing to share: private (empty) memory
     if (!settings::current().flag(settings::Id::rma_direct)) return MPI_ERR_NO_MEM;
-    const SegmentName name{static_cast<int64_t>(getpid()), window_segments_made++};
+    const SegmentName name = fresh_name();
     const std::string path = name_of(name);
     const int fd = shm_open(path.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) return MPI_ERR_NO_MEM;

@@ -62,8 +62,8 @@ struct LockWaiter {
 
 enum class Epoch { none, fence, start, lock, lock_all };
 
-// Names a member's window segment (direct.cpp): the creating process and its
-// count of segments. pid 0: the member has none (its memory is reached by
+// Names a member's window segment (direct.cpp): the creating process and a
+// random number. pid 0: the member has none (its memory is reached by
 // messages only).
 struct SegmentName {
     int64_t pid = 0;

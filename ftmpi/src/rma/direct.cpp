@@ -154,7 +154,8 @@ int direct_operation(MPI_Win win, int target, const Header &h, const std::vector
     const Segment &s = target == win->rank ? win->own_segment : win->peers[static_cast<size_t>(target)];
     const Region memory{reinterpret_cast<uintptr_t>(s.map + header_bytes), s.map_bytes - header_bytes};
     win->touched[static_cast<size_t>(target)].store(1, std::memory_order_relaxed);
-    std::vector<char> reply(reply_code_bytes);
+    thread_local std::vector<char> reply;  // the code, then fetched data; reused
+    reply.assign(reply_code_bytes, 0);
     apply_to(win, memory, lock_of(s), h, blocks.data(), data, reply);
     int64_t code = MPI_ERR_INTERN;
     std::memcpy(&code, reply.data(), sizeof code);

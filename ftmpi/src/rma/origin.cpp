@@ -185,7 +185,8 @@ int start_operation(MPI_Win win, const Operation &op, MPI_Request *request) {
     h.kind = op.kind;
     const MPI_Aint unit = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : win->disp_units[t];
     h.offset = static_cast<int64_t>(op.disp) * unit;
-    const std::vector<Block> blocks = blocks_of(op.target_count, op.target_type);
+    thread_local std::vector<Block> blocks;  // reused: most operations are one block
+    blocks_of(op.target_count, op.target_type, blocks);
     if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         for (const Block &b : blocks)
             if (h.offset + b.offset < 0 || h.offset + b.offset + static_cast<int64_t>(b.length) > win->sizes[t])

@@ -143,11 +143,15 @@ MPI_Datatype basic_of(MPI_Datatype type) {
     return mixed ? MPI_DATATYPE_NULL : found;
 }
 
-std::vector<Block> blocks_of(int count, MPI_Datatype type) {
+void blocks_of(int count, MPI_Datatype type, std::vector<Block> &blocks) {
+    blocks.clear();
+    if (count > 0 && dt::contiguous(type)) {
+        blocks.push_back(Block{static_cast<int64_t>(dt::true_lb(type)), static_cast<uint64_t>(count) * dt::size(type)});
+        return;
+    }
     // A base far from zero, so that negative lower bounds stay in range of
     // the pointer arithmetic; the blocks are offsets from it.
     constexpr uintptr_t origin = uintptr_t{1} << 46;
-    std::vector<Block> blocks;
     dt::for_each_block(reinterpret_cast<const void *>(origin), count, type, [&](const void *p, size_t len) {
         const int64_t off = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p) - origin);
         if (!blocks.empty() && blocks.back().offset + static_cast<int64_t>(blocks.back().length) == off)
@@ -155,7 +159,6 @@ std::vector<Block> blocks_of(int count, MPI_Datatype type) {
         else
             blocks.push_back(Block{off, len});
     });
-    return blocks;
 }
 
 }  // namespace ftmpi::rma

@@ -49,7 +49,8 @@ MPI_Datatype predefined_type(int index);
 // MPI_DATATYPE_NULL when it mixes several (accumulates need one).
 MPI_Datatype basic_of(MPI_Datatype type);
 
-// `count` elements of `type` as blocks relative to the target address.
-std::vector<Block> blocks_of(int count, MPI_Datatype type);
+// `count` elements of `type` as blocks relative to the target address,
+// into `blocks` (emptied first; its capacity is reused).
+void blocks_of(int count, MPI_Datatype type, std::vector<Block> &blocks);
 
 }  // namespace ftmpi::rma

@@ -49,7 +49,8 @@ int start_agreement(MPI_Comm comm, const ft::Agreement &contribution, OnDecided 
     auto board = board_of(comm);
     auto outcome = start_instance(board, comm, instance, to_wire(n, contribution));
     *request = p2p::make_generalized([board, outcome, n, on_decided = std::move(on_decided)](MPI_Status *st) {
-        if (!outcome->ready.load(std::memory_order_acquire)) try_advance(board);
+        // The board's own request, when alive, has run the work in this pass already.
+        if (!outcome->ready.load(std::memory_order_acquire) && !driven(board)) try_advance(board);
         if (!outcome->ready.load(std::memory_order_acquire)) return false;
         const ft::Agreement decided = from_wire(n, outcome->value);
         st->MPI_ERROR = on_decided ? on_decided(outcome->code, decided) : outcome->code;

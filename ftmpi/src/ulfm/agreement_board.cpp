@@ -6,6 +6,7 @@
 #include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 
+#include <atomic>
 #include <list>
 #include <map>
 #include <mutex>
@@ -31,6 +32,7 @@ public:
         p2p::AdvancesDeferred no_reentry;  // an advance may be an agreement starting on this board
         if (lk.owns_lock()) work_locked();
     }
+    bool driven() const { return driving_.load(std::memory_order_acquire); }
 
 private:
     struct Outgoing {
@@ -69,7 +71,8 @@ private:
     std::map<uint32_t, Value> forgotten_;  // recent released instances' decisions
     uint32_t next_instance_ = 0;           // instances below it were started here
     std::list<Outgoing> sends_;
-    bool driving_ = false;  // a driver request is alive
+    std::atomic<bool> driving_{false};  // a driver request is alive (written under mu_)
+    Message received_;                  // the message being handled (its vectors reused)
     uint64_t failure_epoch_seen_ = ~uint64_t{0};
 };
 
@@ -231,8 +234,7 @@ bool Board::receive_from_locked(Listener &l) {
         if (st.MPI_ERROR != MPI_SUCCESS) return any;  // reposted at the next turn
         int count = 0;
         MPI_Get_count(&st, MPI_INT, &count);
-        Message m;
-        if (wire::decode(l.inbox.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
+        if (wire::decode(l.inbox.data(), static_cast<size_t>(count), n_, received_)) dispatch_locked(received_);
         any = true;
     }
 }
@@ -301,6 +303,10 @@ std::shared_ptr<Outcome> start_instance(const std::shared_ptr<Board> &board, MPI
 
 void try_advance(const std::shared_ptr<Board> &board) {
     board->try_work();
+}
+
+bool driven(const std::shared_ptr<Board> &board) {
+    return board->driven();
 }
 
 }  // namespace ftmpi::ulfm

@@ -30,5 +30,9 @@ std::shared_ptr<Outcome> start_instance(const std::shared_ptr<Board> &, MPI_Comm
 
 // Moves the board's instances on if its lock is free.
 void try_advance(const std::shared_ptr<Board> &);
+// Whether the board's own request is alive: it runs the board's work in
+// every pass of the engine's advances, ahead of any request started after
+// it, so an instance's request need not run it again.
+bool driven(const std::shared_ptr<Board> &);
 
 }  // namespace ftmpi::ulfm

@@ -27,27 +27,36 @@ constexpr size_t pooled_rounds = 64;
 }  // namespace
 
 void Schedule::take_storage(Storage &into) {
-    auto &pool = storage_pool();
-    if (!pool.open || pool.free.empty()) return;
-    into = std::move(pool.free.back());
-    pool.free.pop_back();
+    Pool *pool = storage_pool();
+    if (pool == nullptr || pool->free.empty()) return;
+    into = std::move(pool->free.back());
+    pool->free.pop_back();
 }
 
 void Schedule::give_back_storage(Storage &&from, size_t used) {
-    auto &pool = storage_pool();
-    if (!pool.open || pool.free.size() >= pooled_storages || from.rounds.size() > pooled_rounds) return;
+    Pool *pool = storage_pool();
+    if (pool == nullptr || pool->free.size() >= pooled_storages || from.rounds.size() > pooled_rounds) return;
     for (size_t i = 0; i < used; ++i) {
         from.rounds[i].messages.clear();
         from.rounds[i].steps.clear();
         from.rounds[i].agreement = false;
     }
     from.requests.clear();
-    pool.free.push_back(std::move(from));
+    pool->free.push_back(std::move(from));
 }
 
-Schedule::Pool &Schedule::storage_pool() {
+namespace {
+thread_local bool pool_destroyed = false;  // trivially destructible: still readable while the thread exits
+}  // namespace
+
+Schedule::Pool::~Pool() {
+    pool_destroyed = true;
+}
+
+Schedule::Pool *Schedule::storage_pool() {
+    if (pool_destroyed) return nullptr;
     thread_local Pool pool;
-    return pool;
+    return &pool;
 }
 
 Schedule::Schedule(MPI_Comm comm) : comm_(comm), tag_(next_tag(comm)), size_(comm->size), rank_(comm->rank) {

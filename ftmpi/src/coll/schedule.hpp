@@ -142,10 +142,11 @@ private:
     };
     struct Pool {
         std::vector<Storage> free;
-        bool open = true;  // false once the thread's pool is destroyed (thread exit)
-        ~Pool() { open = false; }
+        ~Pool();
     };
-    static Pool &storage_pool();
+    // This thread's pool; null once it is destroyed (a schedule freed while
+    // the thread exits).
+    static Pool *storage_pool();
     static void take_storage(Storage &into);
     static void give_back_storage(Storage &&from, size_t used);
     void adopt_storage();

@@ -124,34 +124,27 @@ void Schedule::recv(void *buf, int count, MPI_Datatype type, int peer) {
 }
 
 void Schedule::then(std::function<int()> step) {
-    Step &added = current().steps.emplace_back();
-    added.kind = Step::Kind::call;
-    added.call = std::move(step);
-    // A step closes its round: messages added after it belong to the next
-    // round, since they may depend on the step's result.
-    round_open_ = false;
+    add_step(Step{.kind = Step::Kind::call, .call = std::move(step)});
 }
 
 void Schedule::then_reduce(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type) {
-    Step &added = current().steps.emplace_back();
-    added.kind = Step::Kind::reduce;
-    added.op = op;
-    added.src = in;
-    added.dst = inout;
-    added.count = count;
-    added.type = type;
-    round_open_ = false;
+    add_step(Step{.kind = Step::Kind::reduce, .op = op, .src = in, .dst = inout, .count = count, .type = type});
 }
 
 void Schedule::then_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount, MPI_Datatype rtype) {
-    Step &added = current().steps.emplace_back();
-    added.kind = Step::Kind::copy;
-    added.src = src;
-    added.count = scount;
-    added.type = stype;
-    added.dst = dst;
-    added.dst_count = rcount;
-    added.dst_type = rtype;
+    add_step(Step{.kind = Step::Kind::copy,
+                  .src = src,
+                  .dst = dst,
+                  .count = scount,
+                  .type = stype,
+                  .dst_count = rcount,
+                  .dst_type = rtype});
+}
+
+void Schedule::add_step(Step &&step) {
+    current().steps.push_back(std::move(step));
+    // A step closes its round: messages added after it belong to the next
+    // round, since they may depend on the step's result.
     round_open_ = false;
 }
 

@@ -159,6 +159,7 @@ private:
 
     Round &current();
     Round &add_round();
+    void add_step(Step &&step);
     int post(Round &round, bool degraded);  // posts round's messages into requests_; first post error
     int received_error(const Round &round, int waited) const;
     int finish(Round &round);  // the steps, unless degraded

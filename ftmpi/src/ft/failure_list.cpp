@@ -172,6 +172,15 @@ bool replaced_member(MPI_Comm comm, int rank) {
     return member_incarnation(t, world, comm->ft.round) < current_incarnation(t, world);
 }
 
+void adopt_agreed_failures(MPI_Comm comm, const std::vector<int> &failed_ranks) {
+    const std::vector<int> &w = comm->group->world;
+    for (int r : failed_ranks) {
+        if (r < 0 || r >= static_cast<int>(w.size()) || w[static_cast<size_t>(r)] < 0) continue;
+        const int world = w[static_cast<size_t>(r)];
+        if (!p2p::is_failed(world) && !replaced_member(comm, r)) p2p::notify_failed(world);
+    }
+}
+
 bool member_failed(MPI_Comm comm, int world) {
     if (comm == nullptr || world < 0) return false;
     if (failure_count() == 0 && !any_replacement.load(std::memory_order_relaxed)) return false;

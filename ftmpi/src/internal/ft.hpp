@@ -92,6 +92,16 @@ bool member_failed(MPI_Comm comm, int world);
 // no process was ever replaced; lock-free unless a replacement happened
 // after comm's round.
 bool replaced_member(MPI_Comm comm, int rank);
+// After an agreement on comm's failed members (comm ranks): declares failed
+// here each one this process had not seen fail yet (its connection's end
+// still waits for the VM's confirmation, which another survivor had).
+// Every member of an agreed set was declared failed by some survivor, which
+// takes a dead process (FT_CONTRACTS.md: suspects are fenced first), so the
+// failure record, count and failed-members queries then match what the
+// survivors agreed, and the late notice is not taken for a new failure. A
+// member replaced (REBUILD) after comm was made is a new, live process and
+// is left alone.
+void adopt_agreed_failures(MPI_Comm comm, const std::vector<int> &failed_ranks);
 // ABORT mode: true when any failure must end the job (FTMPI_COMM_MODE at
 // launch is ABORT); then on_failure aborts the job.
 bool abort_mode();

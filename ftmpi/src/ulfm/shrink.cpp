@@ -125,6 +125,7 @@ int shrink_intra(MPI_Comm comm, MPI_Comm *newcomm) {
         const uint32_t seq = comm->ft.agreements.load();
         int err = ft::agree(comm, failed);
         if (err != MPI_SUCCESS) return err;
+        ft::adopt_agreed_failures(comm, failed.failed);  // the members the new communicator leaves out
 
         comm::Scope scope;
         scope.comm = comm;

@@ -32,25 +32,6 @@ std::vector<int> known_failed(MPI_Comm comm) {
     return failed;
 }
 
-// The agreed set can name a member whose failure has not reached this
-// process yet: its broken connection is only a suspicion until the VM
-// confirms it, and another survivor had the confirmation first. Every member
-// in the set was declared failed somewhere, which needs a dead process
-// (FT_CONTRACTS.md: suspects are fenced before they count as failed), so this
-// process takes the agreement's word: its failure record and count then match
-// the shape it installs, a failed-members query on the old communicator's
-// windows and files names the member, and the VM's late notice is not a
-// second failure that would recover the communicator again.
-void adopt_agreed_failures(MPI_Comm comm, const std::vector<int> &failed) {
-    const std::vector<int> &w = comm->group->world;
-    for (int r : failed) {
-        if (r < 0 || r >= static_cast<int>(w.size()) || w[static_cast<size_t>(r)] < 0) continue;
-        const int world = w[static_cast<size_t>(r)];
-        // A member replaced after comm was made is a new, live process.
-        if (!p2p::is_failed(world) && !replaced_member(comm, r)) p2p::notify_failed(world);
-    }
-}
-
 // Steps 2–4 with the agreed failed set: flush, purge, barrier, new shape.
 int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
     const int mode = comm->ft.comm_mode.load();

@@ -8,28 +8,9 @@
 // error handler; the collective's own argument checks run at MPI_Start and
 // are reported there and by MPI_Wait.
 #include "api_common.hpp"
-#include "internal/p2p.hpp"
+#include "persistent_init.hpp"
 
-namespace {
-
-using ftmpi::comm::raise;
-
-// The common part of every *_init: checks the handles, then makes the
-// persistent request whose start runs `start`.
-template <class Start>
-int make_init(const char *function, MPI_Comm comm, MPI_Info info, MPI_Request *request, Start start) noexcept {
-    if (!ftmpi::comm::valid(comm)) return raise(comm, MPI_ERR_COMM, function);
-    if (request == nullptr) return raise(comm, MPI_ERR_ARG, function);
-    if (info != MPI_INFO_NULL && !ftmpi::comm::valid(info)) return raise(comm, MPI_ERR_INFO, function);
-    try {
-        *request = ftmpi::p2p::make_persistent_collective(start);
-    } catch (...) {
-        return raise(comm, MPI_ERR_NO_MEM, function);
-    }
-    return MPI_SUCCESS;
-}
-
-}  // namespace
+using ftmpi::coll::make_init;
 
 extern "C" {
 

@@ -353,7 +353,8 @@ FTMPI_API(Unpack_external_c,
           (const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
            MPI_Count outcount, MPI_Datatype datatype))
 
-/* Reductions. */
+/* Reductions: a user function of MPI_Op_create_c gets its length as an MPI_Count. */
+FTMPI_API(Op_create_c, (MPI_User_function_c * user_fn, int commute, MPI_Op *op))
 FTMPI_API(Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op))
 
 #endif /* FTMPI_MPI_LARGE_COUNT_H */

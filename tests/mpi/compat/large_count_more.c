@@ -46,7 +46,7 @@ static void collectives(int rank, int size) {
         displs[i] = 2 * i;
     }
     CHECK_MPI(MPI_Gatherv_init_c(mine, 2, MPI_INT, all, counts, displs, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &g));
-    for (int i = 0; i < size; ++i) counts[i] = displs[i] = -99; /* the request kept its own copy */
+    for (int i = 0; i < size; ++i) counts[i] = displs[i] = -99; /* Start reads the narrowed copy, not these */
     for (int round = 0; round < 2; ++round) {
         for (int i = 0; i < 2 * size; ++i) all[i] = -1;
         CHECK_MPI(MPI_Start(&g));
@@ -172,6 +172,12 @@ static void files(int rank) {
     CHECK_MPI(MPI_File_close(&fh));
 }
 
+/* A user reduction of MPI_Op_create_c: its length comes as an MPI_Count. */
+static void add_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type) {
+    (void)type;
+    for (MPI_Count i = 0; i < *len; ++i) ((int *)inout)[i] += ((const int *)in)[i];
+}
+
 static void datatypes(void) {
     const MPI_Count lengths[2] = {1, 2}, displs[2] = {0, 3};
     MPI_Datatype t;
@@ -213,6 +219,15 @@ static void datatypes(void) {
     CHECK_MPI(MPI_Reduce_local_c(values, acc, 2, MPI_INT, MPI_SUM));
     CHECK(acc[0] == 11 && acc[1] == 22, "Reduce_local_c %d %d", acc[0], acc[1]);
     CHECK_CLASS(MPI_Reduce_local_c(values, acc, too_big, MPI_INT, MPI_SUM), MPI_ERR_COUNT);
+    MPI_Op sum_c;
+    CHECK_MPI(MPI_Op_create_c(add_c, 1, &sum_c));
+    CHECK_MPI(MPI_Reduce_local_c(values, acc, 2, MPI_INT, sum_c));
+    CHECK(acc[0] == 12 && acc[1] == 24, "an MPI_Op_create_c op gave %d %d", acc[0], acc[1]);
+    int ranks = 0, total = 0, one = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    CHECK_MPI(MPI_Allreduce(&one, &total, 1, MPI_INT, sum_c, MPI_COMM_WORLD));
+    CHECK(total == ranks, "Allreduce with an MPI_Op_create_c op gave %d", total);
+    CHECK_MPI(MPI_Op_free(&sum_c));
 }
 
 int main(int argc, char **argv) {

@@ -302,6 +302,7 @@ extern struct ftmpi_op_s ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod
 #define MPI_MAX_PROCESSOR_NAME         256
 #define MPI_MAX_ERROR_STRING           256
 #define MPI_MAX_OBJECT_NAME            64
+#define MPI_MAX_STRINGTAG_LEN          256 /* MPI_Comm_create_from_group (MPI-4) */
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_MAX_INFO_KEY               255
 #define MPI_MAX_INFO_VAL               1024

@@ -53,8 +53,8 @@ inline int too_large(MPI_Comm comm, const char *function) {
 }  // namespace ftmpi::large_count
 
 // Defines MPI_<Name>_c(Params) and its PMPI twin: MPI_ERR_COUNT through
-// Refuse(Handle, function) when one of the parenthesised Counts is no int,
-// else MPI_<Name>(Args), where the counts are narrowed with narrow().
+// too_large(Handle, function) when one of the parenthesised Counts is no
+// int, else MPI_<Name>(Args), where the counts are narrowed with narrow().
 // The file that uses it says which too_large() overloads are in scope (one
 // per handle type: communicator, window, file).
 #define FTMPI_LARGE_COUNT(Name, Handle, Params, Counts, Args)                                                          \

@@ -45,7 +45,7 @@ int make(bool send, void *buf, int partitions, MPI_Count count, MPI_Datatype typ
     state->buf = buf;
     state->partitions = partitions;
     state->elements = static_cast<int>(count) * partitions;
-    state->type = type;
+    state->hold(type);
     state->peer = peer;
     state->tag = tag;
     state->comm = comm;

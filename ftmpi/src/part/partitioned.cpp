@@ -2,6 +2,7 @@
 // requests up in (partitioned.hpp).
 #include "part/partitioned.hpp"
 
+#include "internal/datatype.hpp"
 #include "internal/p2p.hpp"
 
 #include <map>
@@ -27,6 +28,15 @@ struct Registration {
 };
 
 }  // namespace
+
+void Partitioned::hold(MPI_Datatype held) {
+    dt::retain(held);
+    type = held;
+}
+
+Partitioned::~Partitioned() {
+    if (type != MPI_DATATYPE_NULL) dt::release(type);
+}
 
 bool Partitioned::test_locked() {
     if (done) return true;

@@ -45,6 +45,14 @@ struct Partitioned {
     bool done = false;                  // the round's isend or irecv completed: `result` holds its status
     MPI_Status result{};
 
+    Partitioned() = default;
+    Partitioned(const Partitioned &) = delete;
+    Partitioned &operator=(const Partitioned &) = delete;
+    // Holds `type` (the program may free its handle after the init call,
+    // as for any persistent request) and gives it back when the request goes.
+    void hold(MPI_Datatype held);
+    ~Partitioned();
+
     // MPI_Start: begins a round; *inner completes when the round's message
     // has gone out or arrived. Returns an MPI error class (then no round).
     int start(const std::shared_ptr<Partitioned> &self, MPI_Request *inner);

@@ -103,7 +103,12 @@ static void check_apart(int rank, int next, int prev) {
     int plain_in = -1, plain_out = 4242 + rank, part_in[2] = {-1, -1}, part_out[2] = {rank, -rank};
     MPI_Request plain, reqs[2];
     CHECK_MPI(MPI_Irecv(&plain_in, 1, MPI_INT, prev, TAG, MPI_COMM_WORLD, &plain));
-    CHECK_MPI(MPI_Psend_init(part_out, 2, 1, MPI_INT, next, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
+    /* A derived type the program frees at once: the request holds it. */
+    MPI_Datatype one_int;
+    CHECK_MPI(MPI_Type_contiguous(1, MPI_INT, &one_int));
+    CHECK_MPI(MPI_Type_commit(&one_int));
+    CHECK_MPI(MPI_Psend_init(part_out, 2, 1, one_int, next, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
+    CHECK_MPI(MPI_Type_free(&one_int));
     CHECK_MPI(MPI_Precv_init(part_in, 1, 2, MPI_INT, prev, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[1]));
     CHECK_MPI(MPI_Startall(2, reqs));
     CHECK_MPI(MPI_Pready_range(0, 1, reqs[0]));

@@ -3,158 +3,85 @@
 // api_large_count_arrays.cpp): non-blocking, persistent, scans,
 // Reduce_scatter_block and the neighbourhood forms. Counts that fit an int
 // go to the int call; larger ones are refused with MPI_ERR_COUNT.
+//
+// One macro per signature; Kind says which parameters follow the
+// communicator: none (BLOCKING), a request (NONBLOCKING), or info and a
+// request (PERSISTENT).
 #include "internal/large_count.hpp"
 
 using ftmpi::large_count::narrow;
 using ftmpi::large_count::too_large;
 
-FTMPI_LARGE_COUNT(Allgather_init, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, info, request))
+#define FTMPI_BLOCKING_PARAMS
+#define FTMPI_BLOCKING_ARGS
+#define FTMPI_NONBLOCKING_PARAMS , MPI_Request *request
+#define FTMPI_NONBLOCKING_ARGS   , request
+#define FTMPI_PERSISTENT_PARAMS  , MPI_Info info, MPI_Request *request
+#define FTMPI_PERSISTENT_ARGS    , info, request
 
-FTMPI_LARGE_COUNT(Allreduce_init, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Info info, MPI_Request *request),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm, info, request))
+// Allgather, Alltoall and their neighbourhood forms.
+#define FTMPI_ALLGATHER_C(Name, Kind)                                                                                  \
+    FTMPI_LARGE_COUNT(                                                                                                 \
+        Name, comm,                                                                                                    \
+        (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,          \
+         MPI_Datatype recvtype, MPI_Comm comm FTMPI_##Kind##_PARAMS),                                                  \
+        (sendcount, recvcount),                                                                                        \
+        (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm FTMPI_##Kind##_ARGS))
 
-FTMPI_LARGE_COUNT(Alltoall_init, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, info, request))
+FTMPI_ALLGATHER_C(Iallgather, NONBLOCKING)
+FTMPI_ALLGATHER_C(Allgather_init, PERSISTENT)
+FTMPI_ALLGATHER_C(Ialltoall, NONBLOCKING)
+FTMPI_ALLGATHER_C(Alltoall_init, PERSISTENT)
+FTMPI_ALLGATHER_C(Neighbor_allgather, BLOCKING)
+FTMPI_ALLGATHER_C(Ineighbor_allgather, NONBLOCKING)
+FTMPI_ALLGATHER_C(Neighbor_allgather_init, PERSISTENT)
+FTMPI_ALLGATHER_C(Neighbor_alltoall, BLOCKING)
+FTMPI_ALLGATHER_C(Ineighbor_alltoall, NONBLOCKING)
+FTMPI_ALLGATHER_C(Neighbor_alltoall_init, PERSISTENT)
+
+// Gather and Scatter: the same with a root.
+#define FTMPI_ROOTED_C(Name, Kind)                                                                                     \
+    FTMPI_LARGE_COUNT(                                                                                                 \
+        Name, comm,                                                                                                    \
+        (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,          \
+         MPI_Datatype recvtype, int root, MPI_Comm comm FTMPI_##Kind##_PARAMS),                                        \
+        (sendcount, recvcount),                                                                                        \
+        (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, root, comm FTMPI_##Kind##_ARGS))
+
+FTMPI_ROOTED_C(Igather, NONBLOCKING)
+FTMPI_ROOTED_C(Gather_init, PERSISTENT)
+FTMPI_ROOTED_C(Iscatter, NONBLOCKING)
+FTMPI_ROOTED_C(Scatter_init, PERSISTENT)
+
+// Allreduce, Scan, Exscan, Reduce_scatter_block: one count and an op.
+#define FTMPI_REDUCTION_C(Name, Kind)                                                                                  \
+    FTMPI_LARGE_COUNT(Name, comm,                                                                                      \
+                      (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,          \
+                       MPI_Comm comm FTMPI_##Kind##_PARAMS),                                                           \
+                      (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm FTMPI_##Kind##_ARGS))
+
+FTMPI_REDUCTION_C(Allreduce_init, PERSISTENT)
+FTMPI_REDUCTION_C(Scan, BLOCKING)
+FTMPI_REDUCTION_C(Iscan, NONBLOCKING)
+FTMPI_REDUCTION_C(Scan_init, PERSISTENT)
+FTMPI_REDUCTION_C(Exscan, BLOCKING)
+FTMPI_REDUCTION_C(Iexscan, NONBLOCKING)
+FTMPI_REDUCTION_C(Exscan_init, PERSISTENT)
+FTMPI_REDUCTION_C(Reduce_scatter_block, BLOCKING)
+FTMPI_REDUCTION_C(Ireduce_scatter_block, NONBLOCKING)
+FTMPI_REDUCTION_C(Reduce_scatter_block_init, PERSISTENT)
+
+// Reduce: the same with a root.
+#define FTMPI_REDUCE_C(Name, Kind)                                                                                     \
+    FTMPI_LARGE_COUNT(Name, comm,                                                                                      \
+                      (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,          \
+                       int root, MPI_Comm comm FTMPI_##Kind##_PARAMS),                                                 \
+                      (count), (sendbuf, recvbuf, narrow(count), datatype, op, root, comm FTMPI_##Kind##_ARGS))
+
+FTMPI_REDUCE_C(Ireduce, NONBLOCKING)
+FTMPI_REDUCE_C(Reduce_init, PERSISTENT)
 
 FTMPI_LARGE_COUNT(Bcast_init, comm,
                   (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                    MPI_Request *request),
                   (count), (buffer, narrow(count), datatype, root, comm, info, request))
-
-FTMPI_LARGE_COUNT(Exscan, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm))
-
-FTMPI_LARGE_COUNT(Exscan_init, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Info info, MPI_Request *request),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm, info, request))
-
-FTMPI_LARGE_COUNT(Gather_init, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, root, comm, info,
-                   request))
-
-FTMPI_LARGE_COUNT(Iallgather, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, request))
-
-FTMPI_LARGE_COUNT(Ialltoall, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, request))
-
-FTMPI_LARGE_COUNT(Iexscan, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Request *request),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm, request))
-
-FTMPI_LARGE_COUNT(Igather, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, root, comm, request))
-
-FTMPI_LARGE_COUNT(Ineighbor_allgather, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, request))
-
-FTMPI_LARGE_COUNT(Ineighbor_alltoall, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, request))
-
-FTMPI_LARGE_COUNT(Ireduce, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
-                   MPI_Comm comm, MPI_Request *request),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, root, comm, request))
-
-FTMPI_LARGE_COUNT(Ireduce_scatter_block, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *request),
-                  (recvcount), (sendbuf, recvbuf, narrow(recvcount), datatype, op, comm, request))
-
-FTMPI_LARGE_COUNT(Iscan, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Request *request),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm, request))
-
-FTMPI_LARGE_COUNT(Iscatter, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, root, comm, request))
-
-FTMPI_LARGE_COUNT(Neighbor_allgather, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm))
-
-FTMPI_LARGE_COUNT(Neighbor_allgather_init, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, info, request))
-
-FTMPI_LARGE_COUNT(Neighbor_alltoall, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm))
-
-FTMPI_LARGE_COUNT(Neighbor_alltoall_init, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, comm, info, request))
-
-FTMPI_LARGE_COUNT(Reduce_init, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, root, comm, info, request))
-
-FTMPI_LARGE_COUNT(Reduce_scatter_block, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm),
-                  (recvcount), (sendbuf, recvbuf, narrow(recvcount), datatype, op, comm))
-
-FTMPI_LARGE_COUNT(Reduce_scatter_block_init, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (recvcount), (sendbuf, recvbuf, narrow(recvcount), datatype, op, comm, info, request))
-
-FTMPI_LARGE_COUNT(Scan, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm))
-
-FTMPI_LARGE_COUNT(Scan_init, comm,
-                  (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Info info, MPI_Request *request),
-                  (count), (sendbuf, recvbuf, narrow(count), datatype, op, comm, info, request))
-
-FTMPI_LARGE_COUNT(Scatter_init, comm,
-                  (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request),
-                  (sendcount, recvcount),
-                  (sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount), recvtype, root, comm, info,
-                   request))

@@ -14,120 +14,55 @@ int too_large(MPI_File fh, const char *function) {
 
 }  // namespace
 
-FTMPI_LARGE_COUNT(File_read, fh, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status),
-                  (count), (fh, buf, narrow(count), datatype, status))
+// One macro for every data-access call: Where says whether an explicit
+// offset comes first (AT) or not (HERE), Buffer the buffer's type, Tail
+// what follows the datatype (a status, a request, or nothing for _begin).
+#define FTMPI_HERE_PARAMS
+#define FTMPI_HERE_ARGS
+#define FTMPI_AT_PARAMS      MPI_Offset offset,
+#define FTMPI_AT_ARGS        offset,
+#define FTMPI_STATUS_PARAMS  , MPI_Status *status
+#define FTMPI_STATUS_ARGS    , status
+#define FTMPI_REQUEST_PARAMS , MPI_Request *request
+#define FTMPI_REQUEST_ARGS   , request
+#define FTMPI_BEGIN_PARAMS
+#define FTMPI_BEGIN_ARGS
+#define FTMPI_FILE_C(Name, Where, Buffer, Tail)                                                                        \
+    FTMPI_LARGE_COUNT(Name, fh,                                                                                        \
+                      (MPI_File fh, FTMPI_##Where##_PARAMS Buffer * buf, MPI_Count count,                              \
+                       MPI_Datatype datatype FTMPI_##Tail##_PARAMS),                                                   \
+                      (count), (fh, FTMPI_##Where##_ARGS buf, narrow(count), datatype FTMPI_##Tail##_ARGS))
 
-FTMPI_LARGE_COUNT(File_read_all, fh,
-                  (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status), (count),
-                  (fh, buf, narrow(count), datatype, status))
+FTMPI_FILE_C(File_read, HERE, void, STATUS)
+FTMPI_FILE_C(File_read_all, HERE, void, STATUS)
+FTMPI_FILE_C(File_read_shared, HERE, void, STATUS)
+FTMPI_FILE_C(File_read_ordered, HERE, void, STATUS)
+FTMPI_FILE_C(File_read_at, AT, void, STATUS)
+FTMPI_FILE_C(File_read_at_all, AT, void, STATUS)
+FTMPI_FILE_C(File_write, HERE, const void, STATUS)
+FTMPI_FILE_C(File_write_all, HERE, const void, STATUS)
+FTMPI_FILE_C(File_write_shared, HERE, const void, STATUS)
+FTMPI_FILE_C(File_write_ordered, HERE, const void, STATUS)
+FTMPI_FILE_C(File_write_at, AT, const void, STATUS)
+FTMPI_FILE_C(File_write_at_all, AT, const void, STATUS)
 
-FTMPI_LARGE_COUNT(File_read_all_begin, fh, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype), (count),
-                  (fh, buf, narrow(count), datatype))
+FTMPI_FILE_C(File_iread, HERE, void, REQUEST)
+FTMPI_FILE_C(File_iread_all, HERE, void, REQUEST)
+FTMPI_FILE_C(File_iread_shared, HERE, void, REQUEST)
+FTMPI_FILE_C(File_iread_at, AT, void, REQUEST)
+FTMPI_FILE_C(File_iread_at_all, AT, void, REQUEST)
+FTMPI_FILE_C(File_iwrite, HERE, const void, REQUEST)
+FTMPI_FILE_C(File_iwrite_all, HERE, const void, REQUEST)
+FTMPI_FILE_C(File_iwrite_shared, HERE, const void, REQUEST)
+FTMPI_FILE_C(File_iwrite_at, AT, const void, REQUEST)
+FTMPI_FILE_C(File_iwrite_at_all, AT, const void, REQUEST)
 
-FTMPI_LARGE_COUNT(File_read_at, fh,
-                  (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Status *status),
-                  (count), (fh, offset, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_read_at_all, fh,
-                  (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Status *status),
-                  (count), (fh, offset, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_read_at_all_begin, fh,
-                  (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype), (count),
-                  (fh, offset, buf, narrow(count), datatype))
-
-FTMPI_LARGE_COUNT(File_read_ordered, fh,
-                  (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status), (count),
-                  (fh, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_read_ordered_begin, fh, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype),
-                  (count), (fh, buf, narrow(count), datatype))
-
-FTMPI_LARGE_COUNT(File_read_shared, fh,
-                  (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status), (count),
-                  (fh, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_write, fh,
-                  (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status), (count),
-                  (fh, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_write_all, fh,
-                  (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status), (count),
-                  (fh, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_write_all_begin, fh, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype),
-                  (count), (fh, buf, narrow(count), datatype))
-
-FTMPI_LARGE_COUNT(File_write_at, fh,
-                  (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Status *status),
-                  (count), (fh, offset, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_write_at_all, fh,
-                  (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Status *status),
-                  (count), (fh, offset, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_write_at_all_begin, fh,
-                  (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype), (count),
-                  (fh, offset, buf, narrow(count), datatype))
-
-FTMPI_LARGE_COUNT(File_write_ordered, fh,
-                  (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status), (count),
-                  (fh, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_write_ordered_begin, fh, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype),
-                  (count), (fh, buf, narrow(count), datatype))
-
-FTMPI_LARGE_COUNT(File_write_shared, fh,
-                  (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status), (count),
-                  (fh, buf, narrow(count), datatype, status))
-
-FTMPI_LARGE_COUNT(File_iread, fh,
-                  (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request), (count),
-                  (fh, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iread_all, fh,
-                  (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request), (count),
-                  (fh, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iread_at, fh,
-                  (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Request *request),
-                  (count), (fh, offset, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iread_at_all, fh,
-                  (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Request *request),
-                  (count), (fh, offset, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iread_shared, fh,
-                  (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request), (count),
-                  (fh, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iwrite, fh,
-                  (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request), (count),
-                  (fh, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iwrite_all, fh,
-                  (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request), (count),
-                  (fh, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iwrite_at, fh,
-                  (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Request *request),
-                  (count), (fh, offset, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iwrite_at_all, fh,
-                  (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Request *request),
-                  (count), (fh, offset, buf, narrow(count), datatype, request))
-
-FTMPI_LARGE_COUNT(File_iwrite_shared, fh,
-                  (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request), (count),
-                  (fh, buf, narrow(count), datatype, request))
+FTMPI_FILE_C(File_read_all_begin, HERE, void, BEGIN)
+FTMPI_FILE_C(File_read_ordered_begin, HERE, void, BEGIN)
+FTMPI_FILE_C(File_read_at_all_begin, AT, void, BEGIN)
+FTMPI_FILE_C(File_write_all_begin, HERE, const void, BEGIN)
+FTMPI_FILE_C(File_write_ordered_begin, HERE, const void, BEGIN)
+FTMPI_FILE_C(File_write_at_all_begin, AT, const void, BEGIN)
 
 extern "C" int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent) noexcept {
     if (extent == nullptr) return ftmpi::io::raise(fh, MPI_ERR_ARG, "MPI_File_get_type_extent_c");

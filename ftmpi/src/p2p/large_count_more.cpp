@@ -7,10 +7,16 @@
 using ftmpi::large_count::narrow;
 using ftmpi::large_count::too_large;
 
-FTMPI_LARGE_COUNT(Bsend_init, comm,
-                  (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request),
-                  (count), (buf, narrow(count), datatype, dest, tag, comm, request))
+// The persistent send modes (MPI_Send_init_c is in large_count.cpp).
+#define FTMPI_SEND_INIT_C(Name)                                                                                        \
+    FTMPI_LARGE_COUNT(Name, comm,                                                                                      \
+                      (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,      \
+                       MPI_Request *request),                                                                          \
+                      (count), (buf, narrow(count), datatype, dest, tag, comm, request))
+
+FTMPI_SEND_INIT_C(Bsend_init)
+FTMPI_SEND_INIT_C(Ssend_init)
+FTMPI_SEND_INIT_C(Rsend_init)
 
 FTMPI_LARGE_COUNT(Buffer_attach, MPI_COMM_WORLD, (void *buffer, MPI_Count size), (size), (buffer, narrow(size)))
 
@@ -31,20 +37,10 @@ FTMPI_LARGE_COUNT(Isendrecv_replace, comm,
                    MPI_Comm comm, MPI_Request *request),
                   (count), (buf, narrow(count), datatype, dest, sendtag, source, recvtag, comm, request))
 
-FTMPI_LARGE_COUNT(Rsend_init, comm,
-                  (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request),
-                  (count), (buf, narrow(count), datatype, dest, tag, comm, request))
-
 FTMPI_LARGE_COUNT(Sendrecv_replace, comm,
                   (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
                    MPI_Comm comm, MPI_Status *status),
                   (count), (buf, narrow(count), datatype, dest, sendtag, source, recvtag, comm, status))
-
-FTMPI_LARGE_COUNT(Ssend_init, comm,
-                  (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request),
-                  (count), (buf, narrow(count), datatype, dest, tag, comm, request))
 
 // The attached buffer's size as an MPI_Count (it is at most INT_MAX bytes).
 extern "C" int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size) noexcept {

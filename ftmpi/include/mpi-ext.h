@@ -45,7 +45,7 @@ extern "C" {
 #define FTMPI_HAVE_MPI_EXT_FT 1
 #define MPIX_HAVE_ULFM        1
 
-/* ---- Error classes (follow mpi.h's MPI_ERR_IO = 57, below LASTCODE 63) ---- */
+/* ---- Error classes (follow mpi.h's MPI_ERR_IO = 57; 64.. are MPI_T's) ---- */
 #define MPIX_ERR_PROC_FAILED 58 /* a process the operation needs has failed */
 #define MPIX_ERR_PROC_FAILED_PENDING                                                                                   \
     59                      /* ANY_SOURCE receive stopped by an unacknowledged failure; the request stays pending */

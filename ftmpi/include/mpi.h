@@ -278,9 +278,10 @@ extern struct ftmpi_op_s ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod
 #define MPI_ERR_DUP_DATAREP           55
 #define MPI_ERR_CONVERSION            56
 #define MPI_ERR_IO                    57
-/* 58..63 are the MPIX_ classes of mpi-ext.h; codes added at run time by
- * MPI_Add_error_class/code are above MPI_ERR_LASTCODE. */
-#define MPI_ERR_LASTCODE 63
+/* 58..63 are the MPIX_ classes of mpi-ext.h, 64..81 the MPI_T_ERR_ classes
+ * of ftmpi/mpi_t.h; codes added at run time by MPI_Add_error_class/code are
+ * above MPI_ERR_LASTCODE. */
+#define MPI_ERR_LASTCODE 127
 
 /* ---- Special values ------------------------------------------------- */
 #define MPI_ANY_SOURCE      (-1)
@@ -301,6 +302,7 @@ extern struct ftmpi_op_s ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod
 #define MPI_MAX_PROCESSOR_NAME         256
 #define MPI_MAX_ERROR_STRING           256
 #define MPI_MAX_OBJECT_NAME            64
+#define MPI_MAX_STRINGTAG_LEN          256 /* MPI_Comm_create_from_group (MPI-4) */
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_MAX_INFO_KEY               255
 #define MPI_MAX_INFO_VAL               1024
@@ -373,6 +375,7 @@ extern struct ftmpi_op_s ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod
 
 /* ---- User callback types -------------------------------------------- */
 typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void(MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
 typedef int(MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in,
                                          void *attribute_val_out, int *flag);
 typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
@@ -513,6 +516,7 @@ FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 #include "ftmpi/mpi_dynamic.h" /* Process creation: MPI_Comm_spawn(_multiple), get_parent, disconnect (chapter 10). */
 #include "ftmpi/mpi_io.h"      /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
 #include "ftmpi/mpi_rma.h"     /* One-sided communication: windows, Put/Get/Accumulate, synchronisation (chapter 11). */
+#include "ftmpi/mpi_t.h"       /* The tool information interface MPI_T (MPI-3.1 chapter 14.3). */
 
 #ifdef __cplusplus
 }

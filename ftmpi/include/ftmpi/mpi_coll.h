@@ -184,5 +184,24 @@ FTMPI_API(Ineighbor_alltoallw,
           (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
            MPI_Comm comm, MPI_Request *request))
+/* Persistent neighbourhood collectives (MPI-4): each MPI_Start runs the
+ * non-blocking form with the arguments given at init. */
+FTMPI_API(Neighbor_allgather_init,
+          (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Neighbor_allgatherv_init,
+          (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+           const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Neighbor_alltoall_init,
+          (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+FTMPI_API(Neighbor_alltoallv_init,
+          (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+           const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request))
+FTMPI_API(Neighbor_alltoallw_init,
+          (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+           void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+           MPI_Comm comm, MPI_Info info, MPI_Request *request))
 
 #endif /* FTMPI_MPI_COLL_H */

@@ -32,6 +32,12 @@ FTMPI_API(Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 FTMPI_API(Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
 FTMPI_API(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 FTMPI_API(Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+/* MPI-4, without sessions: groups of MPI_COMM_WORLD's processes. */
+FTMPI_API(Comm_create_from_group,
+          (MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm))
+FTMPI_API(Intercomm_create_from_groups,
+          (MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag,
+           MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm))
 FTMPI_API(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 FTMPI_API(Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
 FTMPI_API(Comm_free, (MPI_Comm * comm))

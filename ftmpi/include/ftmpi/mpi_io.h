@@ -31,6 +31,9 @@ typedef int(MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatyp
                                              MPI_Offset position, void *extra_state);
 typedef int(MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+typedef int(MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf,
+                                               MPI_Offset position, void *extra_state);
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
 /* Files: open, close, management */
 FTMPI_API(File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh))
@@ -111,5 +114,56 @@ FTMPI_API(File_read_ordered_end, (MPI_File fh, void *buf, MPI_Status *status))
 FTMPI_API(File_write_ordered_begin, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype))
 FTMPI_API(File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Status *status))
 /* ---- end of MPI-IO -------------------------------------------------- */
+
+/* The MPI-4 large-count (`_c`) forms: counts up to INT_MAX, larger ones
+ * refused with MPI_ERR_COUNT. */
+FTMPI_API(File_read_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_read_all_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_read_all_begin_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype))
+FTMPI_API(File_read_at_c,
+          (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_read_at_all_c,
+          (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_read_at_all_begin_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype))
+FTMPI_API(File_read_ordered_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_read_ordered_begin_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype))
+FTMPI_API(File_read_shared_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_write_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_write_all_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_write_all_begin_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype))
+FTMPI_API(File_write_at_c,
+          (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_write_at_all_c,
+          (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_write_at_all_begin_c,
+          (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype))
+FTMPI_API(File_write_ordered_c,
+          (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_write_ordered_begin_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype))
+FTMPI_API(File_write_shared_c,
+          (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+FTMPI_API(File_iread_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_iread_all_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_iread_at_c,
+          (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_iread_at_all_c,
+          (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_iread_shared_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_iwrite_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_iwrite_all_c,
+          (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_iwrite_at_c,
+          (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+           MPI_Request *request))
+FTMPI_API(File_iwrite_at_all_c,
+          (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+           MPI_Request *request))
+FTMPI_API(File_iwrite_shared_c,
+          (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request))
+FTMPI_API(File_get_type_extent_c, (MPI_File fh, MPI_Datatype datatype, MPI_Count *extent))
+FTMPI_API(Register_datarep_c,
+          (const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
+           MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn,
+           void *extra_state))
 
 #endif /* FTMPI_MPI_IO_H */

@@ -78,6 +78,20 @@ FTMPI_API(Rsend_init,
 FTMPI_API(Recv_init,
           (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
 FTMPI_API(Start, (MPI_Request * request))
+/* Partitioned communication (MPI-4.0 chapter 4): persistent requests started
+ * with MPI_Start(all) and completed with Wait/Test; the send goes out once
+ * every partition is ready, and MPI_Parrived is true once the whole message
+ * arrived (ftmpi/src/part/README.md). */
+FTMPI_API(Psend_init,
+          (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+           MPI_Info info, MPI_Request *request))
+FTMPI_API(Precv_init,
+          (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+           MPI_Info info, MPI_Request *request))
+FTMPI_API(Pready, (int partition, MPI_Request request))
+FTMPI_API(Pready_range, (int partition_low, int partition_high, MPI_Request request))
+FTMPI_API(Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+FTMPI_API(Parrived, (MPI_Request request, int partition, int *flag))
 FTMPI_API(Startall, (int count, MPI_Request array_of_requests[]))
 FTMPI_API(Grequest_start,
           (MPI_Grequest_query_function * query_fn, MPI_Grequest_free_function *free_fn,

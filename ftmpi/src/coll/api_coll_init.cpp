@@ -1,5 +1,6 @@
-// Persistent collectives (MPI-4.0 §6.13): MPI_Barrier_init, MPI_Bcast_init,
-// … make an inactive request; each MPI_Start runs the matching
+// Persistent collectives (MPI-4.0 §6.13, and the neighbourhood ones of
+// §8.8): MPI_Barrier_init, MPI_Bcast_init, MPI_Neighbor_alltoall_init, …
+// make an inactive request; each MPI_Start runs the matching
 // non-blocking collective with the arguments given at init (buffers and
 // arrays must stay as they were, as the standard requires), and the
 // request completes when that collective does. Errors found at init (the
@@ -7,28 +8,9 @@
 // error handler; the collective's own argument checks run at MPI_Start and
 // are reported there and by MPI_Wait.
 #include "api_common.hpp"
-#include "internal/p2p.hpp"
+#include "persistent_init.hpp"
 
-namespace {
-
-using ftmpi::comm::raise;
-
-// The common part of every *_init: checks the handles, then makes the
-// persistent request whose start runs `start`.
-template <class Start>
-int make_init(const char *function, MPI_Comm comm, MPI_Info info, MPI_Request *request, Start start) noexcept {
-    if (!ftmpi::comm::valid(comm)) return raise(comm, MPI_ERR_COMM, function);
-    if (request == nullptr) return raise(comm, MPI_ERR_ARG, function);
-    if (info != MPI_INFO_NULL && !ftmpi::comm::valid(info)) return raise(comm, MPI_ERR_INFO, function);
-    try {
-        *request = ftmpi::p2p::make_persistent_collective(start);
-    } catch (...) {
-        return raise(comm, MPI_ERR_NO_MEM, function);
-    }
-    return MPI_SUCCESS;
-}
-
-}  // namespace
+using ftmpi::coll::make_init;
 
 extern "C" {
 
@@ -166,5 +148,51 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                      [=](MPI_Request *r) { return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, r); });
 }
 FTMPI_PMPI(Exscan_init)
+
+int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
+    return make_init("MPI_Neighbor_allgather_init", comm, info, request, [=](MPI_Request *r) {
+        return PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+    });
+}
+FTMPI_PMPI(Neighbor_allgather_init)
+
+int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request) noexcept {
+    return make_init("MPI_Neighbor_allgatherv_init", comm, info, request, [=](MPI_Request *r) {
+        return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, r);
+    });
+}
+FTMPI_PMPI(Neighbor_allgatherv_init)
+
+int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
+    return make_init("MPI_Neighbor_alltoall_init", comm, info, request, [=](MPI_Request *r) {
+        return PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+    });
+}
+FTMPI_PMPI(Neighbor_alltoall_init)
+
+int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request) noexcept {
+    return make_init("MPI_Neighbor_alltoallv_init", comm, info, request, [=](MPI_Request *r) {
+        return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                        comm, r);
+    });
+}
+FTMPI_PMPI(Neighbor_alltoallv_init)
+
+int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request) noexcept {
+    return make_init("MPI_Neighbor_alltoallw_init", comm, info, request, [=](MPI_Request *r) {
+        return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                        recvtypes, comm, r);
+    });
+}
+FTMPI_PMPI(Neighbor_alltoallw_init)
 
 }  // extern "C"

@@ -9,6 +9,7 @@
 
 #include "mpi.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -88,6 +89,15 @@ bool said_bye(int world_rank);
 // with such a tag is not stopped by a failure (the agreement watches
 // failures itself through is_failed / failure_epoch).
 constexpr int ft_tag_base = 0x7f000000;
+
+// The lengths of the matching queues now, for MPI_T's performance variables:
+// receives posted and not matched yet, messages that arrived before their
+// receive (any communicator). Takes the engine's lock.
+struct QueueLengths {
+    std::size_t posted = 0;
+    std::size_t unexpected = 0;
+};
+QueueLengths queue_lengths();
 
 // Counts failures declared so far (any peer); changes whenever a process is
 // declared failed, so a waiting loop can notice a failure it does not wait on.

@@ -139,9 +139,14 @@ int apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype type) 
     if (!type) return MPI_ERR_TYPE;
     if (count < 0) return MPI_ERR_COUNT;
     if (!op->predefined) {
-        int n = count;
         MPI_Datatype t = type;
-        op->user(const_cast<void *>(in), inout, &n, &t);
+        if (op->user_c != nullptr) {
+            MPI_Count n = count;
+            op->user_c(const_cast<void *>(in), inout, &n, &t);
+        } else {
+            int n = count;
+            op->user(const_cast<void *>(in), inout, &n, &t);
+        }
         return MPI_SUCCESS;
     }
     if (!valid(op, type)) return MPI_ERR_OP;

@@ -7,14 +7,23 @@
 
 #include <new>
 
-extern "C" int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) noexcept {
-    if (!user_fn || !op) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, "MPI_Op_create");
+namespace ftmpi::op {
+
+int create_user(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute, MPI_Op *op, const char *function) {
+    if ((!fn && !fn_c) || !op) return comm::raise_unattached(MPI_ERR_ARG, function);
     auto *o = new (std::nothrow) ftmpi_op_s;
-    if (!o) return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, "MPI_Op_create");
-    o->user = user_fn;
+    if (!o) return comm::raise_unattached(MPI_ERR_NO_MEM, function);
+    o->user = fn;
+    o->user_c = fn_c;
     o->commute = commute != 0;
     *op = o;
     return MPI_SUCCESS;
+}
+
+}  // namespace ftmpi::op
+
+extern "C" int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) noexcept {
+    return ftmpi::op::create_user(user_fn, nullptr, commute, op, "MPI_Op_create");
 }
 FTMPI_PMPI(Op_create)
 

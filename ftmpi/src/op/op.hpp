@@ -33,4 +33,13 @@ struct ftmpi_op_s {
     bool commute = true;
     MPI_User_function *user = nullptr;
     std::atomic<int> refs{1};
+    // MPI_Op_create_c: the user function with an MPI_Count length (last: the
+    // predefined ops are aggregate-initialised without it).
+    MPI_User_function_c *user_c = nullptr;
 };
+
+namespace ftmpi::op {
+// MPI_Op_create (fn) and MPI_Op_create_c (fn_c): a user op, errors raised
+// as `function` (mpi_op.cpp).
+int create_user(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute, MPI_Op *op, const char *function);
+}  // namespace ftmpi::op

@@ -111,6 +111,8 @@ public:
     void wait_until(const std::function<bool()> &done);
     void progress();  // one non-blocking step (MPI_Test*)
     std::mutex &mutex() { return mu_; }
+    // Posted receives not matched yet, and messages nobody received yet (queue_lengths.cpp).
+    std::pair<std::size_t, std::size_t> queue_lengths();
 
     // Buffered sends (MPI_Buffer_attach/detach).
     int attach_buffer(void *buffer, int size);

@@ -4,6 +4,7 @@
 #include "settings/values.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -16,12 +17,14 @@ namespace {
 
 using settings::Id;
 
+// set_level's level; -1: none, the setting's.
+std::atomic<int> level_set{-1};
+
 // Both from the current values (settings/values.hpp): those read at MPI_Init
 // once it has run.
 Level threshold() {
-    const settings::Values &v = settings::current();
-    const auto chosen = static_cast<Level>(v.number(Id::log_level));  // choices in Level's order
-    return v.flag(Id::verbose) ? std::max(chosen, Level::info) : chosen;
+    const Level chosen = level();
+    return settings::current().flag(Id::verbose) ? std::max(chosen, Level::info) : chosen;
 }
 
 // "FT-MPI[job 3 rank 2]", or as much of it as is known.
@@ -55,6 +58,16 @@ void vwrite(Level level, const char *format, va_list args) {
 
 bool enabled(Level level) {
     return level <= threshold();
+}
+
+Level level() {
+    const int set = level_set.load(std::memory_order_relaxed);
+    if (set >= 0) return static_cast<Level>(set);
+    return static_cast<Level>(settings::current().number(Id::log_level));  // choices in Level's order
+}
+
+void set_level(Level chosen) {
+    level_set.store(static_cast<int>(chosen), std::memory_order_relaxed);
 }
 
 #define FTMPI_LOG_AT(fn, level)                                                                                        \

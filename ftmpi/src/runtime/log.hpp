@@ -15,6 +15,11 @@ enum class Level { error, warn, info, debug };
 // Whether a message at `level` is printed (to skip building one that is not).
 bool enabled(Level level);
 
+// The level FTMPI_LOG_LEVEL chose, or the one set_level set since (the
+// MPI_T control variable FTMPI_LOG_LEVEL writes it at run time).
+Level level();
+void set_level(Level chosen);
+
 void error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *format, ...) __attribute__((format(printf, 1, 2)));

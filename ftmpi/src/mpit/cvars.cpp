@@ -83,6 +83,7 @@ constexpr std::array<Meta, static_cast<std::size_t>(Id::count)> metas{{
     {Id::shm_ring_bytes, Category::shared_memory, v_tuner, s_local},
     {Id::shm_cma, Category::shared_memory, v_tuner, s_local},
     {Id::shm_cma_min, Category::shared_memory, v_tuner, s_local},
+    {Id::rma_direct, Category::shared_memory, v_tuner, s_local},
     {Id::comm_mode, Category::fault_tolerance, v_user, s_readonly},
     {Id::msg_mode, Category::fault_tolerance, v_user, s_readonly},
     {Id::coll_strict, Category::fault_tolerance, v_user, s_readonly},

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <vector>
 
 using namespace ftmpi;
 
@@ -103,10 +104,28 @@ extern "C" int MPIX_Comm_agree(MPI_Comm comm, int *flag) {
     if (int err = ulfm::check_comm_call(comm, flag, "MPIX_Comm_agree"); err != MPI_SUCCESS) return err;
     return ulfm::guarded(comm, "MPIX_Comm_agree", [&] {
         MPI_Request r = MPI_REQUEST_NULL;
-        int err = start_agree(comm, flag, &r);
+        // The agreed failed set (comm ranks of an intracommunicator), taken
+        // over here once the call is done: a failure only another member had
+        // seen is then known to this process too, so acknowledging and
+        // agreeing again settles at once instead of after the VM's notice.
+        std::vector<int> agreed_failed;
+        int err;
+        if (comm->inter) {
+            err = start_inter_agreement(comm, flag, &r);
+        } else {
+            auto write_flag = write_flag_to(flag);
+            err = ulfm::start_agreement(
+                comm, contribution_of(comm, *flag),
+                [write_flag, &agreed_failed](int code, const ft::Agreement &decided) {
+                    if (code == MPI_SUCCESS) agreed_failed = decided.failed;
+                    return write_flag(code, decided);
+                },
+                &r);
+        }
         if (err != MPI_SUCCESS) return err;
         MPI_Status st;
         p2p::wait_all(1, &r, &st);
+        ft::adopt_agreed_failures(comm, agreed_failed);
         return st.MPI_ERROR;
     });
 }

@@ -8,7 +8,6 @@
 #include "session/session.hpp"
 
 #include <mutex>
-#include <new>
 #include <string>
 #include <unordered_set>
 
@@ -65,11 +64,9 @@ extern "C" int MPI_Session_create_errhandler(MPI_Session_errhandler_function *se
     constexpr const char *fn = "MPI_Session_create_errhandler";
     if (session_errhandler_fn == nullptr || errhandler == nullptr)
         return session::raise(MPI_SESSION_NULL, MPI_ERR_ARG, fn);
-    auto *eh = new (std::nothrow) ftmpi_errhandler_s;
+    MPI_Errhandler eh =
+        comm::make_user_errhandler(reinterpret_cast<MPI_Comm_errhandler_function *>(session_errhandler_fn));
     if (eh == nullptr) return session::raise(MPI_SESSION_NULL, MPI_ERR_NO_MEM, fn);
-    eh->kind = ftmpi_errhandler_s::Kind::user;
-    eh->function = reinterpret_cast<MPI_Comm_errhandler_function *>(session_errhandler_fn);
-    comm::register_object(eh);
     *errhandler = eh;
     return MPI_SUCCESS;
 }

@@ -102,8 +102,8 @@ def gen_c(name, args):
         elif k == 'ints':
             params.append(f'const MPI_Fint *{n}')
             call.append(n)
-        elif k in ('aint', 'off'):
-            t = 'MPI_Aint' if k == 'aint' else 'MPI_Offset'
+        elif k in ('aint', 'off', 'cin'):
+            t = {'aint': 'MPI_Aint', 'off': 'MPI_Offset', 'cin': 'MPI_Count'}[k]
             params.append(f'const {t} *{n}')
             call.append(f'*{n}')
         elif k in ('aout', 'ooff', 'cout'):
@@ -242,7 +242,7 @@ def f_decl(a):
         return [f'integer(kind=MPI_ADDRESS_KIND), dimension(*) :: {a.name}']
     if k in ('off', 'ooff'):
         return [f'integer(kind=MPI_OFFSET_KIND) :: {a.name}']
-    if k == 'cout':
+    if k in ('cin', 'cout'):
         return [f'integer(kind=MPI_COUNT_KIND) :: {a.name}']
     if k in ('lin', 'lout'):
         return [f'logical :: {a.name}']

@@ -279,7 +279,7 @@ extern struct ftmpi_op_s ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod
 #define MPI_ERR_CONVERSION            56
 #define MPI_ERR_IO                    57
 /* 58..63 are the MPIX_ classes of mpi-ext.h, 64..81 the MPI_T_ERR_ classes
- * of ftmpi/mpi_t.h; codes added at run time by MPI_Add_error_class/code are
+ * of ftmpi/mpi_t.h, 82 MPI_ERR_SESSION (ftmpi/mpi_session.h); codes added at run time by MPI_Add_error_class/code are
  * above MPI_ERR_LASTCODE. */
 #define MPI_ERR_LASTCODE 127
 
@@ -516,6 +516,7 @@ FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 #include "ftmpi/mpi_dynamic.h" /* Process creation: MPI_Comm_spawn(_multiple), get_parent, disconnect (chapter 10). */
 #include "ftmpi/mpi_io.h"      /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
 #include "ftmpi/mpi_rma.h"     /* One-sided communication: windows, Put/Get/Accumulate, synchronisation (chapter 11). */
+#include "ftmpi/mpi_session.h" /* MPI-4 sessions: process sets, groups from them (chapter 11.3). */
 #include "ftmpi/mpi_t.h"       /* The tool information interface MPI_T (MPI-3.1 chapter 14.3). */
 
 #ifdef __cplusplus

@@ -447,6 +447,56 @@ void mpi_startall_(const MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint 
 }
 FTMPI_F_PMPI(mpi_startall)
 
+void mpi_psend_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype,
+                     const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info,
+                     MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Psend_init(ftmpi::fortran::buffer(buf), *partitions, *count, MPI_Type_f2c(*datatype), *dest,
+                                  *tag, MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_psend_init)
+
+void mpi_precv_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype,
+                     const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info,
+                     MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Precv_init(ftmpi::fortran::buffer(buf), *partitions, *count, MPI_Type_f2c(*datatype), *source,
+                                  *tag, MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_precv_init)
+
+void mpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Pready(*partition, MPI_Request_f2c(*request));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_pready)
+
+void mpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition_high, const MPI_Fint *request,
+                       MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Pready_range(*partition_low, *partition_high, MPI_Request_f2c(*request));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_pready_range)
+
+void mpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitions, const MPI_Fint *request,
+                      MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Pready_list(*length, array_of_partitions, MPI_Request_f2c(*request));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_pready_list)
+
+void mpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror) noexcept {
+    int c_flag = 0;
+    const int rc = MPI_Parrived(MPI_Request_f2c(*request), *partition, &c_flag);
+    if (rc == MPI_SUCCESS) *flag = ftmpi::fortran::to_logical(c_flag);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_parrived)
+
 void mpi_buffer_attach_(void *buffer, const MPI_Fint *size, MPI_Fint *ierror) noexcept {
     const int rc = MPI_Buffer_attach(ftmpi::fortran::buffer(buffer), *size);
     *ierror = rc;

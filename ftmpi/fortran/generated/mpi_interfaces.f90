@@ -634,6 +634,69 @@ subroutine MPI_Startall(count, array_of_requests, ierror)
   integer, dimension(*) :: array_of_requests
   integer :: ierror
 end subroutine MPI_Startall
+subroutine MPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, &
+        request, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  real, dimension(*) :: buf
+  integer :: partitions
+  integer(kind=MPI_COUNT_KIND) :: count
+  integer :: datatype
+  integer :: dest
+  integer :: tag
+  integer :: comm
+  integer :: info
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Psend_init
+subroutine MPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, &
+        request, ierror)
+  import
+  implicit none
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  real, dimension(*) :: buf
+  integer :: partitions
+  integer(kind=MPI_COUNT_KIND) :: count
+  integer :: datatype
+  integer :: source
+  integer :: tag
+  integer :: comm
+  integer :: info
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Precv_init
+subroutine MPI_Pready(partition, request, ierror)
+  import
+  implicit none
+  integer :: partition
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Pready
+subroutine MPI_Pready_range(partition_low, partition_high, request, ierror)
+  import
+  implicit none
+  integer :: partition_low
+  integer :: partition_high
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Pready_range
+subroutine MPI_Pready_list(length, array_of_partitions, request, ierror)
+  import
+  implicit none
+  integer :: length
+  integer, dimension(*) :: array_of_partitions
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Pready_list
+subroutine MPI_Parrived(request, partition, flag, ierror)
+  import
+  implicit none
+  integer :: request
+  integer :: partition
+  logical :: flag
+  integer :: ierror
+end subroutine MPI_Parrived
 subroutine MPI_Buffer_attach(buffer, size, ierror)
   import
   implicit none

@@ -13,6 +13,7 @@ using ftmpi::coll::NarrowedArrays;
 using ftmpi::large_count::all_fit;
 using ftmpi::large_count::narrow;
 using ftmpi::large_count::too_large;
+using ftmpi::large_count::without_exceptions;
 
 #define FTMPI_REQUEST_PARAM(...) __VA_OPT__(, MPI_Request *request)
 #define FTMPI_REQUEST_ARG(...)   __VA_OPT__(, request)
@@ -22,11 +23,13 @@ using ftmpi::large_count::too_large;
     extern "C" int MPI_##Name##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,      \
                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,        \
                                   MPI_Comm comm FTMPI_REQUEST_PARAM(__VA_ARGS__)) noexcept {                           \
-        NarrowedArrays n(comm);                                                                                        \
-        const int *counts = n(recvcounts, n.RecvLength()), *offsets = n(displs, n.RecvLength());                       \
-        if (!n.ok() || !all_fit(sendcount)) return too_large(comm, "MPI_" #Name "_c");                                 \
-        return MPI_##Name(sendbuf, narrow(sendcount), sendtype, recvbuf, counts, offsets, recvtype,                    \
-                          comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                        \
+        return without_exceptions(comm, "MPI_" #Name "_c", [&] {                                                       \
+            NarrowedArrays n(comm);                                                                                    \
+            const int *counts = n(recvcounts, n.RecvLength()), *offsets = n(displs, n.RecvLength());                   \
+            if (!n.ok() || !all_fit(sendcount)) return too_large(comm, "MPI_" #Name "_c");                             \
+            return MPI_##Name(sendbuf, narrow(sendcount), sendtype, recvbuf, counts, offsets, recvtype,                \
+                              comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                    \
+        });                                                                                                            \
     }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 
@@ -41,12 +44,14 @@ FTMPI_ALLGATHERV_C(Ineighbor_allgatherv, in_degree, request)
                                   MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],                  \
                                   const MPI_Aint rdispls[], MPI_Datatype recvtype,                                     \
                                   MPI_Comm comm FTMPI_REQUEST_PARAM(__VA_ARGS__)) noexcept {                           \
-        NarrowedArrays n(comm);                                                                                        \
-        const int *scounts = n(sendcounts, n.SendLength()), *soffsets = n(sdispls, n.SendLength());                    \
-        const int *rcounts = n(recvcounts, n.RecvLength()), *roffsets = n(rdispls, n.RecvLength());                    \
-        if (!n.ok()) return too_large(comm, "MPI_" #Name "_c");                                                        \
-        return MPI_##Name(sendbuf, scounts, soffsets, sendtype, recvbuf, rcounts, roffsets, recvtype,                  \
-                          comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                        \
+        return without_exceptions(comm, "MPI_" #Name "_c", [&] {                                                       \
+            NarrowedArrays n(comm);                                                                                    \
+            const int *scounts = n(sendcounts, n.SendLength()), *soffsets = n(sdispls, n.SendLength());                \
+            const int *rcounts = n(recvcounts, n.RecvLength()), *roffsets = n(rdispls, n.RecvLength());                \
+            if (!n.ok()) return too_large(comm, "MPI_" #Name "_c");                                                    \
+            return MPI_##Name(sendbuf, scounts, soffsets, sendtype, recvbuf, rcounts, roffsets, recvtype,              \
+                              comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                    \
+        });                                                                                                            \
     }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 
@@ -62,12 +67,14 @@ FTMPI_ALLTOALLV_C(Ineighbor_alltoallv, out_degree, in_degree, request)
                                   const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],         \
                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],                            \
                                   MPI_Comm comm FTMPI_REQUEST_PARAM(__VA_ARGS__)) noexcept {                           \
-        NarrowedArrays n(comm);                                                                                        \
-        const int *scounts = n(sendcounts, n.SendLength()), *rcounts = n(recvcounts, n.RecvLength());                  \
-        const auto soffsets = Displs(sdispls, SendLength), roffsets = Displs(rdispls, RecvLength);                     \
-        if (!n.ok()) return too_large(comm, "MPI_" #Name "_c");                                                        \
-        return MPI_##Name(sendbuf, scounts, soffsets, sendtypes, recvbuf, rcounts, roffsets, recvtypes,                \
-                          comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                        \
+        return without_exceptions(comm, "MPI_" #Name "_c", [&] {                                                       \
+            NarrowedArrays n(comm);                                                                                    \
+            const int *scounts = n(sendcounts, n.SendLength()), *rcounts = n(recvcounts, n.RecvLength());              \
+            const auto soffsets = Displs(sdispls, SendLength), roffsets = Displs(rdispls, RecvLength);                 \
+            if (!n.ok()) return too_large(comm, "MPI_" #Name "_c");                                                    \
+            return MPI_##Name(sendbuf, scounts, soffsets, sendtypes, recvbuf, rcounts, roffsets, recvtypes,            \
+                              comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                    \
+        });                                                                                                            \
     }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 #define FTMPI_NARROWED(displs, length) n(displs, n.length())
@@ -83,11 +90,13 @@ FTMPI_ALLTOALLW_C(Ineighbor_alltoallw, out_degree, in_degree, FTMPI_AS_GIVEN, re
     extern "C" int MPI_##Name##_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,      \
                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,        \
                                   int root, MPI_Comm comm FTMPI_REQUEST_PARAM(__VA_ARGS__)) noexcept {                 \
-        NarrowedArrays n(comm);                                                                                        \
-        const int *counts = n(recvcounts, n.at_root(root)), *offsets = n(displs, n.at_root(root));                     \
-        if (!n.ok() || !all_fit(sendcount)) return too_large(comm, "MPI_" #Name "_c");                                 \
-        return MPI_##Name(sendbuf, narrow(sendcount), sendtype, recvbuf, counts, offsets, recvtype, root,              \
-                          comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                        \
+        return without_exceptions(comm, "MPI_" #Name "_c", [&] {                                                       \
+            NarrowedArrays n(comm);                                                                                    \
+            const int *counts = n(recvcounts, n.at_root(root)), *offsets = n(displs, n.at_root(root));                 \
+            if (!n.ok() || !all_fit(sendcount)) return too_large(comm, "MPI_" #Name "_c");                             \
+            return MPI_##Name(sendbuf, narrow(sendcount), sendtype, recvbuf, counts, offsets, recvtype, root,          \
+                              comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                    \
+        });                                                                                                            \
     }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 
@@ -99,11 +108,13 @@ FTMPI_GATHERV_C(Igatherv, request)
     extern "C" int MPI_##Name##_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],          \
                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,    \
                                   int root, MPI_Comm comm FTMPI_REQUEST_PARAM(__VA_ARGS__)) noexcept {                 \
-        NarrowedArrays n(comm);                                                                                        \
-        const int *counts = n(sendcounts, n.at_root(root)), *offsets = n(displs, n.at_root(root));                     \
-        if (!n.ok() || !all_fit(recvcount)) return too_large(comm, "MPI_" #Name "_c");                                 \
-        return MPI_##Name(sendbuf, counts, offsets, sendtype, recvbuf, narrow(recvcount), recvtype, root,              \
-                          comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                        \
+        return without_exceptions(comm, "MPI_" #Name "_c", [&] {                                                       \
+            NarrowedArrays n(comm);                                                                                    \
+            const int *counts = n(sendcounts, n.at_root(root)), *offsets = n(displs, n.at_root(root));                 \
+            if (!n.ok() || !all_fit(recvcount)) return too_large(comm, "MPI_" #Name "_c");                             \
+            return MPI_##Name(sendbuf, counts, offsets, sendtype, recvbuf, narrow(recvcount), recvtype, root,          \
+                              comm FTMPI_REQUEST_ARG(__VA_ARGS__));                                                    \
+        });                                                                                                            \
     }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 
@@ -115,10 +126,12 @@ FTMPI_SCATTERV_C(Iscatterv, request)
     extern "C" int MPI_##Name##_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],                    \
                                   MPI_Datatype datatype, MPI_Op op,                                                    \
                                   MPI_Comm comm FTMPI_REQUEST_PARAM(__VA_ARGS__)) noexcept {                           \
-        NarrowedArrays n(comm);                                                                                        \
-        const int *counts = n(recvcounts, n.local());                                                                  \
-        if (!n.ok()) return too_large(comm, "MPI_" #Name "_c");                                                        \
-        return MPI_##Name(sendbuf, recvbuf, counts, datatype, op, comm FTMPI_REQUEST_ARG(__VA_ARGS__));                \
+        return without_exceptions(comm, "MPI_" #Name "_c", [&] {                                                       \
+            NarrowedArrays n(comm);                                                                                    \
+            const int *counts = n(recvcounts, n.local());                                                              \
+            if (!n.ok()) return too_large(comm, "MPI_" #Name "_c");                                                    \
+            return MPI_##Name(sendbuf, recvbuf, counts, datatype, op, comm FTMPI_REQUEST_ARG(__VA_ARGS__));            \
+        });                                                                                                            \
     }                                                                                                                  \
     FTMPI_PMPI(Name##_c)
 

@@ -46,14 +46,24 @@ int raise(MPI_Comm comm, int code, const char *function) {
 
 using namespace ftmpi::comm;
 
-extern "C" int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) noexcept {
-    if (function == nullptr || errhandler == nullptr)
-        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler");
+namespace ftmpi::comm {
+
+MPI_Errhandler make_user_errhandler(MPI_Comm_errhandler_function *function) {
     auto *eh = new (std::nothrow) ftmpi_errhandler_s;
-    if (eh == nullptr) return raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler");
+    if (eh == nullptr) return nullptr;
     eh->kind = ftmpi_errhandler_s::Kind::user;
     eh->function = function;
     register_object(eh);
+    return eh;
+}
+
+}  // namespace ftmpi::comm
+
+extern "C" int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) noexcept {
+    if (function == nullptr || errhandler == nullptr)
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler");
+    MPI_Errhandler eh = make_user_errhandler(function);
+    if (eh == nullptr) return raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler");
     *errhandler = eh;
     return MPI_SUCCESS;
 }

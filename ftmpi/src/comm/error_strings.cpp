@@ -103,6 +103,7 @@ constexpr Predefined predefined[] = {
     {MPI_T_ERR_INVALID, "MPI_T_ERR_INVALID", "invalid use of the MPI_T interface or invalid argument"},
     {MPI_T_ERR_NOT_ACCESSIBLE, "MPI_T_ERR_NOT_ACCESSIBLE", "the MPI_T variable cannot be accessed"},
     {MPI_T_ERR_NOT_SUPPORTED, "MPI_T_ERR_NOT_SUPPORTED", "the MPI_T functionality is not supported"},
+    {MPI_ERR_SESSION, "MPI_ERR_SESSION", "invalid session"},
     // A return code of MPI_Init, not a failure: MPI is initialized.
     {MPI_INIT_RESTARTED_NODE, "MPI_INIT_RESTARTED_NODE",
      "not an error: this process is a replacement started by REBUILD recovery (load checkpoint data)"},

@@ -37,6 +37,9 @@ bool predefined_comms_live();
 
 // Live-handle registry. Predefined objects are registered by init_world.
 void register_object(const void *);
+// A registered user error handler calling `function` (any kind's function,
+// kept as the communicator kind's); nullptr when out of memory.
+MPI_Errhandler make_user_errhandler(MPI_Comm_errhandler_function *function);
 void unregister_object(const void *);
 bool is_registered(const void *);
 

@@ -13,6 +13,7 @@ using ftmpi::large_count::all_fit;
 using ftmpi::large_count::narrow;
 using ftmpi::large_count::narrow_all;
 using ftmpi::large_count::too_large;
+using ftmpi::large_count::without_exceptions;
 
 namespace {
 
@@ -38,23 +39,27 @@ FTMPI_LARGE_COUNT(Type_create_hvector, MPI_COMM_NULL,
 extern "C" int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                   const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                   MPI_Datatype *newtype) noexcept {
-    std::vector<int> lengths, displs;
-    if (!all_fit(count) ||
-        !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}, {array_of_displacements, &displs}}))
-        return too_large(MPI_COMM_NULL, "MPI_Type_indexed_c");
-    return MPI_Type_indexed(narrow(count), ints(array_of_blocklengths, lengths), ints(array_of_displacements, displs),
-                            oldtype, newtype);
+    return without_exceptions(MPI_COMM_NULL, "MPI_Type_indexed_c", [&] {
+        std::vector<int> lengths, displs;
+        if (!all_fit(count) ||
+            !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}, {array_of_displacements, &displs}}))
+            return too_large(MPI_COMM_NULL, "MPI_Type_indexed_c");
+        return MPI_Type_indexed(narrow(count), ints(array_of_blocklengths, lengths),
+                                ints(array_of_displacements, displs), oldtype, newtype);
+    });
 }
 FTMPI_PMPI(Type_indexed_c)
 
 extern "C" int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                           const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                           MPI_Datatype *newtype) noexcept {
-    std::vector<int> lengths;
-    if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
-        return too_large(MPI_COMM_NULL, "MPI_Type_create_hindexed_c");
-    return MPI_Type_create_hindexed(narrow(count), ints(array_of_blocklengths, lengths), array_of_displacements,
-                                    oldtype, newtype);
+    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_hindexed_c", [&] {
+        std::vector<int> lengths;
+        if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
+            return too_large(MPI_COMM_NULL, "MPI_Type_create_hindexed_c");
+        return MPI_Type_create_hindexed(narrow(count), ints(array_of_blocklengths, lengths), array_of_displacements,
+                                        oldtype, newtype);
+    });
 }
 FTMPI_PMPI(Type_create_hindexed_c)
 
@@ -66,33 +71,40 @@ FTMPI_LARGE_COUNT(Type_create_hindexed_block, MPI_COMM_NULL,
 extern "C" int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                                MPI_Datatype *newtype) noexcept {
-    std::vector<int> displs;
-    if (!all_fit(count, blocklength) || !narrow_arrays(narrow(count), {{array_of_displacements, &displs}}))
-        return too_large(MPI_COMM_NULL, "MPI_Type_create_indexed_block_c");
-    return MPI_Type_create_indexed_block(narrow(count), narrow(blocklength), ints(array_of_displacements, displs),
-                                         oldtype, newtype);
+    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_indexed_block_c", [&] {
+        std::vector<int> displs;
+        if (!all_fit(count, blocklength) || !narrow_arrays(narrow(count), {{array_of_displacements, &displs}}))
+            return too_large(MPI_COMM_NULL, "MPI_Type_create_indexed_block_c");
+        return MPI_Type_create_indexed_block(narrow(count), narrow(blocklength), ints(array_of_displacements, displs),
+                                             oldtype, newtype);
+    });
 }
 FTMPI_PMPI(Type_create_indexed_block_c)
 
 extern "C" int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                         const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
                                         MPI_Datatype *newtype) noexcept {
-    std::vector<int> lengths;
-    if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
-        return too_large(MPI_COMM_NULL, "MPI_Type_create_struct_c");
-    return MPI_Type_create_struct(narrow(count), ints(array_of_blocklengths, lengths), array_of_displacements,
-                                  array_of_types, newtype);
+    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_struct_c", [&] {
+        std::vector<int> lengths;
+        if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
+            return too_large(MPI_COMM_NULL, "MPI_Type_create_struct_c");
+        return MPI_Type_create_struct(narrow(count), ints(array_of_blocklengths, lengths), array_of_displacements,
+                                      array_of_types, newtype);
+    });
 }
 FTMPI_PMPI(Type_create_struct_c)
 
 extern "C" int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
                                           const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
                                           int order, MPI_Datatype oldtype, MPI_Datatype *newtype) noexcept {
-    std::vector<int> sizes, subsizes, starts;
-    if (!narrow_arrays(ndims, {{array_of_sizes, &sizes}, {array_of_subsizes, &subsizes}, {array_of_starts, &starts}}))
-        return too_large(MPI_COMM_NULL, "MPI_Type_create_subarray_c");
-    return MPI_Type_create_subarray(ndims, ints(array_of_sizes, sizes), ints(array_of_subsizes, subsizes),
-                                    ints(array_of_starts, starts), order, oldtype, newtype);
+    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_subarray_c", [&] {
+        std::vector<int> sizes, subsizes, starts;
+        if (!narrow_arrays(ndims,
+                           {{array_of_sizes, &sizes}, {array_of_subsizes, &subsizes}, {array_of_starts, &starts}}))
+            return too_large(MPI_COMM_NULL, "MPI_Type_create_subarray_c");
+        return MPI_Type_create_subarray(ndims, ints(array_of_sizes, sizes), ints(array_of_subsizes, subsizes),
+                                        ints(array_of_starts, starts), order, oldtype, newtype);
+    });
 }
 FTMPI_PMPI(Type_create_subarray_c)
 
@@ -100,11 +112,13 @@ extern "C" int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI
                                         const int array_of_distribs[], const int array_of_dargs[],
                                         const int array_of_psizes[], int order, MPI_Datatype oldtype,
                                         MPI_Datatype *newtype) noexcept {
-    std::vector<int> gsizes;
-    if (!narrow_arrays(ndims, {{array_of_gsizes, &gsizes}}))
-        return too_large(MPI_COMM_NULL, "MPI_Type_create_darray_c");
-    return MPI_Type_create_darray(size, rank, ndims, ints(array_of_gsizes, gsizes), array_of_distribs, array_of_dargs,
-                                  array_of_psizes, order, oldtype, newtype);
+    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_darray_c", [&] {
+        std::vector<int> gsizes;
+        if (!narrow_arrays(ndims, {{array_of_gsizes, &gsizes}}))
+            return too_large(MPI_COMM_NULL, "MPI_Type_create_darray_c");
+        return MPI_Type_create_darray(size, rank, ndims, ints(array_of_gsizes, gsizes), array_of_distribs,
+                                      array_of_dargs, array_of_psizes, order, oldtype, newtype);
+    });
 }
 FTMPI_PMPI(Type_create_darray_c)
 

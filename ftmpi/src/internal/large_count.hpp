@@ -50,6 +50,18 @@ inline int too_large(MPI_Comm comm, const char *function) {
     return comm::raise(comm, MPI_ERR_COUNT, function);
 }
 
+// Runs `body`, which narrows arrays into vectors and then calls the int
+// form (whose errors have met their handler already): only an exception
+// (out of memory) is raised here, as MPI_ERR_NO_MEM.
+template <typename Body>
+int without_exceptions(MPI_Comm comm, const char *function, Body &&body) noexcept {
+    try {
+        return body();
+    } catch (...) {
+        return comm::raise(comm, MPI_ERR_NO_MEM, function);
+    }
+}
+
 }  // namespace ftmpi::large_count
 
 // Defines MPI_<Name>_c(Params) and its PMPI twin: MPI_ERR_COUNT through

@@ -12,7 +12,8 @@
 // the job before it connects. A REBUILD replacement (FTMPI_RESTARTED=1,
 // FTMPI_INCARNATION=k, FTMPI_ROUND=r) publishes a record with its
 // incarnation, connects to every live rank, joins the survivors' recovery
-// (ft::join_as_replacement) and returns MPI_INIT_RESTARTED_NODE.
+// (ft::join_as_replacement) and returns MPI_INIT_RESTARTED_NODE. MPI-4
+// sessions share the runtime (start_session / end_session below).
 #include "coll/select.hpp"
 #include "internal/cominfo.hpp"
 #include "internal/comm.hpp"
@@ -146,7 +147,9 @@ int init_before_join(int required, int *provided, bool *restarted) {
 
 namespace {
 
-int init(int required, int *provided) {
+// Brings the runtime up (MPI_Init's work); MPI_INIT_RESTARTED_NODE in a
+// REBUILD replacement.
+int start_runtime(int required, int *provided) {
     bool restarted = false;
     if (int e = init_before_join(required, provided, &restarted); e != MPI_SUCCESS) return e;
     if (!restarted) return MPI_SUCCESS;
@@ -156,7 +159,44 @@ int init(int required, int *provided) {
     return MPI_INIT_RESTARTED_NODE;
 }
 
+// The World Model (MPI_Init .. MPI_Finalize) and the Sessions Model
+// (MPI_Session_init .. MPI_Session_finalize, src/session) share one
+// runtime: it starts with the first of them and ends once MPI_Finalize (if
+// MPI_Init was called) and the last MPI_Session_finalize have been called
+// (MPI-4.0 §11.3). MPI_Initialized and MPI_Finalized answer for the World
+// Model alone. The runtime cannot start twice: a session after the end
+// answers MPI_ERR_OTHER.
+std::mutex models_mutex;
+std::atomic<bool> world_started{false}, world_ended{false};
+int live_sessions = 0;  // under models_mutex
+
+int init(int required, int *provided) {
+    std::lock_guard lk(models_mutex);
+    if (world_started.load()) return MPI_ERR_OTHER;  // MPI_Init twice, or after MPI_Finalize
+    if (state.load() == State::running) {            // a session started the runtime
+        world_started = true;
+        if (provided) *provided = provided_level;
+        return MPI_SUCCESS;
+    }
+    const int e = start_runtime(required, provided);
+    if (e == MPI_SUCCESS || e == MPI_INIT_RESTARTED_NODE) world_started = true;
+    return e;
+}
+
 }  // namespace
+
+int start_session(int required, int *provided) {
+    std::lock_guard lk(models_mutex);
+    if (state.load() == State::finalized) return MPI_ERR_OTHER;
+    if (state.load() == State::fresh) {
+        const int e = start_runtime(required, provided);
+        if (e != MPI_SUCCESS && e != MPI_INIT_RESTARTED_NODE) return e;
+    } else if (provided) {
+        *provided = provided_level;
+    }
+    ++live_sessions;
+    return MPI_SUCCESS;
+}
 
 bool initialized() {
     return state.load() != State::fresh;
@@ -173,14 +213,44 @@ int world_size() {
 int thread_level() {
     return provided_level;
 }
-static bool running() {
-    return state.load() == State::running;
-}
 static void mark_finalized() {
     state.store(State::finalized);
 }
 static bool is_main_thread() {
     return std::this_thread::get_id() == main_thread;
+}
+
+// MPI_Finalize's work, when the last model ends (models_mutex held).
+static int teardown() {
+    try {
+        cominfo::stop();  // its last record still lists the communicators
+        spawn::forget_parent();
+        const std::vector<int> connected = comm::connected_world_ranks();
+        comm::finalize_world();
+        ft::finalize();  // the notifier stops before the engine it feeds
+        p2p::Engine::get().finalize(connected);
+    } catch (...) {
+        return MPI_ERR_INTERN;
+    }
+    mark_finalized();
+    report_lifecycle("finalized");
+    return MPI_SUCCESS;
+}
+
+// MPI_Finalize: MPI_ERR_OTHER without MPI_Init (or twice); else the
+// runtime ends now, or with the last session if sessions still use it.
+static int end_world() {
+    std::lock_guard lk(models_mutex);
+    if (!world_started.load() || world_ended.load() || state.load() != State::running) return MPI_ERR_OTHER;
+    world_ended = true;
+    return live_sessions > 0 ? MPI_SUCCESS : teardown();
+}
+
+int end_session() {
+    std::lock_guard lk(models_mutex);
+    if (live_sessions == 0 || state.load() != State::running) return MPI_ERR_OTHER;
+    if (--live_sessions > 0 || (world_started.load() && !world_ended.load())) return MPI_SUCCESS;
+    return teardown();
 }
 
 void abort_job(int code) {
@@ -221,33 +291,20 @@ FTMPI_PMPI(Init_thread)
 
 int MPI_Initialized(int *flag) noexcept {
     if (!flag) return MPI_ERR_ARG;
-    *flag = runtime::initialized();
+    *flag = runtime::world_started.load();
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Initialized)
 
 int MPI_Finalized(int *flag) noexcept {
     if (!flag) return MPI_ERR_ARG;
-    *flag = runtime::finalized();
+    *flag = runtime::world_ended.load();
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Finalized)
 
 int MPI_Finalize(void) noexcept {
-    if (!runtime::running()) return MPI_ERR_OTHER;
-    try {
-        cominfo::stop();  // its last record still lists the communicators
-        spawn::forget_parent();
-        const std::vector<int> connected = comm::connected_world_ranks();
-        comm::finalize_world();
-        ft::finalize();  // the notifier stops before the engine it feeds
-        p2p::Engine::get().finalize(connected);
-    } catch (...) {
-        return MPI_ERR_INTERN;
-    }
-    runtime::mark_finalized();
-    runtime::report_lifecycle("finalized");
-    return MPI_SUCCESS;
+    return runtime::end_world();
 }
 FTMPI_PMPI(Finalize)
 

@@ -1,0 +1,104 @@
+// The live-session registry and the sessions' error handlers:
+// session::raise and MPI_Session_create/set/get/call_errhandler.
+#include "../internal/errors.hpp"
+#include "../comm/objects.hpp"
+#include "../internal/pmpi.hpp"
+#include "../internal/runtime.hpp"
+#include "runtime/log.hpp"
+#include "session/session.hpp"
+
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
+namespace ftmpi::session {
+namespace {
+
+std::mutex registry_mutex;
+std::unordered_set<MPI_Session> live;
+
+}  // namespace
+
+bool valid(MPI_Session session) {
+    std::lock_guard lk(registry_mutex);
+    return session != MPI_SESSION_NULL && live.count(session) != 0;
+}
+
+void register_session(MPI_Session session) {
+    std::lock_guard lk(registry_mutex);
+    live.insert(session);
+}
+
+void unregister_session(MPI_Session session) {
+    std::lock_guard lk(registry_mutex);
+    live.erase(session);
+}
+
+int raise(MPI_Session session, int code, const char *function, MPI_Errhandler fallback) {
+    if (code == MPI_SUCCESS) return code;
+    MPI_Errhandler eh = valid(session) ? session->errhandler : fallback;
+    if (eh == MPI_ERRHANDLER_NULL) return runtime::initialized() ? comm::raise(MPI_COMM_NULL, code, function) : code;
+    if (eh->kind == ftmpi_errhandler_s::Kind::fatal) {
+        std::string text = comm::error_string_of(code);
+        if (text.empty()) text = "error code " + std::to_string(code);
+        log::error("%s on a session: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function, text.c_str());
+        runtime::abort_job(code);
+    }
+    if (eh->kind == ftmpi_errhandler_s::Kind::user && eh->function != nullptr) {
+        // Kept in the comm part's struct; it was an
+        // MPI_Session_errhandler_function when it was created.
+        auto *fn = reinterpret_cast<MPI_Session_errhandler_function *>(eh->function);
+        MPI_Session handle = session;
+        int c = code;
+        fn(&handle, &c, function);
+    }
+    return code;
+}
+
+}  // namespace ftmpi::session
+
+using namespace ftmpi;
+
+extern "C" int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                             MPI_Errhandler *errhandler) noexcept {
+    constexpr const char *fn = "MPI_Session_create_errhandler";
+    if (session_errhandler_fn == nullptr || errhandler == nullptr)
+        return session::raise(MPI_SESSION_NULL, MPI_ERR_ARG, fn);
+    MPI_Errhandler eh =
+        comm::make_user_errhandler(reinterpret_cast<MPI_Comm_errhandler_function *>(session_errhandler_fn));
+    if (eh == nullptr) return session::raise(MPI_SESSION_NULL, MPI_ERR_NO_MEM, fn);
+    *errhandler = eh;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Session_create_errhandler)
+
+extern "C" int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) noexcept {
+    constexpr const char *fn = "MPI_Session_set_errhandler";
+    if (!session::valid(session)) return session::raise(session, MPI_ERR_SESSION, fn);
+    if (!comm::valid(errhandler)) return session::raise(session, MPI_ERR_ARG, fn);
+    comm::retain(errhandler);
+    MPI_Errhandler old = session->errhandler;
+    session->errhandler = errhandler;
+    comm::release(old);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Session_set_errhandler)
+
+// A new reference, as MPI_Comm_get_errhandler gives (MPI_Errhandler_free it).
+extern "C" int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler) noexcept {
+    constexpr const char *fn = "MPI_Session_get_errhandler";
+    if (!session::valid(session)) return session::raise(session, MPI_ERR_SESSION, fn);
+    if (errhandler == nullptr) return session::raise(session, MPI_ERR_ARG, fn);
+    comm::retain(session->errhandler);
+    *errhandler = session->errhandler;
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Session_get_errhandler)
+
+extern "C" int MPI_Session_call_errhandler(MPI_Session session, int errorcode) noexcept {
+    constexpr const char *fn = "MPI_Session_call_errhandler";
+    if (!session::valid(session)) return session::raise(session, MPI_ERR_SESSION, fn);
+    session::raise(session, errorcode, fn);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Session_call_errhandler)

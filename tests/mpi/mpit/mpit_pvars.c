@@ -176,12 +176,19 @@ void check_queue_pvars(int rank, int size) {
     CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
     CHECK(in == 5 && level(s, posted) == posted_before, "posted queue %lu after the match", level(s, posted));
 
-    /* Three messages from rank 1 wait at rank 0 until it receives them. */
+    /* Three messages from rank 1 wait at rank 0 until it receives them.
+     * Rank 1 sends them only once rank 0 has read the level before: they
+     * may arrive while rank 0 is still in an earlier call. */
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-    if (size >= 2 && rank == 1)
+    if (size >= 2 && rank == 1) {
+        int go = 0;
+        CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, 0, 12346, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         for (int k = 0; k < 3; ++k) CHECK_MPI(MPI_Send(&k, 1, MPI_INT, 0, 12345, MPI_COMM_WORLD));
+    }
     if (size >= 2 && rank == 0) {
         const unsigned long before = level(s, unexpected);
+        const int go = 1;
+        CHECK_MPI(MPI_Send(&go, 1, MPI_INT, 1, 12346, MPI_COMM_WORLD));
         const unsigned long peak = wait_level(s, unexpected, before + 3);
         CHECK(peak >= before + 3, "unexpected queue %lu with 3 messages waiting, %lu before", peak, before);
         for (int k = 0; k < 3; ++k) {

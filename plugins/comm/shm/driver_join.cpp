@@ -9,6 +9,8 @@
 // each other's claims at once (on_joined), as TCP does.
 #include "driver.hpp"
 
+#include <poll.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -34,8 +36,17 @@ int open_pidfd(pid_t pid) {
 #endif
 }
 
+// Whether pid has ended: gone, or killed and not reaped yet by its parent
+// (a zombie still answers kill(pid, 0); its pidfd is readable).
 bool process_gone(pid_t pid) {
-    return pid <= 0 || (::kill(pid, 0) != 0 && errno == ESRCH);
+    if (pid <= 0) return true;
+    if (const int fd = open_pidfd(pid); fd >= 0) {
+        pollfd p{fd, POLLIN, 0};
+        const bool ended = ::poll(&p, 1, 0) == 1;
+        ::close(fd);
+        return ended;
+    }
+    return ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 
 }  // namespace

@@ -109,8 +109,16 @@ std::vector<int> ChaosVm::unexpected_exits() {
 
 bool ChaosVm::healthy(std::string *why) try {
     for (int i = 0; i < size(); ++i) {
-        if (!netns::sees_all_alive(daemon(i), daemons_)) {
-            *why = "daemon " + std::to_string(i) + " does not see every daemon alive";
+        // A restarted daemon is a new member (new id); its old self stays
+        // listed as failed, which is history, not ill health.
+        const auto seen = netns::states_seen_by(daemon(i));
+        bool all = true;
+        for (const auto &d : daemons_) all = all && seen.count(d->id()) && seen.at(d->id());
+        if (!all) {
+            *why = "daemon " + std::to_string(i) + " does not see every daemon alive; it sees";
+            for (const auto &[id, up] : seen) *why += " " + id + (up ? " alive" : " failed");
+            *why += "; the daemons are";
+            for (const auto &d : daemons_) *why += " " + d->id();
             return false;
         }
     }

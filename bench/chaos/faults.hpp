@@ -16,10 +16,10 @@ enum class Fault {
     rank_kill,      // kill -9 of one rank mid-run
     daemon_kill,    // kill -9 of the hcored that hosts a rank (not ftmpirun's)
     two_kills,      // kill -9 of two ranks, the second up to 300 ms after the first
-    rank_stop,      // SIGSTOP of one rank: alive to the OS, silent to the job
+    rank_stop,      // SIGSTOP of one rank for 0.5–2.5 s, then SIGCONT: a stall
     rank_exit,      // a rank calls exit(1) by itself mid-run
     link_cut,       // a rank's host loses its network link (namespaces only)
-    init_kill,      // kill -9 of a rank within 100 ms of its start (during MPI_Init)
+    init_kill,      // kill -9 of a rank within 40 ms of its start (during MPI_Init)
     recovery_kill,  // a second kill -9 the moment a survivor reports the first failure
 };
 

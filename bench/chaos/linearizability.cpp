@@ -62,7 +62,8 @@ enum class Search { linearizable, violation, gave_up };
 // Wing & Gong / Lowe over a doubly linked list of call and return events.
 class Checker {
 public:
-    explicit Checker(const std::vector<Op> &ops) : ops_(ops) {
+    // after[i]: an operation that must be placed before op i (-1: none).
+    Checker(const std::vector<Op> &ops, const std::vector<std::ptrdiff_t> &after) : ops_(ops), after_(after) {
         const std::size_t n = ops.size();
         struct Event {
             std::int64_t time;
@@ -118,8 +119,11 @@ public:
             if ((++steps & 4095) == 0 && Clock::now() > deadline) return Search::gave_up;
             if (call_[node]) {
                 const std::size_t op = op_[node];
+                const std::ptrdiff_t first = after_[op];
+                const bool ready = first < 0 ||
+                    (linearized[static_cast<std::size_t>(first) / 64] >> (static_cast<std::size_t>(first) % 64)) & 1;
                 State after;
-                if (step(state, ops_[op], &after)) {
+                if (ready && step(state, ops_[op], &after)) {
                     auto bits = linearized;
                     bits[op / 64] |= std::uint64_t{1} << (op % 64);
                     if (cache.insert(Explored{bits, after}).second) {
@@ -166,12 +170,37 @@ private:
     }
 
     const std::vector<Op> &ops_;
+    const std::vector<std::ptrdiff_t> &after_;
     std::vector<std::size_t> prev_, next_, op_, match_;
     std::vector<bool> call_;
 };
 
-Search search(const std::vector<Op> &ops, Clock::time_point deadline) {
-    return Checker(ops).run(deadline);
+// Indeterminate writes whose value no read returned are interchangeable
+// when they have the same effect (a put; a cas of the same expected
+// version): which of them happened cannot be told, only how many. Their
+// values become one placeholder, and each may only be placed after the one
+// of its group invoked before it — a valid order using a later one can swap
+// it for the earlier, which was pending as long. Without this the search
+// tries every subset of them.
+Search search(std::vector<Op> ops, Clock::time_point deadline) {
+    std::unordered_set<std::string> read;
+    for (const auto &op : ops)
+        if (op.kind == OpKind::get && !op.indeterminate && op.found) read.insert(op.got);
+    std::map<std::pair<int, std::int64_t>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        Op &op = ops[i];
+        if (!op.indeterminate || op.kind == OpKind::get || read.count(op.value)) continue;
+        op.value = "\x01unread";
+        groups[{static_cast<int>(op.kind), op.kind == OpKind::cas ? op.expected : 0}].push_back(i);
+    }
+    std::vector<std::ptrdiff_t> after(ops.size(), -1);
+    for (auto &[group, members] : groups) {
+        std::stable_sort(members.begin(), members.end(),
+                         [&](std::size_t a, std::size_t b) { return ops[a].call_ns < ops[b].call_ns; });
+        for (std::size_t k = 1; k < members.size(); ++k)
+            after[members[k]] = static_cast<std::ptrdiff_t>(members[k - 1]);
+    }
+    return Checker(ops, after).run(deadline);
 }
 
 // The history as it stood at time t: operations invoked by then, those not

@@ -128,7 +128,7 @@ bool run_registers(ChaosVm &vm, const Options &o, std::mt19937_64 &rng) {
                 vm.size() * ro.clients_per_daemon, vm.size(), run.seconds, run.leader_kills, run.partitions);
     std::printf("faults: %s\n", run.faults.c_str());
     const auto t0 = Clock::now();
-    Verdict v = check_history(run.history);
+    Verdict v = check_history(run.history, 120s);
     std::printf("linearizability check: %s in %.3f s (",
                 v.gave_up            ? "NO VERDICT (search budget passed)"
                     : v.linearizable ? "linearizable"

@@ -1,6 +1,7 @@
 #include "register_workload.hpp"
 
 #include <harness/common/pack.hpp>
+#include <harness/hlib/busy_retry.hpp>
 
 #include <atomic>
 #include <mutex>
@@ -31,6 +32,9 @@ public:
                 continue;
             }
             out.push_back(one_op());
+            // After a failure a client pauses, as a real one would, rather
+            // than fill the history with failed calls during an election.
+            if (out.back().indeterminate) std::this_thread::sleep_for(100ms);
         }
     }
 
@@ -69,8 +73,12 @@ private:
             break;
         }
         op.call_ns = now_ns();
-        auto reply = conn_->call(kDrd, function, args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT,
-                                 hlib::deadline_in(options_.op_timeout));
+        // A read may be asked again while the DRD has no leader; a write may
+        // not (a busy answer can come after it took effect).
+        const auto deadline = hlib::deadline_in(options_.op_timeout);
+        auto reply = op.kind == OpKind::get
+            ? hlib::call_while_busy(*conn_, kDrd, function, args.view(), deadline)
+            : conn_->call(kDrd, function, args.view(), HARNESS_CALL_PACKED, HARNESS_MODE_DEFAULT, deadline);
         op.return_ns = now_ns();
         if (!reply || !decode(*reply, &op)) {
             op.indeterminate = true;  // it may have taken effect, or not
@@ -145,7 +153,7 @@ RegisterRun run_register_workload(ChaosVm &vm, const RegisterOptions &options, s
     // The faults, on this thread: every other round a leader kill, else a
     // partition (on loopback, leader kills only).
     for (int round = 0; options.faults && running(); ++round) {
-        pause(800, 2000);
+        pause(300, 900);
         if (!running()) break;
         if (round % 2 == 0 || !vm.on_netns()) {
             auto leader = vm.drd_leader();
@@ -161,7 +169,7 @@ RegisterRun run_register_workload(ChaosVm &vm, const RegisterOptions &options, s
             ++run.partitions;
             run.faults += at() + "cut " + std::to_string(cut) + " host(s) from " + std::to_string(first) + "; ";
         }
-        pause(500, 1500);
+        pause(300, 1000);
         std::string why;
         if (!vm.restore(30s, &why)) run.faults += at() + "VM not healthy again: " + why + "; ";
     }

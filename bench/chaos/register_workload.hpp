@@ -17,7 +17,7 @@ namespace harness::chaos {
 struct RegisterOptions {
     int ops = 10000;  // operations to record (indeterminate ones included)
     int clients_per_daemon = 2;
-    int keys = 3;
+    int keys = 5;
     std::chrono::milliseconds op_timeout{5000};
     bool faults = true;  // leader kills and partitions while the clients run
 };

@@ -94,7 +94,7 @@ bool Trial::inject() {
     if (fault_ == Fault::init_kill) {
         const int r = random_rank();
         if (!wait_for([&] { return pid_of(r).has_value(); }, 30s)) return false;
-        wait_for([] { return false; }, std::chrono::milliseconds(random_int(0, 100)));
+        wait_for([] { return false; }, std::chrono::milliseconds(random_int(0, 40)));
         const bool initialized = fs::exists(dir_ / ("rank" + std::to_string(r) + ".pid"));
         signal_rank(r, SIGKILL);
         note(initialized ? "(it had finished MPI_Init)" : "(during MPI_Init)");
@@ -112,7 +112,18 @@ bool Trial::inject() {
         signal_rank(other_rank(first), SIGKILL);
         break;
     }
-    case Fault::rank_stop: signal_rank(random_rank(), SIGSTOP); break;
+    case Fault::rank_stop: {
+        // A stall, not a failure: FT-MPI is fail-stop, and a stopped process
+        // keeps its connections and its daemon, so nothing declares it failed
+        // (held for good, it stalls the job to the deadline). Resumed, the
+        // job must finish as if nothing happened.
+        const int r = random_rank();
+        signal_rank(r, SIGSTOP);
+        wait_for([] { return false; }, std::chrono::milliseconds(random_int(500, 2500)));
+        if (auto pid = pid_of(r)) ::kill(*pid, SIGCONT);
+        note("+" + std::to_string(static_cast<int>(since_start_ms())) + " ms SIGCONT");
+        break;
+    }
     case Fault::rank_exit: {
         const int r = random_rank();
         std::ofstream(dir_ / ("exit" + std::to_string(r))) << "1\n";

@@ -13,7 +13,8 @@
  *   pre<r>.pid   written before MPI_Init (r from FTMPI_RANK): a victim for a
  *                kill during MPI_Init;
  *   rank<r>.pid  written after MPI_Init;
- *   job          the FT-MPI job id (FTMPI_JOB), to find its /dev/shm files;
+ *   job          the job's name in /dev/shm (FTMPI_JOB[-FTMPI_JOB_KEY]), to
+ *                find the files it leaves there;
  *   exit<r>      created by the driver: rank r then calls exit(1) at its next
  *                round, the "rank exits by itself" fault.
  * On stdout: "rank R: failure seen in round S" the moment a rank sees a
@@ -58,25 +59,28 @@ static void pause_ms(int ms) {
     while (nanosleep(&t, &t) != 0) {}
 }
 
-/* The communicator to redo the round on, without the dead. */
+/* One try at a communicator without the dead, by the comm mode's means:
+ * ULFM's revoke + shrink, or FT-MPI's SHRINK at MPI_Comm_dup of
+ * MPI_COMM_WORLD (which also repairs MPI_COMM_WORLD in place). */
+static int try_recover(MPI_Comm comm, int ulfm, MPI_Comm *fresh) {
+    if (!ulfm) return MPI_Comm_dup(MPI_COMM_WORLD, fresh);
+    MPIX_Comm_revoke(comm);
+    return MPIX_Comm_shrink(comm, fresh);
+}
+
+/* The communicator to redo the round on; a recovery that itself meets a
+ * new failure is tried again, a bounded number of times. */
 static MPI_Comm without_failed(MPI_Comm comm, int ulfm) {
-    for (int tries = 0; tries < 20; ++tries) {
-        MPI_Comm fresh = MPI_COMM_NULL;
-        int rc;
-        if (ulfm) {
-            MPIX_Comm_revoke(comm);
-            rc = MPIX_Comm_shrink(comm, &fresh);
-        } else {
-            rc = MPI_Comm_dup(MPI_COMM_WORLD, &fresh);
+    MPI_Comm fresh = MPI_COMM_NULL;
+    int tries = 0;
+    while (try_recover(comm, ulfm, &fresh) != MPI_SUCCESS)
+        if (++tries == 20) {
+            fprintf(stderr, "chaos_job: recovery failed 20 times\n");
+            MPI_Abort(MPI_COMM_WORLD, 3);
         }
-        if (rc != MPI_SUCCESS) continue;
-        MPI_Comm_set_errhandler(fresh, MPI_ERRORS_RETURN);
-        if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
-        return fresh;
-    }
-    fprintf(stderr, "chaos_job: recovery failed 20 times\n");
-    MPI_Abort(MPI_COMM_WORLD, 3);
-    return MPI_COMM_NULL;
+    MPI_Comm_set_errhandler(fresh, MPI_ERRORS_RETURN);
+    if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
+    return fresh;
 }
 
 int main(int argc, char **argv) {
@@ -89,6 +93,14 @@ int main(int argc, char **argv) {
     const int step_ms = atoi(argv[3]);
     const char *env_rank = getenv("FTMPI_RANK");
     write_pid(dir, "pre", env_rank ? atoi(env_rank) : 0);
+    /* The job's name in /dev/shm (ftmpi.<name>.<rank>.<incarnation>), known
+     * before MPI_Init so a job stuck there can be cleaned up too. */
+    const char *job = getenv("FTMPI_JOB"), *key = getenv("FTMPI_JOB_KEY");
+    if (job) {
+        char name[512];
+        snprintf(name, sizeof name, "%s%s%s", job, key && *key ? "-" : "", key && *key ? key : "");
+        write_file(dir, "job", name);
+    }
 
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -98,7 +110,6 @@ int main(int argc, char **argv) {
     FTMPI_Comm_get_mode(MPI_COMM_WORLD, &mode, &msg);
     const int ulfm = mode == FTMPI_COMM_MODE_ULFM;
     write_pid(dir, "rank", me);
-    if (me == 0 && getenv("FTMPI_JOB")) write_file(dir, "job", getenv("FTMPI_JOB"));
     char exit_file[4096];
     snprintf(exit_file, sizeof exit_file, "%s/exit%d", dir, me);
 

@@ -35,10 +35,23 @@ bool to_int(const std::string &s, int lo, int hi, int *out) {
     }
 }
 
+using Setter = std::function<bool(const std::string &)>;
+
+Setter in_range(int lo, int hi, int *field) {
+    return [=](const std::string &v) { return to_int(v, lo, hi, field); };
+}
+
+template <class T>
+Setter as_given(T *field) {
+    return [field](const std::string &v) {
+        *field = v;
+        return true;
+    };
+}
+
 std::vector<Setting> settings(Options *o) {
     return {
-        {"--trials", "N", "FT-MPI job trials, one fault each (default 16; 0: none)",
-         [o](const std::string &v) { return to_int(v, 0, 100000, &o->trials); }},
+        {"--trials", "N", "FT-MPI job trials, one fault each (default 16; 0: none)", in_range(0, 100000, &o->trials)},
         {"--seed", "S", "seed of every random choice: which rank, which moment (default 1)",
          [o](const std::string &v) {
              try {
@@ -65,37 +78,24 @@ std::vector<Setting> settings(Options *o) {
              return !o->modes.empty();
          }},
         {"--daemons", "N", "daemons of the VM, 3 to 5 (default 3); the job has N + 1 ranks",
-         [o](const std::string &v) { return to_int(v, 3, 5, &o->daemons); }},
+         in_range(3, 5, &o->daemons)},
         {"--timeout", "S", "a job still running S seconds after its start is a HANG (default 60)",
-         [o](const std::string &v) { return to_int(v, 5, 3600, &o->timeout_s); }},
-        {"--steps", "N", "rounds of the job (default 20)",
-         [o](const std::string &v) { return to_int(v, 1, 100000, &o->steps); }},
-        {"--step-ms", "MS", "ms per round (default 80)",
-         [o](const std::string &v) { return to_int(v, 1, 10000, &o->step_ms); }},
+         in_range(5, 3600, &o->timeout_s)},
+        {"--steps", "N", "rounds of the job (default 20)", in_range(1, 100000, &o->steps)},
+        {"--step-ms", "MS", "ms per round (default 80)", in_range(1, 10000, &o->step_ms)},
         {"--drd-ops", "N", "operations of the DRD register workload (default 2000; 0: none)",
-         [o](const std::string &v) { return to_int(v, 0, 10000000, &o->drd_ops); }},
-        {"--drd-clients", "N", "register clients per daemon (default 2)",
-         [o](const std::string &v) { return to_int(v, 1, 64, &o->drd_clients_per_daemon); }},
+         in_range(0, 10000000, &o->drd_ops)},
+        {"--drd-clients", "N", "register clients per daemon (default 2)", in_range(1, 64, &o->drd_clients_per_daemon)},
         {"--no-netns", "", "daemons on loopback even as root (no link cuts, no partitions)",
          [o](const std::string &) {
              o->netns = false;
              return true;
          }},
         {"--keep-logs", "DIR", "keep the output of every trial that did not end as expected, and the daemons' logs",
-         [o](const std::string &v) {
-             o->keep_logs = v;
-             return true;
-         }},
-        {"--ftmpirun", "PATH", "the launcher (default: the one built with this program)",
-         [o](const std::string &v) {
-             o->ftmpirun = v;
-             return true;
-         }},
+         as_given(&o->keep_logs)},
+        {"--ftmpirun", "PATH", "the launcher (default: the one built with this program)", as_given(&o->ftmpirun)},
         {"--program", "PATH", "the checked job (default: the chaos_job built with this program)",
-         [o](const std::string &v) {
-             o->program = v;
-             return true;
-         }},
+         as_given(&o->program)},
     };
 }
 

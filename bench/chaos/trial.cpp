@@ -31,8 +31,6 @@ public:
     TrialResult run();
 
 private:
-    // Ranks 0 and 1 run on daemon 0 (with ftmpirun), rank r > 1 on daemon r - 1.
-    int daemon_of(int rank) const { return rank < 2 ? 0 : rank - 1; }
     int random_int(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
     int random_rank() { return random_int(0, ranks_ - 1); }
     int other_rank(int not_this) {
@@ -219,6 +217,7 @@ void Trial::check_signals(const std::string &err) {
 TrialResult Trial::run() {
     fs::create_directories(dir_);
     std::vector<std::string> argv = vm_.on_host(0);
+    // Ranks 0 and 1 run on daemon 0 (with ftmpirun), rank r > 1 on daemon r - 1.
     std::string hosts = vm_.address(0) + ":2";
     for (int d = 1; d < vm_.size(); ++d) hosts += "," + vm_.address(d) + ":1";
     argv.insert(argv.end(),

@@ -44,21 +44,23 @@ std::int64_t drd_voters(const it::Daemon &d) {
     return u.str(leader) && u.i64(n) && !leader.empty() ? n : 0;
 }
 
+test::DaemonOptions host_options(const Network &net, int i, const std::string &vm, const std::filesystem::path &key) {
+    test::DaemonOptions o;
+    o.vm = vm;
+    o.key_file = key;
+    o.netns = net.ns(i);
+    o.host = net.address(i);
+    o.port = 7001;
+    o.services = test::kAllServices;
+    o.ready_timeout = 30s;
+    o.extra_args = {"--heartbeat-ms", "100", "--heartbeat-timeout-ms", "800"};
+    if (i > 0) o.extra_args.insert(o.extra_args.end(), {"--join", net.address(0) + ":7001"});
+    return o;
+}
+
 Daemons start_vm(const Network &net, const std::string &vm, const std::filesystem::path &key) {
     Daemons d;
-    for (int i = 0; i < net.hosts(); ++i) {
-        test::DaemonOptions o;
-        o.vm = vm;
-        o.key_file = key;
-        o.netns = net.ns(i);
-        o.host = net.address(i);
-        o.port = 7001;
-        o.services = test::kAllServices;
-        o.ready_timeout = 30s;
-        o.extra_args = {"--heartbeat-ms", "100", "--heartbeat-timeout-ms", "800"};
-        if (i > 0) o.extra_args.insert(o.extra_args.end(), {"--join", net.address(0) + ":7001"});
-        d.push_back(it::Daemon::start(o));
-    }
+    for (int i = 0; i < net.hosts(); ++i) d.push_back(it::Daemon::start(host_options(net, i, vm, key)));
     for (auto &x : d) REQUIRE_MESSAGE(test::wait_until([&] { return sees_all_alive(*x, d); }, 10s), x->stderr_tail());
     // The DRD promotes the joiners to voters: wait for all of them, or a cut
     // voter could leave no majority (the DRD's guarantee, not a failure).

@@ -31,6 +31,10 @@ bool sees_all_alive(const it::Daemon &who, const Daemons &d);
 // The DRD's voter count as d sees it; 0 without a leader or an answer.
 std::int64_t drd_voters(const it::Daemon &d);
 
+// The options of host i's daemon in the VM `vm` (key file `key`, port 7001,
+// every VM service, fast heartbeats; hosts after the first join host 0's).
+test::DaemonOptions host_options(const Network &net, int i, const std::string &vm, const std::filesystem::path &key);
+
 // Starts the VM `vm` with key file `key` on every host of net (port 7001),
 // and returns once each daemon sees all alive and the DRD has a voter on
 // every host, so that the hosts left after one cut are a majority.

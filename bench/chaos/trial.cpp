@@ -168,14 +168,26 @@ void Trial::wait_for_processes() {
         if (auto pid = pid_of(r)) pids.push_back(*pid);
     const std::string job = read_text(dir_ / "job");
     const std::string shm_prefix = job.empty() ? "" : "ftmpi." + job + ".";
+    // A rank whose daemon was killed leaves its files until that daemon
+    // starts again (and removes what its predecessor's ranks made): all the
+    // daemons of this VM share one /dev/shm, but each cleans only its own
+    // ranks' files, as on separate hosts.
+    auto cleaned_later = [&](const std::string &name) {
+        if (fault_ != Fault::daemon_kill) return false;
+        for (int r : lost_)
+            if (name.rfind(shm_prefix + std::to_string(r) + ".", 0) == 0) return true;
+        return false;
+    };
     auto leftovers = [&] {
         std::vector<std::string> left;
         for (pid_t pid : pids)
             if (alive(pid)) left.push_back("pid " + std::to_string(pid));
         std::error_code ec;
         if (!shm_prefix.empty())
-            for (const auto &e : fs::directory_iterator("/dev/shm", ec))
-                if (e.path().filename().string().rfind(shm_prefix, 0) == 0) left.push_back(e.path().string());
+            for (const auto &e : fs::directory_iterator("/dev/shm", ec)) {
+                const std::string name = e.path().filename().string();
+                if (name.rfind(shm_prefix, 0) == 0 && !cleaned_later(name)) left.push_back(e.path().string());
+            }
         return left;
     };
     std::vector<std::string> left;

@@ -33,8 +33,9 @@ int init(const harness_host_api *host, void **state, char *err, std::size_t errl
                               .c_str());
             self->publisher = std::make_unique<ExitPublisher>(host, self->member_id);
             ExitPublisher *publisher = self->publisher.get();
-            self->table = std::make_unique<ProcessTable>(Limits::from_environment(),
-                                                         [publisher](const ExitReport &e) { publisher->enqueue(e); });
+            self->table = std::make_unique<ProcessTable>(
+                Limits::from_environment(), [publisher](const ExitReport &e) { publisher->enqueue(e); },
+                rank_files_ledger(self->root));
             *state = self.release();
             return HARNESS_OK;
         },

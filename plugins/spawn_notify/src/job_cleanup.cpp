@@ -1,9 +1,9 @@
 #include "job_cleanup.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <iterator>
-#include <set>
 #include <system_error>
 #include <unistd.h>
 
@@ -29,28 +29,59 @@ std::string job_of(const std::vector<std::string> &env) {
     return job.empty() || key.empty() ? job : job + "-" + key;
 }
 
-std::string job_shm_prefix(const std::string &job) {
-    std::string safe = job;
-    for (char &c : safe) {
+std::string rank_files_name(const std::vector<std::string> &env) {
+    std::string job = job_of(env);
+    const std::string rank = value_of(env, "FTMPI_RANK");
+    if (job.empty() || rank.empty()) return {};
+    const std::string incarnation = value_of(env, "FTMPI_INCARNATION");
+    for (char &c : job) {
         bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
         if (!ok) c = '_';
     }
-    return "ftmpi." + safe + ".";
+    return "ftmpi." + job + "." + rank + "." + (incarnation.empty() ? "0" : incarnation);
 }
 
-int remove_job_segments(const std::string &job, const std::filesystem::path &dir) {
-    if (job.empty()) return 0;
-    const std::string prefix = job_shm_prefix(job);
+int remove_rank_files(const std::string &name, const std::filesystem::path &dir) {
+    if (name.empty()) return 0;
     int removed = 0;
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string entry = it->path().filename().string();
+        const bool ours = entry == name ||
+            (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 && entry[name.size()] == '.');
         std::error_code rm;
-        if (std::filesystem::remove(it->path(), rm)) ++removed;
+        if (ours && std::filesystem::remove(it->path(), rm)) ++removed;
     }
     return removed;
+}
+
+std::filesystem::path rank_files_ledger(const std::string &root) {
+    if (root.empty()) return {};
+    return std::filesystem::path(root) / "var" / "spawn_notify.shm";
+}
+
+void ledger_add(const std::filesystem::path &ledger, const std::string &name) {
+    if (ledger.empty() || name.empty()) return;
+    std::ofstream out(ledger, std::ios::app);
+    out << name << '\n';
+}
+
+void ledger_remove(const std::filesystem::path &ledger, const std::vector<std::string> &names) {
+    if (ledger.empty() || names.empty()) return;
+    std::vector<std::string> kept;
+    {
+        std::ifstream in(ledger);
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty() && std::find(names.begin(), names.end(), line) == names.end()) kept.push_back(line);
+    }
+    std::error_code ec;
+    const auto fresh = ledger.string() + ".new";
+    {
+        std::ofstream out(fresh, std::ios::trunc);
+        for (const auto &line : kept) out << line << '\n';
+    }
+    std::filesystem::rename(fresh, ledger, ec);  // whole or not at all
 }
 
 Leftovers kill_leftovers(const std::string &owner) {
@@ -59,7 +90,7 @@ Leftovers kill_leftovers(const std::string &owner) {
     const std::string mark = std::string(kOwnerEnv) + "=" + owner;
     const pid_t me = ::getpid();
     const pid_t my_group = ::getpgid(0);
-    std::set<std::string> jobs;
+    std::vector<std::string> files;
     std::error_code ec;
     std::filesystem::directory_iterator it("/proc", ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -79,15 +110,22 @@ Leftovers kill_leftovers(const std::string &owner) {
             marked |= env.back() == mark;
             start = nul + 1;
         }
-        const std::string job = job_of(env);
-        if (!marked || job.empty()) continue;
-        jobs.insert(job);
+        if (!marked || job_of(env).empty()) continue;
+        files.push_back(rank_files_name(env));
         const pid_t group = ::getpgid(pid);
         if (group > 1 && group != my_group) ::kill(-group, SIGKILL);
         ::kill(pid, SIGKILL);
         ++done.processes;
     }
-    for (const auto &job : jobs) done.files += remove_job_segments(job);
+    const std::filesystem::path ledger = rank_files_ledger(owner);
+    if (!ledger.empty()) {
+        std::ifstream in(ledger);
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty()) files.push_back(line);
+    }
+    for (const auto &name : files) done.files += remove_rank_files(name);
+    std::error_code gone;
+    if (!ledger.empty()) std::filesystem::remove(ledger, gone);
     return done;
 }
 

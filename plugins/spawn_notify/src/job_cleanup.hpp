@@ -3,10 +3,14 @@
 // A process started with FTMPI_JOB=<job> in its request's environment belongs
 // to that MPI job. When such a process ends, its process group is killed (the
 // helpers it started die with it), and when the last process of the job on
-// this daemon has ended, the job's shared-memory files are removed:
-// /dev/shm/ftmpi.<job>.*, where <job> has every character outside
-// [A-Za-z0-9_-] replaced by '_' (ranks create them with shm_open/mkfifo
-// under that name, so a rank killed with kill -9 leaves nothing behind).
+// this daemon has ended, the shared-memory files of the ranks this daemon
+// started are removed: /dev/shm/ftmpi.<job>.<rank>.<incarnation> and the
+// names that continue it after a '.' (the inbox and its wake FIFO), where
+// <job> has every character outside [A-Za-z0-9_-] replaced by '_' (ranks
+// create them with shm_open/mkfifo under that name, so a rank killed with
+// kill -9 leaves nothing behind). Only those: ranks started by other daemons
+// that share this /dev/shm (network namespaces of one machine) still use
+// theirs.
 //
 // Job processes also carry HARNESS_SPAWN_OWNER=<the daemon's root>. Only one
 // daemon runs on a root, so when spawn_notify starts and finds processes
@@ -26,12 +30,25 @@ namespace harness::vm::spawn {
 // ids repeat across VMs on one host); empty without FTMPI_JOB.
 std::string job_of(const std::vector<std::string> &env);
 
-// "ftmpi.<sanitized job>." — the prefix of the job's files in /dev/shm.
-std::string job_shm_prefix(const std::string &job);
+// "ftmpi.<sanitized job>.<rank>.<incarnation>" — the name of a job process's
+// files in /dev/shm (FTMPI_RANK, FTMPI_INCARNATION, 0 when unset); empty
+// when the process is no rank of a job.
+std::string rank_files_name(const std::vector<std::string> &env);
 
-// Removes every entry of dir whose name starts with the job's prefix;
-// returns how many were removed. Never throws.
-int remove_job_segments(const std::string &job, const std::filesystem::path &dir = "/dev/shm");
+// Removes the entries of dir named `name` or starting with `name` and a
+// '.'; returns how many were removed. Never throws.
+int remove_rank_files(const std::string &name, const std::filesystem::path &dir = "/dev/shm");
+
+// The ledger of the rank files a daemon's job processes made:
+// <root>/var/spawn_notify.shm, one name a line (empty path for an empty
+// root). A daemon started again after a kill -9 removes what its
+// predecessor's ranks left, also when they had ended already (their daemon
+// was not there to clean up).
+std::filesystem::path rank_files_ledger(const std::string &root);
+// Adds a name; removes names. Never throw (a ledger that cannot be written
+// only costs the cleanup after a daemon's kill -9).
+void ledger_add(const std::filesystem::path &ledger, const std::string &name);
+void ledger_remove(const std::filesystem::path &ledger, const std::vector<std::string> &names);
 
 // The variable that marks a job process with the root of the daemon that
 // started it.
@@ -45,7 +62,8 @@ struct Leftovers {
 
 // Kills (SIGKILL, with their process groups) every process of this user
 // whose environment has FTMPI_JOB and HARNESS_SPAWN_OWNER=owner, other than
-// this process, and removes the /dev/shm files of their jobs. Never throws.
+// this process, and removes their /dev/shm files and those the ledger of
+// `owner` (the daemon's root) lists, then empties it. Never throws.
 Leftovers kill_leftovers(const std::string &owner);
 
 }  // namespace harness::vm::spawn

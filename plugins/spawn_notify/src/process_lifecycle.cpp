@@ -38,13 +38,22 @@ void ProcessTable::close_lifecycle(Process &p) {
     p.lifecycle_fd = -1;
 }
 
-// A process of an MPI job was reaped (its group was killed in reap): the
-// last process of the job here takes the job's shared-memory files with it.
+// A process of an MPI job was reaped (its group was killed in reap). When
+// it was the job's last process here, the files of the ranks started here
+// go. Not before: a rank of this host still in MPI_Init takes a dead
+// neighbour's leftover inbox for the sign that it died, and would wait for
+// a removed one. And only those: ranks started by another daemon of this
+// machine (network namespaces share /dev/shm) may still be starting or
+// running (job_cleanup.hpp).
 void ProcessTable::end_job_process(const Lock &, Process &p) {
     if (p.job.empty()) return;
     for (const auto &[h, other] : processes_)
         if (other.get() != &p && other->job == p.job && !other->exited) return;
-    remove_job_segments(p.job);
+    auto files = job_files_.find(p.job);
+    if (files == job_files_.end()) return;
+    for (const std::string &name : files->second) remove_rank_files(name);
+    ledger_remove(shm_ledger_, files->second);
+    job_files_.erase(files);
 }
 
 }  // namespace harness::vm::spawn

@@ -33,7 +33,8 @@ Error not_found(std::int64_t handle) {
 
 }  // namespace
 
-ProcessTable::ProcessTable(Limits limits, ExitHook on_exit) : limits_(limits), on_exit_(std::move(on_exit)) {
+ProcessTable::ProcessTable(Limits limits, ExitHook on_exit, std::filesystem::path shm_ledger)
+    : limits_(limits), on_exit_(std::move(on_exit)), shm_ledger_(std::move(shm_ledger)) {
     epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
     wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (epoll_fd_ < 0 || wake_fd_ < 0) {
@@ -101,6 +102,11 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
     p->tag = request.tag;
     p->notify_topic = request.notify_topic;
     p->job = job_of(request.env);
+    p->shm_files = rank_files_name(request.env);
+    if (!p->shm_files.empty()) {
+        job_files_[p->job].push_back(p->shm_files);
+        ledger_add(shm_ledger_, p->shm_files);
+    }
     p->pidfd = launched->pidfd;
     p->lifecycle_fd = launched->lifecycle_fd;
     p->stdin_fd = launched->stdin_fd;

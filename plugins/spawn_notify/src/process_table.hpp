@@ -29,6 +29,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -88,7 +89,9 @@ public:
     using ExitHook = std::function<void(const ExitReport &)>;
 
     // Throws std::runtime_error when epoll or the monitor thread cannot start.
-    ProcessTable(Limits limits, ExitHook on_exit);
+    // `shm_ledger`: where the rank files of job processes are listed
+    // (rank_files_ledger); empty: nowhere.
+    ProcessTable(Limits limits, ExitHook on_exit, std::filesystem::path shm_ledger = {});
     ~ProcessTable();
     ProcessTable(const ProcessTable &) = delete;
     ProcessTable &operator=(const ProcessTable &) = delete;
@@ -138,6 +141,10 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::map<std::int64_t, std::shared_ptr<Process>> processes_;
+    // Per MPI job: the /dev/shm names of its ranks started here, removed
+    // when the job's last process here ends (end_job_process).
+    std::map<std::string, std::vector<std::string>> job_files_;
+    std::filesystem::path shm_ledger_;
     std::deque<std::int64_t> finished_order_;  // for forgetting the oldest
     std::deque<ExitEvent> exits_;
     std::int64_t next_handle_ = 1;

@@ -1,7 +1,7 @@
 /* A rank that leaves things behind: a helper process started with
  * system("FT_CHILD 300 &") (FT_CHILD is a uniquely named link to sleep, so
- * the test finds it by name) and files /dev/shm/ftmpi.<job>.* (a file and a
- * FIFO, as a shared-memory transport would create them), then ends as
+ * the test finds it by name) and files /dev/shm/ftmpi.<job>.<rank>.<incarnation>.*
+ * (a file and a FIFO, as the shared-memory transport names its own), then ends as
  * FT_END says: "kill" (SIGKILL itself), "exit" (exit(0) without
  * MPI_Finalize), "finalize" (a normal end) or "linger" (sleep FT_LINGER
  * seconds, 300 unless told, then a normal end). Every rank prints
@@ -16,8 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The job's name in /dev/shm: FTMPI_JOB, and FTMPI_JOB_KEY after a '-' when
- * the launcher set one (as libftmpi's comm drivers name their files). */
+/* A file of this rank in /dev/shm: the job (FTMPI_JOB, and FTMPI_JOB_KEY after
+ * a '-' when the launcher set one), the rank and the incarnation, as libftmpi's
+ * comm drivers name their files, then `suffix`. */
 static void shm_name(char *out, size_t n, const char *suffix, int rank) {
     char job_name[256];
     const char *key = getenv("FTMPI_JOB_KEY");
@@ -32,7 +33,8 @@ static void shm_name(char *out, size_t n, const char *suffix, int rank) {
         safe[i] = ok ? c : '_';
     }
     safe[i] = '\0';
-    snprintf(out, n, "/dev/shm/ftmpi.%s.%s%d", safe, suffix, rank);
+    const char *incarnation = getenv("FTMPI_INCARNATION");
+    snprintf(out, n, "/dev/shm/ftmpi.%s.%d.%s.%s", safe, rank, incarnation && *incarnation ? incarnation : "0", suffix);
 }
 
 int main(int argc, char **argv) {

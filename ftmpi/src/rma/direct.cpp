@@ -113,7 +113,6 @@ void map_peers(MPI_Win win, const std::vector<SegmentName> &names) {
     // so it could not be mapped again.
     std::vector<Segment> before = std::move(win->peers);
     win->peers.assign(static_cast<size_t>(win->size), Segment{});
-    win->touched = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(win->size));
     for (int r = 0; r < win->size; ++r) {
         const SegmentName &n = names[static_cast<size_t>(r)];
         if (n.pid == 0 || r == win->rank || !same_node(win, r)) continue;  // none, our own, or "another host"
@@ -143,7 +142,7 @@ pthread_mutex_t *own_segment_lock(MPI_Win win) {
 }
 
 bool reaches_directly(MPI_Win win, int target) {
-    if (!win->touched) return false;  // the members' segments were never looked at (creation failed)
+    if (win->peers.empty()) return false;  // the members' segments were never looked at (creation failed)
     if (target == win->rank) return win->own_segment.map != nullptr;
     return target >= 0 && static_cast<size_t>(target) < win->peers.size() &&
         win->peers[static_cast<size_t>(target)].map != nullptr;
@@ -153,7 +152,6 @@ int direct_operation(MPI_Win win, int target, const Header &h, const std::vector
                      void *result, int result_count, MPI_Datatype result_type) {
     const Segment &s = target == win->rank ? win->own_segment : win->peers[static_cast<size_t>(target)];
     const Region memory{reinterpret_cast<uintptr_t>(s.map + header_bytes), s.map_bytes - header_bytes};
-    win->touched[static_cast<size_t>(target)].store(1, std::memory_order_relaxed);
     thread_local std::vector<char> reply;  // the code, then fetched data; reused
     reply.assign(reply_code_bytes, 0);
     apply_to(win, memory, lock_of(s), h, blocks.data(), data, reply);
@@ -163,17 +161,6 @@ int direct_operation(MPI_Win win, int target, const Header &h, const std::vector
         dt::unpack(reply.data() + reply_code_bytes, reply.size() - reply_code_bytes, 0, result, result_count,
                    result_type);
     return static_cast<int>(code);
-}
-
-int complete_direct(MPI_Win win, int target) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (!win->touched) return MPI_SUCCESS;  // no member is reached directly
-    const int first = target < 0 ? 0 : target, last = target < 0 ? win->size : target + 1;
-    int worst = MPI_SUCCESS;
-    for (int r = first; r < last; ++r)
-        if (win->touched[static_cast<size_t>(r)].exchange(0, std::memory_order_relaxed) != 0)
-            if (int e = check_peer(win, r); e != MPI_SUCCESS) worst = e;
-    return worst;
 }
 
 }  // namespace ftmpi::rma

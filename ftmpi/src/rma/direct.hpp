@@ -13,10 +13,12 @@
 // are reached by messages as before.
 //
 // Completion: a direct operation is complete at the target when it returns.
-// Flush, unlock, fence and PSCW's complete add a full fence, and report a
-// target reached directly that has failed since (its memory stays mapped
-// here, so the data went nowhere): MPIX_ERR_PROC_FAILED, as for a target
-// reached by messages whose reply never comes.
+// Every completion point (complete_operations) adds a full fence. A target
+// that has failed since (its memory stays mapped here, so the data went
+// nowhere) is reported by the same checks as for a target reached by
+// messages: flush looks at the target's failure, unlock and lock_all's
+// unlock send it a request, fence's barrier and PSCW's complete message
+// need it.
 #pragma once
 
 #include "protocol.hpp"
@@ -52,9 +54,5 @@ bool reaches_directly(MPI_Win win, int target);
 // (result, result_count, result_type). Returns the operation's code.
 int direct_operation(MPI_Win win, int target, const Header &h, const std::vector<Block> &blocks, const char *data,
                      void *result, int result_count, MPI_Datatype result_type);
-// A completion point for `target` (-1: every target): a full fence, then
-// MPIX_ERR_PROC_FAILED if a target reached directly since its last
-// completion has failed.
-int complete_direct(MPI_Win win, int target);
 
 }  // namespace ftmpi::rma

@@ -243,10 +243,12 @@ int start_operation(MPI_Win win, const Operation &op, MPI_Request *request) {
 }
 
 int complete_operations(MPI_Win win, int target) {
-    const int direct = complete_direct(win, target);
+    // Direct operations (direct.hpp) are complete at their targets already;
+    // their stores become visible to the target with this fence.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     {
         std::lock_guard lk(win->origin_mutex);
-        if (win->pending.empty()) return direct;  // only direct operations (or none) since the last completion
+        if (win->pending.empty()) return MPI_SUCCESS;  // only direct operations (or none) since the last completion
     }
     const auto mine = [target](const Pending &p) { return target < 0 || p.target == target; };
     for (;;) {
@@ -279,7 +281,7 @@ int complete_operations(MPI_Win win, int target) {
         if (!p.requested && worst == MPI_SUCCESS) worst = p.code;
         it = win->pending.erase(it);  // an R* request keeps its own reference
     }
-    return worst != MPI_SUCCESS ? worst : direct;
+    return worst;
 }
 
 int lock_request(MPI_Win win, Kind kind, int target, int lock_type) {

@@ -101,8 +101,6 @@ struct ftmpi_win_s {
     // null: member r is reached by messages). direct.cpp.
     ftmpi::rma::Segment own_segment;
     std::vector<ftmpi::rma::Segment> peers;
-    // Targets reached directly since their last completion (any thread).
-    std::unique_ptr<std::atomic<uint8_t>[]> touched;
 
     MPI_Errhandler errhandler = nullptr;
     std::string name;

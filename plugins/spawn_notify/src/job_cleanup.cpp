@@ -4,6 +4,7 @@
 #include <csignal>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <system_error>
 #include <unistd.h>
 
@@ -90,7 +91,7 @@ Leftovers kill_leftovers(const std::string &owner) {
     const std::string mark = std::string(kOwnerEnv) + "=" + owner;
     const pid_t me = ::getpid();
     const pid_t my_group = ::getpgid(0);
-    std::vector<std::string> files;
+    std::set<std::string> files;  // from the processes' environments and the ledger: each once
     std::error_code ec;
     std::filesystem::directory_iterator it("/proc", ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -111,7 +112,7 @@ Leftovers kill_leftovers(const std::string &owner) {
             start = nul + 1;
         }
         if (!marked || job_of(env).empty()) continue;
-        files.push_back(rank_files_name(env));
+        files.insert(rank_files_name(env));
         const pid_t group = ::getpgid(pid);
         if (group > 1 && group != my_group) ::kill(-group, SIGKILL);
         ::kill(pid, SIGKILL);
@@ -121,7 +122,7 @@ Leftovers kill_leftovers(const std::string &owner) {
     if (!ledger.empty()) {
         std::ifstream in(ledger);
         for (std::string line; std::getline(in, line);)
-            if (!line.empty()) files.push_back(line);
+            if (!line.empty()) files.insert(line);
     }
     for (const auto &name : files) done.files += remove_rank_files(name);
     std::error_code gone;

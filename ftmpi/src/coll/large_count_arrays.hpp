@@ -6,6 +6,7 @@
 // reports MPI_ERR_COMM.
 #pragma once
 
+#include "api_common.hpp"
 #include "internal/comm.hpp"
 #include "internal/large_count.hpp"
 
@@ -29,10 +30,7 @@ public:
     bool ok() const { return ok_; }
 
     // Entries per array: the remote group (intercommunicators) or the group.
-    int peers() const {
-        if (!valid_) return 0;
-        return comm_->inter && comm_->remote ? static_cast<int>(comm_->remote->world.size()) : comm_->size;
-    }
+    int peers() const { return valid_ ? peer_count(comm_) : 0; }
     int local() const { return valid_ ? comm_->size : 0; }
     // The root's arrays only: the others' are not significant (and may be
     // shorter or null).

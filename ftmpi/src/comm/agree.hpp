@@ -28,8 +28,12 @@ namespace ftmpi::comm {
 constexpr int agree_tag = 0x7e000000;
 constexpr int gather_tag = 0x7e000010;
 constexpr int bridge_tag = 0x7e000020;
-constexpr int share_tag = 0x7e000030;  // share_from_root
-constexpr int create_group_tag_base = 0x40000000;
+constexpr int share_tag = 0x7e000030;              // share_from_root
+constexpr int create_group_tag_base = 0x40000000;  // up to + MPI_TAG_UB + 2
+// Everything from here up is taken (the dynamic part's announce tag
+// 0x7c000000, idup, the agreements above, p2p::ft_tag_base): other parts'
+// user-tag ranges end below it.
+constexpr int announce_and_idup_floor = 0x7c000000;
 // MPI_Comm_idup's agreements: idup_tag(n) for the communicator's n-th idup.
 constexpr int idup_tag_base = 0x7d000000;
 constexpr int idup_tag(uint32_t n) {

@@ -16,14 +16,16 @@
 namespace ftmpi::comm {
 namespace {
 
-// FNV-1a of the string tag, within MPI_Comm_create_group's tag range. Two
-// string tags with one hash are told apart only by their groups: the
-// standard asks for distinct tags on concurrent creations over overlapping
-// groups, and a collision of those is as unlikely as 1 in 2^30.
+// FNV-1a of the string tag, as a user tag (0..MPI_TAG_UB, the range
+// MPI_Comm_create_group reserves above create_group_tag_base). Two string
+// tags with one hash are told apart only by their groups: the standard asks
+// for distinct tags on concurrent creations over overlapping groups, and a
+// collision of those is as unlikely as 1 in 2^28.
 int tag_of(const char *stringtag) {
+    constexpr std::uint32_t user_tags = 0x10000000;  // MPI_TAG_UB + 1
     std::uint32_t h = 2166136261u;
     for (const char *c = stringtag; *c != '\0'; ++c) h = (h ^ static_cast<unsigned char>(*c)) * 16777619u;
-    return static_cast<int>(h % static_cast<std::uint32_t>(INT_MAX - create_group_tag_base - 3));
+    return static_cast<int>(h % user_tags);
 }
 
 int check(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm) {

@@ -24,11 +24,6 @@ bool narrow_arrays(int n, std::initializer_list<std::pair<const MPI_Count *, std
     return true;
 }
 
-// Data of a narrowed array, null when the caller's was.
-const int *ints(const MPI_Count *given, const std::vector<int> &narrowed) {
-    return ftmpi::large_count::data_or_null(given, narrowed);
-}
-
 }  // namespace
 
 FTMPI_LARGE_COUNT(Type_create_hvector, MPI_COMM_NULL,
@@ -44,8 +39,8 @@ extern "C" int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_bloc
         if (!all_fit(count) ||
             !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}, {array_of_displacements, &displs}}))
             return too_large(MPI_COMM_NULL, "MPI_Type_indexed_c");
-        return MPI_Type_indexed(narrow(count), ints(array_of_blocklengths, lengths),
-                                ints(array_of_displacements, displs), oldtype, newtype);
+        return MPI_Type_indexed(narrow(count), ftmpi::large_count::data_or_null(array_of_blocklengths, lengths),
+                                ftmpi::large_count::data_or_null(array_of_displacements, displs), oldtype, newtype);
     });
 }
 FTMPI_PMPI(Type_indexed_c)
@@ -57,8 +52,8 @@ extern "C" int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array
         std::vector<int> lengths;
         if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
             return too_large(MPI_COMM_NULL, "MPI_Type_create_hindexed_c");
-        return MPI_Type_create_hindexed(narrow(count), ints(array_of_blocklengths, lengths), array_of_displacements,
-                                        oldtype, newtype);
+        return MPI_Type_create_hindexed(narrow(count), ftmpi::large_count::data_or_null(array_of_blocklengths, lengths),
+                                        array_of_displacements, oldtype, newtype);
     });
 }
 FTMPI_PMPI(Type_create_hindexed_c)
@@ -75,8 +70,9 @@ extern "C" int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blockl
         std::vector<int> displs;
         if (!all_fit(count, blocklength) || !narrow_arrays(narrow(count), {{array_of_displacements, &displs}}))
             return too_large(MPI_COMM_NULL, "MPI_Type_create_indexed_block_c");
-        return MPI_Type_create_indexed_block(narrow(count), narrow(blocklength), ints(array_of_displacements, displs),
-                                             oldtype, newtype);
+        return MPI_Type_create_indexed_block(narrow(count), narrow(blocklength),
+                                             ftmpi::large_count::data_or_null(array_of_displacements, displs), oldtype,
+                                             newtype);
     });
 }
 FTMPI_PMPI(Type_create_indexed_block_c)
@@ -88,8 +84,8 @@ extern "C" int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_o
         std::vector<int> lengths;
         if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
             return too_large(MPI_COMM_NULL, "MPI_Type_create_struct_c");
-        return MPI_Type_create_struct(narrow(count), ints(array_of_blocklengths, lengths), array_of_displacements,
-                                      array_of_types, newtype);
+        return MPI_Type_create_struct(narrow(count), ftmpi::large_count::data_or_null(array_of_blocklengths, lengths),
+                                      array_of_displacements, array_of_types, newtype);
     });
 }
 FTMPI_PMPI(Type_create_struct_c)
@@ -102,8 +98,10 @@ extern "C" int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_si
         if (!narrow_arrays(ndims,
                            {{array_of_sizes, &sizes}, {array_of_subsizes, &subsizes}, {array_of_starts, &starts}}))
             return too_large(MPI_COMM_NULL, "MPI_Type_create_subarray_c");
-        return MPI_Type_create_subarray(ndims, ints(array_of_sizes, sizes), ints(array_of_subsizes, subsizes),
-                                        ints(array_of_starts, starts), order, oldtype, newtype);
+        return MPI_Type_create_subarray(ndims, ftmpi::large_count::data_or_null(array_of_sizes, sizes),
+                                        ftmpi::large_count::data_or_null(array_of_subsizes, subsizes),
+                                        ftmpi::large_count::data_or_null(array_of_starts, starts), order, oldtype,
+                                        newtype);
     });
 }
 FTMPI_PMPI(Type_create_subarray_c)
@@ -116,8 +114,8 @@ extern "C" int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI
         std::vector<int> gsizes;
         if (!narrow_arrays(ndims, {{array_of_gsizes, &gsizes}}))
             return too_large(MPI_COMM_NULL, "MPI_Type_create_darray_c");
-        return MPI_Type_create_darray(size, rank, ndims, ints(array_of_gsizes, gsizes), array_of_distribs,
-                                      array_of_dargs, array_of_psizes, order, oldtype, newtype);
+        return MPI_Type_create_darray(size, rank, ndims, ftmpi::large_count::data_or_null(array_of_gsizes, gsizes),
+                                      array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     });
 }
 FTMPI_PMPI(Type_create_darray_c)

@@ -225,7 +225,7 @@ int cvar_write(int index, const void *buf) {
     const Setting &s = *info.setting;
     if (info.scope == MPI_T_SCOPE_READONLY || info.scope == MPI_T_SCOPE_CONSTANT) return MPI_T_ERR_CVAR_SET_NEVER;
     // The parts took their values at MPI_Init: a later value would not be heard.
-    const bool fixed = runtime::initialized() || runtime::finalized();
+    const bool fixed = runtime::initialized();
     if (fixed && s.id != Id::log_level) return MPI_T_ERR_CVAR_SET_NEVER;
     if (s.type == Type::string && ::strnlen(static_cast<const char *>(buf), string_capacity) == string_capacity)
         return MPI_T_ERR_INVALID;

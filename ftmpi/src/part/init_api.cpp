@@ -7,6 +7,7 @@
 #include "internal/large_count.hpp"
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
+#include "p2p/checks.hpp"
 #include "part/partitioned.hpp"
 
 #include <climits>
@@ -14,25 +15,18 @@
 namespace ftmpi::part {
 namespace {
 
-int remote_size(MPI_Comm c) {
-    return c->inter && c->remote ? static_cast<int>(c->remote->world.size()) : c->size;
-}
-
 // The checks both calls share; `peer` may be MPI_PROC_NULL but no wildcard
 // (MPI-4.0 §4.2.2: a partitioned receive names its source and tag).
 int check(int partitions, MPI_Count count, MPI_Datatype type, int peer, int tag, MPI_Comm comm, MPI_Info info,
           MPI_Request *request) {
-    if (!runtime::initialized() || runtime::finalized()) return MPI_ERR_OTHER;
-    if (!comm::valid(comm)) return MPI_ERR_COMM;
+    if (int e = p2p::check_common(comm, 0, type)) return e;  // initialized, comm, type (count below: an MPI_Count)
     if (request == nullptr) return MPI_ERR_REQUEST;
     if (partitions < 1) return MPI_ERR_ARG;
     if (count < 0) return MPI_ERR_COUNT;
     // The whole message is one p2p message: at most INT_MAX elements.
     if (count > INT_MAX / partitions) return MPI_ERR_COUNT;
-    if (!dt::valid(type)) return MPI_ERR_TYPE;
     if (tag < 0 || tag > max_user_tag) return MPI_ERR_TAG;
-    if (peer != MPI_PROC_NULL && (peer < 0 || peer >= remote_size(comm) || comm::world_rank_of(comm, peer) < 0))
-        return MPI_ERR_RANK;
+    if (int e = p2p::check_dest(comm, peer)) return e;
     if (info != MPI_INFO_NULL && !comm::valid(info)) return MPI_ERR_INFO;
     return MPI_SUCCESS;
 }

@@ -11,6 +11,7 @@
 // match only each other, never a program's MPI_Send/MPI_Recv.
 #pragma once
 
+#include "comm/agree.hpp"
 #include "mpi.h"
 
 #include <memory>
@@ -20,10 +21,14 @@
 namespace ftmpi::part {
 
 // The collective-channel tag of a partitioned message with user tag `tag`
-// (0..MPI_TAG_UB): above the collectives' sequence tags, below the
+// (0..MPI_TAG_UB): above the collectives' sequence tags and the comm part's
+// MPI_Comm_create_group range, below its agreements and the
 // fault-tolerance machinery's (internal/p2p.hpp ft_tag_base).
-constexpr int tag_base = 0x40000000;
 constexpr int max_user_tag = 0x0fffffff;  // MPI_TAG_UB (comm/attributes.cpp)
+constexpr int tag_base = 0x60000000;
+static_assert(tag_base > comm::create_group_tag_base + max_user_tag + 2 &&
+                  tag_base + max_user_tag < comm::announce_and_idup_floor,
+              "partitioned tags overlap another reserved range of the collective channel");
 
 struct Partitioned {
     bool send = true;

@@ -37,6 +37,7 @@
 #include <mutex>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace ftmpi::runtime {
 
@@ -169,14 +170,18 @@ int start_runtime(int required, int *provided) {
 std::mutex models_mutex;
 std::atomic<bool> world_started{false}, world_ended{false};
 int live_sessions = 0;  // under models_mutex
+// A REBUILD replacement whose first call was MPI_Session_init: its later
+// MPI_Init still says MPI_INIT_RESTARTED_NODE (under models_mutex).
+bool restart_unreported = false;
 
 int init(int required, int *provided) {
     std::lock_guard lk(models_mutex);
     if (world_started.load()) return MPI_ERR_OTHER;  // MPI_Init twice, or after MPI_Finalize
     if (state.load() == State::running) {            // a session started the runtime
         world_started = true;
+        main_thread = std::this_thread::get_id();  // MPI_Is_thread_main: the thread of MPI_Init
         if (provided) *provided = provided_level;
-        return MPI_SUCCESS;
+        return std::exchange(restart_unreported, false) ? MPI_INIT_RESTARTED_NODE : MPI_SUCCESS;
     }
     const int e = start_runtime(required, provided);
     if (e == MPI_SUCCESS || e == MPI_INIT_RESTARTED_NODE) world_started = true;
@@ -191,6 +196,7 @@ int start_session(int required, int *provided) {
     if (state.load() == State::fresh) {
         const int e = start_runtime(required, provided);
         if (e != MPI_SUCCESS && e != MPI_INIT_RESTARTED_NODE) return e;
+        restart_unreported = e == MPI_INIT_RESTARTED_NODE;
     } else if (provided) {
         *provided = provided_level;
     }
@@ -241,7 +247,10 @@ static int teardown() {
 // runtime ends now, or with the last session if sessions still use it.
 static int end_world() {
     std::lock_guard lk(models_mutex);
-    if (!world_started.load() || world_ended.load() || state.load() != State::running) return MPI_ERR_OTHER;
+    // A runtime brought up without MPI_Init or a session (init_before_join,
+    // as the engine-level join test does) is the World Model's too.
+    const bool world = world_started.load() || live_sessions == 0;
+    if (!world || world_ended.load() || state.load() != State::running) return MPI_ERR_OTHER;
     world_ended = true;
     return live_sessions > 0 ? MPI_SUCCESS : teardown();
 }

@@ -105,8 +105,7 @@ void Feed::run() {
             }
             vm.emplace(std::move(*connected));
             // The watch position now: changes from here on wake the feed.
-            index = 0;
-            (void)vmview::wait_for_change(*vm, "", &index, 0ms);
+            index = vmview::watch_position(*vm, "");
         }
         nlohmann::json state = {{"time_ms", now_ms()}};
         if (auto v = VmSource::vm_state(*vm))

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <netinet/in.h>
 #include <optional>
+#include <system_error>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -159,10 +160,16 @@ void HttpServer::accept_loop() {
         pollfd p{listen_fd_, POLLIN, 0};
         if (::poll(&p, 1, 200) <= 0) continue;  // wakes now and then to see stopping_
         const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (fd < 0) continue;
+        if (fd < 0) {
+            // Out of descriptors: the socket stays readable, so wait a little
+            // instead of spinning on it.
+            if (errno == EMFILE || errno == ENFILE) ::poll(nullptr, 0, 100);
+            continue;
+        }
         reap(false);
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
         if (clients_.size() >= static_cast<std::size_t>(kMaxConnections)) {
+            lock.unlock();  // the connections' threads need the lock to end meanwhile
             const std::string busy = render_response(plain(503, "too many connections, try again later"), false);
             (void)::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
             linger(fd, std::chrono::milliseconds(100));
@@ -172,17 +179,23 @@ void HttpServer::accept_loop() {
         }
         Client &c = clients_.emplace_back();
         c.fd = fd;
-        c.thread = std::thread([this, &c] {
-            try {
-                serve(c);
-            } catch (const std::exception &e) {  // never let one connection end the daemon
-                log_(3, std::string("web view: a connection failed: ") + e.what());
-                std::lock_guard guard(mutex_);
-                if (c.fd >= 0) ::close(c.fd);
-                c.fd = -1;
-            }
-            c.done = true;
-        });
+        try {
+            c.thread = std::thread([this, &c] {
+                try {
+                    serve(c);
+                } catch (const std::exception &e) {  // never let one connection end the daemon
+                    log_(3, std::string("web view: a connection failed: ") + e.what());
+                    std::lock_guard guard(mutex_);
+                    if (c.fd >= 0) ::close(c.fd);
+                    c.fd = -1;
+                }
+                c.done = true;
+            });
+        } catch (const std::system_error &e) {  // no thread to be had: refuse this one, the daemon goes on
+            ::close(fd);
+            clients_.pop_back();
+            log_(3, std::string("web view: cannot serve a connection: ") + e.what());
+        }
     }
 }
 

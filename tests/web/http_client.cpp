@@ -55,7 +55,8 @@ HttpReply parse_reply(const std::string &raw) {
         if (colon != std::string::npos) {
             std::string name = line.substr(0, colon);
             for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            r.headers[name] = line.substr(line.find_first_not_of(' ', colon + 1));
+            const auto value = line.find_first_not_of(' ', colon + 1);
+            r.headers[name] = value == std::string::npos ? std::string() : line.substr(value);
         }
         at = eol + 2;
     }

@@ -30,4 +30,13 @@ Result<std::vector<std::string>> wait_for_change(hlib::VirtualMachine &vm, const
     return keys;
 }
 
+std::int64_t watch_position(hlib::VirtualMachine &vm, const std::string &prefix, int max_batches) {
+    std::int64_t index = 0;
+    for (int i = 0; i < max_batches; ++i) {
+        auto keys = wait_for_change(vm, prefix, &index, std::chrono::milliseconds(0));
+        if (!keys || keys->empty()) break;
+    }
+    return index;
+}
+
 }  // namespace harness::vmview

@@ -42,17 +42,20 @@ std::string rank_files_name(const std::vector<std::string> &env) {
     return "ftmpi." + job + "." + rank + "." + (incarnation.empty() ? "0" : incarnation);
 }
 
-int remove_rank_files(const std::string &name, const std::filesystem::path &dir) {
-    if (name.empty()) return 0;
+int remove_rank_files(const std::vector<std::string> &names, const std::filesystem::path &dir) {
+    const auto ours = [&](const std::string &entry) {
+        for (const std::string &name : names)
+            if (!name.empty() && entry.compare(0, name.size(), name) == 0 &&
+                (entry.size() == name.size() || entry[name.size()] == '.'))
+                return true;
+        return false;
+    };
     int removed = 0;
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
-        const std::string entry = it->path().filename().string();
-        const bool ours = entry == name ||
-            (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 && entry[name.size()] == '.');
         std::error_code rm;
-        if (ours && std::filesystem::remove(it->path(), rm)) ++removed;
+        if (ours(it->path().filename().string()) && std::filesystem::remove(it->path(), rm)) ++removed;
     }
     return removed;
 }
@@ -91,7 +94,7 @@ Leftovers kill_leftovers(const std::string &owner) {
     const std::string mark = std::string(kOwnerEnv) + "=" + owner;
     const pid_t me = ::getpid();
     const pid_t my_group = ::getpgid(0);
-    std::set<std::string> files;  // from the processes' environments and the ledger: each once
+    std::set<std::string> files;  // from the processes' environments and the ledger, each once
     std::error_code ec;
     std::filesystem::directory_iterator it("/proc", ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -124,7 +127,7 @@ Leftovers kill_leftovers(const std::string &owner) {
         for (std::string line; std::getline(in, line);)
             if (!line.empty()) files.insert(line);
     }
-    for (const auto &name : files) done.files += remove_rank_files(name);
+    done.files = remove_rank_files(std::vector<std::string>(files.begin(), files.end()));
     std::error_code gone;
     if (!ledger.empty()) std::filesystem::remove(ledger, gone);
     return done;

@@ -35,9 +35,9 @@ std::string job_of(const std::vector<std::string> &env);
 // when the process is no rank of a job.
 std::string rank_files_name(const std::vector<std::string> &env);
 
-// Removes the entries of dir named `name` or starting with `name` and a
-// '.'; returns how many were removed. Never throws.
-int remove_rank_files(const std::string &name, const std::filesystem::path &dir = "/dev/shm");
+// Removes the entries of dir named one of `names` or starting with one and a
+// '.' (one pass over dir); returns how many were removed. Never throws.
+int remove_rank_files(const std::vector<std::string> &names, const std::filesystem::path &dir = "/dev/shm");
 
 // The ledger of the rank files a daemon's job processes made:
 // <root>/var/spawn_notify.shm, one name a line (empty path for an empty

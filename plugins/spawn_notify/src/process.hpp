@@ -17,8 +17,7 @@ struct ProcessTable::Process {
     pid_t pid = -1;
     std::string tag;
     std::string notify_topic;
-    std::string job;        // FTMPI_JOB of its request; empty: not part of an MPI job
-    std::string shm_files;  // its files in /dev/shm (rank_files_name)
+    std::string job;  // FTMPI_JOB of its request; empty: not part of an MPI job
     int pidfd = -1;
     int lifecycle_fd = -1;
     std::string lifecycle_partial;  // an unfinished line of the lifecycle socket

@@ -51,7 +51,7 @@ void ProcessTable::end_job_process(const Lock &, Process &p) {
         if (other.get() != &p && other->job == p.job && !other->exited) return;
     auto files = job_files_.find(p.job);
     if (files == job_files_.end()) return;
-    for (const std::string &name : files->second) remove_rank_files(name);
+    remove_rank_files(files->second);
     ledger_remove(shm_ledger_, files->second);
     job_files_.erase(files);
 }

@@ -102,11 +102,6 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
     p->tag = request.tag;
     p->notify_topic = request.notify_topic;
     p->job = job_of(request.env);
-    p->shm_files = rank_files_name(request.env);
-    if (!p->shm_files.empty()) {
-        job_files_[p->job].push_back(p->shm_files);
-        ledger_add(shm_ledger_, p->shm_files);
-    }
     p->pidfd = launched->pidfd;
     p->lifecycle_fd = launched->lifecycle_fd;
     p->stdin_fd = launched->stdin_fd;
@@ -135,6 +130,10 @@ Result<Started> ProcessTable::spawn(const SpawnRequest &request, const std::vect
         for (int fd : {p->pidfd, p->stdin_fd, p->out_fd[0], p->out_fd[1], p->lifecycle_fd}) ::close(fd);
         --running_;
         return make_error(HARNESS_ERR_BUSY, why.empty() ? "spawn: the daemon is stopping" : why);
+    }
+    if (const std::string files = rank_files_name(request.env); !files.empty()) {
+        job_files_[p->job].push_back(files);  // removed with the job's last process here
+        ledger_add(shm_ledger_, files);
     }
     processes_[p->handle] = p;
     return Started{p->handle, p->pid};

@@ -55,12 +55,12 @@ TEST_CASE("removing a rank's files leaves every other rank's and incarnation's")
                                        "ftmpi.7-k.1.0.wake", "ftmpi.7-k.10.0",     "ftmpi.7-k.0.1",
                                        "ftmpi.7-k.0.10",     "ftmpi.8-k.0.0",      "other"};
     for (const auto &n : all) std::ofstream(dir.path / n) << "x";
-    CHECK(remove_rank_files("ftmpi.7-k.1.0", dir.path) == 2);
-    CHECK(remove_rank_files("ftmpi.7-k.0.0", dir.path) == 2);
+    CHECK(remove_rank_files({"ftmpi.7-k.1.0"}, dir.path) == 2);
+    CHECK(remove_rank_files({"ftmpi.7-k.0.0", "ftmpi.7-k.3.0"}, dir.path) == 2);  // one pass, several names
     CHECK(names_in(dir.path) ==
           std::set<std::string>{"ftmpi.7-k.10.0", "ftmpi.7-k.0.1", "ftmpi.7-k.0.10", "ftmpi.8-k.0.0", "other"});
-    CHECK(remove_rank_files("", dir.path) == 0);
-    CHECK(remove_rank_files("ftmpi.7-k.5.0", dir.path / "missing") == 0);  // no such directory: nothing, no throw
+    CHECK(remove_rank_files({""}, dir.path) == 0);
+    CHECK(remove_rank_files({"ftmpi.7-k.5.0"}, dir.path / "missing") == 0);  // no such directory: nothing, no throw
 }
 
 TEST_CASE("the ledger keeps the names a daemon's ranks made until their job ends") {

@@ -125,8 +125,7 @@ int main(int argc, char **argv) {
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     const std::string prefix = job.empty() ? std::string("ftmpi/") : "ftmpi/" + job + "/cominfo/";
-    std::int64_t index = 0;
-    (void)vmview::wait_for_change(*vm, prefix, &index, std::chrono::milliseconds(0));  // the position now
+    std::int64_t index = vmview::watch_position(*vm, prefix);  // changes from now on redraw
     while (!interrupted) {
         auto records = read();
         std::cout << "\x1b[H\x1b[2J";  // home and clear: the table redraws in place

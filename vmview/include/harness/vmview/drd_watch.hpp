@@ -19,4 +19,10 @@ namespace harness::vmview {
 Result<std::vector<std::string>> wait_for_change(hlib::VirtualMachine &vm, const std::string &prefix,
                                                  std::int64_t *index, std::chrono::milliseconds wait);
 
+// The position to watch from so that only changes from now on count: a watch
+// from 0 answers with the oldest changes the DRD keeps, a batch at a time, so
+// this reads batches until one comes back empty (at most `max_batches`; a
+// VM writing faster than that is watched from where the reading stopped).
+std::int64_t watch_position(hlib::VirtualMachine &vm, const std::string &prefix, int max_batches = 1000);
+
 }  // namespace harness::vmview

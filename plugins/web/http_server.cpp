@@ -5,9 +5,9 @@
 #include <cstring>
 #include <netinet/in.h>
 #include <optional>
-#include <system_error>
 #include <poll.h>
 #include <sys/socket.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace harness::web {

@@ -17,6 +17,38 @@ namespace {
 std::mutex registry_mutex;
 std::unordered_set<MPI_Session> live;
 
+// The live session's handler with a reference the caller releases, or
+// nullptr when `session` is not live. Read under the registry's lock so
+// MPI_Session_set_errhandler or MPI_Session_finalize on another thread
+// cannot free it in between.
+MPI_Errhandler retained_errhandler(MPI_Session session) {
+    std::lock_guard lk(registry_mutex);
+    if (session == MPI_SESSION_NULL || live.count(session) == 0) return nullptr;
+    comm::retain(session->errhandler);
+    return session->errhandler;
+}
+
+// Runs `eh` for `code` raised on `session` (the comm part's handler when
+// there is none).
+int call_handler(MPI_Errhandler eh, MPI_Session session, int code, const char *function) {
+    if (eh == MPI_ERRHANDLER_NULL) return runtime::initialized() ? comm::raise(MPI_COMM_NULL, code, function) : code;
+    if (eh->kind == ftmpi_errhandler_s::Kind::fatal) {
+        std::string text = comm::error_string_of(code);
+        if (text.empty()) text = "error code " + std::to_string(code);
+        log::error("%s on a session: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function, text.c_str());
+        runtime::abort_job(code);
+    }
+    if (eh->kind == ftmpi_errhandler_s::Kind::user && eh->function != nullptr) {
+        // Kept in the comm part's struct; it was an
+        // MPI_Session_errhandler_function when it was created.
+        auto *fn = reinterpret_cast<MPI_Session_errhandler_function *>(eh->function);
+        MPI_Session handle = session;
+        int c = code;
+        fn(&handle, &c, function);
+    }
+    return code;
+}
+
 }  // namespace
 
 bool valid(MPI_Session session) {
@@ -36,23 +68,10 @@ void unregister_session(MPI_Session session) {
 
 int raise(MPI_Session session, int code, const char *function, MPI_Errhandler fallback) {
     if (code == MPI_SUCCESS) return code;
-    MPI_Errhandler eh = valid(session) ? session->errhandler : fallback;
-    if (eh == MPI_ERRHANDLER_NULL) return runtime::initialized() ? comm::raise(MPI_COMM_NULL, code, function) : code;
-    if (eh->kind == ftmpi_errhandler_s::Kind::fatal) {
-        std::string text = comm::error_string_of(code);
-        if (text.empty()) text = "error code " + std::to_string(code);
-        log::error("%s on a session: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function, text.c_str());
-        runtime::abort_job(code);
-    }
-    if (eh->kind == ftmpi_errhandler_s::Kind::user && eh->function != nullptr) {
-        // Kept in the comm part's struct; it was an
-        // MPI_Session_errhandler_function when it was created.
-        auto *fn = reinterpret_cast<MPI_Session_errhandler_function *>(eh->function);
-        MPI_Session handle = session;
-        int c = code;
-        fn(&handle, &c, function);
-    }
-    return code;
+    MPI_Errhandler held = retained_errhandler(session);
+    const int result = call_handler(held != nullptr ? held : fallback, session, code, function);
+    comm::release(held);
+    return result;
 }
 
 }  // namespace ftmpi::session
@@ -77,8 +96,12 @@ extern "C" int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler er
     if (!session::valid(session)) return session::raise(session, MPI_ERR_SESSION, fn);
     if (!comm::valid(errhandler)) return session::raise(session, MPI_ERR_ARG, fn);
     comm::retain(errhandler);
-    MPI_Errhandler old = session->errhandler;
-    session->errhandler = errhandler;
+    MPI_Errhandler old;
+    {
+        std::lock_guard lk(session::registry_mutex);
+        old = session->errhandler;
+        session->errhandler = errhandler;
+    }
     comm::release(old);
     return MPI_SUCCESS;
 }
@@ -89,8 +112,9 @@ extern "C" int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *e
     constexpr const char *fn = "MPI_Session_get_errhandler";
     if (!session::valid(session)) return session::raise(session, MPI_ERR_SESSION, fn);
     if (errhandler == nullptr) return session::raise(session, MPI_ERR_ARG, fn);
-    comm::retain(session->errhandler);
-    *errhandler = session->errhandler;
+    MPI_Errhandler held = session::retained_errhandler(session);
+    if (held == nullptr) return session::raise(session, MPI_ERR_SESSION, fn);
+    *errhandler = held;
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Session_get_errhandler)

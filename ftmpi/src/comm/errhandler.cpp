@@ -9,14 +9,18 @@
 #include <cstdio>
 
 namespace ftmpi::comm {
-namespace {
-// ERRORS_ARE_FATAL: say what failed where, then end the whole job.
-[[noreturn]] void die(MPI_Comm comm, int code, const char *function) {
+
+void abort_fatal(int code, const char *function, const char *subject) {
     std::string text = error_string_of(code);
     if (text.empty()) text = "error code " + std::to_string(code);
     log::error("%s on %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function != nullptr ? function : "MPI call",
-               comm != nullptr && !comm->name.empty() ? comm->name.c_str() : "a communicator", text.c_str());
+               subject, text.c_str());
     runtime::abort_job(code);
+}
+
+namespace {
+[[noreturn]] void die(MPI_Comm comm, int code, const char *function) {
+    abort_fatal(code, function, comm != nullptr && !comm->name.empty() ? comm->name.c_str() : "a communicator");
 }
 
 int invoke(MPI_Comm comm, MPI_Errhandler eh, int code, const char *function) {

@@ -21,6 +21,10 @@ inline int raise_unattached(int code, const char *function) {
     return raise(MPI_COMM_NULL, code, function);
 }
 
+// MPI_ERRORS_ARE_FATAL: logs what failed in `function` on `subject` ("file
+// /tmp/x", "a session", ...) and ends the whole job.
+[[noreturn]] void abort_fatal(int code, const char *function, const char *subject);
+
 // The error class of a code (predefined or added with MPI_Add_error_code);
 // MPI_ERR_UNKNOWN for a code nobody defined.
 int error_class_of(int code);

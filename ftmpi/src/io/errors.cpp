@@ -8,8 +8,6 @@
 #include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
-#include "../internal/runtime.hpp"
-#include "runtime/log.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -30,12 +28,8 @@ MPI_Errhandler handler_of(MPI_File fh) {
 }
 
 [[noreturn]] void die(MPI_File fh, int code, const char *function) {
-    std::string text = comm::error_string_of(code);
-    if (text.empty()) text = "error code " + std::to_string(code);
-    log::error("%s on file %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)",
-               function != nullptr ? function : "MPI call",
-               fh != MPI_FILE_NULL && valid(fh) ? fh->path.c_str() : "(none)", text.c_str());
-    runtime::abort_job(code);
+    const std::string subject = "file " + (fh != MPI_FILE_NULL && valid(fh) ? fh->path : std::string("(none)"));
+    comm::abort_fatal(code, function, subject.c_str());
 }
 
 void invoke(MPI_File fh, MPI_Errhandler eh, int code, const char *function) {

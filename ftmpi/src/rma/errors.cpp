@@ -4,11 +4,10 @@
 #include "window.hpp"
 
 #include "../comm/objects.hpp"
+#include "../internal/errors.hpp"
 #include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
-#include "../internal/runtime.hpp"
-#include "runtime/log.hpp"
 
 #include <atomic>
 #include <unordered_set>
@@ -24,12 +23,8 @@ thread_local MPI_Win known_live = MPI_WIN_NULL;
 thread_local uint64_t known_live_generation = ~uint64_t{0};
 
 [[noreturn]] void die_on_window(MPI_Win win, int code, const char *function) {
-    std::string text = comm::error_string_of(code);
-    if (text.empty()) text = "error code " + std::to_string(code);
-    log::error("%s on window %s: %s (MPI_ERRORS_ARE_FATAL: aborting the job)",
-               function != nullptr ? function : "MPI call", win->name.empty() ? "(unnamed)" : win->name.c_str(),
-               text.c_str());
-    runtime::abort_job(code);
+    const std::string subject = "window " + (win->name.empty() ? std::string("(unnamed)") : win->name);
+    comm::abort_fatal(code, function, subject.c_str());
 }
 }  // namespace
 

@@ -4,7 +4,6 @@
 #include "../comm/objects.hpp"
 #include "../internal/pmpi.hpp"
 #include "../internal/runtime.hpp"
-#include "runtime/log.hpp"
 #include "session/session.hpp"
 
 #include <mutex>
@@ -32,12 +31,7 @@ MPI_Errhandler retained_errhandler(MPI_Session session) {
 // there is none).
 int call_handler(MPI_Errhandler eh, MPI_Session session, int code, const char *function) {
     if (eh == MPI_ERRHANDLER_NULL) return runtime::initialized() ? comm::raise(MPI_COMM_NULL, code, function) : code;
-    if (eh->kind == ftmpi_errhandler_s::Kind::fatal) {
-        std::string text = comm::error_string_of(code);
-        if (text.empty()) text = "error code " + std::to_string(code);
-        log::error("%s on a session: %s (MPI_ERRORS_ARE_FATAL: aborting the job)", function, text.c_str());
-        runtime::abort_job(code);
-    }
+    if (eh->kind == ftmpi_errhandler_s::Kind::fatal) comm::abort_fatal(code, function, "a session");
     if (eh->kind == ftmpi_errhandler_s::Kind::user && eh->function != nullptr) {
         // Kept in the comm part's struct; it was an
         // MPI_Session_errhandler_function when it was created.

@@ -1,5 +1,6 @@
 #include "http_server.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
@@ -168,7 +169,11 @@ void HttpServer::accept_loop() {
         }
         reap(false);
         std::unique_lock lock(mutex_);
-        if (clients_.size() >= static_cast<std::size_t>(kMaxConnections)) {
+        // Connections still being served, not threads: a slot is free once
+        // its client has had the whole answer, as that client sees it.
+        const auto open =
+            std::count_if(clients_.begin(), clients_.end(), [](const Client &c) { return c.fd >= 0 && !c.finishing; });
+        if (open >= kMaxConnections) {
             lock.unlock();  // the connections' threads need the lock to end meanwhile
             const std::string busy = render_response(plain(503, "too many connections, try again later"), false);
             (void)::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -255,6 +260,7 @@ void HttpServer::serve(Client &client) {
             }
         }
     }
+    client.finishing = true;
     linger(fd, stopping_ ? std::chrono::milliseconds(0) : std::chrono::milliseconds(500));
     std::lock_guard lock(mutex_);  // stop() may be shutting it down
     ::close(fd);

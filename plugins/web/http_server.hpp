@@ -70,6 +70,9 @@ private:
     struct Client {
         int fd = -1;
         std::thread thread;
+        // Answered and closing: set before the write side is shut, so a
+        // client that has read to the end no longer holds a slot.
+        std::atomic<bool> finishing{false};
         std::atomic<bool> done{false};
     };
 

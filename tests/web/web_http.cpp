@@ -69,8 +69,15 @@ TEST_CASE("loopback: the page, the API in hostinfo's and cominfo's shapes, and t
     CHECK(head.status == 200);
     CHECK(head.body.empty());
 
-    // /api/vm is hostinfo --json: the same keys, this daemon as member and DRD voter.
-    auto vm = body_json(get(port, "/api/vm"));
+    // /api/vm is hostinfo --json: the same keys, this daemon as member and DRD
+    // voter (the DRD names its voter by raft id until it has taken the member id).
+    json vm;
+    CHECK(test::wait_until(
+        [&] {
+            vm = body_json(get(port, "/api/vm"));
+            return vm.contains("drd") && vm["drd"]["voters"].size() == 1 && vm["drd"]["voters"][0] == d->id();
+        },
+        10s));
     for (const char *k : {"via", "members", "services", "plugins", "drd", "notes"}) CHECK_MESSAGE(vm.contains(k), k);
     CHECK(vm["via"] == d->id());
     REQUIRE(vm["members"].size() == 1);

@@ -56,6 +56,17 @@ void declare_options(CLI::App &app, Options &o, AppContext &ctx) {
                  "(FTMPI_COLL_STRICT=1)");
     app.add_flag("--ordered-notifier", o.ordered_notifier,
                  "every rank sees failures in the same order (FTMPI_NOTIFIER=ordered)");
+    app.add_option("--grid", o.grid,
+                   "the job's logical process grid, e.g. 4x4 (row-major, first dimension fastest; for --spares and "
+                   "sliding substitution)");
+    app.add_option("--spares", o.spares,
+                   "reserve spare hosts in pattern qD(r,s), e.g. 2D(2,1): the host grid is --grid plus s layers on "
+                   "its first r dimensions (REBUILD modes)");
+    app.add_option("--ft-policy", o.ft_policy,
+                   "JSON recovery policy: detectors, protocols and placement plugins (REBUILD modes; "
+                   "docs/policies.md)");
+    app.add_option("--standby", o.standby, "start N hot standby processes for the PROMOTE protocol (REBUILD modes)")
+        ->check(CLI::Range(0, 1024));
     // Everything from the first argument that is not an option on is the
     // program and its own arguments, left unparsed.
     app.prefix_command();

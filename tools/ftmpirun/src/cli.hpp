@@ -43,6 +43,10 @@ struct Options {
     std::string initial_errhandler;
     bool strict_collectives = false;
     bool ordered_notifier = false;
+    std::string grid;       // --grid AxB
+    std::string spares;     // --spares qD(r,s)
+    std::string ft_policy;  // --ft-policy FILE
+    int standby = 0;        // --standby N
     std::vector<AppContext> apps;
 };
 

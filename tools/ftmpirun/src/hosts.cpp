@@ -38,6 +38,18 @@ std::string known_members(const std::vector<MemberView> &members) {
     return s.empty() ? "none" : s;
 }
 
+// "3,4" → {3, 4}: one to six numbers, each from 0.
+std::optional<std::vector<int>> parse_coord(const std::string &text) {
+    std::vector<int> coord;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');) {
+        if (!all_digits(part) || part.size() > 6) return std::nullopt;
+        coord.push_back(std::stoi(part));
+    }
+    if (coord.empty() || coord.size() > 6 || text.back() == ',') return std::nullopt;
+    return coord;
+}
+
 }  // namespace
 
 std::vector<HostEntry> parse_host_list(const std::string &list) {
@@ -65,9 +77,22 @@ Result<std::vector<HostEntry>> parse_hostfile(const std::string &text) {
                 continue;
             }
             if (word.rfind("max_slots=", 0) == 0) continue;  // accepted for mpirun hostfiles, not used
+            if (word.rfind("coord=", 0) == 0) {
+                auto coord = parse_coord(word.substr(6));
+                if (!coord)
+                    return make_error(HARNESS_ERR_INVALID_ARGUMENT,
+                                      "hostfile line " + std::to_string(number) + ": cannot read \"" + word +
+                                          "\" (want coord=X,Y with numbers from 0)");
+                e.coord = *coord;
+                continue;
+            }
+            if (word.rfind("switch=", 0) == 0 && word.size() > 7) {
+                e.switch_name = word.substr(7);
+                continue;
+            }
             return make_error(HARNESS_ERR_INVALID_ARGUMENT,
                               "hostfile line " + std::to_string(number) + ": cannot read \"" + word +
-                                  "\" (want slots=N)");
+                                  "\" (want slots=N, coord=X,Y or switch=NAME)");
         }
         out.push_back(e);
     }
@@ -109,10 +134,15 @@ Result<std::vector<Host>> select_hosts(const std::vector<MemberView> &members, c
         if (slots <= 0) slots = 1;
         const MemberView &m = members[found.front()];
         auto same = std::find_if(hosts.begin(), hosts.end(), [&](const Host &h) { return h.member_id == m.id; });
-        if (same != hosts.end())
-            same->slots += slots;
-        else
-            hosts.push_back({m.id, m.tcp, slots});
+        if (same == hosts.end()) {
+            hosts.push_back({m.id, m.tcp, slots, entry.coord, entry.switch_name});
+            continue;
+        }
+        same->slots += slots;
+        if (!entry.coord.empty() && !same->coord.empty() && entry.coord != same->coord)
+            return make_error(HARNESS_ERR_INVALID_ARGUMENT, "host \"" + name + "\" is given two grid places");
+        if (same->coord.empty()) same->coord = entry.coord;
+        if (same->switch_name.empty()) same->switch_name = entry.switch_name;
     }
     return hosts;
 }

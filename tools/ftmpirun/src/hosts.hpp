@@ -6,7 +6,9 @@
 // member id, by "HOST:PORT" address, or by HOST alone when exactly one
 // daemon runs there; each entry may add ":SLOTS" (hostfile: "NAME slots=N"
 // or "NAME:N"); a name repeated adds its slots. Without either, every alive
-// member gets default_slots.
+// member gets default_slots. A hostfile line may also give the host's place
+// in a host grid ("coord=3,4", for --spares and sliding substitution) and
+// the network switch it hangs off ("switch=s1", for the network detector).
 //
 // Placement is by slot: rank 0 fills the first host's slots, then the next
 // host's, … Beyond the total slots (only with oversubscribe) ranks go round
@@ -36,18 +38,23 @@ struct Host {
     std::string member_id;
     Endpoint tcp;
     int slots = 1;
+    std::vector<int> coord;   // its place in the host grid; empty: not given
+    std::string switch_name;  // empty: not given
 };
 
-// One name with its slots (0 = not given).
+// One name with its slots (0 = not given) and its hostfile attributes.
 struct HostEntry {
     std::string name;
     int slots = 0;
+    std::vector<int> coord;
+    std::string switch_name;
 };
 
 // "a,b:2,127.0.0.1:7001:4" → entries (the ":N" suffix is split off later, once
 // we know whether "HOST:PORT" alone names a daemon).
 std::vector<HostEntry> parse_host_list(const std::string &list);
-// Hostfile text: one host per line, "# comments", "NAME slots=N" or "NAME:N".
+// Hostfile text: one host per line, "# comments", "NAME slots=N" or "NAME:N",
+// optionally "coord=X,Y[,Z…]" and "switch=NAME".
 Result<std::vector<HostEntry>> parse_hostfile(const std::string &text);
 
 Result<std::vector<Host>> select_hosts(const std::vector<MemberView> &members, const std::vector<HostEntry> &entries,

@@ -95,7 +95,28 @@ public:
             if (r != 0 || !spec_.forward_stdin)
                 (void)control_.at(spec_.ranks[r].member_id).write_stdin(procs_[r].handle, {}, true, 0ms);
         }
+        for (int k = 0; k < spec_.standbys; ++k) {
+            const RankPlace where = standby_place();
+            auto started = start_process(0, 0, where, {"FTMPI_STANDBY=" + std::to_string(k)}, nullptr, k);
+            if (!started) {
+                printer_.note("cannot start standby " + std::to_string(k) + " on daemon " + where.member_id + ": " +
+                              started.error().message);
+                kill_all(SIGKILL);
+                reap_started();
+                return 1;
+            }
+            (void)control_.at(where.member_id).write_stdin(started->handle, {}, true, 0ms);
+        }
         return std::nullopt;
+    }
+
+    // Standbys that were never promoted end with the job.
+    void dismiss_standbys() {
+        for (auto &p : procs_)
+            if (p.waiting_standby() && !p.done && !dead_.count(p.place.member_id)) {
+                p.done = true;
+                (void)control_.at(p.place.member_id).signal(p.handle, SIGKILL, true);
+            }
     }
 
     void start_followers() {
@@ -147,9 +168,10 @@ private:
         int world_size = 0;
     };
 
+    // standby ≥ 0: hot standby k (PROMOTE), which is no rank until promoted.
     Result<spawn_client::Started> start_process(int rank, int incarnation, const RankPlace &where,
                                                 const std::vector<std::string> &extra_env,
-                                                const Spawned *spawned = nullptr) {
+                                                const Spawned *spawned = nullptr, int standby = -1) {
         spawn_client::SpawnSpec s;
         const RankProgram &program = spawned ? spawned->program : spec_.programs.at(spec_.program_of_rank.at(rank));
         s.argv = program.argv;
@@ -160,11 +182,13 @@ private:
         s.env.push_back("FTMPI_SIZE=" + std::to_string(spawned ? spawned->world_size : spec_.ranks.size()));
         s.env.push_back("FTMPI_WIREUP=" + wireup_);
         for (auto &kv : ft_environment(spec_.ft)) s.env.push_back(std::move(kv));
-        if (static_cast<std::size_t>(rank) < spec_.rank_env.size())
+        if (standby < 0 && static_cast<std::size_t>(rank) < spec_.rank_env.size())
             for (const auto &kv : spec_.rank_env[rank]) s.env.push_back(kv);
         for (const auto &kv : extra_env) s.env.push_back(kv);
         s.cwd = program.cwd;
-        s.tag = incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);
+        s.tag = standby >= 0 ? "standby" + std::to_string(standby)
+            : incarnation    ? std::to_string(rank) + "." + std::to_string(incarnation)
+                             : std::to_string(rank);
         s.notify_topic = "job/" + std::to_string(spec_.job_id);
         auto client = control_of(where);
         if (!client) return client.error();
@@ -175,9 +199,30 @@ private:
         p.incarnation = incarnation;
         p.place = where;
         p.handle = started->handle;
+        p.standby = standby;
+        if (standby >= 0) p.rank = -1;  // no rank until promoted
         procs_.push_back(p);
-        ++live_;
+        if (standby < 0) ++live_;
         return started;
+    }
+
+    // A standby goes to a job host that runs no rank (a spare), in turn, else
+    // to the one running the fewest of the job's processes.
+    RankPlace standby_place() const {
+        std::vector<RankPlace> idle;
+        for (const auto &h : spec_.hosts) {
+            bool busy = false;
+            for (const auto &r : spec_.ranks) busy |= r.member_id == h.member_id;
+            if (!busy) idle.push_back(h);
+        }
+        int standbys = 0;
+        for (const auto &p : procs_) standbys += p.standby >= 0;
+        if (!idle.empty()) return idle[static_cast<std::size_t>(standbys) % idle.size()];
+        auto counted = count_processes(spec_.hosts);
+        auto chosen = choose_replacement_host("", false, counted);
+        for (const auto &h : spec_.hosts)
+            if (chosen && h.member_id == *chosen) return h;
+        return spec_.hosts.front();
     }
 
     Result<SpawnClient *> control_of(const RankPlace &where) {
@@ -211,8 +256,14 @@ private:
 
     void on_process_end(std::size_t i, RankExit x, bool stopping) {
         Process &p = procs_.at(i);
-        if (p.done) return;  // already recorded as lost with its daemon
+        if (p.done) return;  // already recorded as lost with its daemon, or a dismissed standby
         p.done = true;
+        if (p.waiting_standby()) {
+            if (!stopping)
+                printer_.note("standby " + std::to_string(p.standby) + " on daemon " + p.place.member_id + " ended (" +
+                              x.describe() + "); it cannot be promoted");
+            return;
+        }
         --live_;
         if (!p.lost_why.empty()) {
             x.lost = true;
@@ -221,13 +272,77 @@ private:
         if (p.fenced_by >= 0 && x.signal) x.why = "fenced at the request of rank " + std::to_string(p.fenced_by);
         if (p.discarded) return;  // never part of the job: its spawn failed
         record(p, x, stopping);
+        if (!stopping && x.failed() && !aborting_ && rebuilds() && spec_.recovery && p.moved_why.empty() &&
+            !plans_.count(p.rank))
+            plan_recovery(p);
+    }
+
+    bool rebuilds() const {
+        return spec_.ft.comm_mode == CommMode::rebuild || spec_.ft.comm_mode == CommMode::rebuild_append;
+    }
+
+    int host_index(const std::string &member) const {
+        for (std::size_t h = 0; h < spec_.hosts.size(); ++h)
+            if (spec_.hosts[h].member_id == member) return static_cast<int>(h);
+        return -1;
+    }
+
+    JobFacts facts() const {
+        JobFacts f;
+        for (std::size_t h = 0; h < spec_.hosts.size(); ++h) {
+            HostFacts hf;
+            hf.member_id = spec_.hosts[h].member_id;
+            hf.alive = !dead_.count(hf.member_id);
+            hf.switch_name = h < spec_.host_switch.size() ? spec_.host_switch[h] : std::string();
+            for (const auto &p : procs_) hf.processes += !p.done && p.place.member_id == hf.member_id;
+            f.hosts.push_back(hf);
+        }
+        f.rank_host.assign(spec_.ranks.size(), -1);
+        f.standby_host.assign(static_cast<std::size_t>(spec_.standbys), -1);
+        for (const auto &p : procs_) {
+            if (p.waiting_standby()) {
+                if (!p.done) f.standby_host[static_cast<std::size_t>(p.standby)] = host_index(p.place.member_id);
+            } else if (p.rank >= 0 && p.rank < static_cast<int>(f.rank_host.size())) {
+                f.rank_host[static_cast<std::size_t>(p.rank)] = host_index(p.place.member_id);
+            }
+        }
+        return f;
+    }
+
+    // The policy decides where p's rank goes next; ranks a slide moves are
+    // fenced now, so the survivors' recovery takes them in the same round.
+    void plan_recovery(const Process &p) {
+        const int rank = p.rank;
+        auto outcome = spec_.recovery->on_fault(rank, p.incarnation, host_index(p.place.member_id),
+                                                dead_.count(p.place.member_id) > 0, facts());
+        for (const auto &n : outcome.notes) printer_.note(n);
+        for (const auto &[r, plan] : outcome.plans) plans_[r] = plan;
+        for (int moved : outcome.moved) {
+            Process *latest = latest_process(moved);
+            if (!latest || latest->done) continue;
+            const RankPlan &to = plans_.at(moved);
+            latest->moved_why = "moved to daemon " + spec_.hosts[static_cast<std::size_t>(to.host)].member_id +
+                " by the sliding substitution";
+            printer_.note("rank " + latest->label() + " is " + latest->moved_why + ": killing it");
+            if (dead_.count(latest->place.member_id)) continue;
+            auto killed = control_.at(latest->place.member_id).signal(latest->handle, SIGKILL, true);
+            if (!killed) printer_.note("cannot kill rank " + latest->label() + ": " + killed.error().describe());
+        }
+    }
+
+    Process *latest_process(int rank) {
+        Process *latest = nullptr;
+        for (auto &p : procs_)
+            if (p.rank == rank && !p.waiting_standby() && (!latest || p.incarnation > latest->incarnation)) latest = &p;
+        return latest;
     }
 
     void record(const Process &p, const RankExit &x, bool stopping) {
         OnRankExit what = outcome_.record(x);
         std::string who = x.describe("daemon " + p.place.member_id) +
             (p.fenced_by >= 0 && x.signal ? " (fenced at the request of rank " + std::to_string(p.fenced_by) + ")"
-                                          : "");
+                                          : "") +
+            (!p.moved_why.empty() && x.signal ? " (" + p.moved_why + ")" : "");
         if (stopping || !x.failed()) return;
         if (what == OnRankExit::abort_job) {
             aborting_ = true;
@@ -253,6 +368,10 @@ private:
         for (std::size_t i = 0; i < procs_.size(); ++i) {
             Process &p = procs_[i];
             if (p.place.member_id != member || p.lost_published) continue;
+            if (p.waiting_standby()) {  // no rank: nobody to tell
+                on_process_end(i, RankExit{}, stopping);
+                continue;
+            }
             // A process seen to end normally is not lost.
             if (p.done && p.lost_why.empty() && !lost_seen_.count(i)) continue;
             p.lost_published = true;
@@ -299,9 +418,7 @@ private:
     void respawn_one(int round, int rank) {
         // The rank's latest process: it is failed in the job's view, so it
         // must not run on (fail-stop) — kill it if it still does.
-        Process *latest = nullptr;
-        for (auto &p : procs_)
-            if (p.rank == rank && (!latest || p.incarnation > latest->incarnation)) latest = &p;
+        Process *latest = latest_process(rank);
         if (!latest->done && !dead_.count(latest->place.member_id))
             (void)control_.at(latest->place.member_id).signal(latest->handle, SIGKILL, true);
         const int incarnation = latest->incarnation + 1;
@@ -312,17 +429,42 @@ private:
                           std::to_string(round) + "): " + why);
             publish(pack_respawn_failed(round, rank, why), "respawn_failed");
         };
-        const std::vector<RankPlace> candidates = alive_candidates();
-        const std::vector<Candidate> counted = count_processes(candidates);
-        bool failed_on_alive = false;
-        for (const auto &c : candidates) failed_on_alive |= c.member_id == failed_on;
-        auto chosen = choose_replacement_host(failed_on, failed_on_alive, counted);
-        if (!chosen)
-            return fail(dir_member_.empty() ? "no alive daemon left"
-                                            : "the job's only daemon " + dir_member_ + " failed");
+        // The recovery policy's plan, made when the failure was seen.
+        std::optional<RankPlan> plan;
+        if (auto it = plans_.find(rank); it != plans_.end()) {
+            plan = it->second;
+            plans_.erase(it);
+        } else if (spec_.recovery && rebuilds()) {
+            plan_recovery(*latest);
+            if (auto again = plans_.find(rank); again != plans_.end()) {
+                plan = again->second;
+                plans_.erase(again);
+            }
+        }
+        if (plan && plan->kind == RankPlan::Kind::leave_out) {
+            printer_.note("rank " + std::to_string(rank) + " gets no replacement (round " + std::to_string(round) +
+                          "): " + plan->why);
+            publish(pack_respawn_failed(round, rank, plan->why), "respawn_failed");
+            return;
+        }
+        if (plan && plan->kind == RankPlan::Kind::promote && promote(round, rank, incarnation, plan->standby)) return;
         RankPlace where;
-        for (const auto &c : candidates)
-            if (c.member_id == *chosen) where = c;
+        if (plan && plan->kind == RankPlan::Kind::start_on &&
+            !dead_.count(spec_.hosts[static_cast<std::size_t>(plan->host)].member_id)) {
+            where = spec_.hosts[static_cast<std::size_t>(plan->host)];
+        } else {
+            if (plan) printer_.note("the planned place for rank " + std::to_string(rank) + " is gone; choosing again");
+            const std::vector<RankPlace> candidates = alive_candidates();
+            const std::vector<Candidate> counted = count_processes(candidates);
+            bool failed_on_alive = false;
+            for (const auto &c : candidates) failed_on_alive |= c.member_id == failed_on;
+            auto chosen = choose_replacement_host(failed_on, failed_on_alive, counted);
+            if (!chosen)
+                return fail(dir_member_.empty() ? "no alive daemon left"
+                                                : "the job's only daemon " + dir_member_ + " failed");
+            for (const auto &c : candidates)
+                if (c.member_id == *chosen) where = c;
+        }
 
         auto started = start_process(rank, incarnation, where, replacement_environment(incarnation, round));
         if (!started) return fail("daemon " + where.member_id + ": " + started.error().describe());
@@ -333,6 +475,29 @@ private:
                       where.member_id + " (round " + std::to_string(round) + ") to replace rank " +
                       std::to_string(rank) + (incarnation > 1 ? "." + std::to_string(incarnation - 1) : ""));
         publish(pack_respawned(round, rank, incarnation, where.member_id), "respawned");
+    }
+
+    // Hot standby k takes the rank's place: told first (it is waiting in
+    // MPI_Init), then the survivors learn of the replacement as for a start.
+    // False when that standby is gone (the caller starts a process instead).
+    bool promote(int round, int rank, int incarnation, int standby) {
+        for (auto &p : procs_) {
+            if (p.standby != standby || !p.waiting_standby() || p.done || dead_.count(p.place.member_id)) continue;
+            p.promoted = true;
+            p.rank = rank;
+            p.incarnation = incarnation;
+            ++live_;
+            outcome_.replacement_started(rank);
+            publish(pack_promote(standby, round, rank, incarnation), "promote");
+            printer_.note("promoted standby " + std::to_string(standby) + " on daemon " + p.place.member_id +
+                          " to rank " + std::to_string(rank) + "." + std::to_string(incarnation) + " (round " +
+                          std::to_string(round) + ")");
+            publish(pack_respawned(round, rank, incarnation, p.place.member_id), "respawned");
+            return true;
+        }
+        printer_.note("standby " + std::to_string(standby) + " is gone; starting a process for rank " +
+                      std::to_string(rank) + " instead");
+        return false;
     }
 
     // Where new processes may start: the job's alive daemons (with a wire-up
@@ -451,6 +616,7 @@ private:
 
     std::set<std::size_t> lost_seen_;
     std::set<std::pair<int, int>> respawned_;               // (round, rank) already handled
+    std::map<int, RankPlan> plans_;                         // rank → what its next respawn does (recovery policy)
     int next_rank_ = static_cast<int>(spec_.ranks.size());  // the next spawned process's world rank
     int spawns_ = 0;                                        // MPI_Comm_spawn requests served
     std::string wireup_ = "drd:";
@@ -551,6 +717,7 @@ int run_job(const JobSpec &spec) {
         job.handle(*ev, job.aborting() || timed_out || signals > 0);
     }
 
+    job.dismiss_standbys();
     stop_watchers.set();
     if (member_thread.joinable()) member_thread.join();
     if (topic_thread.joinable()) topic_thread.join();

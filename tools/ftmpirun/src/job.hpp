@@ -19,12 +19,14 @@
 
 #include "failure_policy.hpp"
 #include "ft_options.hpp"
+#include "job_recovery.hpp"
 #include "spawn_client.hpp"
 #include "vm_link.hpp"
 
 #include <harness/common/crypto.hpp>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +52,7 @@ struct JobSpec {
     std::vector<std::vector<std::string>> rank_env;  // rank → K=V of its own (binding, local rank)
     std::vector<RankPlace> ranks;                    // rank → daemon
     std::vector<RankPlace> hosts;                    // the job's daemons, in placement order (replacements go there)
+    std::vector<std::string> host_switch;            // the switch of each of hosts ("" when not given)
     std::vector<DaemonAddress> vm;                   // every alive daemon, ftmpirun's own first (events, member list)
     VmKey key;
     bool tag_output = false;
@@ -57,6 +60,10 @@ struct JobSpec {
     std::optional<std::chrono::milliseconds> timeout;
     bool forward_stdin = true;
     FtOptions ft;
+    // REBUILD modes: where replacements go (null: the failed rank's daemon
+    // while it lives, else the least loaded; README.md "Replacements").
+    std::shared_ptr<Recovery> recovery;
+    int standbys = 0;  // hot standby processes started with the job (PROMOTE)
 };
 
 // Runs the job to its end; returns ftmpirun's exit status (README.md).

@@ -99,6 +99,12 @@ Bytes pack_respawn_failed(int round, int rank, const std::string &why) {
     return p.take();
 }
 
+Bytes pack_promote(int standby, int round, int rank, int incarnation) {
+    Packer p;
+    p.str("promote").i32(standby).i32(round).i32(rank).i32(incarnation);
+    return p.take();
+}
+
 Bytes pack_fence(int rank, int incarnation, int by_rank, const std::string &why) {
     Packer p;
     p.str("fence").i32(rank).i32(incarnation).i32(by_rank).str(why);

@@ -52,6 +52,9 @@ JobRequest parse_job_event(std::span<const std::uint8_t> payload);
 Bytes pack_rank_lost(int rank, int incarnation, const std::string &member, const std::string &why);
 Bytes pack_respawned(int round, int rank, int incarnation, const std::string &member);
 Bytes pack_respawn_failed(int round, int rank, const std::string &why);
+// Hot standby `standby` becomes the replacement of `rank` (PROMOTE); sent
+// before the survivors' respawned for the same rank.
+Bytes pack_promote(int standby, int round, int rank, int incarnation);
 Bytes pack_spawned(const std::string &id, int spawn_id, int base, int count);
 Bytes pack_spawn_failed(const std::string &id, const std::string &why);
 // What the ranks publish (tests use them to drive ftmpirun).

@@ -33,8 +33,13 @@ struct Process {
     std::string lost_why;         // non-empty: its daemon was declared failed
     int fenced_by = -1;           // ≥ 0: killed at that rank's request
     bool discarded = false;       // killed by ftmpirun because its spawn failed: its end is no failure
+    std::string moved_why;        // non-empty: killed because a slide moves its rank to another host
+    int standby = -1;             // ≥ 0: started as hot standby k
+    bool promoted = false;        // a standby that became a rank's replacement
 
+    bool waiting_standby() const { return standby >= 0 && !promoted; }
     std::string label() const {
+        if (waiting_standby()) return "standby" + std::to_string(standby);
         return incarnation ? std::to_string(rank) + "." + std::to_string(incarnation) : std::to_string(rank);
     }
 };

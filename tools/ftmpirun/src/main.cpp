@@ -7,6 +7,7 @@
 // the VM's daemons (hosts.hpp, mapping.hpp) and started through each daemon's
 // vm/spawn_notify (job.cpp). Exit status: README.md.
 #include "cli.hpp"
+#include "grid_layout.hpp"
 #include "hosts.hpp"
 #include "job.hpp"
 #include "mapping.hpp"
@@ -55,6 +56,14 @@ std::int64_t allocate_job_id(hlib::VirtualMachine &vm) {
     return id;
 }
 
+// --standby without --ft-policy: every fault is given to a standby, and
+// while none is left the rank restarts on its host (else elsewhere).
+std::string promote_policy_text() {
+    return R"({"detectors": [{"component": "physical", "protocol": "PROMOTE"},
+                             {"component": "process", "protocol": "PROMOTE"}],
+               "protocols": {"PROMOTE": {"fallback": "restart"}}})";
+}
+
 int run(const Options &o) {
     int np = 0;
     for (const auto &app : o.apps) np += app.np;
@@ -78,6 +87,14 @@ int run(const Options &o) {
     ft.msg_mode = *msg_mode;
     ft.strict_collectives = o.strict_collectives;
     ft.ordered_notifier = o.ordered_notifier;
+    const bool rebuilds = ft.comm_mode == CommMode::rebuild || ft.comm_mode == CommMode::rebuild_append;
+    if (!rebuilds && (!o.spares.empty() || !o.ft_policy.empty() || o.standby > 0))
+        return fail(std::string(!o.spares.empty()          ? "--spares"
+                                    : !o.ft_policy.empty() ? "--ft-policy"
+                                                           : "--standby") +
+                    " needs --comm-mode rebuild or rebuild-append (only they start replacements)");
+    if (!o.spares.empty() && o.grid.empty()) return fail("--spares needs --grid (the job's process grid, e.g. 4x4)");
+    if (!o.grid.empty() && !o.rankfile.empty()) return fail("give --grid or --rankfile, not both");
     auto map_by = parse_map_by(o.map_by);
     if (!map_by) return fail(map_by.error().message);
     if (o.bind_to != "none" && o.bind_to != "core" && o.bind_to != "auto")
@@ -187,8 +204,45 @@ int run(const Options &o) {
         placement = *placed;
     }
 
+    // A host grid: the ranks go on its working block, one per host.
+    std::optional<GridLayout> grid;
+    if (!o.grid.empty()) {
+        auto g = make_grid_layout(o.grid, o.spares, hosts, np);
+        if (!g) return fail(g.error().message);
+        grid = std::move(*g);
+        for (int r = 0; r < np; ++r)
+            placement[static_cast<std::size_t>(r)] = static_cast<std::size_t>(
+                grid->host_of_grid[static_cast<std::size_t>(grid->rank_grid[static_cast<std::size_t>(r)])]);
+    }
+    // The recovery policy, its plugins loaded and checked before anything starts.
+    std::shared_ptr<Recovery> recovery;
+    if (!o.ft_policy.empty() || !o.spares.empty() || o.standby > 0) {
+        auto loaded = !o.ft_policy.empty() ? policy::Policy::from_file(o.ft_policy, connect)
+            : o.standby > 0 && o.spares.empty()
+            ? policy::Policy::from_text(promote_policy_text(), "the --standby policy", connect)
+            : policy::Policy::from_text(policy::Policy::default_text("hybrid(all)"), "the --spares policy", connect);
+        if (!loaded) return fail(loaded.error().message);
+        std::unique_ptr<policy::Placement> placer;
+        if ((*loaded)->names_placement()) {
+            if (!grid) return fail("the policy's placement needs --grid (and usually --spares)");
+            policy::Layout layout;
+            layout.host_extents = grid->host_extents;
+            layout.spares = grid->spares;
+            layout.rank_extents = grid->rank_extents;
+            layout.rank_host = grid->rank_grid;
+            layout.failed_hosts = grid->missing();
+            auto opened = (*loaded)->open_placement(layout);
+            if (!opened) return fail(opened.error().message);
+            placer = std::move(*opened);
+        }
+        std::cerr << "ftmpirun: recovery policy: " << (*loaded)->describe() << "\n";
+        recovery = std::make_shared<Recovery>(std::move(*loaded), grid, std::move(placer));
+    }
+
     JobSpec spec;
     spec.job_id = allocate_job_id(*vm);
+    spec.recovery = recovery;
+    spec.standbys = o.standby;
     spec.key = *key;
     spec.ft = ft;
     spec.tag_output = o.tag_output;
@@ -243,7 +297,10 @@ int run(const Options &o) {
     for (const auto &e : rankfile)
         spec.rank_env[static_cast<std::size_t>(e.rank)].push_back("FTMPI_BIND_CPUS=" + cpu_list_string(e.cpus));
     for (std::size_t where : placement) spec.ranks.push_back({hosts[where].member_id, hosts[where].tcp});
-    for (const auto &h : hosts) spec.hosts.push_back({h.member_id, h.tcp});
+    for (const auto &h : hosts) {
+        spec.hosts.push_back({h.member_id, h.tcp});
+        spec.host_switch.push_back(h.switch_name);
+    }
     // The VM-wide services through any alive daemon, ours first.
     for (const auto &m : *members)
         if (m.alive && m.id == vm->local_id()) spec.vm.push_back({m.id, m.tcp});

@@ -1,0 +1,244 @@
+// Recovery policies on several "hosts" (network namespaces, one daemon each
+// with every VM service): a REBUILD stencil job (stencil_rebuild.c) whose
+// replacements go where the policy says (docs/policies.md).
+//
+// * sliding: a 2x2 job on a 3x2 host grid with spares 2D(1,1); a host's
+//   daemon is killed with SIGKILL; the ranks move as harness::placement
+//   computes for the same case (slidesim's implementation), a surviving rank
+//   included, and the job ends with the failure-free answer;
+// * repeated: one rank killed three times on its host: RESTART twice, then
+//   MIGRATE (detector repeated, threshold 2);
+// * network: two of the three hosts behind switch s1 cut off: the second
+//   loss passes the threshold and its rank migrates off s1;
+// * a policy file naming an unknown component, or a bad value, is refused
+//   before anything starts.
+// Needs root: otherwise SKIPPED, 77.
+#include "host_vm.hpp"
+
+#include <harness/placement/placement.hpp>
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <fstream>
+#include <future>
+
+using namespace harness;
+using namespace harness::it;
+
+namespace {
+
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+
+std::string ip_path() {
+    return std::filesystem::exists("/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip";
+}
+
+void write_file(const std::filesystem::path &p, const std::string &text) {
+    std::ofstream(p) << text;
+}
+
+// ftmpirun in host 0's namespace, talking to its daemon.
+std::vector<std::string> ftmpirun(const netns::Network &net, const std::filesystem::path &key,
+                                  const std::vector<std::string> &options, const std::vector<std::string> &program) {
+    std::vector<std::string> argv{ip_path(), "netns", "exec", net.ns(0),    FTMPIRUN_PATH, "--hcore",
+                                  net.address(0) + ":7001",   "--key", key.string(), "--comm-mode", "rebuild"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.insert(argv.end(), program.begin(), program.end());
+    return argv;
+}
+
+std::vector<std::string> stencil(const std::filesystem::path &dir, int iters) {
+    return {STENCIL_PATH, dir.string(), "--iters", std::to_string(iters), "--every", "5", "--sleep-ms", "20"};
+}
+
+pid_t read_pid(const std::filesystem::path &file) {
+    std::ifstream in(file);
+    long pid = 0;
+    in >> pid;
+    return static_cast<pid_t>(pid);
+}
+
+// Waits for every rank's pid file; returns their pids.
+std::vector<pid_t> wait_ranks(const std::filesystem::path &dir, int np) {
+    std::vector<pid_t> pids(static_cast<std::size_t>(np), 0);
+    REQUIRE(test::wait_until(
+        [&] {
+            for (int r = 0; r < np; ++r) {
+                pids[static_cast<std::size_t>(r)] = read_pid(dir / ("rank" + std::to_string(r) + ".pid"));
+                if (pids[static_cast<std::size_t>(r)] <= 0) return false;
+            }
+            return true;
+        },
+        60s));
+    return pids;
+}
+
+// Waits for rank's pid file to name a process other than `old`.
+pid_t wait_new_pid(const std::filesystem::path &dir, int rank, pid_t old) {
+    pid_t now = 0;
+    CHECK(test::wait_until(
+        [&] {
+            now = read_pid(dir / ("rank" + std::to_string(rank) + ".pid"));
+            return now > 0 && now != old;
+        },
+        60s));
+    return now;
+}
+
+// Waits until rank has written a checkpoint after `since`: it has joined
+// the job and computes again, so the next kill is a fault of its own rather
+// than one inside the recovery.
+void wait_checkpoint(const std::filesystem::path &dir, int rank, std::filesystem::file_time_type since) {
+    CHECK(test::wait_until(
+        [&] {
+            std::error_code ec;
+            for (const auto &e : std::filesystem::directory_iterator(dir, ec))
+                if (e.path().filename().string().rfind("ckpt.rank" + std::to_string(rank) + ".", 0) == 0 &&
+                    e.last_write_time(ec) > since)
+                    return true;
+            return false;
+        },
+        60s));
+}
+
+}  // namespace
+
+TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) spares dies") {
+    netns::Network net(6);
+    test::TempDir work("hpolslide");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    auto d = netns::start_vm(net, "polslide", key);
+    // Hosts in row-major order: (0,0) (1,0) (2,0) / (0,1) (1,1) (2,1); the
+    // last column is spare. Rank r starts at working place r: hosts 0 1 3 4.
+    std::string hostfile;
+    for (int i = 0; i < 6; ++i)
+        hostfile += net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
+    write_file(work.path() / "hosts", hostfile);
+    auto argv = ftmpirun(net, key, {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares",
+                                    "2D(1,1)", "--timeout", "150", "-np", "4"},
+                         stencil(work.path(), 300));
+    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    wait_ranks(work.path(), 4);
+
+    // The answer of the placement library for the same case.
+    const int victim = 1;  // (1,0), rank 1's host
+    placement::Placement expected(placement::HostGrid({3, 2}, false), placement::SparePattern::parse("2D(1,1)"));
+    auto outcome = expected.fail(victim, placement::Method::parse("hybrid(all)", 2));
+    REQUIRE(std::holds_alternative<placement::Substitution>(outcome));
+    const auto &sub = std::get<placement::Substitution>(outcome);
+    REQUIRE(sub.moves.size() >= 2);  // a slide: a surviving rank moves too
+
+    MESSAGE("killing daemon " << d[victim]->id() << " (host " << victim << ", rank 1) with SIGKILL");
+    d[victim]->kill_hard();
+    auto r = job.get();
+    INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code() == 0);
+    CHECK(contains(r.out, "correct"));
+    CHECK_FALSE(contains(r.out, "WRONG"));
+    CHECK(contains(r.err, "MIGRATE by detector physical"));
+    for (const auto &m : sub.moves) {
+        const std::string to = d[static_cast<std::size_t>(m.to)]->id();
+        CHECK_MESSAGE(contains(r.err, "started rank " + std::to_string(m.rank) + ".1 on daemon " + to),
+                      "rank " << m.rank << " should restart on host " << m.to);
+        if (m.rank != 1) CHECK(contains(r.err, "moved to daemon " + to + " by the sliding substitution"));
+    }
+}
+
+TEST_CASE("repeated faults on one host: RESTART twice, then MIGRATE") {
+    netns::Network net(3);
+    test::TempDir work("hpolrep");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    auto d = netns::start_vm(net, "polrep", key);
+    write_file(work.path() / "policy.json", R"({"detectors": [{"component": "repeated", "threshold": 2},
+                                                            {"component": "process"}, {"component": "physical"}]})");
+    // Ranks 0-1 on host 0, rank 2 on host 1, host 2 idle.
+    std::string hosts = net.address(0) + ":7001:2," + net.address(1) + ":7001:1," + net.address(2) + ":7001:1";
+    auto argv = ftmpirun(net, key, {"--host", hosts, "--ft-policy", (work.path() / "policy.json").string(),
+                                    "--timeout", "150", "-np", "3"},
+                         stencil(work.path(), 500));
+    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    auto pids = wait_ranks(work.path(), 3);
+    pid_t pid = pids[2];
+    for (int kill = 1; kill <= 3; ++kill) {
+        MESSAGE("kill " << kill << " of rank 2 (pid " << pid << ")");
+        REQUIRE(::kill(pid, SIGKILL) == 0);
+        if (kill == 3) break;
+        pid = wait_new_pid(work.path(), 2, pid);
+        wait_checkpoint(work.path(), 2, std::filesystem::file_time_type::clock::now());
+    }
+    auto r = job.get();
+    INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code() == 0);
+    CHECK(contains(r.out, "correct"));
+    CHECK(contains(r.err, "started rank 2.1 on daemon " + d[1]->id()));
+    CHECK(contains(r.err, "started rank 2.2 on daemon " + d[1]->id()));
+    CHECK(contains(r.err, "MIGRATE by detector repeated"));
+    // Off host 1, to the host running the fewest of the job's processes.
+    CHECK(contains(r.err, "started rank 2.3 on daemon " + d[2]->id()));
+}
+
+TEST_CASE("two of three hosts behind a switch cut off: the second loss migrates off the switch") {
+    netns::Network net(5);
+    test::TempDir work("hpolnet");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    auto d = netns::start_vm(net, "polnet", key);
+    write_file(work.path() / "policy.json", R"({"detectors": [{"component": "network", "threshold": 0.6},
+                                                            {"component": "physical"}, {"component": "process"}]})");
+    // Hosts 0-2 behind s1 run the ranks; hosts 3-4 behind s2 are idle.
+    std::string hostfile;
+    for (int i = 0; i < 5; ++i)
+        hostfile += net.address(i) + ":7001 slots=1 switch=" + std::string(i < 3 ? "s1" : "s2") + "\n";
+    write_file(work.path() / "hosts", hostfile);
+    auto argv = ftmpirun(net, key, {"--hostfile", (work.path() / "hosts").string(), "--ft-policy",
+                                    (work.path() / "policy.json").string(), "--timeout", "150", "-np", "3"},
+                         stencil(work.path(), 300));
+    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    wait_ranks(work.path(), 3);
+    MESSAGE("cutting hosts 1 and 2 (switch s1)");
+    net.cut(1);
+    net.cut(2);
+    auto r = job.get();
+    INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code() == 0);
+    CHECK(contains(r.out, "correct"));
+    CHECK(contains(r.err, "MIGRATE by detector network"));
+    for (int rank : {1, 2}) {
+        const bool off_switch = contains(r.err, "started rank " + std::to_string(rank) + ".1 on daemon " + d[3]->id()) ||
+            contains(r.err, "started rank " + std::to_string(rank) + ".1 on daemon " + d[4]->id());
+        CHECK_MESSAGE(off_switch, "rank " << rank << " should restart behind switch s2");
+    }
+    net.restore(1);
+    net.restore(2);
+}
+
+TEST_CASE("a policy with an unknown component or a bad value is refused before anything starts") {
+    netns::Network net(1);
+    test::TempDir work("hpolbad");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    auto d = netns::start_vm(net, "polbad", key);
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {R"({"detectors": [{"component": "repeted"}]})", "repeted"},
+        {R"({"detectors": [{"component": "repeated", "threshold": 0}]})", "threshold"},
+        {R"({"detectors": [{"component": "process"}], "placment": {}})", "placment"},
+    };
+    for (const auto &[text, named] : cases) {
+        write_file(work.path() / "policy.json", text);
+        auto argv = ftmpirun(net, key, {"--ft-policy", (work.path() / "policy.json").string(), "-np", "1"},
+                             stencil(work.path(), 1));
+        auto r = run_program(argv, 60s);
+        INFO(text << "\nftmpirun stderr:\n" << r.err);
+        CHECK(r.exit_code() == 1);
+        CHECK(contains(r.err, named));
+        CHECK_FALSE(std::filesystem::exists(work.path() / "rank0.pid"));  // nothing started
+    }
+}
+
+int main(int argc, char **argv) {
+    return netns::run_tests(argc, argv);
+}

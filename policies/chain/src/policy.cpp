@@ -32,13 +32,6 @@ std::string lower(std::string name) {
     return name;
 }
 
-bool protocol_name_ok(const std::string &name) {
-    if (name.empty() || name[0] < 'A' || name[0] > 'Z') return false;
-    for (char c : name)
-        if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
-    return true;
-}
-
 // A layout for checking a placement's configuration before any job has
 // one: 2x2x2 hosts, one rank on host 0, no spares. A method of up to three
 // dimensions passes; one that needs more is refused later, by open_placement
@@ -149,7 +142,7 @@ Result<std::unique_ptr<Policy>> Policy::from_text(const std::string &json, const
         const std::string *configured = detail::config_value(d.config, "protocol");
         const char *chosen = configured ? configured->c_str() : documented_default(d.component);
         if (!chosen) continue;
-        if (!protocol_name_ok(chosen))
+        if (!detail::protocol_name_ok(chosen))
             return s.error(HARNESS_ERR_INVALID_ARGUMENT,
                            d.where + ": protocol '" + chosen + "': not a protocol name (upper case, e.g. RESTART)");
         if (auto opened = s.open_protocol(chosen, "chosen by " + d.where); !opened) return opened.error();
@@ -194,7 +187,7 @@ Decision Policy::decide(const Fault &fault) const {
 }
 
 std::string Policy::recover(const Fault &fault, const Decision &decision, Launcher &launcher) const {
-    if (!protocol_name_ok(decision.protocol))
+    if (!detail::protocol_name_ok(decision.protocol))
         return "protocol '" + decision.protocol + "': not a protocol name (upper case, e.g. RESTART)";
     if (auto opened = state_->open_protocol(decision.protocol, "chosen by detector " + decision.detector); !opened)
         return opened.error().message;

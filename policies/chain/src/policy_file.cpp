@@ -28,12 +28,6 @@ bool component_name_ok(const std::string &name) {
     });
 }
 
-bool protocol_name_ok(const std::string &name) {
-    return !name.empty() && name[0] >= 'A' && name[0] <= 'Z' && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    });
-}
-
 class Parser {
 public:
     explicit Parser(std::string origin) : origin_(std::move(origin)) {}
@@ -129,6 +123,12 @@ private:
 
 Result<PolicySpec> parse_policy(const std::string &json_text, const std::string &origin) {
     return Parser(origin).parse(json_text);
+}
+
+bool protocol_name_ok(const std::string &name) {
+    return !name.empty() && name[0] >= 'A' && name[0] <= 'Z' && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
 }
 
 const std::string *config_value(const ConfigPairs &config, const std::string &key) {

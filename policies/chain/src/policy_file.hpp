@@ -30,6 +30,9 @@ struct PolicySpec {
 // Error: "<origin>: <one line>".
 Result<PolicySpec> parse_policy(const std::string &json, const std::string &origin);
 
+// [A-Z][A-Z0-9_]*: a protocol's name, whose component is protocol/<lower case>.
+bool protocol_name_ok(const std::string &name);
+
 // The configured value of `key`, or nullptr.
 const std::string *config_value(const ConfigPairs &config, const std::string &key);
 

@@ -23,8 +23,8 @@ Result<ResolvedPlugin> resolve_in_process(const std::filesystem::path &root, con
     auto found = local.resolve(name);
     if (found || found.error().status != HARNESS_ERR_NOT_FOUND || !options.ask_daemon) return found;
 
-    ConnectOptions connect;
-    connect.root = root;
+    ConnectOptions connect = options.daemon.value_or(ConnectOptions{});
+    if (connect.root.empty()) connect.root = root;
     connect = connect.resolved();
     auto deadline = deadline_in(options.daemon_timeout);
     // No daemon to ask is still "not found": say where we looked and why the

@@ -67,15 +67,15 @@ typedef struct harness_policy_config {
  * dimension 0 fastest; ranks likewise over the logical grid. */
 typedef struct harness_policy_layout {
     uint32_t struct_size;
-    int32_t dims;                 /* 1 to 6 */
-    const int32_t *host_extents;  /* dims entries */
-    int32_t torus;                /* non-zero: every dimension wraps */
-    const char *spares;           /* the spare pattern, "2D(2,1)"; "" for none */
-    const int32_t *rank_extents;  /* the logical grid of ranks, dims entries */
-    int32_t ranks;                /* product of rank_extents */
-    const int32_t *rank_host;     /* the host of each rank now */
+    int32_t dims;                /* 1 to 6 */
+    const int32_t *host_extents; /* dims entries */
+    int32_t torus;               /* non-zero: every dimension wraps */
+    const char *spares;          /* the spare pattern, "2D(2,1)"; "" for none */
+    const int32_t *rank_extents; /* the logical grid of ranks, dims entries */
+    int32_t ranks;               /* product of rank_extents */
+    const int32_t *rank_host;    /* the host of each rank now */
     int32_t failed_count;
-    const int32_t *failed_hosts;  /* hosts already lost */
+    const int32_t *failed_hosts; /* hosts already lost */
 } harness_policy_layout;
 
 typedef struct harness_policy_move {
@@ -88,8 +88,7 @@ typedef struct harness_policy_placement_ops {
     uint32_t struct_size;
     /* A placement for one job; NULL with `why` on an invalid layout or
      * configuration (e.g. "method": "hybrid(2D+1D+0D)"). */
-    void *(*open)(const harness_policy_config *config, const harness_policy_layout *layout, char *why,
-                  size_t why_len);
+    void *(*open)(const harness_policy_config *config, const harness_policy_layout *layout, char *why, size_t why_len);
     /* Host `host` is lost. On OK, *count moves (at most max_moves) in
      * pipeline order: along a line, the rank moving into the free host first,
      * then the one moving into the host it left; *method names the method
@@ -106,22 +105,22 @@ typedef struct harness_policy_placement_ops {
 typedef struct harness_policy_fault {
     uint32_t struct_size;
     int32_t rank;
-    int32_t incarnation;          /* of the process that failed */
-    int32_t host;                 /* the job host it ran on (index into the job's hosts) */
-    const char *host_name;        /* the daemon's member id */
-    int32_t host_failed;          /* non-zero: the VM declared that daemon failed (or it left) */
-    int32_t host_failures;        /* faults of the job's processes on that host so far, this one included */
-    const char *switch_name;      /* "" when the hostfile names none */
-    int32_t switch_hosts;         /* the job's hosts behind that switch */
-    int32_t switch_failed_hosts;  /* how many of them the VM declared failed, this one's included */
+    int32_t incarnation;         /* of the process that failed */
+    int32_t host;                /* the job host it ran on (index into the job's hosts) */
+    const char *host_name;       /* the daemon's member id */
+    int32_t host_failed;         /* non-zero: the VM declared that daemon failed (or it left) */
+    int32_t host_failures;       /* faults of the job's processes on that host so far, this one included */
+    const char *switch_name;     /* "" when the hostfile names none */
+    int32_t switch_hosts;        /* the job's hosts behind that switch */
+    int32_t switch_failed_hosts; /* how many of them the VM declared failed, this one's included */
 } harness_policy_fault;
 
 /* A detector's choice. */
 typedef struct harness_policy_decision {
     uint32_t struct_size;
-    char protocol[32];   /* "RESTART", "MIGRATE", …: a protocol component's name, upper case */
+    char protocol[32];    /* "RESTART", "MIGRATE", …: a protocol component's name, upper case */
     int32_t avoid_switch; /* non-zero: the new host must not be behind the failed host's switch */
-    char reason[160];    /* one line for the launcher's log: "host h3 failed 3 times (threshold 2)" */
+    char reason[160];     /* one line for the launcher's log: "host h3 failed 3 times (threshold 2)" */
 } harness_policy_decision;
 
 typedef struct harness_policy_detector_ops {

@@ -290,6 +290,10 @@ private:
 struct DirectLoadOptions {
     bool ask_daemon = true;
     std::chrono::milliseconds daemon_timeout{30000};  // connect + fetch + verify
+    // How to reach the daemon instead (a tool's --hcore and --key); its
+    // unset fields are filled by resolved(), its root defaulting to the one
+    // the component is loaded from.
+    std::optional<ConnectOptions> daemon;
 };
 
 // Direct invocation: an application-level component loaded into this process.

@@ -122,6 +122,18 @@ bool decode_respawn_failed(const std::vector<uint8_t> &payload, int *round, int 
     return true;
 }
 
+bool decode_promote(const std::vector<uint8_t> &payload, Promotion *out) {
+    harness::Unpacker in(payload);
+    std::string kind;
+    int32_t standby = 0, round = 0, rank = 0, incarnation = 0;
+    if (!in.str(kind) || kind != "promote" || !in.i32(standby) || !in.i32(round) || !in.i32(rank) ||
+        !in.i32(incarnation))
+        return false;
+    if (standby < 0 || round < 0 || rank < 0 || incarnation < 0) return false;
+    *out = Promotion{standby, round, rank, incarnation};
+    return true;
+}
+
 std::vector<uint8_t> encode_fence(int rank, int incarnation, int by_rank, const std::string &why) {
     harness::Packer out;
     out.str("fence").i32(rank).i32(incarnation).i32(by_rank).str(why);

@@ -54,6 +54,18 @@ struct Promotion {
     int incarnation = 0;
 };
 bool decode_promote(const std::vector<uint8_t> &payload, Promotion *out);
+// The promote addressed to standby `number` in one event, checked against a
+// job of `world_size` ranks. Nothing for another kind or another standby's
+// promote; a promote whose fields do not parse is to be ignored with a
+// warning (`ignored` says why); one addressed here that names no replacement of
+// the job (rank out of range, incarnation or round below 1) is an error.
+struct PromoteMatch {
+    std::optional<Promotion> promotion;
+    std::string error;    // addressed here, unusable: the standby ends
+    std::string ignored;  // malformed: logged and skipped
+};
+PromoteMatch match_promote(const std::vector<uint8_t> &payload, int number, int world_size);
+
 std::vector<uint8_t> encode_fence(int rank, int incarnation, int by_rank, const std::string &why);
 
 }  // namespace ftmpi::ft

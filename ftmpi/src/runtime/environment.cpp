@@ -60,7 +60,8 @@ std::thread::id main_thread;
 // standby is promoted.
 std::string init_subject() {
     const settings::Values &env = settings::current();
-    if (env.is_set(settings::Id::standby)) return "standby " + env.given(settings::Id::standby);
+    if (env.is_set(settings::Id::standby) && env.valid(settings::Id::standby))
+        return "standby " + env.given(settings::Id::standby);
     return "rank " + std::to_string(my_rank);
 }
 

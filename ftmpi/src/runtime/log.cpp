@@ -33,7 +33,7 @@ std::string prefix() {
     const settings::Values &v = settings::current();
     std::string inside;
     if (v.is_set(Id::job)) inside = "job " + v.text(Id::job);
-    if (v.is_set(Id::standby))
+    if (v.is_set(Id::standby) && v.valid(Id::standby))
         inside += (inside.empty() ? "standby " : " standby ") + v.given(Id::standby);
     else if (v.is_set(Id::rank))
         inside += (inside.empty() ? "rank " : " rank ") + v.given(Id::rank);

@@ -47,26 +47,6 @@ bool daemon_silent(const harness::Error &e) {
 
 }  // namespace standby_wait
 
-PromoteMatch match_promote(const std::vector<uint8_t> &payload, int number, int world_size) {
-    PromoteMatch m;
-    if (ft::kind_of(payload) != "promote") return m;
-    ft::Promotion p;
-    if (!ft::decode_promote(payload, &p)) {
-        m.ignored = "a promote event whose fields do not parse (expected i32 standby, round, rank, incarnation, none "
-                    "negative)";
-        return m;
-    }
-    if (p.standby != number) return m;
-    if (p.rank >= world_size || p.incarnation < 1 || p.round < 1) {
-        m.error = "its promote names rank " + std::to_string(p.rank) + " incarnation " + std::to_string(p.incarnation) +
-            " round " + std::to_string(p.round) + ", no replacement in a job of " + std::to_string(world_size) +
-            " ranks (rank below the size, incarnation and round 1 or more)";
-        return m;
-    }
-    m.promotion = p;
-    return m;
-}
-
 Standby::Standby(std::string job, int number) : topic_("job/" + std::move(job)), number_(number) {
     connect(&last_error_);
 }
@@ -128,7 +108,7 @@ harness::Result<ft::Promotion> Standby::wait_for_promotion(const Limits &limits)
                                                 " were dropped before it read them (its promote may be among them)");
             fetched = true;
             after = e.seq;
-            PromoteMatch m = match_promote(e.payload, number_, limits.world_size);
+            ft::PromoteMatch m = ft::match_promote(e.payload, number_, limits.world_size);
             if (!m.ignored.empty())
                 log::warn("standby %d: ignoring event %lld of %s: %s", number_, static_cast<long long>(e.seq),
                           topic_.c_str(), m.ignored.c_str());

@@ -54,16 +54,4 @@ private:
     std::string last_error_;
 };
 
-// The promote addressed to standby `number` in one event, checked against a
-// job of `world_size` ranks. Nothing for another kind or another standby's
-// promote; a promote whose fields do not parse is ignored with a warning
-// (*ignored set to why); one addressed here that names no replacement of
-// the job (rank out of range, incarnation or round below 1) is an error.
-struct PromoteMatch {
-    std::optional<ft::Promotion> promotion;
-    std::string error;    // addressed here, unusable: the standby ends
-    std::string ignored;  // malformed: logged and skipped
-};
-PromoteMatch match_promote(const std::vector<uint8_t> &payload, int number, int world_size);
-
 }  // namespace ftmpi::runtime

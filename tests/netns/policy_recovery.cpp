@@ -3,9 +3,11 @@
 // replacements go where the policy says (docs/policies.md).
 //
 // * sliding: a 2x2 job on a 3x2 host grid with spares 2D(1,1); a host's
-//   daemon is killed with SIGKILL; the ranks move as harness::placement
-//   computes for the same case (slidesim's implementation), a surviving rank
-//   included, and the job ends with the failure-free answer;
+//   daemon is killed with SIGKILL, then the daemon where its rank went; the
+//   ranks move as harness::placement computes for the same failures
+//   (slidesim's implementation: a slide that moves a surviving rank too,
+//   then what the hybrid picks next), and the job ends with the
+//   failure-free answer;
 // * repeated: one rank killed three times on its host: RESTART twice, then
 //   MIGRATE (detector repeated, threshold 2);
 // * network: two of the three hosts behind switch s1 cut off: the second
@@ -22,6 +24,7 @@
 #include <csignal>
 #include <fstream>
 #include <future>
+#include <map>
 
 using namespace harness;
 using namespace harness::it;
@@ -121,18 +124,30 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
                                     "2D(1,1)", "--timeout", "150", "-np", "4"},
                          stencil(work.path(), 300));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
-    wait_ranks(work.path(), 4);
+    auto pids = wait_ranks(work.path(), 4);
 
-    // The answer of the placement library for the same case.
-    const int victim = 1;  // (1,0), rank 1's host
+    // The answers of the placement library for the same failures.
     placement::Placement expected(placement::HostGrid({3, 2}, false), placement::SparePattern::parse("2D(1,1)"));
-    auto outcome = expected.fail(victim, placement::Method::parse("hybrid(all)", 2));
+    const auto hybrid = placement::Method::parse("hybrid(all)", 2);
+    const int first = 1;  // (1,0), rank 1's host
+    auto outcome = expected.fail(first, hybrid);
     REQUIRE(std::holds_alternative<placement::Substitution>(outcome));
-    const auto &sub = std::get<placement::Substitution>(outcome);
-    REQUIRE(sub.moves.size() >= 2);  // a slide: a surviving rank moves too
+    const auto one = std::get<placement::Substitution>(outcome);
+    REQUIRE(one.moves.size() >= 2);  // a slide: a surviving rank moves too
+    const int second = expected.host_of(1);  // where rank 1 went
+    outcome = expected.fail(second, hybrid);
+    REQUIRE(std::holds_alternative<placement::Substitution>(outcome));
+    const auto two = std::get<placement::Substitution>(outcome);
 
-    MESSAGE("killing daemon " << d[victim]->id() << " (host " << victim << ", rank 1) with SIGKILL");
-    d[victim]->kill_hard();
+    MESSAGE("killing daemon " << d[first]->id() << " (host " << first << ", rank 1) with SIGKILL");
+    d[first]->kill_hard();
+    // Rank 1 runs again at its new host and computes: the second failure.
+    pid_t again = wait_new_pid(work.path(), 1, pids[1]);
+    wait_checkpoint(work.path(), 1, std::filesystem::file_time_type::clock::now());
+    MESSAGE("rank 1 runs again (pid " << again << "); killing daemon " << d[static_cast<std::size_t>(second)]->id()
+                                      << " (host " << second << ")");
+    d[static_cast<std::size_t>(second)]->kill_hard();
+
     auto r = job.get();
     INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
     REQUIRE_FALSE(r.timed_out);
@@ -140,12 +155,16 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
     CHECK(contains(r.out, "correct"));
     CHECK_FALSE(contains(r.out, "WRONG"));
     CHECK(contains(r.err, "MIGRATE by detector physical"));
-    for (const auto &m : sub.moves) {
-        const std::string to = d[static_cast<std::size_t>(m.to)]->id();
-        CHECK_MESSAGE(contains(r.err, "started rank " + std::to_string(m.rank) + ".1 on daemon " + to),
-                      "rank " << m.rank << " should restart on host " << m.to);
-        if (m.rank != 1) CHECK(contains(r.err, "moved to daemon " + to + " by the sliding substitution"));
-    }
+    std::map<int, int> incarnation;
+    for (const auto *sub : {&one, &two})
+        for (const auto &m : sub->moves) {
+            const int inc = ++incarnation[m.rank];
+            const std::string to = d[static_cast<std::size_t>(m.to)]->id();
+            CHECK_MESSAGE(contains(r.err, "started rank " + std::to_string(m.rank) + "." + std::to_string(inc) +
+                                              " on daemon " + to),
+                          "rank " << m.rank << "." << inc << " should start on host " << m.to);
+            if (m.rank != 1) CHECK(contains(r.err, "moved to daemon " + to + " by the sliding substitution"));
+        }
 }
 
 TEST_CASE("repeated faults on one host: RESTART twice, then MIGRATE") {

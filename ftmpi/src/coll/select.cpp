@@ -90,8 +90,9 @@ std::string read_file(const char *path, std::string *text) {
 // FTMPI_COLL_<X> that names no collective: most likely a typo; said on one
 // line, not fatal (other FTMPI_COLL_ settings may come with other parts).
 void warn_unknown_settings(const settings::Values &env) {
-    // Rank 0 speaks for the job (every rank has the same environment).
-    if (env.integer(settings::Id::rank) != 0) return;
+    // Rank 0 speaks for the job (every rank has the same environment); a
+    // hot standby, whose FTMPI_RANK means nothing yet, is silent.
+    if (env.integer(settings::Id::rank) != 0 || env.is_set(settings::Id::standby)) return;
     for (const auto &[name, value] : env.family(forced_prefix)) {
         const std::string key = name.substr(std::strlen(forced_prefix));
         const bool known = collective_from_name(key).has_value() && upper(key.c_str()) == key;

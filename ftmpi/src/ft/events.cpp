@@ -122,6 +122,38 @@ bool decode_respawn_failed(const std::vector<uint8_t> &payload, int *round, int 
     return true;
 }
 
+bool decode_promote(const std::vector<uint8_t> &payload, Promotion *out) {
+    harness::Unpacker in(payload);
+    std::string kind;
+    int32_t standby = 0, round = 0, rank = 0, incarnation = 0;
+    if (!in.str(kind) || kind != "promote" || !in.i32(standby) || !in.i32(round) || !in.i32(rank) ||
+        !in.i32(incarnation))
+        return false;
+    if (standby < 0 || round < 0 || rank < 0 || incarnation < 0) return false;
+    *out = Promotion{standby, round, rank, incarnation};
+    return true;
+}
+
+PromoteMatch match_promote(const std::vector<uint8_t> &payload, int number, int world_size) {
+    PromoteMatch m;
+    if (kind_of(payload) != "promote") return m;
+    Promotion p;
+    if (!decode_promote(payload, &p)) {
+        m.ignored = "a promote event whose fields do not parse (expected i32 standby, round, rank, incarnation, none "
+                    "negative)";
+        return m;
+    }
+    if (p.standby != number) return m;
+    if (p.rank >= world_size || p.incarnation < 1 || p.round < 1) {
+        m.error = "its promote names rank " + std::to_string(p.rank) + " incarnation " + std::to_string(p.incarnation) +
+            " round " + std::to_string(p.round) + ", no replacement in a job of " + std::to_string(world_size) +
+            " ranks (rank below the size, incarnation and round 1 or more)";
+        return m;
+    }
+    m.promotion = p;
+    return m;
+}
+
 std::vector<uint8_t> encode_fence(int rank, int incarnation, int by_rank, const std::string &why) {
     harness::Packer out;
     out.str("fence").i32(rank).i32(incarnation).i32(by_rank).str(why);

@@ -27,6 +27,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include <sys/socket.h>
 
@@ -59,6 +60,8 @@ std::optional<hl::VirtualMachine> connect_daemon(milliseconds timeout, std::stri
 
 class Notifier {
 public:
+    // A daemon connection start() uses instead of making one.
+    void adopt(hl::VirtualMachine vm) { adopted_ = std::move(vm); }
     bool start();
     void stop();
     bool running() const { return running_.load(std::memory_order_acquire); }
@@ -107,6 +110,8 @@ private:
 
     std::mutex publish_mu_;
     std::optional<hl::VirtualMachine> publish_vm_;
+
+    std::optional<hl::VirtualMachine> adopted_;  // adopt()'s, until start()
 };
 
 Notifier &notifier() {
@@ -295,7 +300,8 @@ bool Notifier::start() {
     if (s.comm_mode == FTMPI_COMM_MODE_ABORT) return skip("comm mode abort");
     if (s.job.empty() || !s.have_daemon) return skip("not launched through a VM");
     std::string error;
-    vm_ = connect_daemon(milliseconds(3000), &error);
+    vm_ = std::exchange(adopted_, std::nullopt);
+    if (!vm_) vm_ = connect_daemon(milliseconds(3000), &error);
     if (!vm_) return skip("the local daemon does not answer: " + error);
     topic_ = "job/" + s.job;
     after_ = 0;
@@ -415,6 +421,10 @@ bool Notifier::wait_event(const std::string &kind, const std::function<bool(cons
 }
 
 }  // namespace
+
+void adopt_daemon_connection(std::optional<hl::VirtualMachine> vm) {
+    if (vm) notifier().adopt(std::move(*vm));
+}
 
 bool start_notifier() {
     return notifier().start();

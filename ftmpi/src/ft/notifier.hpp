@@ -6,12 +6,20 @@
 // confirms them or FTMPI_CONFIRM_MS passes, and watches its own daemon.
 #pragma once
 
+#include <harness/hlib/hlib.hpp>
+
+#include <optional>
+
 namespace ftmpi::ft {
 // Forget a suspicion of `world` (it was declared failed).
 void forget_suspicion(int world);
 }  // namespace ftmpi::ft
 
 namespace ftmpi::ft {
+// A connection to the local daemon the notifier starts with instead of
+// making one (a promoted hot standby's: runtime/standby.hpp). Before
+// start_notifier; an empty one changes nothing.
+void adopt_daemon_connection(std::optional<harness::hlib::VirtualMachine> vm);
 // Starts the notifier when the job runs under a VM whose events service
 // answers (FTMPI_JOB and HARNESS_HCORE set, comm mode not ABORT): true
 // then, and confirm() becomes true. Otherwise logs why (FTMPI_VERBOSE) and

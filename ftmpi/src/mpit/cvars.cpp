@@ -59,6 +59,7 @@ constexpr std::array<Meta, static_cast<std::size_t>(Id::count)> metas{{
     {Id::restarted, Category::job, v_dev, s_readonly},
     {Id::incarnation, Category::job, v_dev, s_readonly},
     {Id::round, Category::job, v_dev, s_readonly},
+    {Id::standby, Category::job, v_dev, s_readonly},
     {Id::world_base, Category::job, v_dev, s_readonly},
     {Id::world_ranks, Category::job, v_dev, s_readonly},
     {Id::universe_size, Category::job, v_dev, s_readonly},
@@ -95,6 +96,7 @@ constexpr std::array<Meta, static_cast<std::size_t>(Id::count)> metas{{
     {Id::join, Category::fault_tolerance, v_tuner, s_local},
     {Id::join_connect, Category::fault_tolerance, v_tuner_detail, s_local},
     {Id::join_state, Category::fault_tolerance, v_tuner_detail, s_local},
+    {Id::standby_wait, Category::fault_tolerance, v_tuner_detail, s_local},
     {Id::coll_table, Category::collectives, v_tuner, s_all_eq},
 }};
 

@@ -12,9 +12,14 @@
 // the job before it connects. A REBUILD replacement (FTMPI_RESTARTED=1,
 // FTMPI_INCARNATION=k, FTMPI_ROUND=r) publishes a record with its
 // incarnation, connects to every live rank, joins the survivors' recovery
-// (ft::join_as_replacement) and returns MPI_INIT_RESTARTED_NODE. MPI-4
-// sessions share the runtime (start_session / end_session below).
+// (ft::join_as_replacement) and returns MPI_INIT_RESTARTED_NODE. A hot
+// standby (FTMPI_STANDBY=k, runtime/standby.hpp) does the rank-independent
+// part (settings, collective selection, comm-driver plugins, a daemon
+// connection), waits for the job to promote it, and then goes on as that
+// replacement. MPI-4 sessions share the runtime (start_session /
+// end_session below).
 #include "coll/select.hpp"
+#include "ft/notifier.hpp"
 #include "internal/cominfo.hpp"
 #include "internal/comm.hpp"
 #include "internal/errors.hpp"
@@ -27,6 +32,7 @@
 #include "runtime/init.hpp"
 #include "runtime/lifecycle.hpp"
 #include "runtime/log.hpp"
+#include "runtime/standby.hpp"
 #include "runtime/startup_failures.hpp"
 #include "runtime/wireup.hpp"
 #include "settings/values.hpp"
@@ -35,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 #include <utility>
@@ -49,9 +56,46 @@ std::mutex init_mutex;
 int my_rank = 0, my_size = 1, provided_level = MPI_THREAD_SINGLE;
 std::thread::id main_thread;
 
+// Who MPI_Init's failure is about: "rank 3", or "standby 0" until a hot
+// standby is promoted.
+std::string init_subject() {
+    const settings::Values &env = settings::current();
+    if (env.is_set(settings::Id::standby) && env.valid(settings::Id::standby))
+        return "standby " + env.given(settings::Id::standby);
+    return "rank " + std::to_string(my_rank);
+}
+
 [[noreturn]] void init_failed(const std::string &why) {
-    log::error("MPI_Init failed on rank %d: %s", my_rank, why.c_str());
+    log::error("MPI_Init failed on %s: %s", init_subject().c_str(), why.c_str());
     _exit(1);
+}
+
+// A hot standby (runtime/standby.hpp) makes sense only where failed ranks
+// are replaced and something can promote it: REBUILD modes, a job of a VM.
+void check_standby_allowed(const settings::Values &env) {
+    using settings::Id;
+    const std::string mode = env.text(Id::comm_mode);
+    if (mode != "rebuild" && mode != "rebuild-append")
+        init_failed("FTMPI_STANDBY is set but FTMPI_COMM_MODE=" + mode +
+                    ": a hot standby only replaces failed ranks, in the rebuild and rebuild-append modes");
+    const char *hcore = std::getenv("HARNESS_HCORE");
+    if (!env.is_set(Id::job) || hcore == nullptr || *hcore == '\0')
+        init_failed("FTMPI_STANDBY is set but the job runs under no VM (FTMPI_JOB and HARNESS_HCORE): nothing can "
+                    "promote it");
+    if (!env.text(Id::parent).empty()) init_failed("FTMPI_STANDBY is set in a process started by MPI_Comm_spawn");
+}
+
+// The standby's promotion written where a replacement started by ftmpirun
+// has it (its environment), read again: from here on nothing tells this
+// process from that replacement (FTMPI_STANDBY goes, FTMPI_RANK is its rank).
+// setenv runs before any thread of libftmpi reads the environment.
+const settings::Values &become_replacement(const ft::Promotion &p) {
+    ::setenv("FTMPI_RANK", std::to_string(p.rank).c_str(), 1);
+    ::setenv("FTMPI_RESTARTED", "1", 1);
+    ::setenv("FTMPI_INCARNATION", std::to_string(p.incarnation).c_str(), 1);
+    ::setenv("FTMPI_ROUND", std::to_string(p.round).c_str(), 1);
+    ::unsetenv("FTMPI_STANDBY");
+    return settings::read_after_promotion();
 }
 
 }  // namespace
@@ -61,44 +105,74 @@ int init_before_join(int required, int *provided, bool *restarted) {
     *restarted = false;
     if (state.load() != State::fresh) return MPI_ERR_OTHER;  // MPI may be initialized once
     using settings::Id;
-    const settings::Values &env = settings::read_at_init();
+    const settings::Values *env = &settings::read_at_init();
+    my_rank = env->integer(Id::world_base) + env->integer(Id::rank);  // for the messages, until checked
+    if (const std::string problems = env->problems_text(); !problems.empty()) init_failed(problems);
+    // A hot standby first does what does not depend on its rank.
+    std::optional<Standby> standby;
+    if (env->is_set(Id::standby)) {
+        check_standby_allowed(*env);
+        standby.emplace(env->text(Id::job), env->integer(Id::standby));
+    }
     JobInfo job;
-    job.job = env.is_set(Id::job) ? env.text(Id::job) : "singleton";
-    job.world_base = env.integer(Id::world_base);
-    job.world_size = env.integer(Id::size);
-    const int rank_in_world = env.integer(Id::rank);
+    job.job = env->is_set(Id::job) ? env->text(Id::job) : "singleton";
+    job.world_base = env->integer(Id::world_base);
+    job.world_size = env->integer(Id::size);
+    job.size = std::max(env->integer(Id::world_ranks), job.world_base + job.world_size);
+    job.wireup = env->text(Id::wireup);
+    const bool spawned = !env->text(Id::parent).empty();
+    if (spawned && job.world_base < 1) init_failed("FTMPI_PARENT is set but FTMPI_WORLD_BASE is not");
+    if (job.size > 1 && job.wireup.empty()) init_failed("FTMPI_SIZE > 1 but FTMPI_WIREUP is not set");
+    // Bad collective settings stop the job here, before it connects.
+    if (std::string error = coll::init_selection(); !error.empty()) init_failed(error);
+    std::optional<CommDrivers> drivers;
+    if (!spawned && job.size > 1) {
+        try {
+            // Only rank 0 says which drivers it could not load; a standby is silent.
+            drivers = load_comm_drivers(standby ? -1 : job.world_base + env->integer(Id::rank));
+        } catch (const std::exception &e) {
+            init_failed(e.what());
+        }
+    }
+    if (standby) {
+        Standby::Limits limits;
+        limits.world_size = job.world_size;
+        limits.give_up = std::chrono::milliseconds(env->number(Id::standby_wait));
+        limits.daemon_lost = std::chrono::milliseconds(env->number(Id::daemon_lost));
+        auto promoted = standby->wait_for_promotion(limits);
+        if (!promoted) {
+            log::error("hot standby %d leaves the job: %s", env->integer(Id::standby),
+                       promoted.error().message.c_str());
+            _exit(1);
+        }
+        env = &become_replacement(*promoted);
+        ft::adopt_daemon_connection(standby->take_connection());
+    }
+
+    const int rank_in_world = env->integer(Id::rank);
     job.rank = job.world_base + rank_in_world;
-    job.size = std::max(env.integer(Id::world_ranks), job.world_base + job.world_size);
-    job.wireup = env.text(Id::wireup);
     my_rank = job.rank;
-    if (const std::string problems = env.problems_text(); !problems.empty()) init_failed(problems);
     if (job.world_size < 1 || rank_in_world < 0 || rank_in_world >= job.world_size)
         init_failed("FTMPI_RANK=" + std::to_string(rank_in_world) + " FTMPI_SIZE=" + std::to_string(job.world_size) +
                     " is not a rank of the job");
-    const bool spawned = !env.text(Id::parent).empty();
-    if (spawned && job.world_base < 1) init_failed("FTMPI_PARENT is set but FTMPI_WORLD_BASE is not");
-    if (job.size > 1 && job.wireup.empty()) init_failed("FTMPI_SIZE > 1 but FTMPI_WIREUP is not set");
-    if (env.flag(Id::restarted)) {
+    if (env->flag(Id::restarted)) {
         job.restarted = true;
-        job.incarnation = env.integer(Id::incarnation);
-        job.round = env.integer(Id::round);
+        job.incarnation = env->integer(Id::incarnation);
+        job.round = env->integer(Id::round);
         if (job.incarnation < 1 || job.round < 1)
             init_failed("FTMPI_RESTARTED=1 needs FTMPI_INCARNATION >= 1 and FTMPI_ROUND >= 1 (got " +
                         std::to_string(job.incarnation) + ", " + std::to_string(job.round) + ")");
         p2p::Engine::get().set_identity(job.incarnation, job.round);
     }
-    my_rank = job.rank;
     my_size = job.size;
-    // Bad collective settings stop the job here, before it connects.
-    if (std::string error = coll::init_selection(); !error.empty()) init_failed(error);
     main_thread = std::this_thread::get_id();
     provided_level = std::min(std::max(required, MPI_THREAD_SINGLE), MPI_THREAD_MULTIPLE);
 
-    const auto timeout = std::chrono::milliseconds(env.number(Id::wireup_timeout));
+    const auto timeout = std::chrono::milliseconds(env->number(Id::wireup_timeout));
     transport::RouterOptions options;
     // FTMPI_JOB_KEY (from ftmpirun) keeps two VMs' jobs of one id apart in
     // what the drivers name on this host (shared-memory files).
-    options.job = env.is_set(Id::job_key) ? job.job + "-" + env.text(Id::job_key) : job.job;
+    options.job = env->is_set(Id::job_key) ? job.job + "-" + env->text(Id::job_key) : job.job;
     options.rank = job.rank;
     options.size = job.size;
     // Under a launcher even a job of one process listens: it may spawn.
@@ -110,14 +184,9 @@ int init_before_join(int required, int *provided, bool *restarted) {
         options.preference = {"tcp"};
     } else if (job.size > 1) {
         options.listen_host = listen_host(job);
-        options.ranks_per_node = env.integer(Id::ranks_per_node);
-        try {
-            CommDrivers drivers = load_comm_drivers(job.rank);
-            options.preference = std::move(drivers.preference);
-            options.plugins = std::move(drivers.plugins);
-        } catch (const std::exception &e) {
-            init_failed(e.what());
-        }
+        options.ranks_per_node = env->integer(Id::ranks_per_node);
+        options.preference = std::move(drivers->preference);
+        options.plugins = std::move(drivers->plugins);
     }
     // The VM's failure notices: a rank that ends while the job wires up is
     // not waited for (startup_failures.hpp).

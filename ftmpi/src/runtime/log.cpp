@@ -27,12 +27,16 @@ Level threshold() {
     return settings::current().flag(Id::verbose) ? std::max(chosen, Level::info) : chosen;
 }
 
-// "FT-MPI[job 3 rank 2]", or as much of it as is known.
+// "FT-MPI[job 3 rank 2]", or as much of it as is known; a hot standby not
+// yet promoted has no rank: "FT-MPI[job 3 standby 0]".
 std::string prefix() {
     const settings::Values &v = settings::current();
     std::string inside;
     if (v.is_set(Id::job)) inside = "job " + v.text(Id::job);
-    if (v.is_set(Id::rank)) inside += (inside.empty() ? "rank " : " rank ") + v.given(Id::rank);
+    if (v.is_set(Id::standby) && v.valid(Id::standby))
+        inside += (inside.empty() ? "standby " : " standby ") + v.given(Id::standby);
+    else if (v.is_set(Id::rank))
+        inside += (inside.empty() ? "rank " : " rank ") + v.given(Id::rank);
     return inside.empty() ? std::string("FT-MPI") : "FT-MPI[" + inside + "]";
 }
 

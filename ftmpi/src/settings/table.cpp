@@ -59,6 +59,9 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
             "a replacement's incarnation (its predecessor's + 1)"),
     integer(Id::round, "round", "FTMPI_ROUND", "0", 0, int_max, launcher,
             "the recovery round that started a replacement"),
+    integer(Id::standby, "standby", "FTMPI_STANDBY", nullptr, 0, int_max, launcher,
+            "this process is hot standby number N (ftmpirun --standby): MPI_Init waits until the job promotes it to "
+            "a failed rank's replacement (REBUILD modes); FTMPI_RANK means nothing until then"),
     integer(Id::world_base, "world_base", "FTMPI_WORLD_BASE", "0", 0, int_max, launcher,
             "a spawned process's world rank in the job is this plus its rank in its MPI_COMM_WORLD"),
     integer(Id::world_ranks, "world_ranks", "FTMPI_WORLD_RANKS", "0", 0, int_max, launcher,
@@ -140,6 +143,9 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
              "how long a replacement or a spawned process tries each rank before it takes it for dead"),
     duration(Id::join_state, "join_state", "FTMPI_JOIN_STATE_MS", "60000", "ms", 1, int_max,
              "how long a replacement waits for the survivors to send it the recovered state"),
+    duration(Id::standby_wait, "standby_wait", "FTMPI_STANDBY_MS", "0", "ms", 0, int_max,
+             "how long a hot standby waits to be promoted before it exits with status 1; 0: until promoted or its "
+             "daemon is gone"),
 
     text(Id::coll_table, "coll_table", "FTMPI_COLL_TABLE", "", user,
          "a decision table file that takes precedence over the built-in one (written by ftmpi_tune)"),

@@ -35,6 +35,7 @@ enum class Id : int {
     restarted,
     incarnation,
     round,
+    standby,
     world_base,
     world_ranks,
     universe_size,
@@ -74,6 +75,7 @@ enum class Id : int {
     join,
     join_connect,
     join_state,
+    standby_wait,
     // Collectives.
     coll_table,
     count

@@ -89,4 +89,10 @@ const Values &read_at_init() {
     return at_init;
 }
 
+const Values &read_after_promotion() {
+    static const Values promoted(Values::environment());
+    published.store(&promoted, std::memory_order_release);
+    return promoted;
+}
+
 }  // namespace ftmpi::settings

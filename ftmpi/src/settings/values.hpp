@@ -77,5 +77,10 @@ const Values &current();
 // Reads the environment again, once, for MPI_Init; current() gives these
 // values from then on.
 const Values &read_at_init();
+// Reads the environment again, once more: a hot standby's MPI_Init once the
+// job promoted it (runtime/standby.hpp), after it set the replacement's
+// FTMPI_RANK, FTMPI_RESTARTED, FTMPI_INCARNATION and FTMPI_ROUND. current()
+// gives these values from then on; the earlier ones stay valid.
+const Values &read_after_promotion();
 
 }  // namespace ftmpi::settings

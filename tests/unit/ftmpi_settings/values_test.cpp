@@ -88,3 +88,23 @@ TEST_CASE("the process's values: read at the first use, then again once for MPI_
     CHECK(before.number(Id::spin) == 7);  // an earlier reference stays good
     unsetenv("FTMPI_SPIN_US");
 }
+
+TEST_CASE("FTMPI_STANDBY: unset for a rank, a standby's number 0 or more; FTMPI_STANDBY_MS a duration, 0 by default") {
+    const Values rank(Values::Environment{});
+    CHECK(!rank.is_set(Id::standby));
+    CHECK(rank.number(Id::standby_wait) == 0);
+
+    const Values standby(Values::Environment{{"FTMPI_STANDBY", "2"}, {"FTMPI_STANDBY_MS", "1500ms"}});
+    CHECK(standby.problems().empty());
+    CHECK(standby.is_set(Id::standby));
+    CHECK(standby.integer(Id::standby) == 2);
+    CHECK(standby.number(Id::standby_wait) == 1500);
+
+    const Values bad(Values::Environment{{"FTMPI_STANDBY", "-1"}, {"FTMPI_STANDBY_MS", "soon"}});
+    REQUIRE(bad.problems().size() == 2);
+    CHECK(bad.problems()[0] == "FTMPI_STANDBY=-1: out of range (expected an integer from 0 to 2147483647)");
+    CHECK(bad.problems()[1].starts_with("FTMPI_STANDBY_MS=soon: not a number (expected a whole number of ms"));
+    const Values word(Values::Environment{{"FTMPI_STANDBY", "first"}});
+    REQUIRE(word.problems().size() == 1);
+    CHECK(word.problems()[0].starts_with("FTMPI_STANDBY=first: not a number"));
+}

@@ -87,6 +87,12 @@ Bytes pack_rank_lost(int rank, int incarnation, const std::string &member, const
     return p.take();
 }
 
+Bytes pack_promote(int standby, int round, int rank, int incarnation) {
+    Packer p;
+    p.str("promote").i32(standby).i32(round).i32(rank).i32(incarnation);
+    return p.take();
+}
+
 Bytes pack_respawned(int round, int rank, int incarnation, const std::string &member) {
     Packer p;
     p.str("respawned").i32(round).i32(rank).i32(incarnation).str(member);
@@ -96,12 +102,6 @@ Bytes pack_respawned(int round, int rank, int incarnation, const std::string &me
 Bytes pack_respawn_failed(int round, int rank, const std::string &why) {
     Packer p;
     p.str("respawn_failed").i32(round).i32(rank).str(why);
-    return p.take();
-}
-
-Bytes pack_promote(int standby, int round, int rank, int incarnation) {
-    Packer p;
-    p.str("promote").i32(standby).i32(round).i32(rank).i32(incarnation);
     return p.take();
 }
 

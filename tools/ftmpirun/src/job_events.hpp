@@ -1,8 +1,8 @@
 // job_events.hpp — the events on topic job/<FTMPI_JOB> that ftmpirun reads and
 // writes (ftmpi/FT_CONTRACTS.md, "Events on job/<FTMPI_JOB>"): it acts on
 // `fence`, `respawn` and `spawn` (MPI_Comm_spawn) from the ranks and
-// publishes `rank_lost`, `respawned`, `respawn_failed`, `spawned` and
-// `spawn_failed`. Pack buffers, first field the kind. Pure, so tests
+// publishes `rank_lost`, `promote` (to a hot standby), `respawned`,
+// `respawn_failed`, `spawned` and `spawn_failed`. Pack buffers, first field the kind. Pure, so tests
 // check the encodings without a VM.
 #pragma once
 
@@ -50,11 +50,12 @@ struct JobRequest {
 JobRequest parse_job_event(std::span<const std::uint8_t> payload);
 
 Bytes pack_rank_lost(int rank, int incarnation, const std::string &member, const std::string &why);
+// Hot standby number `standby` (FTMPI_STANDBY) becomes `rank` with that
+// incarnation in recovery round `round`; published before the `respawned`
+// that tells the survivors (ftmpi/src/ft/RECOVERY.md "Hot standbys").
+Bytes pack_promote(int standby, int round, int rank, int incarnation);
 Bytes pack_respawned(int round, int rank, int incarnation, const std::string &member);
 Bytes pack_respawn_failed(int round, int rank, const std::string &why);
-// Hot standby `standby` becomes the replacement of `rank` (PROMOTE); sent
-// before the survivors' respawned for the same rank.
-Bytes pack_promote(int standby, int round, int rank, int incarnation);
 Bytes pack_spawned(const std::string &id, int spawn_id, int base, int count);
 Bytes pack_spawn_failed(const std::string &id, const std::string &why);
 // What the ranks publish (tests use them to drive ftmpirun).

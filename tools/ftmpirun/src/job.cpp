@@ -178,7 +178,9 @@ private:
         s.env = program.env;
         s.env.push_back("FTMPI_JOB=" + std::to_string(spec_.job_id));
         s.env.push_back("FTMPI_JOB_KEY=" + job_key_);
-        s.env.push_back("FTMPI_RANK=" + std::to_string(spawned ? spawned->rank_in_world : rank));
+        // A standby has no rank until promoted; without FTMPI_RANK its daemon
+        // does not take it for rank 0 when it cleans up after it.
+        if (standby < 0) s.env.push_back("FTMPI_RANK=" + std::to_string(spawned ? spawned->rank_in_world : rank));
         s.env.push_back("FTMPI_SIZE=" + std::to_string(spawned ? spawned->world_size : spec_.ranks.size()));
         s.env.push_back("FTMPI_WIREUP=" + wireup_);
         for (auto &kv : ft_environment(spec_.ft)) s.env.push_back(std::move(kv));
@@ -271,10 +273,32 @@ private:
         }
         if (p.fenced_by >= 0 && x.signal) x.why = "fenced at the request of rank " + std::to_string(p.fenced_by);
         if (p.discarded) return;  // never part of the job: its spawn failed
+        if (p.promoted && x.failed()) after_promoted_failure(p);
         record(p, x, stopping);
         if (!stopping && x.failed() && !aborting_ && rebuilds() && spec_.recovery && p.moved_why.empty() &&
             !plans_.count(p.rank))
             plan_recovery(p);
+    }
+
+    // A promoted standby that failed: its daemon's exit notice names no
+    // rank (it started as a standby), so the survivors learn it here, and
+    // its shared-memory files, which the daemon cleans up by the rank it
+    // started with, are removed here.
+    void after_promoted_failure(Process &p) {
+        if (!p.lost_published) {
+            p.lost_published = true;
+            publish(pack_rank_lost(p.rank, p.incarnation, p.place.member_id, "promoted standby ended"),
+                    "rank_lost for rank " + p.label());
+        }
+        if (dead_.count(p.place.member_id)) return;
+        std::string job = std::to_string(spec_.job_id) + "-" + job_key_;
+        const std::string files = "ftmpi." + job + "." + std::to_string(p.rank) + "." + std::to_string(p.incarnation);
+        auto removed = run_helper(control_.at(p.place.member_id),
+                                  {"find", "/dev/shm", "-maxdepth", "1", "(", "-name", files, "-o", "-name",
+                                   files + ".*", ")", "-delete"});
+        if (!removed || *removed != 0)
+            printer_.note("cannot remove the shared-memory files of rank " + p.label() + " on daemon " +
+                          p.place.member_id);
     }
 
     bool rebuilds() const {

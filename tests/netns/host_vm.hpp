@@ -36,8 +36,9 @@ std::int64_t drd_voters(const it::Daemon &d);
 test::DaemonOptions host_options(const Network &net, int i, const std::string &vm, const std::filesystem::path &key);
 
 // Starts the VM `vm` with key file `key` on every host of net (port 7001),
-// and returns once each daemon sees all alive and the DRD has a voter on
-// every host, so that the hosts left after one cut are a majority.
+// and returns once each daemon sees all alive and the DRD has all the voters
+// it will have (a voter on each of up to 3 hosts, 5 from 5 hosts on), so
+// that the hosts left after one cut are a majority.
 Daemons start_vm(const Network &net, const std::string &vm, const std::filesystem::path &key);
 
 // main() of a multi-host test: without root and `ip netns` it says SKIPPED

@@ -43,11 +43,15 @@ void write_file(const std::filesystem::path &p, const std::string &text) {
     std::ofstream(p) << text;
 }
 
-// ftmpirun in host 0's namespace, talking to its daemon.
+// ftmpirun in host 0's namespace, talking to its daemon. NOP message mode:
+// the stencil's halo exchanges with a live neighbour must fail once a
+// failure is known, or a rank would wait for a neighbour already in the
+// recovery (FT-MPI's message modes, ftmpi/FT_CONTRACTS.md).
 std::vector<std::string> ftmpirun(const netns::Network &net, const std::filesystem::path &key,
                                   const std::vector<std::string> &options, const std::vector<std::string> &program) {
     std::vector<std::string> argv{ip_path(), "netns", "exec", net.ns(0),    FTMPIRUN_PATH, "--hcore",
-                                  net.address(0) + ":7001",   "--key", key.string(), "--comm-mode", "rebuild"};
+                                  net.address(0) + ":7001",   "--key", key.string(), "--comm-mode", "rebuild",
+                                  "--msg-mode", "nop"};
     argv.insert(argv.end(), options.begin(), options.end());
     argv.insert(argv.end(), program.begin(), program.end());
     return argv;

@@ -277,7 +277,7 @@ private:
         record(p, x, stopping);
         if (!stopping && x.failed() && !aborting_ && rebuilds() && spec_.recovery && p.moved_why.empty() &&
             !plans_.count(p.rank))
-            plan_recovery(p);
+            plan_recovery(p, x.lost);
     }
 
     // A promoted standby that failed: its daemon's exit notice names no
@@ -335,10 +335,13 @@ private:
 
     // The policy decides where p's rank goes next; ranks a slide moves are
     // fenced now, so the survivors' recovery takes them in the same round.
-    void plan_recovery(const Process &p) {
+    // lost: p's daemon stopped answering (its host counts as failed before
+    // the VM says so).
+    void plan_recovery(const Process &p, bool lost) {
         const int rank = p.rank;
-        auto outcome = spec_.recovery->on_fault(rank, p.incarnation, host_index(p.place.member_id),
-                                                dead_.count(p.place.member_id) > 0, facts());
+        const bool host_failed = lost || !p.lost_why.empty() || dead_.count(p.place.member_id) > 0;
+        auto outcome =
+            spec_.recovery->on_fault(rank, p.incarnation, host_index(p.place.member_id), host_failed, facts());
         for (const auto &n : outcome.notes) printer_.note(n);
         for (const auto &[r, plan] : outcome.plans) plans_[r] = plan;
         for (int moved : outcome.moved) {
@@ -453,17 +456,24 @@ private:
                           std::to_string(round) + "): " + why);
             publish(pack_respawn_failed(round, rank, why), "respawn_failed");
         };
-        // The recovery policy's plan, made when the failure was seen.
-        std::optional<RankPlan> plan;
-        if (auto it = plans_.find(rank); it != plans_.end()) {
-            plan = it->second;
+        // The recovery policy's plan, made when the failure was seen; made
+        // again when it was not seen, or when the host it chose died since.
+        auto take_plan = [&]() -> std::optional<RankPlan> {
+            auto it = plans_.find(rank);
+            if (it == plans_.end()) return std::nullopt;
+            RankPlan taken = it->second;
             plans_.erase(it);
-        } else if (spec_.recovery && rebuilds()) {
-            plan_recovery(*latest);
-            if (auto again = plans_.find(rank); again != plans_.end()) {
-                plan = again->second;
-                plans_.erase(again);
-            }
+            return taken;
+        };
+        std::optional<RankPlan> plan = take_plan();
+        const bool stale = plan && plan->kind == RankPlan::Kind::start_on &&
+            dead_.count(spec_.hosts[static_cast<std::size_t>(plan->host)].member_id);
+        if (stale)
+            printer_.note("daemon " + spec_.hosts[static_cast<std::size_t>(plan->host)].member_id +
+                          ", planned for rank " + std::to_string(rank) + ", failed since; deciding again");
+        if ((!plan || stale) && spec_.recovery && rebuilds()) {
+            plan_recovery(*latest, false);
+            plan = take_plan();
         }
         if (plan && plan->kind == RankPlan::Kind::leave_out) {
             printer_.note("rank " + std::to_string(rank) + " gets no replacement (round " + std::to_string(round) +

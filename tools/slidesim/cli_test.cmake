@@ -9,8 +9,15 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "slidesim exited with ${rc}\nstderr:\n${err}\nstdout:\n${out}")
 endif()
 # 6x6 with 2D(2,1): 25 ranks; 1D after one failure: C_max 2 to 3, 2.6 on average.
+# With gnuplot installed it draws the PNGs, else it says so.
+find_program(GNUPLOT gnuplot)
+if(GNUPLOT)
+  set(plots "drew ${OUT}/collisions.png and ${OUT}/selection.png")
+else()
+  set(plots "gnuplot is not installed")
+endif()
 foreach(expected "11 of 36 hosts" "method 1D: exhaustive, 625 sequences" "method hybrid(2D+1D+0D): exhaustive"
-                 "2D %" "gnuplot")
+                 "2D %" "${plots}")
   string(FIND "${out}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "'${expected}' is missing from the output:\n${out}")
@@ -27,6 +34,17 @@ list(GET rows 1 first)
 if(NOT header STREQUAL "method,failed,handled,refused,best,average,worst" OR NOT first STREQUAL "1D,1,25,0,2,2.6,3")
   message(FATAL_ERROR "unexpected collisions.csv:\n${header}\n${first}")
 endif()
+# selection.gp picks each series by its rows (a 1/0 filter would leave only
+# isolated points, which gnuplot draws no line through): the hybrid's rows
+# come after 1D's two, three degrees per failure count.
+file(READ ${OUT}/selection.gp selection)
+foreach(expected "skip 1 every 3::2::7 using 2:4" "skip 1 every 3::3::7 using 2:4" "skip 1 every 3::4::7 using 2:4")
+  string(FIND "${selection}" "${expected}" at)
+  string(FIND "${selection}" "1/0" undefined)
+  if(at EQUAL -1 OR NOT undefined EQUAL -1)
+    message(FATAL_ERROR "selection.gp does not plot '${expected}' (or filters with 1/0):\n${selection}")
+  endif()
+endforeach()
 
 foreach(bad "--grid;6x" "--grid;6x6;--spares;3D(2,1)" "--grid;6x6;--method;3d" "--grid;6x6;--method;hybrid(1D+1D)")
   execute_process(COMMAND ${SLIDESIM} ${bad} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 30)

@@ -108,15 +108,24 @@ void write_plot_data(const std::string &dir, const SimulationSpec &spec, const s
       << "set datafile separator ','\nset terminal pngcairo size 900,600\nset output 'selection.png'\n"
       << "set title 'Selection rate, " << title << "'\nset xlabel 'failed hosts'\nset ylabel '% of handled failures'\n"
       << "set yrange [0:100]\nset key outside right\nplot \\\n";
+    // Each (method, degree) series is picked by its rows, not filtered with
+    // 1/0: selection.csv interleaves the degrees of a method per failure
+    // count, so a filter leaves every point between undefined ones and
+    // gnuplot draws no line. Row of (run, failure i, degree d), the header
+    // skipped: the rows of the runs before + i * degrees + d.
     bool first = true;
+    std::size_t row = 0;
     for (const MethodRun &run : runs) {
-        if (!run.method.hybrid()) continue;
-        for (int degree : run.method.degrees) {
-            const std::string m = run.method.describe();
-            p << (first ? "" : ", \\\n") << "  'selection.csv' using 2:((strcol(1) eq '" << m << "' && strcol(3) eq '"
-              << degree << "D') ? $4 : 1/0) with lines title '" << m << " " << degree << "D'";
-            first = false;
-        }
+        const std::size_t degrees = run.method.degrees.size();
+        const std::size_t rows = run.result.per_failures.size() * degrees;
+        if (run.method.hybrid() && rows > 0)
+            for (std::size_t d = 0; d < degrees; ++d) {
+                p << (first ? "" : ", \\\n") << "  'selection.csv' skip 1 every " << degrees << "::" << row + d
+                  << "::" << row + rows - 1 << " using 2:4 with linespoints pt 7 ps 0.5 title '"
+                  << run.method.describe() << " " << run.method.degrees[d] << "D'";
+                first = false;
+            }
+        row += rows;
     }
     if (first) p << "  NaN title 'no hybrid method in this run'";
     p << "\n";

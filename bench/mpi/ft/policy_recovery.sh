@@ -10,10 +10,15 @@
 #
 #   baseline   kill -9 rank V, no --ft-policy (replacement on the same host)
 #   restart    kill -9 rank V, policy: process -> RESTART
-#   migrate    kill -9 rank V, policy: repeated (threshold 0) -> MIGRATE
-#   promote    kill -9 rank V, policy: process -> PROMOTE, --standby 1
-#   slide-1d   kill -9 the daemon of rank 0's host; --grid 2x2 --spares 2D(2,1)
-#   slide-0d   (9 hosts), physical -> MIGRATE, placement sliding 1d / 0d
+#   migrate    kill -9 rank V, policy: process with "protocol": "MIGRATE"
+#              (every fault moves, to the least loaded other host)
+#   promote    kill -9 rank V, --standby 1 and no --ft-policy (every fault
+#              is promoted; the standby runs on a host of its own)
+#   slide-1d   kill -9 the daemon of rank 0's host, (0,0); --grid 2x2
+#   slide-0d   --spares 2D(2,1) (a 3x3 host grid, 5 spares), policy:
+#              physical -> MIGRATE, process -> RESTART, placement sliding
+#              with method 1d (rank 0 and rank 1 slide along their row)
+#              / 0d (rank 0 alone goes to the nearest spare)
 #   overhead   failure-free, with and without --ft-policy, alternating; ratio
 #              of the median compute times (goal: < 1 %)
 #
@@ -48,14 +53,14 @@ while (($#)); do
     --iters) iters=$2; shift 2 ;;
     --sleep-ms) sleep_ms=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "policy_recovery.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 ((victim > 0 && victim < np)) || { echo "policy_recovery.sh: --victim must be a rank from 1 to np-1 (rank 0 checks the answer)" >&2; exit 2; }
 
 cmake --build "$build" --target ftmpirun hcored netns_stencil_rebuild plugin_vm_drd plugin_vm_naming plugin_vm_events \
-  plugin_vm_spawn_notify -j2 >/tmp/policy_recovery.build.log 2>&1 ||
+  plugin_vm_spawn_notify plugin_comm_shm -j2 >/tmp/policy_recovery.build.log 2>&1 ||
   { tail -20 /tmp/policy_recovery.build.log; echo "policy_recovery.sh: build failed" >&2; exit 1; }
 ftmpirun=$build/tools/ftmpirun/ftmpirun
 hcored=$build/hcore/hcored
@@ -68,7 +73,7 @@ for c in $cases; do
   case $c in
     baseline) need=() ;;
     restart|migrate|overhead) need=(--ft-policy) ;;
-    promote) need=(--ft-policy --standby) ;;
+    promote) need=(--standby) ;;
     slide-1d|slide-0d) need=(--grid --spares --ft-policy) ;;
     *) echo "policy_recovery.sh: unknown case $c (see --help)" >&2; exit 2 ;;
   esac
@@ -89,7 +94,7 @@ stop_vm() {
   done
   daemons=()
 }
-trap 'stop_vm; [[ -n ${KEEP_WORK:-} ]] || rm -rf "$work"' EXIT
+trap 'stop_vm; if [[ -n ${KEEP_WORK:-} ]]; then echo "policy_recovery.sh: kept $work" >&2; else rm -rf "$work"; fi' EXIT
 results=$work/results
 : >"$results"
 echo "# $(date -u '+%F %T UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$results"
@@ -110,6 +115,12 @@ start_vm() { # N
       ${first:+--join "$first"} >"$work/vm/host$n.ready" 2>&1 ||
       { echo "policy_recovery.sh: hcored $n did not start:" >&2; cat "$work/vm/host$n.ready" >&2; return 1; }
     ports+=("$(sed -n 's/.*tcp=\([^ ]*\).*/\1/p' "$work/vm/host$n.ready")")
+    # The recovery-policy components, where ftmpirun (--root host0) looks
+    # first: the daemon's default plugin path has the VM services only.
+    [[ $n != 0 ]] || for package in detector protocol placement; do
+      mkdir -p "$work/vm/host0/lib/$package"
+      cp "$build/plugins-root/lib/$package/"* "$work/vm/host0/lib/$package/"
+    done
     daemons+=("$(cat "$work/vm/host$n/var/hcored.lock")")
     first=${ports[0]}
   done
@@ -173,13 +184,16 @@ slide_case() { # case method
   local c=$1 method=$2 x y
   start_vm 9 || return
   # The 3x3 host grid of --grid 2x2 --spares 2D(2,1), dimension 0 fastest.
+  # Daemon 0, ftmpirun's own, takes the spare corner (2,2), which neither
+  # method uses for a loss at (0,0): the daemon killed is never ftmpirun's.
+  # Daemon 1 is at (0,0), rank 0's host.
   for ((y = 0; y < 3; ++y)); do
-    for ((x = 0; x < 3; ++x)); do echo "${ports[x + 3 * y]} slots=1 coord=$x,$y"; done
+    for ((x = 0; x < 3; ++x)); do echo "${ports[(x + 3 * y + 1) % 9]} slots=1 coord=$x,$y"; done
   done >"$work/hosts"
   policy '{"detectors":[{"component":"physical"},{"component":"process"}],"placement":{"component":"sliding","method":"'"$method"'"}}'
   run_job -np 4 --grid 2x2 --spares '2D(2,1)' --hostfile "$work/hosts" --ft-policy "$work/policy.json"
   if wait_checkpoint 0; then
-    kill -9 "$(cat "$work/vm/host0/var/hcored.lock")" # the host at (0,0): rank 0's
+    kill -9 "$(cat "$work/vm/host1/var/hcored.lock")" # the host at (0,0): rank 0's
   else
     echo "policy_recovery.sh: $c: rank 0 wrote no checkpoint" >&2
   fi
@@ -220,13 +234,11 @@ for c in $cases; do
         policy '{"detectors":[{"component":"process"}]}'
         rank_kill_case restart --ft-policy "$work/policy.json" ;;
       migrate)
-        # TODO(lead): threshold 0 ("more than 0 faults") makes every fault migrate; adjust if refused.
-        policy '{"detectors":[{"component":"repeated","threshold":0}]}'
+        # repeated cannot say "every fault" (its threshold is at least 1);
+        # process with its protocol overridden can.
+        policy '{"detectors":[{"component":"process","protocol":"MIGRATE"}]}'
         rank_kill_case migrate --ft-policy "$work/policy.json" ;;
-      promote)
-        # TODO(lead): the key that makes a detector choose PROMOTE.
-        policy '{"detectors":[{"component":"process","protocol":"PROMOTE"}]}'
-        rank_kill_case promote --ft-policy "$work/policy.json" --standby 1 ;;
+      promote) rank_kill_case promote --standby 1 ;;
       slide-1d) slide_case slide-1d 1d ;;
       slide-0d) slide_case slide-0d 0d ;;
       overhead) overhead_case; break ;;

@@ -12,6 +12,8 @@
 //   MIGRATE (detector repeated, threshold 2);
 // * network: two of the three hosts behind switch s1 cut off: the second
 //   loss passes the threshold and its rank migrates off s1;
+// * promote: a killed rank's place goes to the hot standby started with the
+//   job; with none left, the next fault restarts the rank;
 // * a policy file naming an unknown component, or a bad value, is refused
 //   before anything starts.
 // Needs root: otherwise SKIPPED, 77.
@@ -238,6 +240,36 @@ TEST_CASE("two of three hosts behind a switch cut off: the second loss migrates 
     }
     net.restore(1);
     net.restore(2);
+}
+
+TEST_CASE("a hot standby takes a killed rank's place (PROMOTE), then the next fault restarts") {
+    netns::Network net(2);
+    test::TempDir work("hpolpro");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    auto d = netns::start_vm(net, "polpro", key);
+    // Ranks 0-1 on host 0; host 1 runs none, so the standby goes there.
+    std::string hosts = net.address(0) + ":7001:2," + net.address(1) + ":7001:1";
+    auto argv = ftmpirun(net, key, {"--host", hosts, "--standby", "1", "--timeout", "150", "-np", "2"},
+                         stencil(work.path(), 400));
+    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    auto pids = wait_ranks(work.path(), 2);
+    MESSAGE("killing rank 1 (pid " << pids[1] << ")");
+    REQUIRE(::kill(pids[1], SIGKILL) == 0);
+    pid_t promoted = wait_new_pid(work.path(), 1, pids[1]);
+    wait_checkpoint(work.path(), 1, std::filesystem::file_time_type::clock::now());
+    MESSAGE("rank 1 runs as the promoted standby (pid " << promoted << "); killing it too");
+    CHECK(::kill(promoted, SIGKILL) == 0);
+
+    auto r = job.get();
+    INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code() == 0);
+    CHECK(contains(r.out, "correct"));
+    CHECK(contains(r.err, "PROMOTE by detector process"));
+    CHECK(contains(r.err, "promoted standby 0 on daemon " + d[1]->id() + " to rank 1.1"));
+    // No standby left: the fallback restarts rank 1 where it last ran.
+    CHECK(contains(r.err, "started rank 1.2 on daemon " + d[1]->id()));
+    CHECK(contains(r.out, "rank 1 incarnation 1 host " + d[1]->id()));
 }
 
 TEST_CASE("a policy with an unknown component or a bad value is refused before anything starts") {

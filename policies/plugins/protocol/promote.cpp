@@ -1,6 +1,6 @@
 // protocol/promote: a hot standby takes the rank's place; with no standby
-// left, `fallback` says what then: migrate (default), restart on the same
-// host, or none.
+// left, `fallback` says what then: migrate (default); restart, as the
+// RESTART protocol does it (the same host, else migrate); or none.
 #include "protocols.hpp"
 
 #include <harness/policy/kit/protocol.hpp>
@@ -23,11 +23,15 @@ struct PromoteRule {
         if (why.empty()) return "";
         std::string refused = "promote: " + why;
         if (fallback == "none") return refused;
-        std::string fallback_why = fallback == "migrate" ? actions.migrate(fault.rank, decision.avoid_switch != 0)
-                                                         : actions.start_on(fault.rank, fault.host);
-        if (fallback_why.empty()) return "";
-        return refused + "; " +
-            (fallback == "migrate" ? "migrate: " : "start_on host " + std::to_string(fault.host) + ": ") + fallback_why;
+        std::string start_why;
+        if (fallback == "restart") {
+            start_why = actions.start_on(fault.rank, fault.host);
+            if (start_why.empty()) return "";
+            refused += "; start_on host " + std::to_string(fault.host) + ": " + start_why;
+        }
+        std::string migrate_why = actions.migrate(fault.rank, decision.avoid_switch != 0);
+        if (migrate_why.empty()) return "";
+        return refused + "; migrate: " + migrate_why;
     }
 };
 

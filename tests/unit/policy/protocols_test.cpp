@@ -108,6 +108,11 @@ TEST_CASE("promote promotes a standby; with none left it falls back as configure
     restarted.refuse = {"promote"};
     CHECK(to_restart->recover(fault(), decision("PROMOTE"), restarted) == "");
     CHECK(restarted.calls == Calls{"promote 7", "start_on 7 2"});
+    // As the RESTART protocol: its host refused too, it migrates.
+    RecordingLauncher host_gone;
+    host_gone.refuse = {"promote", "start_on"};
+    CHECK(to_restart->recover(fault(), decision("PROMOTE"), host_gone) == "");
+    CHECK(host_gone.calls == Calls{"promote 7", "start_on 7 2", "migrate 7"});
 
     auto without = load(R"({"detectors": [{"component": "physical", "protocol": "PROMOTE"}],
                             "protocols": {"PROMOTE": {"fallback": "none"}}})");

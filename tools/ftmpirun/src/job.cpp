@@ -8,6 +8,7 @@
 
 #include <harness/common/crypto.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -273,6 +274,10 @@ private:
         }
         if (p.fenced_by >= 0 && x.signal) x.why = "fenced at the request of rank " + std::to_string(p.fenced_by);
         if (p.discarded) return;  // never part of the job: its spawn failed
+        if (p.promoted) {  // its follower still knows it as the standby
+            x.rank = p.rank;
+            x.incarnation = p.incarnation;
+        }
         if (p.promoted && x.failed()) after_promoted_failure(p);
         record(p, x, stopping);
         if (!stopping && x.failed() && !aborting_ && rebuilds() && spec_.recovery && p.moved_why.empty() &&
@@ -321,6 +326,12 @@ private:
             for (const auto &p : procs_) hf.processes += !p.done && p.place.member_id == hf.member_id;
             f.hosts.push_back(hf);
         }
+        for (const auto &[rank, plan] : plans_)
+            if (plan.kind == RankPlan::Kind::start_on) f.planned_hosts.push_back(plan.host);
+        // A daemon seen to stop answering is down for the detectors before
+        // the VM declares it failed.
+        for (std::size_t i : lost_seen_)
+            if (int h = host_index(procs_.at(i).place.member_id); h >= 0) f.hosts[static_cast<std::size_t>(h)].alive = false;
         f.rank_host.assign(spec_.ranks.size(), -1);
         f.standby_host.assign(static_cast<std::size_t>(spec_.standbys), -1);
         for (const auto &p : procs_) {
@@ -337,11 +348,13 @@ private:
     // fenced now, so the survivors' recovery takes them in the same round.
     // lost: p's daemon stopped answering (its host counts as failed before
     // the VM says so).
-    void plan_recovery(const Process &p, bool lost) {
+    // at_host ≥ 0: the fault is at that job host (a planned host that died
+    // before the rank started there), not at p's.
+    void plan_recovery(const Process &p, bool lost, int at_host = -1) {
         const int rank = p.rank;
-        const bool host_failed = lost || !p.lost_why.empty() || dead_.count(p.place.member_id) > 0;
-        auto outcome =
-            spec_.recovery->on_fault(rank, p.incarnation, host_index(p.place.member_id), host_failed, facts());
+        const int host = at_host >= 0 ? at_host : host_index(p.place.member_id);
+        const bool host_failed = at_host >= 0 || lost || !p.lost_why.empty() || dead_.count(p.place.member_id) > 0;
+        auto outcome = spec_.recovery->on_fault(rank, p.incarnation, host, host_failed, facts());
         for (const auto &n : outcome.notes) printer_.note(n);
         for (const auto &[r, plan] : outcome.plans) plans_[r] = plan;
         for (int moved : outcome.moved) {
@@ -392,6 +405,8 @@ private:
     // connections did not break).
     void on_member_failed(const std::string &member, bool left, bool stopping) {
         if (!dead_.insert(member).second) return;
+        if (spec_.recovery && rebuilds() && !stopping)
+            for (const auto &n : spec_.recovery->on_host_lost(host_index(member), facts())) printer_.note(n);
         for (std::size_t i = 0; i < procs_.size(); ++i) {
             Process &p = procs_[i];
             if (p.place.member_id != member || p.lost_published) continue;
@@ -430,7 +445,14 @@ private:
 
     void on_respawn(const RespawnRequest &r) {
         const int np = static_cast<int>(spec_.ranks.size());
-        for (int rank : r.ranks) {
+        // A slide's ranks start in its pipeline order.
+        std::vector<int> ranks = r.ranks;
+        auto order = [&](int rank) {
+            auto it = plans_.find(rank);
+            return it == plans_.end() ? 0 : it->second.order;
+        };
+        std::stable_sort(ranks.begin(), ranks.end(), [&](int a, int b) { return order(a) < order(b); });
+        for (int rank : ranks) {
             if (!respawned_.insert({r.round, rank}).second) continue;  // once per (round, rank)
             if (rank >= np) {
                 publish(pack_respawn_failed(r.round, rank,
@@ -472,7 +494,9 @@ private:
             printer_.note("daemon " + spec_.hosts[static_cast<std::size_t>(plan->host)].member_id +
                           ", planned for rank " + std::to_string(rank) + ", failed since; deciding again");
         if ((!plan || stale) && spec_.recovery && rebuilds()) {
-            plan_recovery(*latest, false);
+            // A stale plan's host is where the policy (and its placement)
+            // put the rank: the fault is there.
+            plan_recovery(*latest, false, stale ? plan->host : -1);
             plan = take_plan();
         }
         if (plan && plan->kind == RankPlan::Kind::leave_out) {

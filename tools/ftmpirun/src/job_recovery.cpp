@@ -40,11 +40,26 @@ Recovery::Outcome Recovery::on_fault(int rank, int incarnation, int host, bool h
     out.notes.push_back("policy: rank " + std::to_string(rank) + " (" + host_name(host) + "): " + d.protocol +
                         (d.detector.empty() ? "" : " by detector " + d.detector) +
                         (d.reason.empty() ? "" : " (" + d.reason + ")"));
+    // (recover's reason starts with the protocol's name.)
     std::string failed = policy_->recover(f, d, *this);
-    if (!failed.empty() && !out.plans.count(rank)) leave_out(rank, d.protocol + " failed: " + failed);
+    if (!failed.empty() && !out.plans.count(rank)) leave_out(rank, failed);
     facts_ = nullptr;
     out_ = nullptr;
     return out;
+}
+
+std::vector<std::string> Recovery::on_host_lost(int host, const JobFacts &facts) {
+    if (!placement_ || host < 0 || host >= static_cast<int>(grid_->grid_of_host.size())) return {};
+    const int grid_host = grid_->grid_of_host[static_cast<std::size_t>(host)];
+    if (grid_host < 0 || lost_to_placement_.count(grid_host)) return {};
+    for (int h : facts.rank_host)
+        if (h == host) return {};
+    for (int h : facts.planned_hosts)
+        if (h == host) return {};
+    auto sub = placement_->fail(grid_host);
+    if (!sub) return {"placement: cannot take " + grid_->place(grid_host) + " out: " + sub.error().message};
+    lost_to_placement_.insert(grid_host);
+    return {"placement: free host " + grid_->place(grid_host) + " lost; no slide will use it"};
 }
 
 std::string Recovery::start_on(int rank, int host) {
@@ -87,7 +102,7 @@ std::string Recovery::slide(int rank, int host) {
         const int to = grid_->host_of_grid[static_cast<std::size_t>(m.to)];
         if (to < 0 || !facts_->hosts[static_cast<std::size_t>(to)].alive)
             return "placement: grid place " + grid_->place(m.to) + " has no alive host";
-        out_->plans[m.rank] = {RankPlan::Kind::start_on, to, -1, {}};
+        out_->plans[m.rank] = {RankPlan::Kind::start_on, to, -1, {}, ++next_order_};
         if (m.rank != rank) out_->moved.push_back(m.rank);
         moves += (moves.empty() ? "" : ", ") + std::string("rank ") + std::to_string(m.rank) + " " +
             grid_->place(m.from) + "→" + grid_->place(m.to);

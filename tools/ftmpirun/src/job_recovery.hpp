@@ -39,6 +39,7 @@ struct JobFacts {
     std::vector<HostFacts> hosts;   // the job's hosts
     std::vector<int> rank_host;     // job host of each rank's latest process
     std::vector<int> standby_host;  // job host of each standby; -1: gone or promoted
+    std::vector<int> planned_hosts; // job hosts a plan not carried out yet starts a rank on
 };
 
 // What happens to one rank at its next respawn request.
@@ -48,6 +49,7 @@ struct RankPlan {
     int host = -1;     // start_on: job host; promote: the standby's host
     int standby = -1;  // promote
     std::string why;   // leave_out: the reason, said to the survivors
+    int order = 0;     // a slide's pipeline position: its ranks start in this order
 };
 
 class Recovery final : public policy::Launcher {
@@ -64,6 +66,11 @@ public:
     // The latest process of `rank` (incarnation) on job host `host` failed;
     // host_failed: its daemon was declared failed.
     Outcome on_fault(int rank, int incarnation, int host, bool host_failed, const JobFacts &facts);
+    // A job host the VM declared failed. When it holds no rank (a spare, a
+    // host a slide vacated, a standby's) the placement learns it is gone,
+    // so no later slide counts on it; a host with a rank is the placement's
+    // business through that rank's fault.
+    std::vector<std::string> on_host_lost(int host, const JobFacts &facts);
 
     const policy::Policy &policy() const { return *policy_; }
 
@@ -82,6 +89,7 @@ private:
     std::map<int, int> faults_on_host_;  // job host → faults of the job's processes there
     std::set<int> lost_to_placement_;    // grid hosts the placement was told are lost
     std::set<int> standbys_taken_;
+    int next_order_ = 0;
     // During on_fault.
     const JobFacts *facts_ = nullptr;
     Outcome *out_ = nullptr;

@@ -56,12 +56,18 @@ std::int64_t allocate_job_id(hlib::VirtualMachine &vm) {
     return id;
 }
 
-// --standby without --ft-policy: every fault is given to a standby, and
-// while none is left the rank restarts on its host (else elsewhere).
-std::string promote_policy_text() {
-    return R"({"detectors": [{"component": "physical", "protocol": "PROMOTE"},
-                             {"component": "process", "protocol": "PROMOTE"}],
-               "protocols": {"PROMOTE": {"fallback": "restart"}}})";
+// The policy of a job given --spares and/or --standby but no --ft-policy:
+// a host that died slides (spares) or goes to a standby; a rank that died
+// on a live host goes to a standby, else restarts there (RESTART's own
+// fallback: elsewhere when that host is gone).
+std::string implied_policy_text(bool spares, bool standbys) {
+    if (!standbys) return policy::Policy::default_text("hybrid(all)");
+    std::string text = R"({"detectors": [{"component": "physical", "protocol": ")";
+    text += spares ? "MIGRATE" : "PROMOTE";
+    text += R"("}, {"component": "process", "protocol": "PROMOTE"}],
+               "protocols": {"PROMOTE": {"fallback": "restart"}})";
+    if (spares) text += R"j(, "placement": {"component": "sliding", "method": "hybrid(all)"})j";
+    return text + "}";
 }
 
 int run(const Options &o) {
@@ -217,10 +223,10 @@ int run(const Options &o) {
     // The recovery policy, its plugins loaded and checked before anything starts.
     std::shared_ptr<Recovery> recovery;
     if (!o.ft_policy.empty() || !o.spares.empty() || o.standby > 0) {
-        auto loaded = !o.ft_policy.empty() ? policy::Policy::from_file(o.ft_policy, connect)
-            : o.standby > 0 && o.spares.empty()
-            ? policy::Policy::from_text(promote_policy_text(), "the --standby policy", connect)
-            : policy::Policy::from_text(policy::Policy::default_text("hybrid(all)"), "the --spares policy", connect);
+        auto loaded = !o.ft_policy.empty()
+            ? policy::Policy::from_file(o.ft_policy, connect)
+            : policy::Policy::from_text(implied_policy_text(!o.spares.empty(), o.standby > 0),
+                                        o.spares.empty() ? "the --standby policy" : "the --spares policy", connect);
         if (!loaded) return fail(loaded.error().message);
         std::unique_ptr<policy::Placement> placer;
         if ((*loaded)->names_placement()) {

@@ -51,9 +51,9 @@ void write_file(const std::filesystem::path &p, const std::string &text) {
 // recovery (FT-MPI's message modes, ftmpi/FT_CONTRACTS.md).
 std::vector<std::string> ftmpirun(const netns::Network &net, const std::filesystem::path &key,
                                   const std::vector<std::string> &options, const std::vector<std::string> &program) {
-    std::vector<std::string> argv{ip_path(), "netns", "exec", net.ns(0),    FTMPIRUN_PATH, "--hcore",
-                                  net.address(0) + ":7001",   "--key", key.string(), "--comm-mode", "rebuild",
-                                  "--msg-mode", "nop"};
+    std::vector<std::string> argv{
+        ip_path(), "netns",      "exec",        net.ns(0), FTMPIRUN_PATH, "--hcore", net.address(0) + ":7001",
+        "--key",   key.string(), "--comm-mode", "rebuild", "--msg-mode",  "nop"};
     argv.insert(argv.end(), options.begin(), options.end());
     argv.insert(argv.end(), program.begin(), program.end());
     return argv;
@@ -124,10 +124,12 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
     // last column is spare. Rank r starts at working place r: hosts 0 1 3 4.
     std::string hostfile;
     for (int i = 0; i < 6; ++i)
-        hostfile += net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
+        hostfile +=
+            net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
     write_file(work.path() / "hosts", hostfile);
-    auto argv = ftmpirun(net, key, {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares",
-                                    "2D(1,1)", "--timeout", "150", "-np", "4"},
+    auto argv = ftmpirun(net, key,
+                         {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares", "2D(1,1)",
+                          "--timeout", "150", "-np", "4"},
                          stencil(work.path(), 300));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
     auto pids = wait_ranks(work.path(), 4);
@@ -139,7 +141,7 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
     auto outcome = expected.fail(first, hybrid);
     REQUIRE(std::holds_alternative<placement::Substitution>(outcome));
     const auto one = std::get<placement::Substitution>(outcome);
-    REQUIRE(one.moves.size() >= 2);  // a slide: a surviving rank moves too
+    REQUIRE(one.moves.size() >= 2);          // a slide: a surviving rank moves too
     const int second = expected.host_of(1);  // where rank 1 went
     outcome = expected.fail(second, hybrid);
     REQUIRE(std::holds_alternative<placement::Substitution>(outcome));
@@ -166,9 +168,10 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
         for (const auto &m : sub->moves) {
             const int inc = ++incarnation[m.rank];
             const std::string to = d[static_cast<std::size_t>(m.to)]->id();
-            CHECK_MESSAGE(contains(r.err, "started rank " + std::to_string(m.rank) + "." + std::to_string(inc) +
-                                              " on daemon " + to),
-                          "rank " << m.rank << "." << inc << " should start on host " << m.to);
+            CHECK_MESSAGE(
+                contains(r.err,
+                         "started rank " + std::to_string(m.rank) + "." + std::to_string(inc) + " on daemon " + to),
+                "rank " << m.rank << "." << inc << " should start on host " << m.to);
             if (m.rank != 1) CHECK(contains(r.err, "moved to daemon " + to + " by the sliding substitution"));
         }
 }
@@ -182,9 +185,10 @@ TEST_CASE("repeated faults on one host: RESTART twice, then MIGRATE") {
                                                             {"component": "process"}, {"component": "physical"}]})");
     // Ranks 0-1 on host 0, rank 2 on host 1, host 2 idle.
     std::string hosts = net.address(0) + ":7001:2," + net.address(1) + ":7001:1," + net.address(2) + ":7001:1";
-    auto argv = ftmpirun(net, key, {"--host", hosts, "--ft-policy", (work.path() / "policy.json").string(),
-                                    "--timeout", "150", "-np", "3"},
-                         stencil(work.path(), 500));
+    auto argv = ftmpirun(
+        net, key,
+        {"--host", hosts, "--ft-policy", (work.path() / "policy.json").string(), "--timeout", "150", "-np", "3"},
+        stencil(work.path(), 500));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
     auto pids = wait_ranks(work.path(), 3);
     pid_t pid = pids[2];
@@ -219,8 +223,9 @@ TEST_CASE("two of three hosts behind a switch cut off: the second loss migrates 
     for (int i = 0; i < 5; ++i)
         hostfile += net.address(i) + ":7001 slots=1 switch=" + std::string(i < 3 ? "s1" : "s2") + "\n";
     write_file(work.path() / "hosts", hostfile);
-    auto argv = ftmpirun(net, key, {"--hostfile", (work.path() / "hosts").string(), "--ft-policy",
-                                    (work.path() / "policy.json").string(), "--timeout", "150", "-np", "3"},
+    auto argv = ftmpirun(net, key,
+                         {"--hostfile", (work.path() / "hosts").string(), "--ft-policy",
+                          (work.path() / "policy.json").string(), "--timeout", "150", "-np", "3"},
                          stencil(work.path(), 300));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
     wait_ranks(work.path(), 3);
@@ -234,7 +239,8 @@ TEST_CASE("two of three hosts behind a switch cut off: the second loss migrates 
     CHECK(contains(r.out, "correct"));
     CHECK(contains(r.err, "MIGRATE by detector network"));
     for (int rank : {1, 2}) {
-        const bool off_switch = contains(r.err, "started rank " + std::to_string(rank) + ".1 on daemon " + d[3]->id()) ||
+        const bool off_switch =
+            contains(r.err, "started rank " + std::to_string(rank) + ".1 on daemon " + d[3]->id()) ||
             contains(r.err, "started rank " + std::to_string(rank) + ".1 on daemon " + d[4]->id());
         CHECK_MESSAGE(off_switch, "rank " << rank << " should restart behind switch s2");
     }

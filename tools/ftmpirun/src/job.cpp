@@ -274,7 +274,7 @@ private:
         }
         if (p.fenced_by >= 0 && x.signal) x.why = "fenced at the request of rank " + std::to_string(p.fenced_by);
         if (p.discarded) return;  // never part of the job: its spawn failed
-        if (p.promoted) {  // its follower still knows it as the standby
+        if (p.promoted) {         // its follower still knows it as the standby
             x.rank = p.rank;
             x.incarnation = p.incarnation;
         }
@@ -298,9 +298,9 @@ private:
         if (dead_.count(p.place.member_id)) return;
         std::string job = std::to_string(spec_.job_id) + "-" + job_key_;
         const std::string files = "ftmpi." + job + "." + std::to_string(p.rank) + "." + std::to_string(p.incarnation);
-        auto removed = run_helper(control_.at(p.place.member_id),
-                                  {"find", "/dev/shm", "-maxdepth", "1", "(", "-name", files, "-o", "-name",
-                                   files + ".*", ")", "-delete"});
+        auto removed = run_helper(
+            control_.at(p.place.member_id),
+            {"find", "/dev/shm", "-maxdepth", "1", "(", "-name", files, "-o", "-name", files + ".*", ")", "-delete"});
         if (!removed || *removed != 0)
             printer_.note("cannot remove the shared-memory files of rank " + p.label() + " on daemon " +
                           p.place.member_id);
@@ -331,7 +331,8 @@ private:
         // A daemon seen to stop answering is down for the detectors before
         // the VM declares it failed.
         for (std::size_t i : lost_seen_)
-            if (int h = host_index(procs_.at(i).place.member_id); h >= 0) f.hosts[static_cast<std::size_t>(h)].alive = false;
+            if (int h = host_index(procs_.at(i).place.member_id); h >= 0)
+                f.hosts[static_cast<std::size_t>(h)].alive = false;
         f.rank_host.assign(spec_.ranks.size(), -1);
         f.standby_host.assign(static_cast<std::size_t>(spec_.standbys), -1);
         for (const auto &p : procs_) {

@@ -36,10 +36,10 @@ struct HostFacts {
 
 // What the job looks like when a fault is decided.
 struct JobFacts {
-    std::vector<HostFacts> hosts;   // the job's hosts
-    std::vector<int> rank_host;     // job host of each rank's latest process
-    std::vector<int> standby_host;  // job host of each standby; -1: gone or promoted
-    std::vector<int> planned_hosts; // job hosts a plan not carried out yet starts a rank on
+    std::vector<HostFacts> hosts;    // the job's hosts
+    std::vector<int> rank_host;      // job host of each rank's latest process
+    std::vector<int> standby_host;   // job host of each standby; -1: gone or promoted
+    std::vector<int> planned_hosts;  // job hosts a plan not carried out yet starts a rank on
 };
 
 // What happens to one rank at its next respawn request.

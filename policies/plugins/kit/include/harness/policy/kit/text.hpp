@@ -8,6 +8,7 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <harness/policy.h>
 
@@ -17,10 +18,9 @@ namespace harness::policy::kit {
 // spaces, truncated and always NUL-terminated.
 void write_text(char *buf, std::size_t len, std::string_view text) noexcept;
 
-// Runs body() (returning a HARNESS_POLICY_* code); an exception becomes
-// HARNESS_POLICY_INVALID with its message in why.
-template <class Body>
-std::int32_t guarded(char *why, std::size_t why_len, Body &&body) noexcept {
+// Runs body(); an exception becomes `failed`, with its message in why.
+template <class T, class Body>
+T guarded_or(T failed, char *why, std::size_t why_len, Body &&body) noexcept {
     try {
         return body();
     } catch (const std::exception &e) {
@@ -28,20 +28,19 @@ std::int32_t guarded(char *why, std::size_t why_len, Body &&body) noexcept {
     } catch (...) {
         write_text(why, why_len, "unknown exception");
     }
-    return HARNESS_POLICY_INVALID;
+    return failed;
 }
 
-// The same for open(): a new instance, or nullptr with the reason in why.
+// A C entry returning a HARNESS_POLICY_* code: an exception is INVALID.
+template <class Body>
+std::int32_t guarded(char *why, std::size_t why_len, Body &&body) noexcept {
+    return guarded_or<std::int32_t>(HARNESS_POLICY_INVALID, why, why_len, std::forward<Body>(body));
+}
+
+// open(): a new instance, or nullptr with the reason in why.
 template <class Body>
 void *guarded_open(char *why, std::size_t why_len, Body &&body) noexcept {
-    try {
-        return body();
-    } catch (const std::exception &e) {
-        write_text(why, why_len, e.what());
-    } catch (...) {
-        write_text(why, why_len, "unknown exception");
-    }
-    return nullptr;
+    return guarded_or<void *>(nullptr, why, why_len, std::forward<Body>(body));
 }
 
 // A C string that may be NULL, as a view.

@@ -333,14 +333,34 @@ static void free_comms(void) {
     cart = work = MPI_COMM_NULL;
 }
 
+/* The first rank of comm that is a gap (a REBUILD that could not replace
+ * it: its group entry translates to MPI_UNDEFINED), or -1. */
+static int first_gap(MPI_Comm comm) {
+    int size = 0, gap = -1;
+    MPI_Group group;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_group(comm, &group);
+    for (int r = 0; r < size && gap < 0; ++r) {
+        int same = MPI_UNDEFINED;
+        MPI_Group_translate_ranks(group, 1, &r, group, &same);
+        if (same == MPI_UNDEFINED) gap = r;
+    }
+    MPI_Group_free(&group);
+    return gap;
+}
+
 /* The recovered communicator with its Cartesian view, and the iteration all
- * ranks can go back to; a failure during these steps starts them again. */
+ * ranks can go back to; a failure during these steps starts them again. A
+ * rank that could not be replaced leaves a hole in the grid no rollback can
+ * mend: the job gives up instead of failing at every iteration. */
 static int recover(const int dims[2], MPI_Errhandler eh) {
     const int periods[2] = {0, 0};
     for (int tries = 0; tries < 16; ++tries) {
         free_comms();
         if (MPI_Comm_dup(MPI_COMM_WORLD, &work) != MPI_SUCCESS) continue;
         const double recovered = MPI_Wtime();
+        const int gap = first_gap(work);
+        if (gap >= 0) fail("rank %d could not be replaced (a gap after the recovery); giving up", gap);
         if (MPI_Cart_create(work, 2, (int *)dims, (int *)periods, 0, &cart) != MPI_SUCCESS) continue;
         MPI_Comm_set_errhandler(cart, eh);
         int from = 0;

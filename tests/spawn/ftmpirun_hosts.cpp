@@ -1,6 +1,7 @@
 // ftmpirun's host selection and placement (no VM needed): names by id,
 // address and host, slot counts, hostfiles, by-slot placement, oversubscribe,
-// --map-by node and ppr:N:node, rankfiles and CPU lists.
+// --map-by node and ppr:N:node, rankfiles and CPU lists, and when a job may
+// wire up through a directory on one host.
 #include "hosts.hpp"
 #include "mapping.hpp"
 
@@ -142,4 +143,16 @@ TEST_CASE("rankfiles and CPU lists") {
     CHECK_FALSE(parse_rankfile("rank 0=a slot=1:0\n").ok());  // socket:core is not supported
     CHECK_FALSE(parse_rankfile("").ok());
     CHECK_FALSE(parse_cpu_list("3-1").ok());
+}
+
+TEST_CASE("the wire-up directory only for a job whose every process runs on one daemon") {
+    // Ranks on one daemon, no process beyond them: replacements stay there.
+    CHECK(single_job_daemon({"aaa", "aaa"}, {"aaa", "bbb"}, false) == std::optional<std::string>("aaa"));
+    // A hot standby or a policy's replacement may go to bbb, which could
+    // neither read aaa's directory nor reach a rank listening on loopback.
+    CHECK_FALSE(single_job_daemon({"aaa", "aaa"}, {"aaa", "bbb"}, true).has_value());
+    CHECK(single_job_daemon({"aaa"}, {"aaa"}, true) == std::optional<std::string>("aaa"));
+    // Ranks on two daemons: the DRD, whatever else.
+    CHECK_FALSE(single_job_daemon({"aaa", "bbb"}, {"aaa", "bbb"}, false).has_value());
+    CHECK_FALSE(single_job_daemon({}, {"aaa"}, false).has_value());
 }

@@ -174,4 +174,14 @@ std::optional<std::string> choose_replacement_host(const std::string &failed_on,
     return best->member_id;
 }
 
+std::optional<std::string> single_job_daemon(const std::vector<std::string> &rank_daemons,
+                                             const std::vector<std::string> &job_hosts, bool places_beyond_ranks) {
+    if (rank_daemons.empty()) return std::nullopt;
+    const std::string &first = rank_daemons.front();
+    auto elsewhere = [&](const std::string &member) { return member != first; };
+    if (std::any_of(rank_daemons.begin(), rank_daemons.end(), elsewhere)) return std::nullopt;
+    if (places_beyond_ranks && std::any_of(job_hosts.begin(), job_hosts.end(), elsewhere)) return std::nullopt;
+    return first;
+}
+
 }  // namespace harness::ftmpirun

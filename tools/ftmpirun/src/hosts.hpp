@@ -77,4 +77,15 @@ struct Candidate {
 std::optional<std::string> choose_replacement_host(const std::string &failed_on, bool failed_on_alive,
                                                    const std::vector<Candidate> &alive_candidates);
 
+// The daemon that runs every process the job will ever have, when there is
+// one: then its ranks may wire up through a directory on that host and
+// listen on the loopback address (FTMPI_WIREUP=dir:); otherwise they must
+// use the VM's DRD and an address the other hosts reach (drd:). Besides the
+// ranks' daemons (rank_daemons), a job that places processes beyond them —
+// hot standbys, which go to a host running no rank, or a recovery policy's
+// replacements, which may go to any host of the job — counts every host of
+// the job (job_hosts). Without that, replacements stay on the ranks' daemon.
+std::optional<std::string> single_job_daemon(const std::vector<std::string> &rank_daemons,
+                                             const std::vector<std::string> &job_hosts, bool places_beyond_ranks);
+
 }  // namespace harness::ftmpirun

@@ -57,14 +57,22 @@ public:
         return true;
     }
 
-    // Wire-up: a directory on the one host, or the DRD across hosts.
+    // Wire-up: a directory on the one host, or the DRD across hosts. One
+    // host means every process of the job, not only its first ranks: a hot
+    // standby or a policy's replacement on another host could neither read
+    // the directory nor be reached at the loopback address it listens on.
     bool prepare_wireup() {
-        if (control_.size() != 1) return true;
+        std::vector<std::string> rank_daemons, job_hosts;
+        for (const auto &r : spec_.ranks) rank_daemons.push_back(r.member_id);
+        for (const auto &h : spec_.hosts) job_hosts.push_back(h.member_id);
+        const bool places_beyond_ranks = spec_.recovery != nullptr || spec_.standbys > 0;
+        const auto single = single_job_daemon(rank_daemons, job_hosts, places_beyond_ranks);
+        if (!single) return true;
         std::array<std::uint8_t, 6> rnd{};
         random_bytes(rnd);
         wireup_dir_ = "/tmp/ftmpi-job" + std::to_string(spec_.job_id) + "-" + to_hex(rnd);
-        dir_member_ = control_.begin()->first;
-        auto made = run_helper(control_.begin()->second, {"mkdir", "-m", "700", wireup_dir_});
+        dir_member_ = *single;
+        auto made = run_helper(control_.at(dir_member_), {"mkdir", "-m", "700", wireup_dir_});
         if (!made) {
             printer_.note("cannot create the wire-up directory " + wireup_dir_ + " on daemon " + dir_member_ + ": " +
                           made.error().describe());

@@ -4,6 +4,7 @@
 #include "buffers.hpp"
 #include "internal/comm.hpp"
 #include "internal/datatype.hpp"
+#include "internal/ft.hpp"
 #include "internal/op.hpp"
 #include "internal/p2p.hpp"
 #include "mpi-ext.h"
@@ -217,6 +218,12 @@ int marker_error(MPI_Comm comm) {
 int Schedule::post(Round &round, bool degraded) {
     requests_.assign(round.messages.size(), MPI_REQUEST_NULL);
     statuses_.resize(round.messages.size());
+    // A degraded round of a NOP communicator that knows of a failure sends
+    // its markers but receives nothing: its live peers may have left the
+    // collective for the recovery (every operation of theirs failed too) and
+    // would never send; what those still in it send is purged by the
+    // recovery.
+    const bool send_only = degraded && ft::blocks_user_ops(comm_);
     // Receives first, so a peer's eager data finds its buffer already posted.
     // Every message is posted even after one fails to post (a failed peer
     // refuses at once): the others still owe or are owed theirs.
@@ -224,7 +231,7 @@ int Schedule::post(Round &round, bool degraded) {
     for (int pass = 0; pass < 2; ++pass) {
         for (size_t i = 0; i < round.messages.size(); ++i) {
             const Message &m = round.messages[i];
-            if (m.is_send != (pass == 1)) continue;
+            if (m.is_send != (pass == 1) || (send_only && !m.is_send)) continue;
             int rc;
             if (!m.is_send) {
                 rc = p2p::irecv(m.buf, m.count, m.type, m.peer, tag_, comm_, p2p::Channel::collective, &requests_[i]);

@@ -5,6 +5,7 @@
 // user operations.
 #include "ft/failure_list.hpp"
 #include "ft/notifier.hpp"
+#include "ft/recovery/recovery.hpp"
 #include "ft/settings.hpp"
 
 #include "internal/cominfo.hpp"
@@ -18,9 +19,11 @@
 namespace ftmpi::ft {
 namespace {
 
-// A communicator that has `f`'s process as a member learns it failed.
+// A communicator that has `f`'s process as a member learns it failed. (The
+// recovery's own agreements, on shadows, see failures through the
+// agreement and are left alone.)
 void mark_detected(MPI_Comm comm) {
-    if (!has_failure_since(comm, comm->ft.recovered_at)) return;
+    if (recovery::is_agreement_comm(comm) || !has_failure_since(comm, comm->ft.recovered_at)) return;
     int s = comm->ft.state.load();
     while ((s == FTMPI_COMM_OK || s == FTMPI_COMM_RECOVERED) &&
            !comm->ft.state.compare_exchange_weak(s, FTMPI_COMM_DETECTED)) {}

@@ -271,6 +271,12 @@ bool member_failed(MPI_Comm, int world) {
     return net->dead[static_cast<size_t>(world)];
 }
 
+// The simulated communicators are in CONT message mode: a degraded round
+// still receives.
+bool blocks_user_ops(MPI_Comm) {
+    return false;
+}
+
 // A stand-in agreement: the AND over every live rank's flag, once all voted.
 int agree(MPI_Comm comm, Agreement &a) {
     std::unique_lock lock(net->mutex);

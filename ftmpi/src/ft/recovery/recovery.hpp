@@ -54,6 +54,9 @@ uint32_t shadow_epoch(MPI_Comm comm);
 void next_shadow(MPI_Comm comm, uint32_t epoch);
 // comm (this context) is freed: its shadow goes too.
 void forget_shadow(uint32_t context);
+// True for a shadow: a communicator the recovery agrees on, which handles
+// its members' failures itself.
+bool is_agreement_comm(MPI_Comm comm);
 
 // MPI_Comm_create_group's recovery point: it is collective over the group
 // only, so an agreement over comm in every call would wait for members that

@@ -61,6 +61,10 @@ void next_shadow(MPI_Comm comm, uint32_t epoch) {
     comm::release(old);  // an agreement still finishing holds its own reference
 }
 
+bool is_agreement_comm(MPI_Comm comm) {
+    return comm->context >= 0x80000000u;
+}
+
 void forget_shadow(uint32_t context) {
     if (context >= 0x80000000u) return;  // a shadow itself
     MPI_Comm old = MPI_COMM_NULL;

@@ -7,7 +7,8 @@
 //   ranks move as harness::placement computes for the same failures
 //   (slidesim's implementation: a slide that moves a surviving rank too,
 //   then what the hybrid picks next), and the job ends with the
-//   failure-free answer;
+//   failure-free answer; a third failure that no method can handle leaves
+//   the rank out (a gap, REBUILD's fallback) and the program stops;
 // * repeated: one rank killed three times on its host: RESTART twice, then
 //   MIGRATE (detector repeated, threshold 2);
 // * network: two of the three hosts behind switch s1 cut off: the second
@@ -174,6 +175,47 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
                 "rank " << m.rank << "." << inc << " should start on host " << m.to);
             if (m.rank != 1) CHECK(contains(r.err, "moved to daemon " + to + " by the sliding substitution"));
         }
+}
+
+TEST_CASE("a failure no sliding method can handle: the rank is left out, as REBUILD does, and the program stops") {
+    netns::Network net(6);
+    test::TempDir work("hpolgap");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    auto d = netns::start_vm(net, "polgap", key);
+    std::string hostfile;
+    for (int i = 0; i < 6; ++i)
+        hostfile += net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
+    write_file(work.path() / "hosts", hostfile);
+    auto argv = ftmpirun(net, key, {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares",
+                                    "2D(1,1)", "--timeout", "150", "-np", "4"},
+                         stencil(work.path(), 400));
+    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    wait_ranks(work.path(), 4);
+    // (1,0) slides rank 1 to (2,0) and rank 3 to (2,1); (2,0) sends rank 1
+    // to the one free host left, (1,1); then (2,1), rank 3's, has nowhere.
+    placement::Placement expected(placement::HostGrid({3, 2}, false), placement::SparePattern::parse("2D(1,1)"));
+    const auto hybrid = placement::Method::parse("hybrid(all)", 2);
+    for (int host : {1, 2}) REQUIRE(std::holds_alternative<placement::Substitution>(expected.fail(host, hybrid)));
+    const int last = expected.host_of(3);
+    REQUIRE(std::holds_alternative<placement::Refusal>(expected.fail(last, hybrid)));
+    for (int host : {1, 2}) {  // rank 1's host both times
+        pid_t before = read_pid(work.path() / "rank1.pid");
+        MESSAGE("killing daemon " << d[static_cast<std::size_t>(host)]->id() << " (host " << host << ")");
+        d[static_cast<std::size_t>(host)]->kill_hard();
+        wait_new_pid(work.path(), 1, before);
+        wait_checkpoint(work.path(), 1, std::filesystem::file_time_type::clock::now());
+    }
+    MESSAGE("killing daemon " << d[static_cast<std::size_t>(last)]->id() << " (host " << last << ", rank 3)");
+    d[static_cast<std::size_t>(last)]->kill_hard();
+    auto r = job.get();
+    INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(contains(r.err, "rank 3 gets no replacement"));
+    CHECK(contains(r.err, "0D sliding: no free host left"));
+    // The program sees the gap and gives up with one line (MPI_Abort, 3).
+    CHECK(contains(r.err, "rank 3 could not be replaced"));
+    CHECK(r.exit_code() == 3);
+    CHECK_FALSE(contains(r.out, "correct"));
 }
 
 TEST_CASE("repeated faults on one host: RESTART twice, then MIGRATE") {

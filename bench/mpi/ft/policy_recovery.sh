@@ -26,7 +26,8 @@
 # rank ran, and whether every run's answer was correct; exit status 1 when a
 # run gave no correct answer or no recovery time. A case whose ftmpirun
 # options are missing stops the script (status 2) with one line naming them.
-# Environment: JOB_TIMEOUT (seconds per job, default 180), KEEP_WORK=1 keeps
+# Environment: RUN_LOGS=DIR keeps each job's output as DIR/<case>-<n>.out/.err;
+# JOB_TIMEOUT (seconds per job, default 180), KEEP_WORK=1 keeps
 # the work directory (the last job's out/err, the VM's roots) for a look.
 #
 # usage: bench/mpi/ft/policy_recovery.sh [--build DIR] [--cases "baseline restart …"]
@@ -154,6 +155,13 @@ record() { # case replaced-rank
   after=$(sed -n "s/^rank $victim incarnation [1-9][0-9]* host \(.*\)/\1/p" "$work/out" | tail -1)
   answer=$(grep -o 'correct$\|WRONG$' "$work/out" | tail -1)
   echo "$1 ms=${ms:-none} host_before=${before:-?} host_after=${after:-?} answer=${answer:-none} rc=$rc" | tee -a "$results"
+  if [[ -n ${RUN_LOGS:-} ]]; then
+    mkdir -p "$RUN_LOGS"
+    local n=1
+    while [[ -e $RUN_LOGS/$1-$n.out ]]; do n=$((n + 1)); done
+    cp "$work/out" "$RUN_LOGS/$1-$n.out"
+    cp "$work/err" "$RUN_LOGS/$1-$n.err"
+  fi
   [[ -n $ms && $answer == correct ]] || { echo "  (stderr:)" >&2; grep -v 'comm driver shm' "$work/err" | tail -5 >&2; }
 }
 

@@ -366,17 +366,29 @@ private:
         auto outcome = spec_.recovery->on_fault(rank, p.incarnation, host, host_failed, facts());
         for (const auto &n : outcome.notes) printer_.note(n);
         for (const auto &[r, plan] : outcome.plans) plans_[r] = plan;
+        // The survivors learn of the lost rank when the VM declares its
+        // daemon failed (rank_lost); fenced before that, the moved ranks
+        // would be agreed on first and the lost rank in a second round.
+        const bool lost_unconfirmed = host_failed && !dead_.count(p.place.member_id) && at_host < 0;
         for (int moved : outcome.moved) {
-            Process *latest = latest_process(moved);
-            if (!latest || latest->done) continue;
-            const RankPlan &to = plans_.at(moved);
-            latest->moved_why = "moved to daemon " + spec_.hosts[static_cast<std::size_t>(to.host)].member_id +
-                " by the sliding substitution";
-            printer_.note("rank " + latest->label() + " is " + latest->moved_why + ": killing it");
-            if (dead_.count(latest->place.member_id)) continue;
-            auto killed = control_.at(latest->place.member_id).signal(latest->handle, SIGKILL, true);
-            if (!killed) printer_.note("cannot kill rank " + latest->label() + ": " + killed.error().describe());
+            if (lost_unconfirmed)
+                fence_when_declared_[p.place.member_id].push_back(moved);
+            else
+                fence_moved(moved);
         }
+    }
+
+    // Kills the process of a rank a slide moves (its plan says where to).
+    void fence_moved(int rank) {
+        Process *latest = latest_process(rank);
+        if (!latest || latest->done || !plans_.count(rank)) return;
+        const RankPlan &to = plans_.at(rank);
+        latest->moved_why = "moved to daemon " + spec_.hosts[static_cast<std::size_t>(to.host)].member_id +
+            " by the sliding substitution";
+        printer_.note("rank " + latest->label() + " is " + latest->moved_why + ": killing it");
+        if (dead_.count(latest->place.member_id)) return;
+        auto killed = control_.at(latest->place.member_id).signal(latest->handle, SIGKILL, true);
+        if (!killed) printer_.note("cannot kill rank " + latest->label() + ": " + killed.error().describe());
     }
 
     Process *latest_process(int rank) {
@@ -436,6 +448,10 @@ private:
                 on_process_end(i, x, stopping);
             }
         }
+        // The ranks a slide moves for this host's loss go now, with it.
+        auto waiting = fence_when_declared_.extract(member);
+        if (!waiting.empty() && !stopping)
+            for (int moved : waiting.mapped()) fence_moved(moved);
     }
 
     void on_fence(const FenceRequest &f) {
@@ -684,6 +700,7 @@ private:
     std::set<std::size_t> lost_seen_;
     std::set<std::pair<int, int>> respawned_;               // (round, rank) already handled
     std::map<int, RankPlan> plans_;                         // rank → what its next respawn does (recovery policy)
+    std::map<std::string, std::vector<int>> fence_when_declared_;  // daemon → moved ranks to fence once it is declared
     int next_rank_ = static_cast<int>(spec_.ranks.size());  // the next spawned process's world rank
     int spawns_ = 0;                                        // MPI_Comm_spawn requests served
     std::string wireup_ = "drd:";

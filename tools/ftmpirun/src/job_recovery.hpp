@@ -5,10 +5,10 @@
 // surviving ranks too (a slide).
 //
 // A fault is decided when ftmpirun sees it (the process's end, or its
-// daemon declared failed), before the survivors agree on the failed set:
-// the ranks a slide moves are fenced at once, so the survivors' recovery
-// round takes them with the failed rank and restarts them all at their new
-// hosts in one round. The plan for each rank waits for the survivors'
+// daemon declared failed or seen to stop answering), before the survivors
+// agree on the failed set: the ranks a slide moves are fenced as the
+// survivors learn of the lost rank (job.cpp), so their recovery round takes
+// them with it and restarts them all at their new hosts in one round. The plan for each rank waits for the survivors'
 // respawn request, which carries it out (job.cpp).
 //
 // Pure (no VM, no threads): the job's state comes in as JobFacts.

@@ -184,10 +184,12 @@ TEST_CASE("a failure no sliding method can handle: the rank is left out, as REBU
     auto d = netns::start_vm(net, "polgap", key);
     std::string hostfile;
     for (int i = 0; i < 6; ++i)
-        hostfile += net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
+        hostfile +=
+            net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
     write_file(work.path() / "hosts", hostfile);
-    auto argv = ftmpirun(net, key, {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares",
-                                    "2D(1,1)", "--timeout", "150", "-np", "4"},
+    auto argv = ftmpirun(net, key,
+                         {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares", "2D(1,1)",
+                          "--timeout", "150", "-np", "4"},
                          stencil(work.path(), 400));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
     wait_ranks(work.path(), 4);

@@ -121,8 +121,8 @@ bool is_revoked(MPI_Comm);
 void forget_context(uint32_t context);
 
 // NOP message mode: completes every pending operation on comm with `code`,
-// its collectives' included (src/ft calls it when a member of a NOP comm
-// fails). A collective that only waits on live members would otherwise wait
+// its collectives' included but not the fault-tolerance machinery's (tags
+// from ft_tag_base; src/ft calls it when a member of a NOP comm fails). A collective that only waits on live members would otherwise wait
 // for ever: they leave it for the recovery once they know of the failure.
 // The recovery's purge drops what such collectives left in flight.
 void fail_pending(MPI_Comm comm, int code);

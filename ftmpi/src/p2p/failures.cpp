@@ -150,7 +150,13 @@ void Engine::fail_ops_if(const std::function<bool(const ftmpi_request_s &)> &pre
 void Engine::fail_pending(MPI_Comm comm, int code) {
     Lock lk(mu_);
     if (!running_) return;
-    fail_ops_if([comm](const ftmpi_request_s &r) { return r.comm == comm; }, code);
+    // The fault-tolerance machinery's own messages (agreements: strict
+    // collectives, MPIX_Comm_agree) handle failures themselves.
+    fail_ops_if(
+        [comm](const ftmpi_request_s &r) {
+            return r.comm == comm && (r.channel == Channel::user || r.tag < ft_tag_base);
+        },
+        code);
 }
 
 void Engine::settle_reports() {

@@ -4,12 +4,17 @@
  * recovery. Rank FT_KILL_RANK SIGKILLs itself at iteration FT_KILL_ITER; its
  * replacement's MPI_Init returns MPI_INIT_RESTARTED_NODE and loads the
  * checkpoint. The final answer must equal a failure-free run's, which every
- * rank computes serially to compare. */
+ * rank computes serially to compare. With FT_KILL_ALSO=r the victim SIGKILLs
+ * rank r too, right before itself: two replacements join in one round, and
+ * neither may take the other for failed (a survivor would then see a second
+ * failure and recover twice). */
 #include "ftmodes.h"
 
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { iterations = 12 };
 
@@ -22,6 +27,12 @@ static int recoveries;
 
 static long step(long v, long sum, int rank) {
     return (v * 7 + sum + rank) % 1000003;
+}
+
+/* FT_KILL_ALSO: the second victim (the first kills it), or -1. */
+static int kill_also(void) {
+    const char *r = getenv("FT_KILL_ALSO");
+    return r && *r ? atoi(r) : -1;
 }
 
 static long failure_free_answer(int size) {
@@ -85,6 +96,11 @@ int main(int argc, char **argv) {
     CHECK(size <= 64, "at most 64 ranks");
     const char *at = getenv("FT_KILL_ITER");
     const int kill_iter = at && *at ? atoi(at) : 5;
+    int pids[64] = {0};
+    if (kill_also() >= 0 && !restarted) {
+        int pid = (int)getpid();
+        MPI_Allgather(&pid, 1, MPI_INT, pids, 1, MPI_INT, MPI_COMM_WORLD);
+    }
     if (restarted) {
         load(rank);
         printf("rank %d: restarted (MPI_INIT_RESTARTED_NODE), checkpoint up to iteration %d\n", rank, last);
@@ -123,7 +139,12 @@ int main(int argc, char **argv) {
     if (getenv("FT_DEBUG")) printf("rank %d: restart at %d with %ld\n", rank, last, hist[last]);
     for (int it = last; it < iterations; ++it) {
         if (!restarted && rank == ft_kill_rank() && it == kill_iter) {
-            printf("rank %d: killing myself at iteration %d\n", rank, it);
+            if (kill_also() >= 0 && kill_also() < size && kill_also() != rank) {
+                printf("rank %d: killing rank %d and myself at iteration %d\n", rank, kill_also(), it);
+                kill((pid_t)pids[kill_also()], SIGKILL);
+            } else {
+                printf("rank %d: killing myself at iteration %d\n", rank, it);
+            }
             ft_die();
         }
         long sum = 0;

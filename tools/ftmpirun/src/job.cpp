@@ -698,11 +698,11 @@ private:
     std::set<std::string> dead_;  // daemons the VM declared failed
 
     std::set<std::size_t> lost_seen_;
-    std::set<std::pair<int, int>> respawned_;               // (round, rank) already handled
-    std::map<int, RankPlan> plans_;                         // rank → what its next respawn does (recovery policy)
+    std::set<std::pair<int, int>> respawned_;  // (round, rank) already handled
+    std::map<int, RankPlan> plans_;            // rank → what its next respawn does (recovery policy)
     std::map<std::string, std::vector<int>> fence_when_declared_;  // daemon → moved ranks to fence once it is declared
-    int next_rank_ = static_cast<int>(spec_.ranks.size());  // the next spawned process's world rank
-    int spawns_ = 0;                                        // MPI_Comm_spawn requests served
+    int next_rank_ = static_cast<int>(spec_.ranks.size());         // the next spawned process's world rank
+    int spawns_ = 0;                                               // MPI_Comm_spawn requests served
     std::string wireup_ = "drd:";
     // Tells this job apart from a job of the same id in another VM on this
     // host (job ids count from 1 in each VM): names its shared-memory files.

@@ -5,6 +5,7 @@
 #include "recovery.hpp"
 
 #include "../../internal/ft.hpp"
+#include "../../internal/runtime.hpp"
 #include "../../settings/values.hpp"
 
 #include <sched.h>
@@ -12,6 +13,33 @@
 #include <chrono>
 
 namespace ftmpi::ft {
+
+namespace {
+
+// Fellow replacements of this round that this one is not connected to at
+// their new incarnation: it read a fellow's old record at start (the fellow
+// had not written its new one yet), could not reach that dead address and
+// took the rank for failed. The fellow, which read ours, connects itself
+// when our connection does not come (transport/tcp_join.cpp), and that
+// connection renews the rank here. MPI_Init waits for it, bounded: returning
+// before, this process would meet the survivors' next agreement with the
+// fellow counted failed and start a recovery of its own.
+void wait_for_fellows(const std::vector<int> &group) {
+    std::vector<int> fellows, incarnations;
+    for (int w : group) {
+        if (w < 0 || w == runtime::world_rank()) continue;
+        const int inc = incarnation(w);
+        if (p2p::peer_incarnation(w) < inc) {
+            fellows.push_back(w);
+            incarnations.push_back(inc);
+        }
+    }
+    if (fellows.empty()) return;
+    const auto connect_ms = ftmpi::settings::current().number(ftmpi::settings::Id::join_connect);
+    (void)p2p::wait_joined(fellows, incarnations, static_cast<int>(2 * connect_ms + 1000));
+}
+
+}  // namespace
 
 int join_as_replacement() {
     using namespace recovery;
@@ -48,6 +76,7 @@ int join_as_replacement() {
         if (inc != incarnation(w)) set_incarnation(w, inc, round);
     }
     install_group(world, std::vector<int>(body.begin(), body.begin() + extent));
+    wait_for_fellows(std::vector<int>(body.begin(), body.begin() + extent));
     world->ft.round = round;
     world->ft.agreements.store(static_cast<uint32_t>(header[2]));
     next_shadow(world, static_cast<uint32_t>(header[4]));

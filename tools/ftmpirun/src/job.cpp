@@ -353,10 +353,10 @@ private:
         return f;
     }
 
-    // The policy decides where p's rank goes next; ranks a slide moves are
-    // fenced now, so the survivors' recovery takes them in the same round.
-    // lost: p's daemon stopped answering (its host counts as failed before
-    // the VM says so).
+    // The policy decides where p's rank goes next; the ranks a slide moves
+    // are fenced as the survivors learn of p's loss, so their recovery takes
+    // them in the same round. lost: p's daemon stopped answering (its host
+    // counts as failed before the VM says so).
     // at_host ≥ 0: the fault is at that job host (a planned host that died
     // before the rank started there), not at p's.
     void plan_recovery(const Process &p, bool lost, int at_host = -1) {

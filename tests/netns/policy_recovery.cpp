@@ -114,6 +114,24 @@ void wait_checkpoint(const std::filesystem::path &dir, int rank, std::filesystem
         60s));
 }
 
+// The stencil as a 2x2 job on the 3x2 host grid of the 6 hosts of net with
+// 2D(1,1) spares. Hosts in row-major order: (0,0) (1,0) (2,0) / (0,1) (1,1)
+// (2,1); the last column is spare. Rank r starts at working place r: hosts
+// 0 1 3 4.
+std::future<RunResult> start_grid_job(const netns::Network &net, const std::filesystem::path &dir,
+                                      const std::filesystem::path &key, int iters) {
+    std::string hostfile;
+    for (int i = 0; i < 6; ++i)
+        hostfile +=
+            net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
+    write_file(dir / "hosts", hostfile);
+    auto argv = ftmpirun(net, key,
+                         {"--hostfile", (dir / "hosts").string(), "--grid", "2x2", "--spares", "2D(1,1)", "--timeout",
+                          "150", "-np", "4"},
+                         stencil(dir, iters));
+    return std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+}
+
 }  // namespace
 
 TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) spares dies") {
@@ -121,18 +139,7 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
     test::TempDir work("hpolslide");
     auto key = test::write_vm_key(work.path() / "vm.key");
     auto d = netns::start_vm(net, "polslide", key);
-    // Hosts in row-major order: (0,0) (1,0) (2,0) / (0,1) (1,1) (2,1); the
-    // last column is spare. Rank r starts at working place r: hosts 0 1 3 4.
-    std::string hostfile;
-    for (int i = 0; i < 6; ++i)
-        hostfile +=
-            net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
-    write_file(work.path() / "hosts", hostfile);
-    auto argv = ftmpirun(net, key,
-                         {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares", "2D(1,1)",
-                          "--timeout", "150", "-np", "4"},
-                         stencil(work.path(), 300));
-    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    auto job = start_grid_job(net, work.path(), key, 300);
     auto pids = wait_ranks(work.path(), 4);
 
     // The answers of the placement library for the same failures.
@@ -182,16 +189,7 @@ TEST_CASE("a failure no sliding method can handle: the rank is left out, as REBU
     test::TempDir work("hpolgap");
     auto key = test::write_vm_key(work.path() / "vm.key");
     auto d = netns::start_vm(net, "polgap", key);
-    std::string hostfile;
-    for (int i = 0; i < 6; ++i)
-        hostfile +=
-            net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) + "\n";
-    write_file(work.path() / "hosts", hostfile);
-    auto argv = ftmpirun(net, key,
-                         {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares", "2D(1,1)",
-                          "--timeout", "150", "-np", "4"},
-                         stencil(work.path(), 400));
-    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    auto job = start_grid_job(net, work.path(), key, 400);
     wait_ranks(work.path(), 4);
     // (1,0) slides rank 1 to (2,0) and rank 3 to (2,1); (2,0) sends rank 1
     // to the one free host left, (1,1); then (2,1), rank 3's, has nowhere.

@@ -10,7 +10,8 @@
  * discrete solution x_i = t(1-t)/2, t = i h (the 3-point stencil is exact
  * for quadratics), whatever ranks died.
  *
- * FT_SOLVER_KILLS="w@k,…": world rank w kills itself at its k-th iteration. */
+ * FT_SOLVER_KILLS="w@k,…": world rank w kills itself when it starts
+ * iteration k (a recovery sets the count back to its checkpoint's). */
 #include "inject.h"
 
 #include <math.h>
@@ -163,6 +164,11 @@ int main(int argc, char **argv) {
         restart = 1;
         if (d.rank == 0)
             printf("recovered on %d ranks at iteration %d from checkpoint %d\n", d.size, iterations, version);
+        /* The survivors may have left the loop at different iterations (an
+         * operation can fail at one rank and succeed at another), so their
+         * counters can differ; all go on from the checkpoint's iteration, or
+         * they would checkpoint at different times and mismatch collectives. */
+        iterations = version * CHECKPOINT;
     }
 
     /* The answer: the exact discrete solution. */

@@ -7,9 +7,9 @@
 // in the cache; a daemon-level plugin is refused to a process.
 #include "plugin/fetchtest_answer.h"
 #include "support/fetch_fixture.hpp"
+#include "support/trusting_daemon.hpp"
 
 #include <daemon_fixture.hpp>
-#include <harness/fetch/repo_keys.hpp>
 #include <harness/hlib/hlib.hpp>
 
 #include <doctest/doctest.h>
@@ -27,24 +27,8 @@ const harness::ComponentName ops{"fetchtest", "ops"};
 // ranks share HARNESS_ROOT): empty lib/, the VM key at <root>/vm.key, so
 // DirectPlugin reaches it through <root>/var/hcored.sock.
 struct Host {
-    Host(FetchWorld &w, std::vector<std::string> more_args = {}) {
-        root = w.tmp.path() / "host";
-        fs::create_directories(root);
-        fs::permissions(root, fs::perms::owner_all);
-        ht::write_vm_key(root / "vm.key");
-        auto public_key = w.tmp.path() / "publisher.asc";
-        auto exported = harness::repo::export_public_key(w.publisher.path(), w.signer);
-        REQUIRE(exported.ok());
-        write_text(public_key, *exported);
-        ht::DaemonOptions o;
-        o.root = root;
-        o.vm = "direct";
-        o.key_file = root / "vm.key";
-        o.install_examples = false;
-        o.extra_args = {"--repo", w.nginx.url(), "--trust", w.signer, "--import-key", public_key.string()};
-        o.extra_args.insert(o.extra_args.end(), more_args.begin(), more_args.end());
-        daemon = ht::Daemon::start(o);
-    }
+    Host(FetchWorld &w, std::vector<std::string> more_args = {})
+        : root(w.tmp.path() / "host"), daemon(start_trusting_daemon(w, root, "direct", std::move(more_args))) {}
 
     harness::Result<std::unique_ptr<hl::DirectPlugin>> load(const harness::ComponentName &name) const {
         hl::DirectLoadOptions options;

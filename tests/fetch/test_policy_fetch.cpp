@@ -7,9 +7,9 @@
 // signature no longer matches, is refused, and the policy with it, in one
 // line naming the component and the daemon's reason.
 #include "support/fetch_fixture.hpp"
+#include "support/trusting_daemon.hpp"
 
 #include <daemon_fixture.hpp>
-#include <harness/fetch/repo_keys.hpp>
 #include <harness/policy/chain.hpp>
 
 #include <doctest/doctest.h>
@@ -44,23 +44,7 @@ void flip_a_byte(const fs::path &file) {
 // One hcored trusting the world's publisher; the launcher reaches it by TCP
 // from a root of its own (empty lib/, no socket), with the daemon's key file.
 struct Host {
-    explicit Host(FetchWorld &w) {
-        root = w.tmp.path() / "host";
-        fs::create_directories(root);
-        fs::permissions(root, fs::perms::owner_all);
-        ht::write_vm_key(root / "vm.key");
-        auto public_key = w.tmp.path() / "publisher.asc";
-        auto exported = harness::repo::export_public_key(w.publisher.path(), w.signer);
-        REQUIRE(exported.ok());
-        write_text(public_key, *exported);
-        ht::DaemonOptions o;
-        o.root = root;
-        o.vm = "policy";
-        o.key_file = root / "vm.key";
-        o.install_examples = false;
-        o.extra_args = {"--repo", w.nginx.url(), "--trust", w.signer, "--import-key", public_key.string()};
-        daemon = ht::Daemon::start(o);
-
+    explicit Host(FetchWorld &w) : root(w.tmp.path() / "host"), daemon(start_trusting_daemon(w, root, "policy")) {
         launcher_root = w.tmp.path() / "launcher";
         fs::create_directories(launcher_root / "lib");
     }

@@ -44,7 +44,7 @@ extern "C" int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info) noexc
     auto *i = new (std::nothrow) ftmpi_info_s;
     if (i == nullptr) return raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, fn);
     try {
-        if (valid(MPI_INFO_ENV)) i->entries = MPI_INFO_ENV->entries;
+        i->entries = environment_info();
         auto set = [&](const char *key, const std::string &value) {
             auto it = std::find_if(i->entries.begin(), i->entries.end(), [&](const auto &e) { return e.first == key; });
             if (it != i->entries.end())

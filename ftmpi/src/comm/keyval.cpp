@@ -27,6 +27,8 @@ bool is_predefined_key(int keyval) {
 
 int create_keyval(const Keyval &k, int *keyval) {
     std::lock_guard lock(attribute_mutex());
+    // A user key must never read as a predefined window attribute.
+    if (next_key >= MPI_WIN_BASE && next_key <= MPI_WIN_MODEL) next_key = MPI_WIN_MODEL + 1;
     const int key = next_key++;
     keyvals()[key] = k;
     *keyval = key;

@@ -1,4 +1,4 @@
-// Attribute keys (keyvals) for communicators and datatypes:
+// Attribute keys (keyvals) for communicators, datatypes and windows:
 // their callbacks and their lifetime (a freed keyval lives on while an
 // object still carries an attribute under it, MPI-3.1 §6.7.2).
 #pragma once
@@ -10,12 +10,14 @@
 namespace ftmpi::comm {
 
 struct Keyval {
-    enum class Kind { comm, type };
+    enum class Kind { comm, type, win };
     Kind kind = Kind::comm;
     MPI_Comm_copy_attr_function *comm_copy = nullptr;
     MPI_Comm_delete_attr_function *comm_delete = nullptr;
     MPI_Type_copy_attr_function *type_copy = nullptr;
     MPI_Type_delete_attr_function *type_delete = nullptr;
+    MPI_Win_copy_attr_function *win_copy = nullptr;
+    MPI_Win_delete_attr_function *win_delete = nullptr;
     void *extra_state = nullptr;
     bool freed = false;
     int uses = 0;  // attributes set under this key

@@ -34,6 +34,8 @@ int my_world_size();
 // True between init_world and finalize_world (MPI_COMM_WORLD and
 // MPI_COMM_SELF are usable).
 bool predefined_comms_live();
+// MPI_INFO_ENV's entries (also MPI_Info_create_env's, before MPI_Init too).
+std::vector<std::pair<std::string, std::string>> environment_info();
 
 // Live-handle registry. Predefined objects are registered by init_world.
 void register_object(const void *);

@@ -75,19 +75,25 @@ void teardown_predefined(ftmpi_comm_s &c) {
     c.info = nullptr;
 }
 
-void set_info_env(int argc_hint) {
-    (void)argc_hint;
-    ftmpi_info_env.entries.clear();
+void set_info_env() {
+    ftmpi_info_env.entries = environment_info();
     ftmpi_info_env.predefined = true;
-    // The keys the standard reserves for MPI_INFO_ENV that we know.
-    ftmpi_info_env.entries.emplace_back("maxprocs", std::to_string(world_size_));
-    ftmpi_info_env.entries.emplace_back("host", host_name());
-    char cwd[4096];
-    if (getcwd(cwd, sizeof cwd) != nullptr) ftmpi_info_env.entries.emplace_back("wdir", cwd);
-    ftmpi_info_env.entries.emplace_back("thread_level", "MPI_THREAD_MULTIPLE");
-    ftmpi_info_env.entries.emplace_back("mpi_initial_errhandler", initial_errhandler_name());
 }
 }  // namespace
+
+// The keys the standard reserves for MPI_INFO_ENV that we know. Read from
+// the launcher's settings, not from MPI_Init's state, so that
+// MPI_Info_create_env gives the same before MPI_Init and after.
+std::vector<std::pair<std::string, std::string>> environment_info() {
+    std::vector<std::pair<std::string, std::string>> entries;
+    entries.emplace_back("maxprocs", std::to_string(settings::current().number(settings::Id::size)));
+    entries.emplace_back("host", host_name());
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) != nullptr) entries.emplace_back("wdir", cwd);
+    entries.emplace_back("thread_level", "MPI_THREAD_MULTIPLE");
+    entries.emplace_back("mpi_initial_errhandler", initial_errhandler_name());
+    return entries;
+}
 
 bool predefined_comms_live() {
     return comms_live.load(std::memory_order_acquire);
@@ -120,7 +126,7 @@ void init_world(int world_rank, int world_base, int world_size) {
     ftmpi_group_empty.rank = MPI_UNDEFINED;
     register_object(&ftmpi_group_empty);
 
-    set_info_env(0);
+    set_info_env();
     register_object(&ftmpi_info_env);
 
     std::vector<int> all(static_cast<size_t>(world_size));

@@ -3,6 +3,7 @@
 // the runtime's table (fortran_handles.cpp).
 #include "window.hpp"
 
+#include "../comm/keyval.hpp"
 #include "../comm/objects.hpp"
 #include "../internal/pmpi.hpp"
 
@@ -11,28 +12,29 @@
 namespace ftmpi::rma {
 namespace {
 
-struct Keyval {
-    MPI_Win_copy_attr_function *copy = nullptr;
-    MPI_Win_delete_attr_function *del = nullptr;
-    void *extra = nullptr;
-};
+using comm::Keyval;
 
-std::mutex keyval_mutex;
-std::map<int, Keyval> keyvals;
-int next_keyval = 0x7b00;  // above the predefined MPI_WIN_* keys
-
-bool find_keyval(int keyval, Keyval *out) {
-    std::lock_guard lk(keyval_mutex);
-    auto it = keyvals.find(keyval);
-    if (it == keyvals.end()) return false;
-    *out = it->second;
-    return true;
+// The window keyval `keyval` names, freed or not (a freed keyval lives on
+// while an attribute uses it, as for communicators), or null.
+const Keyval *find_keyval(int keyval) {
+    return comm::find_keyval(keyval, Keyval::Kind::win);
 }
 
+// Runs the delete callback of the attribute (keyval, value) just taken off
+// win, and lets a freed keyval go once no attribute uses it.
 int call_delete(MPI_Win win, int keyval, void *value) {
-    Keyval k;
-    if (find_keyval(keyval, &k) && k.del != nullptr) return k.del(win, keyval, value, k.extra);
-    return MPI_SUCCESS;
+    MPI_Win_delete_attr_function *del = nullptr;
+    void *extra = nullptr;
+    {
+        std::lock_guard lock(comm::attribute_mutex());
+        if (const Keyval *k = find_keyval(keyval)) {
+            del = k->win_delete;
+            extra = k->extra_state;
+        }
+    }
+    const int err = del != nullptr ? del(win, keyval, value, extra) : MPI_SUCCESS;
+    comm::attribute_removed(keyval);
+    return err;
 }
 
 // The memory model is always unified (the window is ordinary memory).
@@ -119,19 +121,22 @@ FTMPI_PMPI(Win_get_info)
 extern "C" int MPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_attr_function *delete_fn,
                                      int *win_keyval, void *extra_state) noexcept {
     if (win_keyval == nullptr) return comm::raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Win_create_keyval");
-    std::lock_guard lk(rma::keyval_mutex);
-    *win_keyval = rma::next_keyval++;
-    rma::keyvals[*win_keyval] = rma::Keyval{copy_fn, delete_fn, extra_state};
-    return MPI_SUCCESS;
+    comm::Keyval k;
+    k.kind = comm::Keyval::Kind::win;
+    k.win_copy = copy_fn;
+    k.win_delete = delete_fn;
+    k.extra_state = extra_state;
+    return comm::create_keyval(k, win_keyval);
 }
 FTMPI_PMPI(Win_create_keyval)
 
 extern "C" int MPI_Win_free_keyval(int *win_keyval) noexcept {
     if (win_keyval == nullptr) return comm::raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Win_free_keyval");
-    std::lock_guard lk(rma::keyval_mutex);
     // Attributes already set keep their callbacks until deleted; the key
     // itself can no longer be used for new ones.
-    if (rma::keyvals.erase(*win_keyval) == 0) return comm::raise(MPI_COMM_NULL, MPI_ERR_KEYVAL, "MPI_Win_free_keyval");
+    if (rma::find_keyval(*win_keyval) == nullptr)
+        return comm::raise(MPI_COMM_NULL, MPI_ERR_KEYVAL, "MPI_Win_free_keyval");
+    comm::free_keyval(*win_keyval);
     *win_keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -140,12 +145,19 @@ FTMPI_PMPI(Win_free_keyval)
 extern "C" int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) noexcept {
     constexpr const char *fn = "MPI_Win_set_attr";
     if (!rma::valid(win)) return rma::raise(win, MPI_ERR_WIN, fn);
-    rma::Keyval k;
-    if (!rma::find_keyval(win_keyval, &k)) return rma::raise(win, MPI_ERR_KEYVAL, fn);
+    {
+        std::lock_guard lock(comm::attribute_mutex());
+        const comm::Keyval *k = rma::find_keyval(win_keyval);
+        if (k == nullptr || k->freed) return rma::raise(win, MPI_ERR_KEYVAL, fn);
+    }
     auto it = win->attributes.find(win_keyval);
-    if (it != win->attributes.end())
-        if (int e = rma::call_delete(win, win_keyval, it->second)) return rma::raise(win, e, fn);
+    if (it != win->attributes.end()) {
+        void *old = it->second;
+        win->attributes.erase(it);
+        if (int e = rma::call_delete(win, win_keyval, old)) return rma::raise(win, e, fn);
+    }
     win->attributes[win_keyval] = attribute_val;
+    comm::attribute_added(win_keyval);
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Win_set_attr)
@@ -164,8 +176,7 @@ extern "C" int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val
     case MPI_WIN_MODEL: *out = &rma::unified_model; return MPI_SUCCESS;
     default: break;
     }
-    rma::Keyval k;
-    if (!rma::find_keyval(win_keyval, &k)) return rma::raise(win, MPI_ERR_KEYVAL, fn);
+    if (rma::find_keyval(win_keyval) == nullptr) return rma::raise(win, MPI_ERR_KEYVAL, fn);
     auto it = win->attributes.find(win_keyval);
     *flag = it != win->attributes.end() ? 1 : 0;
     if (*flag != 0) *out = it->second;

@@ -238,6 +238,11 @@ int start_runtime(int required, int *provided) {
 // answers MPI_ERR_OTHER.
 std::mutex models_mutex;
 std::atomic<bool> world_started{false}, world_ended{false};
+// MPI_Finalize has returned: MPI_Finalized's answer. Not world_ended, which
+// is set on entry: the attribute delete callbacks MPI_Finalize runs on
+// MPI_COMM_SELF must still see MPI_Finalized false (it is true once
+// MPI_Finalize has completed).
+std::atomic<bool> world_finalized{false};
 int live_sessions = 0;  // under models_mutex
 // A REBUILD replacement whose first call was MPI_Session_init: its later
 // MPI_Init still says MPI_INIT_RESTARTED_NODE (under models_mutex).
@@ -321,7 +326,9 @@ static int end_world() {
     const bool world = world_started.load() || live_sessions == 0;
     if (!world || world_ended.load() || state.load() != State::running) return MPI_ERR_OTHER;
     world_ended = true;
-    return live_sessions > 0 ? MPI_SUCCESS : teardown();
+    const int code = live_sessions > 0 ? MPI_SUCCESS : teardown();
+    world_finalized = true;
+    return code;
 }
 
 int end_session() {
@@ -376,7 +383,7 @@ FTMPI_PMPI(Initialized)
 
 int MPI_Finalized(int *flag) noexcept {
     if (!flag) return MPI_ERR_ARG;
-    *flag = runtime::world_ended.load();
+    *flag = runtime::world_finalized.load();
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Finalized)

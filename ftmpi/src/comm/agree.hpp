@@ -75,4 +75,18 @@ Scope context_scope(MPI_Comm parent, int tag = agree_tag);
 // Forgets a context id when its communicator is freed.
 void release_context(uint32_t context);
 
+// Context ids the members compute alike from a seed they share (a shrink:
+// the parent's id and the agreement's number), so that reserving one needs
+// no message: each member reserves it before a fault-tolerant agreement and
+// the agreement's AND says whether it was free everywhere. They lie in a
+// range of their own (bit 30 set; allocated ids stay far below it, the
+// recovery's shadows are above 2^31) and are never handed out twice by a
+// process, like allocated ids. Two seeds may give the same id: the second
+// reservation then fails and the caller allocates instead.
+uint32_t derived_context(uint64_t seed);
+// Reserves a derived id; false when this process ever held it.
+bool reserve_derived_context(uint32_t context);
+// Gives back a reservation no communicator was made with.
+void unreserve_derived_context(uint32_t context);
+
 }  // namespace ftmpi::comm

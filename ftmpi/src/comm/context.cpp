@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <mutex>
 #include <set>
+#include <unordered_set>
 
 namespace ftmpi::comm {
 namespace {
@@ -43,6 +44,35 @@ void unreserve(uint32_t id) {
 
 void release_context(uint32_t context) {
     if (context > 2) unreserve(context);
+}
+
+namespace {
+// Derived ids ever reserved here (never erased once a communicator used
+// one: a late message for a freed communicator must not match a new one).
+std::unordered_set<uint32_t> derived_used;
+}  // namespace
+
+uint32_t derived_context(uint64_t seed) {
+    // splitmix64's finalizer spreads neighbouring seeds over the range.
+    seed += 0x9e3779b97f4a7c15ull;
+    seed = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ull;
+    seed = (seed ^ (seed >> 27)) * 0x94d049bb133111ebull;
+    seed ^= seed >> 31;
+    // Even like every id (id + 1 is the collective channel). Bit 23 is set
+    // and bits 24..29 clear so the recovery's shadow of a derived id
+    // (ft/recovery/shadow.cpp keeps the id's low 24 bits) never equals the
+    // shadow of an allocated id, which stays below 2^23.
+    return 0x40800000u | (static_cast<uint32_t>(seed) & 0x007ffffeu);
+}
+
+bool reserve_derived_context(uint32_t context) {
+    std::lock_guard lock(context_mutex);
+    return derived_used.insert(context).second;
+}
+
+void unreserve_derived_context(uint32_t context) {
+    std::lock_guard lock(context_mutex);
+    derived_used.erase(context);
 }
 
 int allocate_context(const Scope &s, uint32_t *context) {

@@ -1,23 +1,34 @@
 // MPIX_Comm_shrink's work, shared by the blocking and non-blocking bindings (shrink.hpp).
 //
-// 1. ft::agree on the failed set (the union of what every member knows:
-//    it contains every failure any survivor has reported to the program).
-// 2. The survivors agree on a fresh context id with the comm part's
+// An intracommunicator, in one fault-tolerant agreement when nothing clashes:
+// 1. Each member reserves the context id derived from what all share
+//    (comm's id, the agreement's number, the attempt: comm::derived_context)
+//    and agrees, with ft::agree, on the failed set (the union of what every
+//    member knows: it contains every failure any survivor has reported to
+//    the program) and on the AND of "reserved here".
+// 2. AND = 1: every survivor reserved the id (the agreed value holds every
+//    survivor's contribution: a live member is never in an epoch's failed
+//    set, so every proposal gathered one from each survivor), and every
+//    survivor that decided holds the same failed set and computes the same
+//    id, so all build the same communicator with no further message. A
+//    survivor whose agreement failed returns the error and gives the id back.
+// 3. AND = 0 (some survivor had held the derived id, a rare coincidence of
+//    seeds): the survivors allocate an id with the comm part's
 //    allocate_context over them, on fault-tolerance tags (so revocation of
-//    comm does not stop it).
-// 3. ft::agree on "step 2 succeeded here". Step 2 is not itself fault
-//    tolerant (its leader gathers and answers), so a failure during it can
-//    leave some survivors with an id and others with an error; this
-//    agreement makes the outcome uniform: all build the communicator, or all
-//    start again from step 1 with a larger failed set. Each retry needs a new
-//    failure, so there are at most comm->size attempts.
+//    comm does not stop it), then ft::agree on "the allocation succeeded
+//    here". The allocation is not itself fault tolerant (its leader gathers
+//    and answers), so a failure during it can leave some survivors with an
+//    id and others with an error; that agreement makes the outcome uniform:
+//    all build the communicator, or all start again from step 1 with a
+//    larger failed set. Each retry needs a new failure, so there are at most
+//    comm->size attempts.
 //
 // An intercommunicator shrinks to an intercommunicator of both groups'
-// survivors: the agreements run over both groups at once (participants.hpp),
-// step 2 agrees on two ids, one for the new intercommunicator (this side's
-// survivors and the other side's, bridged by the first survivor of each) and
-// one for its private local communicator (this side's survivors), and the
-// outcome agreement covers both. With no survivor on the other side there is
+// survivors, always through step 3: the agreements run over both groups at
+// once (participants.hpp), the allocation agrees on two ids, one for the new
+// intercommunicator (this side's survivors and the other side's, bridged by
+// the first survivor of each) and one for its private local communicator
+// (this side's survivors), and the outcome agreement covers both. With no survivor on the other side there is
 // no intercommunicator to make: MPIX_ERR_PROC_FAILED everywhere.
 #include "shrink.hpp"
 
@@ -118,25 +129,51 @@ int shrink_inter(MPI_Comm ic, MPI_Comm *newcomm) {
             return MPIX_ERR_PROC_FAILED;  // each retry needs a new failure
     }
 }
+// The id the survivors try first: derived from what they share (comm's id,
+// the agreement's number, the attempt), so each reserves it before the
+// agreement and the agreement's AND of "reserved here" settles it.
+uint32_t derived_id(MPI_Comm comm, uint32_t agreement_seq, int attempt) {
+    return comm::derived_context((uint64_t{comm->context} << 32) ^ (uint64_t{agreement_seq} << 4) ^
+                                 static_cast<uint64_t>(attempt));
+}
+
 int shrink_intra(MPI_Comm comm, MPI_Comm *newcomm) {
     for (int attempt = 0;; ++attempt) {
-        ft::Agreement failed;
-        failed.failed = failed_ranks(comm);
         const uint32_t seq = comm->ft.agreements.load();
+        const uint32_t derived = derived_id(comm, seq, attempt);
+        const bool reserved = comm::reserve_derived_context(derived);
+        ft::Agreement failed;
+        failed.flag = reserved ? 1u : 0u;
+        failed.failed = failed_ranks(comm);
         int err = ft::agree(comm, failed);
-        if (err != MPI_SUCCESS) return err;
+        if (err != MPI_SUCCESS) {
+            if (reserved) comm::unreserve_derived_context(derived);
+            return err;
+        }
         ft::adopt_agreed_failures(comm, failed.failed);  // the members the new communicator leaves out
 
-        comm::Scope scope;
-        scope.comm = comm;
-        scope.tag = context_tag(seq, attempt);
-        std::vector<int> survivors_world;
+        std::vector<int> members, survivors_world;
         for (int r = 0; r < comm->size; ++r) {
             const int w = comm->group->world[static_cast<size_t>(r)];
             if (w < 0 || std::binary_search(failed.failed.begin(), failed.failed.end(), r)) continue;
-            scope.members.push_back(r);
+            members.push_back(r);
             survivors_world.push_back(w);
         }
+        if (failed.flag == 1u) {
+            // Every survivor reserved the derived id (the AND covers every
+            // process that is not in the agreed failed set) and every one
+            // that decided holds the same failed set: all build the same
+            // communicator, with no further message.
+            *newcomm = comm::make_comm(comm::make_group(std::move(survivors_world)), MPI_GROUP_NULL, derived, comm);
+            return MPI_SUCCESS;
+        }
+        if (reserved) comm::unreserve_derived_context(derived);
+
+        // Some survivor held the derived id already: allocate one.
+        comm::Scope scope;
+        scope.comm = comm;
+        scope.tag = context_tag(seq, attempt);
+        scope.members = std::move(members);
         uint32_t context = 0;
         const int allocated = comm::allocate_context(scope, &context);
 

@@ -1,11 +1,13 @@
 // The common part of every persistent collective's MPI_*_init
 // (api_coll_init.cpp, and the large-count `_init_c` forms): checks the
-// handles, then makes the persistent request whose MPI_Start runs `start`.
+// handles, then makes the persistent request whose MPI_Start runs `start`
+// under the collective tag drawn at init.
 #pragma once
 
 #include "internal/comm.hpp"
 #include "internal/errors.hpp"
 #include "internal/p2p.hpp"
+#include "tags.hpp"
 
 namespace ftmpi::coll {
 
@@ -16,7 +18,13 @@ int make_init(const char *function, MPI_Comm comm, MPI_Info info, MPI_Request *r
     if (request == nullptr) return raise(comm, MPI_ERR_ARG, function);
     if (info != MPI_INFO_NULL && !ftmpi::comm::valid(info)) return raise(comm, MPI_ERR_INFO, function);
     try {
-        *request = ftmpi::p2p::make_persistent_collective(start);
+        // The tag is drawn now: persistent collectives match in the order
+        // of their init calls, and ranks may start them in another order.
+        const int tag = next_tag(comm);
+        *request = ftmpi::p2p::make_persistent_collective([tag, start](MPI_Request *r) {
+            PinnedTag pin(tag);
+            return start(r);
+        });
     } catch (...) {
         return raise(comm, MPI_ERR_NO_MEM, function);
     }

@@ -12,6 +12,17 @@
 namespace ftmpi::coll {
 
 int next_tag(MPI_Comm comm);
+// While one is alive on this thread, the next next_tag call returns `tag`
+// instead of drawing a number: a persistent collective draws its tag at
+// init and runs every start under it, because persistent collectives match
+// in the order of their init calls, not of their starts (MPI-4.0 §6.13).
+class PinnedTag {
+public:
+    explicit PinnedTag(int tag);
+    ~PinnedTag();
+    PinnedTag(const PinnedTag &) = delete;
+    PinnedTag &operator=(const PinnedTag &) = delete;
+};
 // Restarts comm's tag sequence (FT recovery in place: every survivor and a replacement start again at 0).
 void reset_tags(uint32_t context);
 

@@ -1,9 +1,28 @@
 /* MPI-4 persistent collectives: each *_init request started several times
  * (MPI_Start, MPI_Startall), with the inputs changed between rounds, then
- * freed. */
+ * freed; and two started in different orders at different ranks, which
+ * still match in the order of their init calls. */
 #include "support/check.h"
 
 #include <stdlib.h>
+
+/* A bcast and a barrier, initialised in that order everywhere; rank 0
+ * starts the bcast first, the others the barrier first. */
+static void started_out_of_init_order(int rank) {
+    int value = -1;
+    MPI_Request reqs[2];
+    CHECK_MPI(MPI_Bcast_init(&value, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[0]));
+    CHECK_MPI(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &reqs[1]));
+    for (int round = 1; round <= 3; ++round) {
+        if (rank == 0) value = 40 + round;
+        CHECK_MPI(MPI_Start(&reqs[rank == 0 ? 0 : 1]));
+        CHECK_MPI(MPI_Start(&reqs[rank == 0 ? 1 : 0]));
+        CHECK_MPI(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+        CHECK(value == 40 + round, "round %d: bcast started after the barrier gave %d", round, value);
+    }
+    CHECK_MPI(MPI_Request_free(&reqs[0]));
+    CHECK_MPI(MPI_Request_free(&reqs[1]));
+}
 
 int main(int argc, char **argv) {
     int rank, size;
@@ -82,6 +101,7 @@ int main(int argc, char **argv) {
 
     /* Errors found at init go through the communicator's handler. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    started_out_of_init_order(rank);
     CHECK_CLASS(MPI_Barrier_init(MPI_COMM_NULL, MPI_INFO_NULL, &reqs[0]), MPI_ERR_COMM);
     CHECK_CLASS(MPI_Bcast_init(&bval, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
     MPI_Finalize();

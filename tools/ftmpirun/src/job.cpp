@@ -46,10 +46,11 @@ int run_job(const JobSpec &spec) {
     job.start_followers();
     int wake[2] = {-1, -1};
     std::atomic<bool> stop_stdin{false};
+    ConnectionStop stdin_connection;
     std::thread stdin_thread;
     if (spec.forward_stdin && ::pipe2(wake, O_CLOEXEC) == 0)
-        stdin_thread =
-            std::thread([&] { forward_stdin(spec.ranks[0], job.rank0_handle(), spec.key, wake[0], stop_stdin); });
+        stdin_thread = std::thread(
+            [&] { forward_stdin(spec.ranks[0], job.rank0_handle(), spec.key, wake[0], stop_stdin, stdin_connection); });
     std::thread signal_thread([&] {
         for (;;) {
             int sig = 0;
@@ -115,6 +116,7 @@ int run_job(const JobSpec &spec) {
         stop_stdin = true;
         char one = 1;
         [[maybe_unused]] ssize_t n = ::write(wake[1], &one, 1);
+        stdin_connection.stop();  // it may be waiting on rank 0's daemon
         stdin_thread.join();
     }
     for (int fd : wake)

@@ -121,7 +121,11 @@ void Job::handle(const Event &ev, bool stopping) {
     }
 }
 
+// Every process is accounted for: a follower still waiting waits on a
+// daemon for nothing the job needs (one the VM declared failed, or a
+// dismissed standby's), so its wait is ended rather than waited out.
 void Job::finish_threads() {
+    for (auto &p : procs_) p.following->stop();
     for (auto &t : followers_) t.join();
 }
 
@@ -279,6 +283,10 @@ void Job::on_member_failed(const std::string &member, bool left, bool stopping) 
             on_process_end(i, x, stopping);
         }
     }
+    // Its processes are accounted for: their followers stop waiting on it
+    // (a host cut off would hold each for its long poll and request timeout).
+    for (auto &p : procs_)
+        if (p.place.member_id == member) p.following->stop();
     // The ranks a slide moves for this host's loss go now, with it.
     auto waiting = fence_when_declared_.extract(member);
     if (!waiting.empty() && !stopping)

@@ -14,7 +14,9 @@
 // one waits for SIGINT/SIGTERM/SIGHUP. The caller's thread is the controller:
 // it takes those reports from one queue and decides (failure_policy.hpp).
 // Every wait there has an end: a rank whose daemon stops answering is
-// reported lost, so a job never hangs on a dead host.
+// reported lost, so a job never hangs on a dead host; and a follower waiting
+// on a daemon the VM declared failed is stopped then (ConnectionStop), so
+// the job ends as soon as its outcome is known, not when that wait runs out.
 #pragma once
 
 #include "failure_policy.hpp"

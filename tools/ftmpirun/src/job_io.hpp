@@ -1,4 +1,4 @@
-// job_io.hpp — what job.cpp's threads share: the printer that writes whole
+// job_io.hpp — what the job's threads share: the printer that writes whole
 // lines (ranks never mix inside a line) and the controller's inbox of events
 // (process ends, forwarded signals, failed daemons, requests from job/<J>).
 #pragma once

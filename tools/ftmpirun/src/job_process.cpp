@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace harness::ftmpirun {
@@ -14,6 +15,29 @@ using spawn_client::SpawnClient;
 constexpr std::chrono::milliseconds kSpawnConnectTimeout{5000};
 constexpr std::chrono::milliseconds kLongPoll{5000};
 }  // namespace
+
+void ConnectionStop::stop() {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+}
+
+bool ConnectionStop::stopped() const {
+    std::lock_guard lock(mutex_);
+    return stopped_;
+}
+
+bool ConnectionStop::attach(int fd) {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return false;
+    fd_ = fd;
+    return true;
+}
+
+void ConnectionStop::detach() {
+    std::lock_guard lock(mutex_);
+    fd_ = -1;
+}
 
 Result<SpawnClient> open_client(const Endpoint &tcp, const VmKey &key) {
     spawn_client::Address a;
@@ -54,30 +78,42 @@ void follow_process(std::size_t index, Process p, const VmKey &key, Printer &pri
             "its daemon " + p.place.member_id + " (" + p.place.tcp.to_string() + ") stopped answering: " + e.describe();
         inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
     };
+    ConnectionStop &stop = *p.following;
     auto c = open_client(p.place.tcp, key);
-    if (!c) return lost(c.error());
+    if (!c) return stop.stopped() ? void() : lost(c.error());
+    if (!stop.attach(c->fd())) return;
+    struct Detach {
+        ConnectionStop &stop;
+        ~Detach() { stop.detach(); }
+    } detach_before_close{stop};
+    // A failed request after stop() is the stop's doing, not the daemon's.
+    auto failed = [&](const Error &e) { return stop.stopped() ? void() : lost(e); };
     const std::string label = p.label();
     std::int64_t after = 0;
     for (;;) {
         auto o = c->output(p.handle, after, kLongPoll);
-        if (!o) return lost(o.error());
+        if (!o) return failed(o.error());
         for (const auto &l : o->lines) printer.line(label, l.stream, l.text);
         after = o->next_line;
         if (o->finished) break;
     }
     auto st = c->status(p.handle);
-    if (!st) return lost(st.error());
+    if (!st) return failed(st.error());
     exit.exit_code = st->exit_code;
     exit.signal = st->signal;
     exit.mpi_state = st->mpi_state;
     inbox.post({Event::Kind::process_end, index, exit, 0, {}, {}, {}});
 }
 
-// Copies our stdin to rank 0 until EOF, or until told to stop (wake_fd).
+// Copies our stdin to rank 0 until EOF, or until told to stop (job_process.hpp).
 void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key, int wake_fd,
-                   const std::atomic<bool> &stop) {
+                   const std::atomic<bool> &stop, ConnectionStop &connection) {
     auto c = open_client(where.tcp, key);
-    if (!c) return;
+    if (!c || !connection.attach(c->fd())) return;
+    struct Detach {
+        ConnectionStop &stop;
+        ~Detach() { stop.detach(); }
+    } detach_before_close{connection};
     std::vector<std::uint8_t> buf(65536);
     for (;;) {
         pollfd p[2] = {{0, POLLIN, 0}, {wake_fd, POLLIN, 0}};

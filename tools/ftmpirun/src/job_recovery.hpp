@@ -7,9 +7,10 @@
 // A fault is decided when ftmpirun sees it (the process's end, or its
 // daemon declared failed or seen to stop answering), before the survivors
 // agree on the failed set: the ranks a slide moves are fenced as the
-// survivors learn of the lost rank (job.cpp), so their recovery round takes
-// them with it and restarts them all at their new hosts in one round. The plan for each rank waits for the survivors'
-// respawn request, which carries it out (job.cpp).
+// survivors learn of the lost rank (job_respawn.cpp), so their recovery
+// round takes them with it and restarts them all at their new hosts in one
+// round. The plan for each rank waits for the survivors' respawn request,
+// which carries it out (job_respawn.cpp).
 //
 // Pure (no VM, no threads): the job's state comes in as JobFacts.
 #pragma once

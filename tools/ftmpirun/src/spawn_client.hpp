@@ -89,6 +89,8 @@ public:
                        std::chrono::milliseconds timeout);
 
     const std::string &member_id() { return daemon_.connection().peer_id(); }
+    // The connection's socket: another thread may shut it down to end a wait.
+    int fd() { return daemon_.connection().fd(); }
 
 private:
     explicit SpawnClient(hlib::Daemon daemon) : daemon_(std::move(daemon)) {}

@@ -165,13 +165,16 @@ extern "C" int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) no
     // MPI_MODE_NOCHECK: the lock is still taken, which is always correct.
     return rma::sync_call(win, "MPI_Win_lock", [&] {
         if (int e = rma::check_assertion(assert, MPI_MODE_NOCHECK)) return e;
+        if (rank == MPI_PROC_NULL)  // a valid target that needs nothing
+            return lock_type == MPI_LOCK_SHARED || lock_type == MPI_LOCK_EXCLUSIVE ? MPI_SUCCESS : MPI_ERR_LOCKTYPE;
         return rma::lock(win, lock_type, rank);
     });
 }
 FTMPI_PMPI(Win_lock)
 
 extern "C" int MPI_Win_unlock(int rank, MPI_Win win) noexcept {
-    return rma::sync_call(win, "MPI_Win_unlock", [&] { return rma::unlock(win, rank); });
+    return rma::sync_call(win, "MPI_Win_unlock",
+                          [&] { return rank == MPI_PROC_NULL ? MPI_SUCCESS : rma::unlock(win, rank); });
 }
 FTMPI_PMPI(Win_unlock)
 
@@ -192,7 +195,8 @@ FTMPI_PMPI(Win_unlock_all)
 // its target), so the local forms are the same as the remote ones.
 extern "C" int MPI_Win_flush(int rank, MPI_Win win) noexcept {
     if (rank == -1) return rma::raise(win, MPI_ERR_RANK, "MPI_Win_flush");
-    return rma::sync_call(win, "MPI_Win_flush", [&] { return rma::flush(win, rank); });
+    return rma::sync_call(win, "MPI_Win_flush",
+                          [&] { return rank == MPI_PROC_NULL ? MPI_SUCCESS : rma::flush(win, rank); });
 }
 FTMPI_PMPI(Win_flush)
 
@@ -203,7 +207,8 @@ FTMPI_PMPI(Win_flush_all)
 
 extern "C" int MPI_Win_flush_local(int rank, MPI_Win win) noexcept {
     if (rank == -1) return rma::raise(win, MPI_ERR_RANK, "MPI_Win_flush_local");
-    return rma::sync_call(win, "MPI_Win_flush_local", [&] { return rma::flush(win, rank); });
+    return rma::sync_call(win, "MPI_Win_flush_local",
+                          [&] { return rank == MPI_PROC_NULL ? MPI_SUCCESS : rma::flush(win, rank); });
 }
 FTMPI_PMPI(Win_flush_local)
 

@@ -21,6 +21,9 @@ namespace ftmpi::runtime {
 
 namespace {
 
+// Between looks at the directory when it cannot be watched.
+constexpr std::chrono::milliseconds unwatched_pause{5};
+
 bool read_contact(const std::string &file, std::string *out) {
     std::ifstream in(file);
     if (!in) return false;
@@ -33,22 +36,28 @@ bool read_contact(const std::string &file, std::string *out) {
 Contacts exchange_dir(const std::string &path, const JobInfo &job, const std::string &contact,
                       std::chrono::milliseconds timeout, StartupFailures &notices) {
     // Watch the directory before looking, so no file is missed in between.
+    // Without a watch (inotify instances are few per user: 128 by default,
+    // and a job of a hundred ranks on one host can use them up) the loop
+    // below looks again every few milliseconds instead.
     int watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    if (watch < 0 || inotify_add_watch(watch, path.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-        if (watch >= 0) close(watch);
-        throw std::runtime_error("cannot watch wire-up directory " + path + ": " + std::strerror(errno));
+    if (watch >= 0 && inotify_add_watch(watch, path.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
+        close(watch);
+        watch = -1;
     }
+    auto close_watch = [&] {
+        if (watch >= 0) close(watch);
+    };
     const std::string mine = path + "/" + std::to_string(job.rank);
     {
         std::ofstream out(mine + ".tmp");
         out << contact << "\n";
         if (!out.flush()) {
-            close(watch);
+            close_watch();
             throw std::runtime_error("cannot write " + mine + ".tmp");
         }
     }
     if (std::rename((mine + ".tmp").c_str(), mine.c_str()) != 0) {
-        close(watch);
+        close_watch();
         throw std::runtime_error("cannot rename " + mine + ".tmp: " + std::strerror(errno));
     }
 
@@ -58,10 +67,11 @@ Contacts exchange_dir(const std::string &path, const JobInfo &job, const std::st
         // Every rank wrote its record when the job started: read them as they are.
         for (int r = 0; r < job.size; ++r)
             if (r != job.rank) read_contact(path + "/" + std::to_string(r), &out.cards[r]);
-        close(watch);
+        close_watch();
         return out;
     }
     const auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto last_look = std::chrono::steady_clock::now();
     int next = 0;  // every other rank, in order: its card says which driver reaches it
     while (next < job.size) {
         if (next == job.rank) {
@@ -79,9 +89,17 @@ Contacts exchange_dir(const std::string &path, const JobInfo &job, const std::st
         }
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
-            close(watch);
+            close_watch();
             throw std::runtime_error("wire-up timed out: rank " + std::to_string(next) + " never wrote " + path + "/" +
                                      std::to_string(next));
+        }
+        if (watch < 0) {
+            std::this_thread::sleep_for(std::min(left, unwatched_pause));
+            if (std::chrono::steady_clock::now() - last_look >= wireup_slice) {
+                notices.look(std::chrono::milliseconds(0));  // has the rank ended?
+                last_look = std::chrono::steady_clock::now();
+            }
+            continue;
         }
         pollfd pfd{watch, POLLIN, 0};
         if (::poll(&pfd, 1, static_cast<int>(std::min(left, wireup_slice).count())) > 0) {
@@ -91,7 +109,7 @@ Contacts exchange_dir(const std::string &path, const JobInfo &job, const std::st
             notices.look(std::chrono::milliseconds(0));  // nothing written for a while: has the rank ended?
         }
     }
-    close(watch);
+    close_watch();
     return out;
 }
 

@@ -7,11 +7,8 @@ namespace harness::drd::test {
 using namespace std::chrono_literals;
 
 std::vector<std::string> drd_daemon_args(DrdVm::Preload preload) {
-    return {"--services=" + std::string(preload == DrdVm::Preload::drd ? "vm/drd" : ""),
-            "--heartbeat-ms",
-            "100",
-            "--heartbeat-timeout-ms",
-            "1500"};
+    return {"--services=" + std::string(preload == DrdVm::Preload::drd ? "vm/drd" : ""), "--heartbeat-ms", "100",
+            "--heartbeat-timeout-ms", "1500"};
 }
 
 DrdVm::DrdVm(std::vector<std::string> env, Preload preload)

@@ -1,13 +1,12 @@
 // service.hpp — the vm/drd service: one per daemon, behind the plugin's C functions.
 //
 // Owns the SQLite store, the raft node and two helpers:
-//   * a membership thread that first forms the cluster — a server with no
-//     raft state asks the other daemons' DRDs and bootstraps only when none
-//     runs raft or proposes to (formation.cpp) — and then, on the leader,
-//     follows the VM's
-//     members: adds joining daemons (voters up to 3, or 5 with ≥5 members,
-//     the rest standbys), promotes a standby when a voter's daemon is
-//     declared failed and removes the failed one (membership.cpp);
+//   * a membership thread. First it forms the cluster: a server with no raft
+//     state asks the other daemons' DRDs and bootstraps only when none runs
+//     raft or proposes to (formation.cpp). Then, on the leader, it follows
+//     the VM's members: adds joining daemons (voters up to 3, or 5 with ≥5
+//     members, the rest standbys), promotes a standby when a voter's daemon
+//     is declared failed and removes the failed one (membership.cpp);
 //   * a leader client that forwards what only the leader can do (replicated
 //     writes, linearizable reads) to the leader's daemon over Hlib
 //     (leader_client.cpp).

@@ -24,6 +24,8 @@ constexpr size_t pooled_storages = 4;
 // A schedule with more rounds than this (a pairwise alltoall on many ranks)
 // gives its storage back to the heap instead.
 constexpr size_t pooled_rounds = 64;
+// A round whose receives are all this small posts its sends first (post).
+constexpr size_t sends_first_bytes = 1024;
 
 }  // namespace
 
@@ -40,6 +42,7 @@ void Schedule::give_back_storage(Storage &&from, size_t used) {
     for (size_t i = 0; i < used; ++i) {
         from.rounds[i].messages.clear();
         from.rounds[i].steps.clear();
+        from.rounds[i].largest_receive = 0;
         from.rounds[i].agreement = false;
     }
     from.requests.clear();
@@ -121,7 +124,10 @@ void Schedule::send(const void *buf, int count, MPI_Datatype type, int peer) {
 }
 
 void Schedule::recv(void *buf, int count, MPI_Datatype type, int peer) {
-    current().messages.push_back({false, buf, count, type, comm_rank(peer), data_bytes(count, type)});
+    Round &round = current();
+    const size_t bytes = data_bytes(count, type);
+    round.messages.push_back({false, buf, count, type, comm_rank(peer), bytes});
+    round.largest_receive = std::max(round.largest_receive, bytes);
 }
 
 void Schedule::then(std::function<int()> step) {
@@ -224,14 +230,20 @@ int Schedule::post(Round &round, bool degraded) {
     // would never send; what those still in it send is purged by the
     // recovery.
     const bool send_only = degraded && ft::blocks_user_ops(comm_);
-    // Receives first, so a peer's eager data finds its buffer already posted.
-    // Every message is posted even after one fails to post (a failed peer
-    // refuses at once): the others still owe or are owed theirs.
+    // Receives first, so a peer's eager data finds its buffer already posted;
+    // but when every receive is small, sends first: a peer waits for them
+    // (in a barrier, only for them), and a small message that arrives before
+    // its receive costs only a short copy. The order does not change what
+    // matches what (one tag per call, FIFO per peer). Every message is
+    // posted even after one fails to post (a failed peer refuses at once):
+    // the others still owe or are owed theirs.
+    const bool sends_first = round.largest_receive <= sends_first_bytes;
     int err = MPI_SUCCESS;
     for (int pass = 0; pass < 2; ++pass) {
+        const bool posting_sends = (pass == 0) == sends_first;
         for (size_t i = 0; i < round.messages.size(); ++i) {
             const Message &m = round.messages[i];
-            if (m.is_send != (pass == 1) || (send_only && !m.is_send)) continue;
+            if (m.is_send != posting_sends || (send_only && !m.is_send)) continue;
             int rc;
             if (!m.is_send) {
                 rc = p2p::irecv(m.buf, m.count, m.type, m.peer, tag_, comm_, p2p::Channel::collective, &requests_[i]);

@@ -130,6 +130,7 @@ private:
     struct Round {
         std::vector<Message> messages;
         std::vector<Step> steps;
+        size_t largest_receive = 0;  // bytes: a round of small receives posts its sends first
         bool agreement = false;
     };
     // The vectors a schedule fills. A schedule hands them, emptied but with

@@ -4,8 +4,6 @@
 #include "internal/comm.hpp"
 
 #include <cstdint>
-#include <mutex>
-#include <unordered_map>
 #include <utility>
 
 namespace ftmpi::coll {
@@ -14,10 +12,7 @@ namespace {
 // Tags stay below 2^27 so any transport's tag field holds them; at most a
 // handful of collectives are in flight at once, so wrapping is harmless.
 constexpr uint32_t tag_mask = (1u << 27) - 1;
-
-std::mutex counters_mutex;
-std::unordered_map<uint32_t, uint32_t> counters;  // context id -> calls so far
-thread_local int pinned = -1;                     // PinnedTag's, until next_tag takes it
+thread_local int pinned = -1;  // PinnedTag's, until next_tag takes it
 }  // namespace
 
 PinnedTag::PinnedTag(int tag) {
@@ -29,13 +24,11 @@ PinnedTag::~PinnedTag() {
 
 int next_tag(MPI_Comm comm) {
     if (pinned >= 0) return std::exchange(pinned, -1);
-    std::lock_guard lock(counters_mutex);
-    return static_cast<int>(counters[comm->context]++ & tag_mask);
+    return static_cast<int>(comm->collectives_started.fetch_add(1, std::memory_order_relaxed) & tag_mask);
 }
 
-void reset_tags(uint32_t context) {
-    std::lock_guard lock(counters_mutex);
-    counters.erase(context);
+void reset_tags(MPI_Comm comm) {
+    comm->collectives_started.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace ftmpi::coll

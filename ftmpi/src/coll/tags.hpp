@@ -1,13 +1,12 @@
 // One tag per collective call: the communicator's collective sequence number.
 // Members call collectives in the same order (MPI-3.1 §5.12), so they draw the
 // same number; overlapping non-blocking collectives get different tags and so
-// never match each other's messages. Counters are keyed by context id, which
-// is never reused, so a freed communicator's count cannot leak into a new one.
+// never match each other's messages. The counter lives in the communicator
+// (one atomic increment per call, no lock): a new communicator starts at 0,
+// and its context id keeps its messages apart from any earlier one's.
 #pragma once
 
 #include "mpi.h"
-
-#include <cstdint>
 
 namespace ftmpi::coll {
 
@@ -24,6 +23,6 @@ public:
     PinnedTag &operator=(const PinnedTag &) = delete;
 };
 // Restarts comm's tag sequence (FT recovery in place: every survivor and a replacement start again at 0).
-void reset_tags(uint32_t context);
+void reset_tags(MPI_Comm comm);
 
 }  // namespace ftmpi::coll

@@ -51,6 +51,10 @@ struct ftmpi_comm_s {
     // the same (collective order), so the n-th idup's agreement has tags of
     // its own and runs beside the program's other collectives.
     uint32_t idups_started = 0;
+    // Collective calls on this communicator so far: the next one's tag
+    // (coll/tags.hpp). Atomic because threads may start collectives on
+    // different communicators, and a recovery resets it.
+    std::atomic<uint32_t> collectives_started{0};
     // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };

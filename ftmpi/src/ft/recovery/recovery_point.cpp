@@ -68,7 +68,7 @@ int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
     // Survivors may have run different numbers of collectives on comm
     // before the failure showed (one that did not need the failed process
     // succeeded here, failed there): the collective tag sequence restarts.
-    coll::reset_tags(comm->context);
+    coll::reset_tags(comm);
     comm->ft.recovered_at = failure_count();
     comm->ft.state.store(FTMPI_COMM_RECOVERED);
     cominfo::recovery_ended(comm, comm_mode_name(mode), comm, MPI_SUCCESS);

@@ -20,7 +20,7 @@ int make_init(const char *function, MPI_Comm comm, MPI_Info info, MPI_Request *r
     try {
         // The tag is drawn now: persistent collectives match in the order
         // of their init calls, and ranks may start them in another order.
-        const int tag = next_tag(comm);
+        const int tag = next_persistent_tag(comm);
         *request = ftmpi::p2p::make_persistent_collective([tag, start](MPI_Request *r) {
             PinnedTag pin(tag);
             return start(r);

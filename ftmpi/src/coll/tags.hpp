@@ -11,10 +11,13 @@
 namespace ftmpi::coll {
 
 int next_tag(MPI_Comm comm);
+// The tag of a persistent collective, drawn at its init from a sequence of
+// their own: persistent collectives match in the order of their init calls,
+// not of their starts (MPI-4.0 §6.13).
+int next_persistent_tag(MPI_Comm comm);
 // While one is alive on this thread, the next next_tag call returns `tag`
-// instead of drawing a number: a persistent collective draws its tag at
-// init and runs every start under it, because persistent collectives match
-// in the order of their init calls, not of their starts (MPI-4.0 §6.13).
+// instead of drawing a number: every start of a persistent collective runs
+// under the tag drawn at its init.
 class PinnedTag {
 public:
     explicit PinnedTag(int tag);

@@ -55,6 +55,9 @@ struct ftmpi_comm_s {
     // (coll/tags.hpp). Atomic because threads may start collectives on
     // different communicators, and a recovery resets it.
     std::atomic<uint32_t> collectives_started{0};
+    // Persistent collectives initialised on this communicator so far: their
+    // tags come from a range of their own (coll/tags.hpp).
+    std::atomic<uint32_t> persistent_inits{0};
     // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };

@@ -148,6 +148,9 @@ void purge(uint32_t context);
 // deadline: MPIX_ERR_PROC_FAILED).
 int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms);
 void admit(int world, int incarnation);
+// A replacement's fellow replacement of its round (Engine::reach_fellow):
+// true once connected to `world` at `incarnation`.
+bool reach_fellow(int world, int incarnation, int deadline_ms, const std::function<bool()> &gone);
 
 // World ranks 0..n-1 are known here: the job's and those spawned since.
 int known_world_ranks();

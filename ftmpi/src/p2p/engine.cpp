@@ -63,6 +63,7 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
             o.incarnation = my_incarnation_;
             o.round = my_round_;
             Wired wired = exchange(net_->open(o));
+            reread_card_ = std::move(wired.reread);
             if (static_cast<int>(wired.cards.size()) != size_) return "wire-up returned the wrong number of contacts";
             const long long timeout_ms = ftmpi::settings::current().number(ftmpi::settings::Id::wireup_timeout);
             // A rank without a card is left out of the mesh (router.hpp),

@@ -64,6 +64,9 @@ public:
         std::vector<std::string> cards;
         std::vector<std::pair<int, std::string>> ended;
         std::function<bool(int peer, std::string *why)> ended_since;  // may be empty
+        // A replacement's: a rank's card as it is now ("" when there is
+        // none; may throw std::runtime_error), for reach_fellow. May be empty.
+        std::function<std::string(int peer)> reread;
     };
     using Exchange = std::function<Wired(const std::string &card)>;
     std::string start(const transport::RouterOptions &options, const Exchange &exchange);
@@ -146,6 +149,14 @@ public:
     int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms);
     void admit(int world, int incarnation);
     int peer_incarnation(int world);
+    // A fellow replacement of this round, expected at `incarnation`, that
+    // this process is not connected to (it read the fellow's old card):
+    // reads the fellow's card again until it names that incarnation, then
+    // connects. True once connected to it at that incarnation, by this
+    // connection or by the fellow's own; false at `deadline`, when `gone`
+    // says the fellow failed, or when its new address does not answer.
+    bool reach_fellow(int world, int incarnation, std::chrono::steady_clock::time_point deadline,
+                      const std::function<bool()> &gone);
 
     // ---- Processes added by MPI_Comm_spawn (p2p/spawned.cpp) ----
     // Makes room for `worlds` (not connected, not failed until they connect
@@ -170,6 +181,7 @@ private:
     bool wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done);
     void grow_locked(int n);                                  // spawned.cpp
     int my_incarnation_ = 0, my_round_ = 0;                   // set_identity
+    std::function<std::string(int)> reread_card_;             // Wired::reread, set by start()
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS
 
     int post_send(MPI_Request r);

@@ -7,7 +7,10 @@
 #include "mpi-ext.h"
 #include "settings/values.hpp"
 
+#include <algorithm>
 #include <condition_variable>
+
+#include <unistd.h>
 
 namespace ftmpi::p2p {
 
@@ -76,6 +79,44 @@ int Engine::wait_joined(const std::vector<int> &worlds, const std::vector<int> &
     return ok ? MPI_SUCCESS : MPIX_ERR_PROC_FAILED;
 }
 
+bool Engine::reach_fellow(int world, int incarnation, std::chrono::steady_clock::time_point deadline,
+                          const std::function<bool()> &gone) {
+    using Clock = std::chrono::steady_clock;
+    constexpr auto reread_pause = std::chrono::milliseconds(20);
+    auto reached = [&] { return net_->incarnation(world) >= incarnation; };  // lock held
+    while (true) {
+        {
+            Lock lk(mu_);
+            if (!running_ || !networked_ || world < 0 || world >= size_ || world == rank_) return false;
+            if (reached()) return true;
+        }
+        if (gone() || Clock::now() >= deadline) return false;
+        std::string card;
+        try {
+            if (reread_card_) card = reread_card_(world);
+        } catch (const std::exception &) {
+            card.clear();  // the wire-up did not answer this time: read again
+        }
+        if (!card.empty() && transport::Router::card_incarnation(card) >= incarnation) {
+            // Without the lock: the poller goes on accepting meanwhile, so
+            // the fellow's own connection (it connects when ours does not
+            // come) is taken, and refuses ours, rather than both waiting.
+            int answered = -1;
+            const int fd =
+                net_->reach_fellow(world, card, std::min(deadline, Clock::now() + join_connect_timeout()), &answered);
+            Lock lk(mu_);
+            if (fd >= 0 && answered >= incarnation) {
+                if (net_->adopt_fellow(world, fd, answered)) renew_peer(world);
+            } else if (fd >= 0) {
+                ::close(fd);  // an older incarnation answered: not the fellow we expect
+            }
+            return reached();  // false: its new address did not answer (it is gone)
+        }
+        // Its new card is not there yet; its own connection may come meanwhile.
+        wait_until_deadline(std::min(deadline, Clock::now() + reread_pause), [&] { return !running_ || reached(); });
+    }
+}
+
 bool Engine::wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done) {
     // The engine's waits have no deadline of their own: a timer wakes every
     // waiter when ours passes, so the wait below re-checks the clock.
@@ -105,6 +146,11 @@ bool Engine::wait_until_deadline(std::chrono::steady_clock::time_point deadline,
 
 int wait_joined(const std::vector<int> &worlds, const std::vector<int> &incarnations, int deadline_ms) {
     return Engine::get().wait_joined(worlds, incarnations, deadline_ms);
+}
+bool reach_fellow(int world, int incarnation, int deadline_ms, const std::function<bool()> &gone) {
+    return Engine::get().reach_fellow(
+        world, incarnation, std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(deadline_ms, 0)),
+        gone);
 }
 void admit(int world, int incarnation) {
     Engine::get().admit(world, incarnation);

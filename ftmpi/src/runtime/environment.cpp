@@ -197,6 +197,7 @@ int init_before_join(int required, int *provided, bool *restarted) {
         wired.cards = std::move(contacts.cards);
         wired.ended.assign(contacts.ended.begin(), contacts.ended.end());
         wired.ended_since = [&notices](int rank, std::string *why) { return notices.ended_now(rank, why); };
+        if (job.restarted) wired.reread = [job](int rank) { return reread_contact(job, rank); };
         return wired;
     });
     if (!error.empty()) init_failed(error);

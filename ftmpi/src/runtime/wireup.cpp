@@ -3,7 +3,10 @@
 
 #include "settings/values.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -11,10 +14,33 @@
 
 namespace ftmpi::runtime {
 
+namespace {
+
+// Test hook, not a setting: FTMPI_TEST_LATE_CONTACT=<rank>:<ms> makes the
+// replacement of world rank <rank> wait <ms> before it writes its record,
+// so that a fellow replacement started with it reads its old one
+// (tests/mpi/ftmodes: two replacements in one round).
+void delay_if_tested(const JobInfo &job) {
+    const char *hook = std::getenv("FTMPI_TEST_LATE_CONTACT");
+    if (!job.restarted || hook == nullptr) return;
+    int rank = -1, ms = 0;
+    if (std::sscanf(hook, "%d:%d", &rank, &ms) == 2 && rank == job.rank && ms > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+}  // namespace
+
 Contacts exchange_contacts(const JobInfo &job, const std::string &contact, std::chrono::milliseconds timeout,
                            StartupFailures &notices) {
+    delay_if_tested(job);
     if (job.wireup.rfind("dir:", 0) == 0) return exchange_dir(job.wireup.substr(4), job, contact, timeout, notices);
     if (job.wireup.rfind("drd:", 0) == 0) return exchange_drd(job, contact, timeout, notices);
+    throw std::runtime_error("FTMPI_WIREUP='" + job.wireup + "' is neither dir:<path> nor drd:");
+}
+
+std::string reread_contact(const JobInfo &job, int rank) {
+    if (job.wireup.rfind("dir:", 0) == 0) return reread_contact_dir(job.wireup.substr(4), rank);
+    if (job.wireup.rfind("drd:", 0) == 0) return reread_contact_drd(job, rank);
     throw std::runtime_error("FTMPI_WIREUP='" + job.wireup + "' is neither dir:<path> nor drd:");
 }
 

@@ -64,6 +64,12 @@ inline constexpr std::chrono::milliseconds wireup_slice{250};
 Contacts exchange_contacts(const JobInfo &, const std::string &contact, std::chrono::milliseconds timeout,
                            StartupFailures &notices);
 
+// A replacement's second look at one rank's record (a fellow replacement's,
+// which exchange_contacts may have read before the fellow wrote its new
+// one): the record as it is now, "" when there is none. Throws
+// std::runtime_error when the wire-up cannot be read.
+std::string reread_contact(const JobInfo &, int rank);
+
 // The address this rank listens on for its peers: 127.0.0.1 for dir:
 // (single host); for drd: FTMPI_ADDRESS if set, else this host's first
 // non-loopback IPv4 address.
@@ -74,5 +80,7 @@ Contacts exchange_dir(const std::string &path, const JobInfo &, const std::strin
                       std::chrono::milliseconds timeout, StartupFailures &notices);
 Contacts exchange_drd(const JobInfo &, const std::string &contact, std::chrono::milliseconds timeout,
                       StartupFailures &notices);
+std::string reread_contact_dir(const std::string &path, int rank);
+std::string reread_contact_drd(const JobInfo &, int rank);
 
 }  // namespace ftmpi::runtime

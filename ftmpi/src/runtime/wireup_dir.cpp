@@ -113,4 +113,10 @@ Contacts exchange_dir(const std::string &path, const JobInfo &job, const std::st
     return out;
 }
 
+std::string reread_contact_dir(const std::string &path, int rank) {
+    std::string record;
+    read_contact(path + "/" + std::to_string(rank), &record);  // written by rename: whole or the old one
+    return record;
+}
+
 }  // namespace ftmpi::runtime

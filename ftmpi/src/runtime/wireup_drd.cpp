@@ -115,4 +115,24 @@ Contacts exchange_drd(const JobInfo &job, const std::string &contact, std::chron
     return out;
 }
 
+std::string reread_contact_drd(const JobInfo &job, int rank) {
+    const auto deadline = hl::deadline_in(std::chrono::milliseconds(2000));
+    hl::ConnectOptions options;
+    options.timeout = std::chrono::milliseconds(2000);
+    auto vm = hl::VirtualMachine::connect(options.resolved());
+    if (!vm) fail("cannot reach the local daemon", vm.error());
+    const std::string key = "ftmpi/" + job.job + "/contact/" + std::to_string(rank);
+    harness::Packer get;
+    get.str(key).boolean(true);  // linearizable: a record put before the fellow joined is seen
+    auto reply = call_drd(vm->local(), "get", get, deadline);
+    if (!reply) fail("get " + key, reply.error());
+    harness::Unpacker in(*reply);
+    bool found = false;
+    harness::Bytes value;
+    std::int64_t version = 0;
+    if (!in.boolean(found) || !in.bytes(value) || !in.i64(version))
+        throw std::runtime_error("drd: wire-up: malformed get reply");
+    return found ? std::string(value.begin(), value.end()) : std::string();
+}
+
 }  // namespace ftmpi::runtime

@@ -239,6 +239,19 @@ std::vector<int> Router::join(const std::vector<std::string> &texts, std::chrono
     return dead;
 }
 
+int Router::card_incarnation(const std::string &card) {
+    return tcp_address_incarnation(Card::parse(card).address("tcp"));
+}
+
+int Router::reach_fellow(int peer, const std::string &card, std::chrono::steady_clock::time_point deadline,
+                         int *incarnation) const {
+    return tcp_reach_fellow(drivers_[tcp].state, peer, Card::parse(card).address("tcp"), deadline, incarnation);
+}
+
+bool Router::adopt_fellow(int peer, int fd, int incarnation) {
+    return tcp_adopt_fellow(drivers_[tcp].state, peer, fd, incarnation);
+}
+
 std::vector<int> Router::join_spawned(const std::vector<std::string> &texts, int first_sibling,
                                       std::chrono::milliseconds per_peer, std::chrono::milliseconds siblings,
                                       const PeerEnded &ended) {

@@ -75,6 +75,16 @@ public:
     // A replacement's wire-up (REBUILD), over TCP to every peer: returns the
     // ranks found dead.
     std::vector<int> join(const std::vector<std::string> &cards, std::chrono::milliseconds per_peer);
+    // A replacement reaching a fellow replacement of its round after the
+    // wire-up, from the fellow's card read again: the incarnation the card
+    // names (0 for a card without one); the handshake, which may be called
+    // without the engine's lock (it touches only a new socket): the fd or
+    // -1; and adopt_fellow, with the lock: the fd becomes the fellow's
+    // connection (false, fd closed, when the fellow's own came first).
+    static int card_incarnation(const std::string &card);
+    int reach_fellow(int peer, const std::string &card, std::chrono::steady_clock::time_point deadline,
+                     int *incarnation) const;
+    bool adopt_fellow(int peer, int fd, int incarnation);
 
     // A process added by MPI_Comm_spawn: connects over TCP only to every
     // process of the job (cards[r] is world rank r's; each gets `per_peer`)

@@ -89,6 +89,16 @@ public:
     // replacements of the same round connect lower ← higher; see tcp.cpp.
     std::vector<int> join_mesh(int my_rank, const std::vector<std::string> &records,
                                std::chrono::milliseconds per_peer);
+    // A fellow replacement of this round reached after the wire-up, from
+    // its record read again (join_mesh had its old one): the handshake
+    // alone, on a new socket; returns the fd (and the incarnation that
+    // answered) or -1. Touches no connection state, so the engine may call
+    // it without its lock while the poller accepts; adopt_fellow, under the
+    // lock, then makes the fd the peer's connection: false (fd closed) when
+    // the fellow connected here meanwhile at that incarnation or later.
+    int reach_fellow(int peer, const std::string &record, std::chrono::steady_clock::time_point deadline,
+                     int *incarnation) const;
+    bool adopt_fellow(int peer, int fd, int incarnation);
     // ---- Processes added by MPI_Comm_spawn ----
     // A spawned process's wire-up: connects to every process of the job
     // below `first_sibling` that has a record (those that do not answer
@@ -191,7 +201,7 @@ private:
     };
     Frame make_hello(int to, int to_incarnation) const;
     int handshake(int peer, const Contact &, std::chrono::steady_clock::time_point deadline, bool retry,
-                  int *incarnation);
+                  int *incarnation) const;
     void wait_for_peers(const std::vector<int> &peers, std::chrono::steady_clock::time_point deadline,
                         const PeerEnded &ended = {});
     void keep_listening();

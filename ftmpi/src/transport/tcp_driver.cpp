@@ -116,6 +116,19 @@ std::vector<int> tcp_join_spawned(ftmpi_transport *t, const char *const *address
                                 std::chrono::milliseconds(per_peer_ms), std::chrono::milliseconds(siblings_ms), ended);
 }
 
+int tcp_address_incarnation(const std::string &address) {
+    return Contact::parse(address).incarnation;
+}
+
+int tcp_reach_fellow(const ftmpi_transport *t, int peer, const std::string &address,
+                     std::chrono::steady_clock::time_point deadline, int *incarnation) {
+    return t->tcp->reach_fellow(peer, address, deadline, incarnation);
+}
+
+bool tcp_adopt_fellow(ftmpi_transport *t, int peer, int fd, int incarnation) {
+    return t->tcp->adopt_fellow(peer, fd, incarnation);
+}
+
 namespace {
 
 int tcp_send(ftmpi_transport *t, int peer, const ftmpi_frame *f, const struct iovec *iov, int iovcnt, unsigned flags,

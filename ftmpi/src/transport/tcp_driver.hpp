@@ -5,6 +5,8 @@
 #include "ftmpi/transport.h"
 #include "transport/sink.hpp"
 
+#include <chrono>
+#include <string>
 #include <vector>
 
 namespace ftmpi::transport {
@@ -23,5 +25,14 @@ std::vector<int> tcp_connect_mesh(ftmpi_transport *state, const char *const *add
 void tcp_grow(ftmpi_transport *state, int n);
 std::vector<int> tcp_join_spawned(ftmpi_transport *state, const char *const *addresses, int first_sibling,
                                   long per_peer_ms, long siblings_ms, const PeerEnded &ended);
+
+// A REBUILD replacement reaching a fellow replacement from its record read
+// again: the incarnation a TCP address names (Contact), the handshake
+// (Tcp::reach_fellow, without the engine's lock), and the answered socket
+// made the fellow's connection (Tcp::adopt_fellow, with it).
+int tcp_address_incarnation(const std::string &address);
+int tcp_reach_fellow(const ftmpi_transport *state, int peer, const std::string &address,
+                     std::chrono::steady_clock::time_point deadline, int *incarnation);
+bool tcp_adopt_fellow(ftmpi_transport *state, int peer, int fd, int incarnation);
 
 }  // namespace ftmpi::transport

@@ -10,9 +10,12 @@
 // the replacement treats it as failed. Two replacements of the same round:
 // the higher connects to the lower when it sees the lower's new record; the
 // lower, if it sees the higher's new record, waits for that connection and
-// connects itself when it does not come (the higher may have read the
-// lower's old record). A same-round connection is admitted at once on both
-// sides; any other joining connection waits for admit() (recovery).
+// connects itself when it does not come. The higher may have read the
+// lower's old record: it then reads the record again once the survivors'
+// state names the lower's new incarnation, and connects (reach_fellow,
+// adopt_fellow; ft/recovery/join.cpp), well before the lower's wait ends.
+// A same-round connection is admitted at once on both sides; any other
+// joining connection waits for admit() (recovery).
 #include "runtime/log.hpp"
 #include "transport/sockets.hpp"
 #include "transport/tcp.hpp"
@@ -180,7 +183,7 @@ void Tcp::hello_complete(Pending p) {
 // Connects to `peer` as a replacement would and waits for its answer.
 // Returns the fd (blocking) or -1.
 int Tcp::handshake(int peer, const Contact &contact, std::chrono::steady_clock::time_point deadline, bool retry,
-                   int *incarnation) {
+                   int *incarnation) const {
     sockaddr_in sa{};
     try {
         sa = parse_address(contact.address);
@@ -257,6 +260,26 @@ std::vector<int> Tcp::join_mesh(int my_rank, const std::vector<std::string> &rec
         install(q, fd, inc);
     }
     return failed;
+}
+
+int Tcp::reach_fellow(int peer, const std::string &record, std::chrono::steady_clock::time_point deadline,
+                      int *incarnation) const {
+    // No retry: the fellow listened before it wrote this record, so a
+    // refused connect means it is gone.
+    return handshake(peer, Contact::parse(record), deadline, false, incarnation);
+}
+
+bool Tcp::adopt_fellow(int peer, int fd, int incarnation) {
+    if (peer < 0 || peer >= static_cast<int>(conns_.size()) ||
+        (conns_[peer].alive && conns_[peer].incarnation >= incarnation)) {
+        // Its own connection was taken here meanwhile: keep that one. (It
+        // connects only when ours has not come, and then refuses ours.)
+        ::close(fd);
+        return false;
+    }
+    if (conns_[peer].alive) lose(peer, false);  // the old incarnation's, if still open
+    install(peer, fd, incarnation);
+    return true;
 }
 
 }  // namespace ftmpi::transport

@@ -7,36 +7,62 @@
 #include "../../internal/ft.hpp"
 #include "../../internal/runtime.hpp"
 #include "../../settings/values.hpp"
+#include "ft/events.hpp"
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace ftmpi::ft {
 
 namespace {
 
+// A failure event (proc_exit, rank_lost) of `world` at `incarnation` or later.
+bool failed_at(int world, int incarnation) {
+    auto is_it = [&](const std::vector<uint8_t> &payload) {
+        auto f = decode_failure(payload);
+        return f && f->rank == world && f->incarnation >= incarnation;
+    };
+    return wait_event("proc_exit", is_it, 0) || wait_event("rank_lost", is_it, 0);
+}
+
 // Fellow replacements of this round that this one is not connected to at
 // their new incarnation: it read a fellow's old record at start (the fellow
 // had not written its new one yet), could not reach that dead address and
-// took the rank for failed. The fellow, which read ours, connects itself
-// when our connection does not come (transport/tcp_join.cpp), and that
-// connection renews the rank here. MPI_Init waits for it, bounded: returning
-// before, this process would meet the survivors' next agreement with the
-// fellow counted failed and start a recovery of its own.
+// took the rank for failed. Returning so, this process would meet the
+// survivors' next agreement with the fellow counted failed and start a
+// recovery of its own. Between fellows the higher rank connects to the
+// lower (transport/tcp_join.cpp). A lower fellow waits for our connection
+// (and makes its own after FTMPI_JOIN_CONNECT_MS): we read its record
+// again, which the survivors' state says is of the new incarnation by now
+// (the fellow wrote it before it joined them), and connect. A higher
+// fellow read our new record (we wrote ours before we read its old one)
+// and connects to us. Each wait ends at the deadline or at the fellow's
+// failure event: it then stays failed here, as at the survivors.
 void wait_for_fellows(const std::vector<int> &group) {
-    std::vector<int> fellows, incarnations;
-    for (int w : group) {
-        if (w < 0 || w == runtime::world_rank()) continue;
-        const int inc = incarnation(w);
-        if (p2p::peer_incarnation(w) < inc) {
-            fellows.push_back(w);
-            incarnations.push_back(inc);
-        }
-    }
-    if (fellows.empty()) return;
+    const int me = runtime::world_rank();
     const auto connect_ms = ftmpi::settings::current().number(ftmpi::settings::Id::join_connect);
-    (void)p2p::wait_joined(fellows, incarnations, static_cast<int>(2 * connect_ms + 1000));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(2 * connect_ms + 1000);
+    auto left_ms = [&] {
+        return static_cast<int>(std::max<long long>(
+            0,
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+                .count()));
+    };
+    std::vector<int> higher, higher_incarnations;
+    for (int w : group) {
+        if (w < 0 || w == me) continue;
+        const int inc = incarnation(w);
+        if (p2p::peer_incarnation(w) >= inc) continue;
+        if (w > me) {
+            higher.push_back(w);
+            higher_incarnations.push_back(inc);
+            continue;
+        }
+        (void)p2p::reach_fellow(w, inc, left_ms(), [w, inc] { return failed_at(w, inc); });
+    }
+    if (!higher.empty()) (void)p2p::wait_joined(higher, higher_incarnations, left_ms());
 }
 
 }  // namespace

@@ -38,8 +38,8 @@ typedef int(MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datat
  * conversion function. */
 int MPI_CONVERSION_FN_NULL(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position,
                            void *extra_state) FTMPI_NOEXCEPT;
-int MPI_CONVERSION_FN_NULL_C(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf,
-                             MPI_Offset position, void *extra_state) FTMPI_NOEXCEPT;
+int MPI_CONVERSION_FN_NULL_C(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position,
+                             void *extra_state) FTMPI_NOEXCEPT;
 
 /* Files: open, close, management */
 FTMPI_API(File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh))

@@ -78,7 +78,7 @@ FTMPI_PMPI(Test_cancelled)
         return MPI_SUCCESS;                                                                                            \
     }                                                                                                                  \
     FTMPI_PMPI(Status_get_##Name)                                                                                      \
-    int MPI_Status_set_##Name(MPI_Status *status, int value) noexcept {                                               \
+    int MPI_Status_set_##Name(MPI_Status *status, int value) noexcept {                                                \
         if (!status) return comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_" #Name);                         \
         status->field = value;                                                                                         \
         return MPI_SUCCESS;                                                                                            \

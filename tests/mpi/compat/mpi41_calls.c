@@ -178,11 +178,18 @@ static void sessions(void) {
     CHECK_MPI(MPI_Comm_create_from_group(g, "mpi41.buffers", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
     CHECK_MPI(MPI_Group_free(&g));
     int x = 5, y = 0, size = 0;
+    MPI_Comm d; /* derived from c: of the same session */
+    CHECK_MPI(MPI_Comm_dup(c, &d));
     CHECK_CLASS(MPI_Bsend(&x, 1, MPI_INT, 0, 1, c), MPI_ERR_BUFFER); /* nothing attached anywhere */
+    CHECK_CLASS(MPI_Bsend(&x, 1, MPI_INT, 0, 1, d), MPI_ERR_BUFFER);
     static char room[MPI_BSEND_OVERHEAD + 64];
     CHECK_MPI(MPI_Session_attach_buffer(s, room, sizeof room));
     CHECK_CLASS(MPI_Session_attach_buffer(s, room, sizeof room), MPI_ERR_BUFFER); /* one at a time */
     CHECK_MPI(MPI_Bsend(&x, 1, MPI_INT, 0, 1, c));
+    CHECK_MPI(MPI_Bsend(&x, 1, MPI_INT, 0, 6, d));
+    CHECK_MPI(MPI_Recv(&y, 1, MPI_INT, 0, 6, d, MPI_STATUS_IGNORE));
+    CHECK(y == 5, "session-buffered message on a derived communicator %d", y);
+    CHECK_MPI(MPI_Comm_free(&d));
     CHECK_MPI(MPI_Session_flush_buffer(s));
     MPI_Request r;
     CHECK_MPI(MPI_Session_iflush_buffer(s, &r));

@@ -140,7 +140,12 @@ int Engine::post_send(MPI_Request r) {
         // The user's request completes now; an internal one carries a copy.
         const size_t need = bytes + MPI_BSEND_OVERHEAD;
         std::shared_ptr<BsendBuffer> room = buffer_for(r->comm);
-        if (!room->has_room(need)) return MPI_ERR_BUFFER;
+        if (!room->has_room(need)) {
+            // The caller deletes r: its reference on the communicator goes
+            // (post's release_held drops it).
+            if (std::exchange(r->comm_held, false)) to_release_.push_back(r->comm);
+            return MPI_ERR_BUFFER;
+        }
         auto *copy = new ftmpi_request_s();
         copy->kind = RequestKind::send;
         copy->comm = r->comm;

@@ -8,12 +8,12 @@
 
 namespace {
 
-struct Pair {
+struct ValueIndexPair {
     MPI_Datatype value, index, pair;
 };
 
 // The C pairs take an MPI_INT index; the Fortran ones pair a type with itself.
-const Pair kPairs[] = {
+const ValueIndexPair kPairs[] = {
     {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},      {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
     {MPI_LONG, MPI_INT, MPI_LONG_INT},        {MPI_INT, MPI_INT, MPI_2INT},
     {MPI_SHORT, MPI_INT, MPI_SHORT_INT},      {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
@@ -30,7 +30,7 @@ extern "C" int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype in
         return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (!pair_type) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     *pair_type = MPI_DATATYPE_NULL;
-    for (const Pair &p : kPairs)
+    for (const ValueIndexPair &p : kPairs)
         if (p.value == value_type && p.index == index_type) *pair_type = p.pair;
     return MPI_SUCCESS;
 }

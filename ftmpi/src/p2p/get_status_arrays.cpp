@@ -13,7 +13,7 @@ using namespace ftmpi::p2p;
 namespace {
 
 // The communicator of the first live request: whose handler sees an error.
-MPI_Comm comm_of(int n, const MPI_Request *rs) {
+MPI_Comm first_live_comm(int n, const MPI_Request *rs) {
     for (int i = 0; i < n; ++i)
         if (rs[i] != MPI_REQUEST_NULL && rs[i]->comm) return rs[i]->comm;
     return MPI_COMM_WORLD;
@@ -45,7 +45,7 @@ int MPI_Request_get_status_any(int count, const MPI_Request requests[], int *ind
                                MPI_Status *status) noexcept {
     constexpr const char *fn = "MPI_Request_get_status_any";
     if (bad_arrays(count, requests) || !index || !flag) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn);
-    return guarded(comm_of(count, requests), fn, [&] {
+    return guarded(first_live_comm(count, requests), fn, [&] {
         look_with_progress([&] {
             bool any_active = false;
             for (int i = 0; i < count; ++i) {
@@ -71,7 +71,7 @@ FTMPI_PMPI(Request_get_status_any)
 int MPI_Request_get_status_all(int count, const MPI_Request requests[], int *flag, MPI_Status statuses[]) noexcept {
     constexpr const char *fn = "MPI_Request_get_status_all";
     if (bad_arrays(count, requests) || !flag) return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn);
-    return guarded(comm_of(count, requests), fn, [&] {
+    return guarded(first_live_comm(count, requests), fn, [&] {
         bool any_error = false;
         look_with_progress([&] {
             for (int i = 0; i < count; ++i)
@@ -105,7 +105,7 @@ int MPI_Request_get_status_some(int incount, const MPI_Request requests[], int *
     constexpr const char *fn = "MPI_Request_get_status_some";
     if (bad_arrays(incount, requests) || !outcount || (incount > 0 && !indices))
         return ftmpi::comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn);
-    return guarded(comm_of(incount, requests), fn, [&] {
+    return guarded(first_live_comm(incount, requests), fn, [&] {
         bool any_error = false;
         look_with_progress([&] {
             bool any_active = false;

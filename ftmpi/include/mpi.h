@@ -73,6 +73,18 @@ typedef struct MPI_Status {
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
 #define MPI_F_STATUS_SIZE     6
 
+/* The status of the mpi_f08 module, TYPE(MPI_Status), as C sees it (MPI-4.0
+ * §19.3.5): the three public fields, then the rest of MPI_Fint status
+ * (MPI_F_STATUS_SIZE in all), in the order of MPI_Status_c2f. */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint ftmpi_internal[MPI_F_STATUS_SIZE - 3];
+} MPI_F08_status;
+#define MPI_F08_STATUS_IGNORE   ((MPI_F08_status *)0)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)0)
+
 /* ---- Null handles --------------------------------------------------- */
 #define MPI_COMM_NULL       ((MPI_Comm)0)
 #define MPI_GROUP_NULL      ((MPI_Group)0)
@@ -423,6 +435,10 @@ FTMPI_API(Is_thread_main, (int *flag))
 FTMPI_API(Get_processor_name, (char *name, int *resultlen))
 FTMPI_API(Get_version, (int *version, int *subversion))
 FTMPI_API(Get_library_version, (char *version, int *resultlen))
+/* MPI-4.1: an info object on the hardware this process runs on, with the
+ * keys ftmpi_online_cpus, ftmpi_usable_cpus (its affinity mask) and
+ * ftmpi_page_size (bytes); one that cannot be read is left out. */
+FTMPI_API(Get_hw_resource_info, (MPI_Info * hw_info))
 double MPI_Wtime(void) FTMPI_NOEXCEPT;
 double PMPI_Wtime(void) FTMPI_NOEXCEPT;
 double MPI_Wtick(void) FTMPI_NOEXCEPT;
@@ -436,6 +452,11 @@ FTMPI_API(Error_string, (int errorcode, char *string, int *resultlen))
 FTMPI_API(Add_error_class, (int *errorclass))
 FTMPI_API(Add_error_code, (int errorclass, int *errorcode))
 FTMPI_API(Add_error_string, (int errorcode, const char *string))
+/* MPI-4.1: undo the three above (a class with codes still in it, and the
+ * predefined classes and codes, cannot be removed: MPI_ERR_ARG). */
+FTMPI_API(Remove_error_class, (int errorclass))
+FTMPI_API(Remove_error_code, (int errorcode))
+FTMPI_API(Remove_error_string, (int errorcode))
 FTMPI_API(Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler *errhandler))
 FTMPI_API(Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 FTMPI_API(Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
@@ -513,6 +534,10 @@ MPI_Fint PMPI_File_c2f(MPI_File file) FTMPI_NOEXCEPT;
 MPI_File PMPI_File_f2c(MPI_Fint file) FTMPI_NOEXCEPT;
 FTMPI_API(Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 FTMPI_API(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+FTMPI_API(Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+FTMPI_API(Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
+FTMPI_API(Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+FTMPI_API(Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
 #include "ftmpi/mpi_dynamic.h" /* Process creation: MPI_Comm_spawn(_multiple), get_parent, disconnect (chapter 10). */
 #include "ftmpi/mpi_io.h"      /* MPI-IO: files, views, data access, MPIX_File_revoke (MPI-3.1 chapter 13). */
 #include "ftmpi/mpi_rma.h"     /* One-sided communication: windows, Put/Get/Accumulate, synchronisation (chapter 11). */

@@ -189,6 +189,15 @@ void mpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_F
 }
 FTMPI_F_PMPI(mpi_type_match_size)
 
+void mpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *index_type, MPI_Fint *pair_type,
+                               MPI_Fint *ierror) noexcept {
+    MPI_Datatype c_pair_type = nullptr;
+    const int rc = MPI_Type_get_value_index(MPI_Type_f2c(*value_type), MPI_Type_f2c(*index_type), &c_pair_type);
+    if (rc == MPI_SUCCESS) *pair_type = MPI_Type_c2f(c_pair_type);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_type_get_value_index)
+
 void mpi_type_create_f90_integer_(const MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierror) noexcept {
     MPI_Datatype c_newtype = nullptr;
     const int rc = MPI_Type_create_f90_integer(*r, &c_newtype);

@@ -109,6 +109,32 @@ void mpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fi
 }
 FTMPI_F_PMPI(mpi_add_error_string)
 
+void mpi_remove_error_class_(const MPI_Fint *errorclass, MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Remove_error_class(*errorclass);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_remove_error_class)
+
+void mpi_remove_error_code_(const MPI_Fint *errorcode, MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Remove_error_code(*errorcode);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_remove_error_code)
+
+void mpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Remove_error_string(*errorcode);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_remove_error_string)
+
+void mpi_get_hw_resource_info_(MPI_Fint *hw_info, MPI_Fint *ierror) noexcept {
+    MPI_Info c_hw_info = nullptr;
+    const int rc = MPI_Get_hw_resource_info(&c_hw_info);
+    if (rc == MPI_SUCCESS) *hw_info = MPI_Info_c2f(c_hw_info);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_get_hw_resource_info)
+
 void mpi_comm_set_errhandler_(const MPI_Fint *comm, const MPI_Fint *errhandler, MPI_Fint *ierror) noexcept {
     const int rc = MPI_Comm_set_errhandler(MPI_Comm_f2c(*comm), MPI_Errhandler_f2c(*errhandler));
     *ierror = rc;

@@ -503,6 +503,40 @@ void mpi_buffer_attach_(void *buffer, const MPI_Fint *size, MPI_Fint *ierror) no
 }
 FTMPI_F_PMPI(mpi_buffer_attach)
 
+void mpi_buffer_flush_(MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Buffer_flush();
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_buffer_flush)
+
+void mpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Buffer_iflush(&c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_buffer_iflush)
+
+void mpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint *size, MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Comm_attach_buffer(MPI_Comm_f2c(*comm), ftmpi::fortran::buffer(buffer), *size);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_comm_attach_buffer)
+
+void mpi_comm_flush_buffer_(const MPI_Fint *comm, MPI_Fint *ierror) noexcept {
+    const int rc = MPI_Comm_flush_buffer(MPI_Comm_f2c(*comm));
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_comm_flush_buffer)
+
+void mpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) noexcept {
+    MPI_Request c_request = nullptr;
+    const int rc = MPI_Comm_iflush_buffer(MPI_Comm_f2c(*comm), &c_request);
+    if (rc == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
+    *ierror = rc;
+}
+FTMPI_F_PMPI(mpi_comm_iflush_buffer)
+
 void mpi_pack_(void *inbuf, const MPI_Fint *incount, const MPI_Fint *datatype, void *outbuf, const MPI_Fint *outsize,
                MPI_Fint *position, const MPI_Fint *comm, MPI_Fint *ierror) noexcept {
     const int rc = MPI_Pack(ftmpi::fortran::buffer(inbuf), *incount, MPI_Type_f2c(*datatype),

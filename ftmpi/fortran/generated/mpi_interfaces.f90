@@ -93,6 +93,30 @@ subroutine MPI_Add_error_string(errorcode, string, ierror)
   character(len=*) :: string
   integer :: ierror
 end subroutine MPI_Add_error_string
+subroutine MPI_Remove_error_class(errorclass, ierror)
+  import
+  implicit none
+  integer :: errorclass
+  integer :: ierror
+end subroutine MPI_Remove_error_class
+subroutine MPI_Remove_error_code(errorcode, ierror)
+  import
+  implicit none
+  integer :: errorcode
+  integer :: ierror
+end subroutine MPI_Remove_error_code
+subroutine MPI_Remove_error_string(errorcode, ierror)
+  import
+  implicit none
+  integer :: errorcode
+  integer :: ierror
+end subroutine MPI_Remove_error_string
+subroutine MPI_Get_hw_resource_info(hw_info, ierror)
+  import
+  implicit none
+  integer :: hw_info
+  integer :: ierror
+end subroutine MPI_Get_hw_resource_info
 subroutine MPI_Comm_set_errhandler(comm, errhandler, ierror)
   import
   implicit none
@@ -705,6 +729,39 @@ subroutine MPI_Buffer_attach(buffer, size, ierror)
   integer :: size
   integer :: ierror
 end subroutine MPI_Buffer_attach
+subroutine MPI_Buffer_flush(ierror)
+  import
+  implicit none
+  integer :: ierror
+end subroutine MPI_Buffer_flush
+subroutine MPI_Buffer_iflush(request, ierror)
+  import
+  implicit none
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Buffer_iflush
+subroutine MPI_Comm_attach_buffer(comm, buffer, size, ierror)
+  import
+  implicit none
+  integer :: comm
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  real, dimension(*) :: buffer
+  integer :: size
+  integer :: ierror
+end subroutine MPI_Comm_attach_buffer
+subroutine MPI_Comm_flush_buffer(comm, ierror)
+  import
+  implicit none
+  integer :: comm
+  integer :: ierror
+end subroutine MPI_Comm_flush_buffer
+subroutine MPI_Comm_iflush_buffer(comm, request, ierror)
+  import
+  implicit none
+  integer :: comm
+  integer :: request
+  integer :: ierror
+end subroutine MPI_Comm_iflush_buffer
 subroutine MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
   import
   implicit none
@@ -1980,6 +2037,14 @@ subroutine MPI_Type_match_size(typeclass, size, datatype, ierror)
   integer :: datatype
   integer :: ierror
 end subroutine MPI_Type_match_size
+subroutine MPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+  import
+  implicit none
+  integer :: value_type
+  integer :: index_type
+  integer :: pair_type
+  integer :: ierror
+end subroutine MPI_Type_get_value_index
 subroutine MPI_Type_create_f90_integer(r, newtype, ierror)
   import
   implicit none

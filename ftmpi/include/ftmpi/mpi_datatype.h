@@ -51,6 +51,9 @@ FTMPI_API(Type_get_contents,
 FTMPI_API(Type_set_name, (MPI_Datatype datatype, const char *type_name))
 FTMPI_API(Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
 FTMPI_API(Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+/* MPI-4.1: the pair type (MPI_FLOAT_INT, ...) of a value and an index type,
+ * or MPI_DATATYPE_NULL when there is none. */
+FTMPI_API(Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type))
 FTMPI_API(Type_create_keyval,
           (MPI_Type_copy_attr_function * type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn,
            int *type_keyval, void *extra_state))

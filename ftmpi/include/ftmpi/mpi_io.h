@@ -30,10 +30,16 @@ typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef int(MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
                                              MPI_Offset position, void *extra_state);
 typedef int(MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
-#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 typedef int(MPI_Datarep_conversion_function_c)(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf,
                                                MPI_Offset position, void *extra_state);
-#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
+/* The predefined conversion functions of MPI_Register_datarep (MPI-4.0
+ * §14.5.3): "no conversion". They convert nothing and return MPI_SUCCESS;
+ * MPI_Register_datarep takes them (or a null pointer) as the absence of a
+ * conversion function. */
+int MPI_CONVERSION_FN_NULL(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position,
+                           void *extra_state) FTMPI_NOEXCEPT;
+int MPI_CONVERSION_FN_NULL_C(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position,
+                             void *extra_state) FTMPI_NOEXCEPT;
 
 /* Files: open, close, management */
 FTMPI_API(File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh))

@@ -37,6 +37,18 @@ FTMPI_API(Isendrecv_replace,
            MPI_Request *request))
 FTMPI_API(Buffer_attach, (void *buffer, int size))
 FTMPI_API(Buffer_detach, (void *buffer_addr, int *size))
+/* MPI-4.1 buffers for buffered sends: one per communicator, per session and
+ * per process; a buffered send uses its communicator's, else its session's,
+ * else the process's. MPI_BUFFER_AUTOMATIC as the buffer lets the library
+ * take the memory it needs. Flush waits until every message buffered so far
+ * has left; the i forms return a request that completes then. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
+FTMPI_API(Buffer_flush, (void))
+FTMPI_API(Buffer_iflush, (MPI_Request * request))
+FTMPI_API(Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+FTMPI_API(Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+FTMPI_API(Comm_flush_buffer, (MPI_Comm comm))
+FTMPI_API(Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
 FTMPI_API(Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 FTMPI_API(Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 FTMPI_API(Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
@@ -50,6 +62,13 @@ FTMPI_API(Status_set_elements, (MPI_Status * status, MPI_Datatype datatype, int 
 FTMPI_API(Status_set_elements_x, (MPI_Status * status, MPI_Datatype datatype, MPI_Count count))
 FTMPI_API(Status_set_cancelled, (MPI_Status * status, int flag))
 FTMPI_API(Test_cancelled, (const MPI_Status *status, int *flag))
+/* MPI-4.1: the public fields through calls. */
+FTMPI_API(Status_get_source, (const MPI_Status *status, int *source))
+FTMPI_API(Status_get_tag, (const MPI_Status *status, int *tag))
+FTMPI_API(Status_get_error, (const MPI_Status *status, int *error))
+FTMPI_API(Status_set_source, (MPI_Status * status, int source))
+FTMPI_API(Status_set_tag, (MPI_Status * status, int tag))
+FTMPI_API(Status_set_error, (MPI_Status * status, int error))
 
 /* Requests */
 FTMPI_API(Wait, (MPI_Request * request, MPI_Status *status))
@@ -65,6 +84,15 @@ FTMPI_API(Testsome,
           (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
            MPI_Status array_of_statuses[]))
 FTMPI_API(Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+/* MPI-4.1: the array forms of Request_get_status; like it, they neither free
+ * nor deactivate a request. */
+FTMPI_API(Request_get_status_any,
+          (int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+FTMPI_API(Request_get_status_all,
+          (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
+FTMPI_API(Request_get_status_some,
+          (int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+           MPI_Status array_of_statuses[]))
 FTMPI_API(Request_free, (MPI_Request * request))
 FTMPI_API(Cancel, (MPI_Request * request))
 FTMPI_API(Send_init,

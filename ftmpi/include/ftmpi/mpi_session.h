@@ -29,5 +29,17 @@ FTMPI_API(Session_create_errhandler,
 FTMPI_API(Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
 FTMPI_API(Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
 FTMPI_API(Session_call_errhandler, (MPI_Session session, int errorcode))
+/* The session's buffer for buffered sends (MPI-4.1, see MPI_Comm_attach_buffer
+ * in ftmpi/mpi_p2p.h): used by the communicators made from the session's
+ * process sets that have no buffer of their own. */
+FTMPI_API(Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+FTMPI_API(Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+FTMPI_API(Session_flush_buffer, (MPI_Session session))
+FTMPI_API(Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
+/* Fortran handles of sessions (as mpi.h's MPI_Comm_c2f and friends). */
+MPI_Fint MPI_Session_c2f(MPI_Session session) FTMPI_NOEXCEPT;
+MPI_Session MPI_Session_f2c(MPI_Fint session) FTMPI_NOEXCEPT;
+MPI_Fint PMPI_Session_c2f(MPI_Session session) FTMPI_NOEXCEPT;
+MPI_Session PMPI_Session_f2c(MPI_Fint session) FTMPI_NOEXCEPT;
 
 #endif /* FTMPI_MPI_SESSION_H */

@@ -66,6 +66,9 @@ extern "C" int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag
     if (int e = check(group, stringtag, info, errhandler, newcomm)) return raise(MPI_COMM_NULL, e, fn);
     // Errors of the creation itself are raised there.
     if (int e = PMPI_Comm_create_group(MPI_COMM_WORLD, group, tag_of(stringtag), newcomm)) return e;
+    // A group from a session's process set: buffered sends on the new
+    // communicator fall back to the session's buffer.
+    if (*newcomm != MPI_COMM_NULL) (*newcomm)->session_bsend_buffer = group->session_bsend_buffer;
     return raise(MPI_COMM_NULL, attach(*newcomm, info, errhandler), fn);
 }
 FTMPI_PMPI(Comm_create_from_group)

@@ -1,5 +1,6 @@
 // Error classes and strings: MPI_Error_class, MPI_Error_string
-// and the run-time additions MPI_Add_error_class/code/string.
+// and the run-time additions MPI_Add_error_class/code/string (and their
+// MPI-4.1 removals, MPI_Remove_error_class/code/string).
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 #include "mpi-ext.h"
@@ -236,3 +237,48 @@ extern "C" int MPI_Add_error_string(int errorcode, const char *string) noexcept 
     return known ? MPI_SUCCESS : raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_string");
 }
 FTMPI_PMPI(Add_error_string)
+
+// MPI-4.1 removals. Only what MPI_Add_error_class/code/string made can be
+// removed; a class goes only once no added code is in it. Removing a class
+// or code takes its string with it. Numbers are not handed out again, so
+// MPI_LASTUSEDCODE stays as it was.
+extern "C" int MPI_Remove_error_class(int errorclass) noexcept {
+    std::unique_lock lock(added_mutex);
+    auto it = added_class_of.find(errorclass);
+    bool removable = it != added_class_of.end() && it->second == errorclass;
+    for (const auto &[code, cls] : added_class_of)
+        if (cls == errorclass && code != errorclass) removable = false;  // a code is still in it
+    if (!removable) {
+        lock.unlock();
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Remove_error_class");
+    }
+    added_class_of.erase(it);
+    added_string.erase(errorclass);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Remove_error_class)
+
+extern "C" int MPI_Remove_error_code(int errorcode) noexcept {
+    std::unique_lock lock(added_mutex);
+    auto it = added_class_of.find(errorcode);
+    if (it == added_class_of.end() || it->second == errorcode) {  // unknown, predefined, or a class
+        lock.unlock();
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Remove_error_code");
+    }
+    added_class_of.erase(it);
+    added_string.erase(errorcode);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Remove_error_code)
+
+// An added class or code with no string has nothing to remove: MPI_ERR_ARG,
+// as for a predefined code (whose strings are fixed).
+extern "C" int MPI_Remove_error_string(int errorcode) noexcept {
+    std::unique_lock lock(added_mutex);
+    if (added_string.erase(errorcode) == 0) {
+        lock.unlock();
+        return raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Remove_error_string");
+    }
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Remove_error_string)

@@ -177,7 +177,12 @@ MPI_Comm make_unregistered_comm(MPI_Group local, MPI_Group remote, uint32_t cont
         ? errhandler_from->errhandler
         : MPI_ERRORS_ARE_FATAL;
     retain(c->errhandler);
-    if (errhandler_from != MPI_COMM_NULL) inherit_ft(c, errhandler_from);
+    if (errhandler_from != MPI_COMM_NULL) {
+        inherit_ft(c, errhandler_from);
+        // A communicator derived from a session's stays with that session
+        // (its buffered sends fall back to the session's buffer).
+        c->session_bsend_buffer = errhandler_from->session_bsend_buffer;
+    }
     register_object(c);
     return c;
 }

@@ -9,6 +9,7 @@
 // ftmpi_comm_s without touching the fields above it.
 #pragma once
 
+#include "bsend_buffer.hpp"
 #include "ft.hpp"
 #include "mpi.h"
 
@@ -28,6 +29,9 @@ struct ftmpi_group_s {
     std::vector<int> world;    // group rank -> world rank
     int rank = MPI_UNDEFINED;  // this process's rank in the group
     std::atomic<int> refs{1};
+    // A group from MPI_Group_from_session_pset: its session's buffer for
+    // buffered sends, passed on to communicators made from the group.
+    std::shared_ptr<ftmpi::p2p::BsendBuffer> session_bsend_buffer;
 };
 
 struct ftmpi_comm_s {
@@ -58,6 +62,11 @@ struct ftmpi_comm_s {
     // Persistent collectives initialised on this communicator so far: their
     // tags come from a range of their own (coll/tags.hpp).
     std::atomic<uint32_t> persistent_inits{0};
+    // Buffered sends (internal/bsend_buffer.hpp): the buffer attached to this
+    // communicator (null until the first MPI_Comm_attach_buffer), and that
+    // of the session it was made from (null for the world model's).
+    std::shared_ptr<ftmpi::p2p::BsendBuffer> bsend_buffer;
+    std::shared_ptr<ftmpi::p2p::BsendBuffer> session_bsend_buffer;
     // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };

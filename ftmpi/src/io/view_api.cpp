@@ -143,6 +143,14 @@ extern "C" int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) noexcept {
 }
 FTMPI_PMPI(File_get_position)
 
+extern "C" int MPI_CONVERSION_FN_NULL(void *, MPI_Datatype, int, void *, MPI_Offset, void *) noexcept {
+    return MPI_SUCCESS;
+}
+
+extern "C" int MPI_CONVERSION_FN_NULL_C(void *, MPI_Datatype, MPI_Count, void *, MPI_Offset, void *) noexcept {
+    return MPI_SUCCESS;
+}
+
 extern "C" int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                                     MPI_Datarep_conversion_function *write_conversion_fn,
                                     MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) noexcept {

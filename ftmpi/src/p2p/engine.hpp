@@ -117,9 +117,16 @@ public:
     // Posted receives not matched yet, and messages nobody received yet (queue_lengths.cpp).
     std::pair<std::size_t, std::size_t> queue_lengths();
 
-    // Buffered sends (MPI_Buffer_attach/detach).
-    int attach_buffer(void *buffer, int size);
-    int detach_buffer(void **buffer, int *size);
+    // Buffered sends (internal/bsend_buffer.hpp, buffer.cpp). `slot` is the
+    // process's (process_buffer()), a communicator's or a session's; attach
+    // makes it when null. Detach and flush wait until every message counted
+    // against it has left; detach of a slot with nothing attached gives
+    // null and 0. iflush_buffer: a request that completes then.
+    std::shared_ptr<BsendBuffer> &process_buffer() { return process_bsend_; }
+    int attach_buffer(std::shared_ptr<BsendBuffer> &slot, void *buffer, size_t size);
+    int detach_buffer(std::shared_ptr<BsendBuffer> &slot, void **buffer, size_t *size);
+    void flush_buffer(std::shared_ptr<BsendBuffer> &slot);
+    MPI_Request iflush_buffer(std::shared_ptr<BsendBuffer> &slot);
 
     // ---- Fault tolerance (ftmpi/FT_CONTRACTS.md) ----
     // Declared failures so far; and the number already reported to
@@ -219,9 +226,9 @@ private:
     FailureRecord failures_;
     std::vector<MPI_Request> generalized_;
 
-    // Buffered sends.
-    char *bsend_buffer_ = nullptr;
-    size_t bsend_capacity_ = 0, bsend_used_ = 0;
+    // Buffered sends: the process's buffer, and the one a send from comm uses.
+    std::shared_ptr<BsendBuffer> process_bsend_ = std::make_shared<BsendBuffer>();
+    std::shared_ptr<BsendBuffer> buffer_for(MPI_Comm comm);  // lock held
 
     // ---- Fault tolerance state and helpers (failures.cpp, revoke.cpp, flush.cpp) ----
     void apply_injected();                                          // lock held

@@ -63,8 +63,9 @@ void Engine::finish(MPI_Request r, int error) {
         to_release_.push_back(r->comm);  // released without the lock: a last release takes it
     }
     if (r->bsend_reserved) {
-        bsend_used_ -= r->bsend_reserved;
+        r->bsend_buffer->used -= r->bsend_reserved;
         r->bsend_reserved = 0;
+        r->bsend_buffer.reset();
     }
     if (r->kind != RequestKind::generalized && r->type != MPI_DATATYPE_NULL) dt::release(r->type);
     if (r->user_freed) delete r;
@@ -138,7 +139,13 @@ int Engine::post_send(MPI_Request r) {
     if (r->mode == SendMode::buffered) {
         // The user's request completes now; an internal one carries a copy.
         const size_t need = bytes + MPI_BSEND_OVERHEAD;
-        if (bsend_used_ + need > bsend_capacity_) return MPI_ERR_BUFFER;
+        std::shared_ptr<BsendBuffer> room = buffer_for(r->comm);
+        if (!room->has_room(need)) {
+            // The caller deletes r: its reference on the communicator goes
+            // (post's release_held drops it).
+            if (std::exchange(r->comm_held, false)) to_release_.push_back(r->comm);
+            return MPI_ERR_BUFFER;
+        }
         auto *copy = new ftmpi_request_s();
         copy->kind = RequestKind::send;
         copy->comm = r->comm;
@@ -152,7 +159,8 @@ int Engine::post_send(MPI_Request r) {
         if (bytes) dt::pack(r->buf, r->count, r->type, 0, copy->packed.data(), bytes);
         copy->data = copy->packed.data();
         copy->bsend_reserved = need;
-        bsend_used_ += need;
+        room->used += need;
+        copy->bsend_buffer = std::move(room);
         r->complete = true;                                    // its type was not retained: nothing to release
         copy->comm_held = std::exchange(r->comm_held, false);  // the copy is what stays pending
         reset_status(copy->status);
@@ -557,25 +565,6 @@ MPI_Request Engine::make_generalized(std::function<bool(MPI_Status *)> advance, 
     generalized_.push_back(r);
     if (turn_.blocked) net_->wake();  // its poll should not sleep unboundedly now
     return r;
-}
-
-int Engine::attach_buffer(void *buffer, int size) {
-    Lock lk(mu_);
-    if (bsend_buffer_) return MPI_ERR_BUFFER;
-    bsend_buffer_ = static_cast<char *>(buffer);
-    bsend_capacity_ = static_cast<size_t>(size);
-    return MPI_SUCCESS;
-}
-
-int Engine::detach_buffer(void **buffer, int *size) {
-    Lock lk(mu_);
-    // Detach returns once every buffered message has left.
-    wait_locked(lk, [this] { return bsend_used_ == 0; });
-    *buffer = bsend_buffer_;
-    *size = static_cast<int>(bsend_capacity_);
-    bsend_buffer_ = nullptr;
-    bsend_capacity_ = 0;
-    return MPI_SUCCESS;
 }
 
 }  // namespace ftmpi::p2p

@@ -6,11 +6,13 @@
 // the engine's lock.
 #pragma once
 
+#include "internal/bsend_buffer.hpp"
 #include "internal/datatype.hpp"
 #include "internal/p2p.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace ftmpi::p2p {
@@ -42,13 +44,14 @@ struct ftmpi_request_s {
 
     // Resolved when started.
     uint32_t context = 0;
-    int peer = -1;                // world rank of dest/source; -1: MPI_ANY_SOURCE
-    size_t bytes = 0;             // send: message size; recv: capacity
-    const char *data = nullptr;   // send: contiguous bytes to send
-    char *landing = nullptr;      // recv: where bytes go (user buffer or staging)
-    std::vector<char> packed;     // send: packed copy (non-contiguous or buffered); recv: staging
-    int matched_peer = -1;        // recv: world rank it matched (rendezvous pending)
-    size_t bsend_reserved = 0;    // buffered: bytes held in the attached buffer
+    int peer = -1;               // world rank of dest/source; -1: MPI_ANY_SOURCE
+    size_t bytes = 0;            // send: message size; recv: capacity
+    const char *data = nullptr;  // send: contiguous bytes to send
+    char *landing = nullptr;     // recv: where bytes go (user buffer or staging)
+    std::vector<char> packed;    // send: packed copy (non-contiguous or buffered); recv: staging
+    int matched_peer = -1;       // recv: world rank it matched (rendezvous pending)
+    size_t bsend_reserved = 0;   // buffered: bytes held in bsend_buffer
+    std::shared_ptr<ftmpi::p2p::BsendBuffer> bsend_buffer;  // buffered: the buffer the message counts against
     bool watch_failures = false;  // recv: user-channel MPI_ANY_SOURCE (ULFM: PENDING, not ended by a failure)
     bool streaming = false;       // send: data frame written from buf (on_sent completes it); not failed early
     bool cancel_asked = false;    // send: MPI_Cancel asked the receiver to take the message back

@@ -1,5 +1,5 @@
 // What a status says: MPI_Get_count,
-// MPI_Status_set_*, MPI_Test_cancelled. (MPI_Get_elements(_x) is the
+// MPI_Status_set_*, MPI_Status_get_* (MPI-4.1), MPI_Test_cancelled. (MPI_Get_elements(_x) is the
 // datatype part's, src/datatype/mpi_type_query.cpp.)
 #include "internal/datatype.hpp"
 #include "p2p/binding.hpp"
@@ -68,5 +68,26 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) noexcept {
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Test_cancelled)
+
+// MPI-4.1 accessors of the public fields, for languages and tools that
+// cannot name them.
+#define FTMPI_STATUS_FIELD(Name, field)                                                                                \
+    int MPI_Status_get_##Name(const MPI_Status *status, int *value) noexcept {                                         \
+        if (!status || !value) return comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_get_" #Name);               \
+        *value = status->field;                                                                                        \
+        return MPI_SUCCESS;                                                                                            \
+    }                                                                                                                  \
+    FTMPI_PMPI(Status_get_##Name)                                                                                      \
+    int MPI_Status_set_##Name(MPI_Status *status, int value) noexcept {                                                \
+        if (!status) return comm::raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_" #Name);                         \
+        status->field = value;                                                                                         \
+        return MPI_SUCCESS;                                                                                            \
+    }                                                                                                                  \
+    FTMPI_PMPI(Status_set_##Name)
+
+FTMPI_STATUS_FIELD(source, MPI_SOURCE)
+FTMPI_STATUS_FIELD(tag, MPI_TAG)
+FTMPI_STATUS_FIELD(error, MPI_ERROR)
+#undef FTMPI_STATUS_FIELD
 
 }  // extern "C"

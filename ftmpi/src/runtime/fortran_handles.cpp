@@ -9,6 +9,7 @@
 // each of them (ftmpi/fortran/gen_mpif.cpp). Append new predefined handles
 // at the end only: a reorder changes the values compiled into Fortran
 // programs.
+#include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
 
 #include <mutex>
@@ -89,6 +90,7 @@ FTMPI_HANDLE_CONVERSION(Info, MPI_Info)
 FTMPI_HANDLE_CONVERSION(Message, MPI_Message)
 FTMPI_HANDLE_CONVERSION(File, MPI_File)
 FTMPI_HANDLE_CONVERSION(Win, MPI_Win)
+FTMPI_HANDLE_CONVERSION(Session, MPI_Session)
 
 int MPI_Status_c2f(const MPI_Status *c, MPI_Fint *f) noexcept {
     if (!c || !f) return MPI_ERR_ARG;
@@ -113,5 +115,45 @@ int MPI_Status_f2c(const MPI_Fint *f, MPI_Status *c) noexcept {
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Status_f2c)
+
+// The mpi_f08 status holds the same MPI_F_STATUS_SIZE integers as the
+// array form, so the f08 conversions go through it.
+static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+
+int MPI_Status_f2f08(const MPI_Fint *f, MPI_F08_status *f08) noexcept {
+    if (!f || !f08) return ftmpi::comm::raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_f2f08");
+    f08->MPI_SOURCE = f[0];
+    f08->MPI_TAG = f[1];
+    f08->MPI_ERROR = f[2];
+    for (int i = 3; i < MPI_F_STATUS_SIZE; ++i) f08->ftmpi_internal[i - 3] = f[i];
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Status_f2f08)
+
+int MPI_Status_f082f(const MPI_F08_status *f08, MPI_Fint *f) noexcept {
+    if (!f || !f08) return ftmpi::comm::raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_f082f");
+    f[0] = f08->MPI_SOURCE;
+    f[1] = f08->MPI_TAG;
+    f[2] = f08->MPI_ERROR;
+    for (int i = 3; i < MPI_F_STATUS_SIZE; ++i) f[i] = f08->ftmpi_internal[i - 3];
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Status_f082f)
+
+int MPI_Status_c2f08(const MPI_Status *c, MPI_F08_status *f08) noexcept {
+    if (!c || !f08) return ftmpi::comm::raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_c2f08");
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    PMPI_Status_c2f(c, f);
+    return PMPI_Status_f2f08(f, f08);
+}
+FTMPI_PMPI(Status_c2f08)
+
+int MPI_Status_f082c(const MPI_F08_status *f08, MPI_Status *c) noexcept {
+    if (!c || !f08) return ftmpi::comm::raise(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_f082c");
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    PMPI_Status_f082f(f08, f);
+    return PMPI_Status_f2c(f, c);
+}
+FTMPI_PMPI(Status_f082c)
 
 }  // extern "C"

@@ -3,11 +3,17 @@
 // one place its errors meet its error handler.
 #pragma once
 
+#include "internal/bsend_buffer.hpp"
 #include "mpi.h"
+
+#include <memory>
 
 struct ftmpi_session_s {
     MPI_Errhandler errhandler = MPI_ERRHANDLER_NULL;  // a reference is held
     int thread_level = MPI_THREAD_SINGLE;             // provided
+    // MPI_Session_attach_buffer's; shared with the communicators made from
+    // the session's process sets (their fallback for buffered sends).
+    std::shared_ptr<ftmpi::p2p::BsendBuffer> bsend_buffer = std::make_shared<ftmpi::p2p::BsendBuffer>();
 };
 
 namespace ftmpi::session {

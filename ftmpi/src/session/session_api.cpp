@@ -158,6 +158,8 @@ extern "C" int MPI_Group_from_session_pset(MPI_Session session, const char *pset
     if (!session::valid(session)) return session::raise(session, MPI_ERR_SESSION, fn);
     const MPI_Comm comm = session::comm_of(pset_name);
     if (comm == MPI_COMM_NULL || newgroup == nullptr) return session::raise(session, MPI_ERR_ARG, fn);
-    return session::raise(session, PMPI_Comm_group(comm, newgroup), fn);
+    if (int e = PMPI_Comm_group(comm, newgroup)) return session::raise(session, e, fn);
+    (*newgroup)->session_bsend_buffer = session->bsend_buffer;  // for MPI_Comm_create_from_group
+    return MPI_SUCCESS;
 }
 FTMPI_PMPI(Group_from_session_pset)

@@ -4,6 +4,9 @@
 // configuration change at a time), so a new leader simply carries on where a
 // dead one stopped. Rounds run on every membership hook and every 300 ms.
 //
+// Before that, while this server has no raft state, the same thread forms
+// the cluster (formation.cpp).
+//
 // Policy: voters up to 3 (5 once at least 5 daemons run the DRD), the rest
 // standbys; a voter whose daemon is declared failed is replaced by a standby
 // (promoted first, so the quorum never shrinks below what is alive) and then
@@ -35,14 +38,19 @@ const char *role_name(Role r) {
 void Service::reconcile_loop() {
     bool again = true;
     while (!stopping_) {
+        bool forming = formation_ != Formation::started;
         {
             std::unique_lock lock(reconcile_mutex_);
-            if (!again) reconcile_cv_.wait_for(lock, 300ms, [&] { return members_changed_ || stopping_.load(); });
+            // Forming rounds are quick: a write may be waiting for a leader.
+            if (!again)
+                reconcile_cv_.wait_for(lock, forming ? 100ms : 300ms,
+                                       [&] { return members_changed_ || stopping_.load(); });
             members_changed_ = false;
         }
         if (stopping_) break;
         try {
-            again = reconcile_once();  // after a change, look again at once
+            // Once raft runs, reconcile at once (a leader adds the others).
+            again = forming ? form_once() : reconcile_once();  // after a change, look again at once
         } catch (const std::exception &e) {
             log(3, std::string("vm/drd: membership round failed: ") + e.what());
             again = false;
@@ -92,9 +100,16 @@ bool Service::reconcile_once() {
         }
         Unpacker u(*reply);
         std::int64_t raft_id = 0;
-        std::string raft_address;
+        std::string raft_address, formation;
         if (!u.i64(raft_id) || !u.str(raft_address) || raft_id <= 0) {
             log(2, "vm/drd: member " + m.id + " sent a malformed raft_info reply");
+            continue;
+        }
+        // A server still forming has not started raft: it starts (empty)
+        // once it sees this one running, and is added in a later round. (A
+        // reply without the field comes from a DRD that always starts raft.)
+        if (u.str(formation) && formation != formation_name(Formation::started)) {
+            log(0, "vm/drd: member " + m.id + " is still " + formation);
             continue;
         }
         auto id = static_cast<std::uint64_t>(raft_id);

@@ -3,6 +3,7 @@
 #include "auth_transport.hpp"
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
@@ -79,6 +80,7 @@ struct RaftNode::Impl {
     raft_fsm fsm{};
     struct raft raft {};
     bool raft_inited = false;
+    std::atomic<bool> raft_started{false};  // raft_start succeeded (written on the loop)
 
     std::mutex queue_mutex;
     std::deque<std::function<void()>> queue;
@@ -238,7 +240,13 @@ struct RaftNode::Impl {
         raft_set_pre_vote(&raft, true);
         raft_set_snapshot_threshold(&raft, o.snapshot_threshold);
         raft_set_snapshot_trailing(&raft, o.snapshot_trailing);
-        if (o.bootstrap) {
+        if (o.deferred) return {};
+        return start_on_loop_thread(o.bootstrap);
+    }
+
+    Result<void> start_on_loop_thread(bool bootstrap) {
+        if (raft_started) return make_error(HARNESS_ERR_INVALID_ARGUMENT, "drd: the raft server is started already");
+        if (bootstrap) {
             raft_configuration conf;
             raft_configuration_init(&conf);
             raft_configuration_add(&conf, o.id, address.c_str(), RAFT_VOTER);
@@ -251,6 +259,7 @@ struct RaftNode::Impl {
         }
         if (int rv = raft_start(&raft); rv != 0)
             return make_error(HARNESS_ERR_INTERNAL, std::string("drd: raft_start: ") + raft_errmsg(&raft));
+        raft_started = true;
         return {};
     }
 
@@ -318,6 +327,19 @@ RaftNode::~RaftNode() {
     }
     for (const auto &w : waiting) complete(w, make_error(HARNESS_ERR_UNREACHABLE, "drd is shutting down"));
     im->thread.join();
+}
+
+Result<void> RaftNode::begin(bool bootstrap, Deadline deadline) {
+    Impl *im = impl_.get();
+    auto w = im->post([im, bootstrap](const RaftWaiterPtr &waiter) {
+        auto r = im->start_on_loop_thread(bootstrap);
+        complete(waiter, r ? std::nullopt : std::optional<Error>(r.error()));
+    });
+    return im->wait(w, deadline, "starting the raft server");
+}
+
+bool RaftNode::started() const {
+    return impl_->raft_started;
 }
 
 const std::string &RaftNode::address() const {

@@ -6,8 +6,8 @@
 // deadline. Pitfalls handled here (README.md, "Engine"): entries padded to 8 bytes
 // (command.hpp), buffers from raft_malloc, asynchronous snapshots (the store
 // is serialized on a libuv worker thread), tuned timeouts, and bootstrap only
-// of the very first node of a VM (others start empty and are added by the
-// leader). Raft traffic goes through auth_transport.hpp.
+// of the node that forms a VM's cluster (others start empty and are added by
+// the leader); a deferred node waits, listening, until told which it is. Raft traffic goes through auth_transport.hpp.
 #pragma once
 
 #include "replicated_log.hpp"
@@ -27,6 +27,9 @@ struct RaftNodeOptions {
     std::string host = "127.0.0.1";  // listen host (the daemon's)
     std::uint16_t port = 0;          // 0: pick a free port
     bool bootstrap = false;          // first node of the VM: a one-voter cluster
+    // Open the log and listen, but start raft only when begin() says how
+    // (the service decides whether to bootstrap after it has asked its peers).
+    bool deferred = false;
     VmKey key;
     std::function<void(int level, const std::string &message)> log;
     unsigned election_timeout_ms = 300;
@@ -41,6 +44,12 @@ class RaftNode final : public ReplicatedLog {
 public:
     static Result<std::unique_ptr<RaftNode>> start(RaftNodeOptions options);
     ~RaftNode() override;  // stops the loop: pending calls fail, the thread is joined
+
+    // Starts a deferred node: bootstrap a one-voter cluster, or start empty
+    // and wait to be added by a leader. Until then the node is in no
+    // configuration, knows no leader and accepts no raft connection.
+    Result<void> begin(bool bootstrap, Deadline deadline);
+    bool started() const;
 
     Result<ApplyOutcome> submit(const Command &command, Deadline deadline) override;
     Result<void> barrier(Deadline deadline) override;

@@ -113,27 +113,25 @@ Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host) {
         raft_id = (random_u64() >> 1) | 1;
         if (auto w = write_number(dir / "raft_id", raft_id); !w) return w.error();
     }
-    auto members = s->members();
     std::string host_name = "127.0.0.1";
-    bool others_alive = false;
-    for (const auto &m : members) {
-        if (m.is_self) {
-            if (auto ep = parse_endpoint(m.address)) host_name = ep->host;
-        } else if (m.alive) {
-            others_alive = true;
-        }
+    for (const auto &m : s->members()) {
+        if (!m.is_self) continue;
+        if (auto ep = parse_endpoint(m.address)) host_name = ep->host;
     }
-    // Only the first daemon of a VM bootstraps; the others start empty and
-    // are added by the leader (a node without a configuration never votes,
-    // so it cannot form a rival cluster). c-raft refuses to bootstrap over
-    // existing state, so a restarted first daemon just resumes.
+    // A server with raft state resumes it. One without waits, listening, for
+    // the membership thread to decide (formation.cpp): bootstrap the VM's
+    // cluster when no other daemon's DRD runs raft or proposes to, else
+    // start empty and be added by the leader (a node without a configuration
+    // never votes, so it cannot form a rival cluster). The decision cannot be
+    // made here: a daemon may load vm/drd long after the others started, or
+    // at the same moment as they do.
     bool has_state = std::filesystem::exists(raft_dir / "metadata1") || std::filesystem::exists(raft_dir / "metadata2");
     RaftNodeOptions o;
     o.dir = raft_dir;
     o.id = raft_id;
     o.host = host_name;
     o.port = static_cast<std::uint16_t>(read_number(dir / "raft_port"));
-    o.bootstrap = !others_alive && !has_state;
+    o.deferred = !has_state;
     o.key = s->key_;
     Service *self = s.get();
     o.log = [self](int level, const std::string &m) { self->log(level, m); };
@@ -150,14 +148,13 @@ Result<std::unique_ptr<Service>> Service::create(const harness_host_api *host) {
     auto node = RaftNode::start(std::move(o));
     if (!node) return node.error();
     s->node_ = std::move(node.value());
+    if (has_state) s->formation_ = Formation::started;
     if (auto ep = parse_endpoint(s->node_->address())) {
         if (auto w = write_number(dir / "raft_port", ep->port); !w) return w.error();
     }
     s->log(1,
            "vm/drd: raft server " + std::to_string(raft_id) + " on " + s->node_->address() +
-               (has_state          ? " (resuming its log)"
-                    : others_alive ? " (waiting to be added by the leader)"
-                                   : ""));
+               (has_state ? " (resuming its log)" : " (forming: looking for the VM's cluster)"));
 
     if (host->subscribe_members) {
         host->subscribe_members(
@@ -402,7 +399,7 @@ Result<void> Service::status(Unpacker &args, Packer &out) {
 
 Result<void> Service::raft_info(Unpacker &args, Packer &out) {
     if (!args.done()) return bad_args("raft_info", "no arguments");
-    out.i64(static_cast<std::int64_t>(node_->id())).str(node_->address());
+    out.i64(static_cast<std::int64_t>(node_->id())).str(node_->address()).str(formation_name(formation_));
     return {};
 }
 

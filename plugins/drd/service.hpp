@@ -1,10 +1,12 @@
 // service.hpp — the vm/drd service: one per daemon, behind the plugin's C functions.
 //
 // Owns the SQLite store, the raft node and two helpers:
-//   * a membership reconciler thread that, on the leader, follows the VM's
-//     members: adds joining daemons (voters up to 3, or 5 with ≥5 members,
-//     the rest standbys), promotes a standby when a voter's daemon is
-//     declared failed and removes the failed one (membership.cpp);
+//   * a membership thread. First it forms the cluster: a server with no raft
+//     state asks the other daemons' DRDs and bootstraps only when none runs
+//     raft or proposes to (formation.cpp). Then, on the leader, it follows
+//     the VM's members: adds joining daemons (voters up to 3, or 5 with ≥5
+//     members, the rest standbys), promotes a standby when a voter's daemon
+//     is declared failed and removes the failed one (membership.cpp);
 //   * a leader client that forwards what only the leader can do (replicated
 //     writes, linearizable reads) to the leader's daemon over Hlib
 //     (leader_client.cpp).
@@ -40,6 +42,15 @@ struct MemberEntry {
     bool alive = true;
     bool is_self = false;
 };
+
+// Where this server stands in forming the cluster, as raft_info reports it
+// to the other daemons (formation.cpp).
+enum class Formation {
+    forming,    // no raft state; raft not started; looking at the others
+    candidate,  // forming and proposing to bootstrap the VM's cluster
+    started,    // raft runs: resumed its log, bootstrapped, or waits to be added
+};
+const char *formation_name(Formation f);
 
 // Where a server's record says it runs.
 struct ServerRecord {
@@ -89,12 +100,18 @@ private:
     // membership.cpp
     void reconcile_loop();
     bool reconcile_once();  // true when it changed something
+    // formation.cpp: one round of forming the cluster; true once raft runs.
+    bool form_once();
 
     const harness_host_api *host_ = nullptr;
     VmKey key_;
     std::string member_id_;
     std::unique_ptr<Store> store_;
     std::unique_ptr<RaftNode> node_;
+    std::atomic<Formation> formation_{Formation::forming};
+    // This daemon answers calls of its vm/drd (it is in the daemon's plugin
+    // registry): only then do the others see this server's candidacy.
+    bool callable_ = false;
 
     std::mutex local_mutex_;  // local_records read-modify-write (cas)
 

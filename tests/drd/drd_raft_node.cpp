@@ -47,7 +47,8 @@ struct Node {
     std::unique_ptr<RaftNode> raft;
     std::uint64_t id = 0;
 
-    Node(std::uint64_t raft_id, const VmKey &key, bool bootstrap) : id(raft_id) {
+    // deferred: open and listen, start only on begin() (the service's formation).
+    Node(std::uint64_t raft_id, const VmKey &key, bool bootstrap, bool deferred = false) : id(raft_id) {
         std::filesystem::create_directories(dir.path / "raft");
         auto s = Store::open(dir.path / "drd.sqlite");
         REQUIRE(s.ok());
@@ -56,6 +57,7 @@ struct Node {
         o.dir = dir.path / "raft";
         o.id = raft_id;
         o.bootstrap = bootstrap;
+        o.deferred = deferred;
         o.key = key;
         o.store = store.get();
         auto r = RaftNode::start(std::move(o));
@@ -134,4 +136,30 @@ TEST_CASE("a raft node without the VM key never joins") {
     CHECK(v->leader_id == 0);
     // The leader still commits alone.
     CHECK(a->raft->submit(put("still", "ok"), soon()).ok());
+}
+
+TEST_CASE("deferred raft nodes: nothing runs until begin, then bootstrap or join") {
+    VmKey key{Bytes(32, 0x11)};
+    SUBCASE("a node that never begins stops cleanly") {
+        // The ctest timeout catches a loop that never runs dry.
+        Node idle(9, key, false, true);
+        CHECK_FALSE(idle.raft->started());
+        auto v = idle.raft->view(soon());
+        REQUIRE(v.ok());
+        CHECK(v->servers.empty());
+        CHECK(v->leader_id == 0);
+        CHECK(idle.raft->submit(put("x", "1"), soon()).error().status == HARNESS_ERR_BUSY);
+    }
+    SUBCASE("one bootstraps, the other joins") {
+        Node a(1, key, false, true), b(2, key, false, true);
+        REQUIRE(a.raft->begin(true, soon()).ok());
+        CHECK(a.raft->started());
+        CHECK_FALSE(a.raft->begin(true, soon()).ok());  // once only
+        REQUIRE(eventually([&] { return a.leads(); }, 5s));
+        REQUIRE(b.raft->begin(false, soon()).ok());
+        REQUIRE(a.raft->add(2, b.raft->address(), soon()).ok());
+        REQUIRE(a.raft->assign(2, Role::voter, soon()).ok());
+        REQUIRE(a.raft->submit(put("joined", "yes"), soon()).ok());
+        CHECK(eventually([&] { return b.store->get("joined").has_value(); }, 5s));
+    }
 }

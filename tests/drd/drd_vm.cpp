@@ -6,12 +6,13 @@ namespace harness::drd::test {
 
 using namespace std::chrono_literals;
 
-std::vector<std::string> drd_daemon_args() {
-    return {"--services", "vm/drd", "--heartbeat-ms", "100", "--heartbeat-timeout-ms", "1500"};
+std::vector<std::string> drd_daemon_args(DrdVm::Preload preload) {
+    return {"--services=" + std::string(preload == DrdVm::Preload::drd ? "vm/drd" : ""), "--heartbeat-ms", "100",
+            "--heartbeat-timeout-ms", "1500"};
 }
 
-DrdVm::DrdVm(std::vector<std::string> env)
-    : dir_(std::make_unique<harness::test::TempDir>("drdvm")), env_(std::move(env)) {
+DrdVm::DrdVm(std::vector<std::string> env, Preload preload)
+    : dir_(std::make_unique<harness::test::TempDir>("drdvm")), env_(std::move(env)), preload_(preload) {
     key_file_ = harness::test::write_vm_key(dir_->path() / "vm.key");
     auto k = load_key(key_file_);
     if (!k) throw std::runtime_error("cannot read the test key: " + k.error().describe());
@@ -22,7 +23,7 @@ std::size_t DrdVm::start_daemon(const std::filesystem::path &root) {
     harness::test::DaemonOptions o;
     o.vm = "drdtest";
     o.key_file = key_file_;
-    o.extra_args = drd_daemon_args();
+    o.extra_args = drd_daemon_args(preload_);
     o.env = env_;
     if (root.empty()) {
         // Roots live in this VM's own temp dirs, so a killed daemon's root
@@ -71,6 +72,34 @@ std::optional<std::size_t> DrdVm::leader(std::size_t ask) {
     for (std::size_t i = 0; i < daemons_.size(); ++i)
         if (daemons_[i]->running() && daemons_[i]->id() == s->leader) return i;
     return std::nullopt;
+}
+
+Result<std::string> DrdVm::load_drd(std::size_t i) {
+    auto deadline = hlib::deadline_in(std::chrono::seconds(10));
+    auto conn = hlib::Connection::open_tcp(daemons_.at(i)->tcp(), key_, deadline);
+    if (!conn) return conn.error();
+    hlib::Daemon d(std::move(conn.value()));
+    return d.load(ComponentName{"vm", "drd"}, deadline);
+}
+
+bool DrdVm::wait_members(std::size_t n, std::chrono::milliseconds timeout) {
+    return harness::test::wait_until(
+        [&] {
+            for (auto &d : daemons_) {
+                if (!d->running()) continue;
+                auto deadline = hlib::deadline_in(std::chrono::seconds(2));
+                auto conn = hlib::Connection::open_tcp(d->tcp(), key_, deadline);
+                if (!conn) return false;
+                hlib::Daemon c(std::move(conn.value()));
+                auto members = c.members(deadline);
+                if (!members) return false;
+                std::size_t alive = 0;
+                for (const auto &m : *members) alive += m.alive ? 1 : 0;
+                if (alive != n) return false;
+            }
+            return true;
+        },
+        timeout);
 }
 
 std::filesystem::path DrdVm::keep_root(std::size_t i) {

@@ -4,8 +4,9 @@
 // Deciding once, when the plugin loads, is not enough: when every daemon
 // starts without vm/drd and loads it on demand, each one sees the others
 // alive and none would bootstrap; when some daemons never load it, they must
-// not count. So a forming server asks, every round, the DRD of every live
-// member (raft_info, which reports its formation state):
+// not count. A server alone in the VM bootstraps at once. Otherwise a
+// forming server asks, every round, the DRD of every live member
+// (raft_info, which reports its formation state):
 //   * a member whose raft runs (resumed, bootstrapped, or waiting to be
 //     added) means a cluster exists: start raft empty; its leader adds us;
 //   * a member that does not answer for sure (unreachable, timeout) leaves
@@ -18,6 +19,8 @@
 // second look and stays one until it runs raft, so whichever looked at the
 // other last saw it as a candidate (or running) and did not bootstrap.
 #include "service.hpp"
+
+#include <algorithm>
 
 #include <harness/hlib/hlib.hpp>
 
@@ -61,15 +64,6 @@ bool Service::form_once() {
         return Seen::unknown;
     };
     auto members = this->members();
-    if (!callable_) {
-        // Until the daemon answers for this DRD, a candidacy would be
-        // invisible to the others (they would see "not loaded").
-        for (const auto &m : members) {
-            if (m.is_self) callable_ = ask(m) == Seen::forming;
-        }
-        if (!callable_) return false;
-    }
-
     auto start = [&](bool bootstrap, const std::string &why) {
         auto r = node_->begin(bootstrap, Clock::now() + 2s);
         if (!r) {
@@ -80,6 +74,20 @@ bool Service::form_once() {
         log(1, "vm/drd: raft server " + std::to_string(node_->id()) + " started: " + why);
         return true;
     };
+    // Alone in the VM (a launcher's single-job daemon, a VM's first daemon):
+    // nobody to ask or to race with, so no round trip through this daemon,
+    // which may be busy loading this very plugin for the request that wants
+    // the directory.
+    if (std::none_of(members.begin(), members.end(), [](const MemberEntry &m) { return !m.is_self && m.alive; }))
+        return start(true, "no other member is alive; bootstrapping the VM's cluster");
+    if (!callable_) {
+        // Until the daemon answers for this DRD, a candidacy would be
+        // invisible to the others (they would see "not loaded").
+        for (const auto &m : members) {
+            if (m.is_self) callable_ = ask(m) == Seen::forming;
+        }
+        if (!callable_) return false;
+    }
 
     // The first look may make this server a candidate; the second decides.
     for (int look = 0; look < 2; ++look) {

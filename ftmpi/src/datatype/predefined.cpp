@@ -84,6 +84,9 @@ struct Setup {
 #define FTMPI_DT_SET_PAIR(name, kind, ctype) set_pair<ctype>(ftmpi_dt_##name, #name, Kind::kind);
         FTMPI_DT_PAIRS(FTMPI_DT_SET_PAIR)
 #undef FTMPI_DT_SET_PAIR
+        // MPI_C_COMPLEX and its synonym MPI_C_FLOAT_COMPLEX are one object
+        // (mpi.h); it answers to the standard's first name, as MPICH's does.
+        ftmpi_dt_c_float_complex.name = "MPI_C_COMPLEX";
     }
 } const setup;
 

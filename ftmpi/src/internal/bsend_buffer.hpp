@@ -13,6 +13,7 @@
 
 #include "mpi.h"
 
+#include <climits>
 #include <cstddef>
 
 namespace ftmpi::p2p {
@@ -26,5 +27,18 @@ struct BsendBuffer {
     bool automatic() const { return base == MPI_BUFFER_AUTOMATIC; }
     bool has_room(size_t need) const { return attached && (automatic() || used + need <= capacity); }
 };
+
+// The arguments of an attach call (process, communicator or session) that
+// are wrong: a negative size, or a size without memory. MPI_BUFFER_AUTOMATIC
+// takes no size.
+inline bool bad_attach(const void *buffer, int size) {
+    if (buffer == MPI_BUFFER_AUTOMATIC) return false;
+    return size < 0 || (size > 0 && buffer == nullptr);
+}
+
+// A detached buffer's size for the int forms of the detach calls.
+inline int detached_size(size_t size) {
+    return size > static_cast<size_t>(INT_MAX) ? INT_MAX : static_cast<int>(size);
+}
 
 }  // namespace ftmpi::p2p

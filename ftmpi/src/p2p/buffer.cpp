@@ -9,7 +9,6 @@
 #include "p2p/binding.hpp"
 #include "p2p/engine.hpp"
 
-#include <climits>
 #include <mutex>
 
 using namespace ftmpi;
@@ -69,19 +68,8 @@ MPI_Request Engine::iflush_buffer(std::shared_ptr<BsendBuffer> &slot) {
 
 }  // namespace ftmpi::p2p
 
-namespace {
-
-// A detached size as an int (the large-count forms take MPI_Count).
-int narrow_size(size_t size) {
-    return size > static_cast<size_t>(INT_MAX) ? INT_MAX : static_cast<int>(size);
-}
-
-bool bad_attach(void *buffer, int size) {
-    if (buffer == MPI_BUFFER_AUTOMATIC) return false;  // the size is not used
-    return size < 0 || (size > 0 && !buffer);
-}
-
-}  // namespace
+using p2p::bad_attach;
+using p2p::detached_size;
 
 extern "C" {
 
@@ -100,7 +88,7 @@ int MPI_Buffer_detach(void *buffer_addr, int *size) noexcept {
         auto &engine = p2p::Engine::get();
         size_t bytes = 0;
         int e = engine.detach_buffer(engine.process_buffer(), static_cast<void **>(buffer_addr), &bytes);
-        *size = narrow_size(bytes);
+        *size = detached_size(bytes);
         return e;
     });
 }
@@ -142,7 +130,7 @@ int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size) noexcept
         if (!buffer_addr || !size) return MPI_ERR_ARG;
         size_t bytes = 0;
         int e = p2p::Engine::get().detach_buffer(comm->bsend_buffer, static_cast<void **>(buffer_addr), &bytes);
-        *size = narrow_size(bytes);
+        *size = detached_size(bytes);
         return e;
     });
 }

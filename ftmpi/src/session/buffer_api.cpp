@@ -7,8 +7,6 @@
 #include "p2p/engine.hpp"
 #include "session/session.hpp"
 
-#include <climits>
-
 using namespace ftmpi;
 
 extern "C" {
@@ -16,8 +14,7 @@ extern "C" {
 int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size) noexcept {
     constexpr const char *fn = "MPI_Session_attach_buffer";
     if (!session::valid(session)) return session::raise(session, MPI_ERR_SESSION, fn);
-    if (buffer != MPI_BUFFER_AUTOMATIC && (size < 0 || (size > 0 && !buffer)))
-        return session::raise(session, MPI_ERR_ARG, fn);
+    if (p2p::bad_attach(buffer, size)) return session::raise(session, MPI_ERR_ARG, fn);
     const int e = comm::code_of(
         [&] { return p2p::Engine::get().attach_buffer(session->bsend_buffer, buffer, static_cast<size_t>(size)); });
     return session::raise(session, e, fn);
@@ -32,7 +29,7 @@ int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
     const int e = comm::code_of([&] {
         return p2p::Engine::get().detach_buffer(session->bsend_buffer, static_cast<void **>(buffer_addr), &bytes);
     });
-    if (e == MPI_SUCCESS) *size = bytes > static_cast<size_t>(INT_MAX) ? INT_MAX : static_cast<int>(bytes);
+    if (e == MPI_SUCCESS) *size = p2p::detached_size(bytes);
     return session::raise(session, e, fn);
 }
 FTMPI_PMPI(Session_detach_buffer)

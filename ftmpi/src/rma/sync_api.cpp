@@ -53,8 +53,10 @@ int fence(MPI_Win win, int assertion) {
     return code;
 }
 
+// MPI_PROC_NULL is a valid target of lock, unlock and flush: nothing to do.
 int lock(MPI_Win win, int type, int rank) {
     if (type != MPI_LOCK_SHARED && type != MPI_LOCK_EXCLUSIVE) return MPI_ERR_LOCKTYPE;
+    if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
     if (int e = check_rank(win, rank)) return e;
     {
         std::lock_guard lk(win->origin_mutex);
@@ -70,6 +72,7 @@ int lock(MPI_Win win, int type, int rank) {
 }
 
 int unlock(MPI_Win win, int rank) {
+    if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
     if (int e = check_rank(win, rank)) return e;
     {
         std::lock_guard lk(win->origin_mutex);
@@ -136,6 +139,7 @@ bool flushed_target_failed(MPI_Win win, int rank) {
 }
 
 int flush(MPI_Win win, int rank) {
+    if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
     if (rank != -1)
         if (int e = check_rank(win, rank)) return e;
     if (!passive(current_epoch(win))) return MPI_ERR_RMA_SYNC;
@@ -165,16 +169,13 @@ extern "C" int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) no
     // MPI_MODE_NOCHECK: the lock is still taken, which is always correct.
     return rma::sync_call(win, "MPI_Win_lock", [&] {
         if (int e = rma::check_assertion(assert, MPI_MODE_NOCHECK)) return e;
-        if (rank == MPI_PROC_NULL)  // a valid target that needs nothing
-            return lock_type == MPI_LOCK_SHARED || lock_type == MPI_LOCK_EXCLUSIVE ? MPI_SUCCESS : MPI_ERR_LOCKTYPE;
         return rma::lock(win, lock_type, rank);
     });
 }
 FTMPI_PMPI(Win_lock)
 
 extern "C" int MPI_Win_unlock(int rank, MPI_Win win) noexcept {
-    return rma::sync_call(win, "MPI_Win_unlock",
-                          [&] { return rank == MPI_PROC_NULL ? MPI_SUCCESS : rma::unlock(win, rank); });
+    return rma::sync_call(win, "MPI_Win_unlock", [&] { return rma::unlock(win, rank); });
 }
 FTMPI_PMPI(Win_unlock)
 
@@ -195,8 +196,7 @@ FTMPI_PMPI(Win_unlock_all)
 // its target), so the local forms are the same as the remote ones.
 extern "C" int MPI_Win_flush(int rank, MPI_Win win) noexcept {
     if (rank == -1) return rma::raise(win, MPI_ERR_RANK, "MPI_Win_flush");
-    return rma::sync_call(win, "MPI_Win_flush",
-                          [&] { return rank == MPI_PROC_NULL ? MPI_SUCCESS : rma::flush(win, rank); });
+    return rma::sync_call(win, "MPI_Win_flush", [&] { return rma::flush(win, rank); });
 }
 FTMPI_PMPI(Win_flush)
 
@@ -207,8 +207,7 @@ FTMPI_PMPI(Win_flush_all)
 
 extern "C" int MPI_Win_flush_local(int rank, MPI_Win win) noexcept {
     if (rank == -1) return rma::raise(win, MPI_ERR_RANK, "MPI_Win_flush_local");
-    return rma::sync_call(win, "MPI_Win_flush_local",
-                          [&] { return rank == MPI_PROC_NULL ? MPI_SUCCESS : rma::flush(win, rank); });
+    return rma::sync_call(win, "MPI_Win_flush_local", [&] { return rma::flush(win, rank); });
 }
 FTMPI_PMPI(Win_flush_local)
 

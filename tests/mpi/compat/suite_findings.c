@@ -7,7 +7,9 @@
  *     and freeing it again (from the callback, or a copy of the handle)
  *     is not an error, as for communicator and datatype keyvals;
  *   - info/infocreateenv: MPI_Info_create_env gives the same keys and
- *     values before MPI_Init, after it, and after MPI_Finalize. */
+ *     values before MPI_Init, after it, and after MPI_Finalize;
+ *   - rma/rmanull: MPI_PROC_NULL is a valid target of MPI_Win_lock,
+ *     _unlock, _flush and _flush_local. */
 #include "support/check.h"
 
 #include <string.h>
@@ -60,6 +62,20 @@ static void window_keyval_outlives_free(void) {
           win_deletes);
 }
 
+static void proc_null_lock_target(void) {
+    int mem = 0;
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create(&mem, sizeof(int), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, MPI_PROC_NULL, 0, win));
+    CHECK_MPI(MPI_Put(&mem, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_flush(MPI_PROC_NULL, win));
+    CHECK_MPI(MPI_Win_flush_local(MPI_PROC_NULL, win));
+    CHECK_MPI(MPI_Win_unlock(MPI_PROC_NULL, win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    CHECK_CLASS(MPI_Win_lock(12345, MPI_PROC_NULL, 0, win), MPI_ERR_LOCKTYPE);
+    CHECK_MPI(MPI_Win_free(&win));
+}
+
 static int finalized_in_callback = -1;
 static int self_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
     (void)comm, (void)keyval, (void)value, (void)extra;
@@ -76,6 +92,7 @@ int main(int argc, char **argv) {
     CHECK(info_differences(before, after_init) == 0, "MPI_Info_create_env differs before and after MPI_Init");
 
     window_keyval_outlives_free();
+    proc_null_lock_target();
 
     int self_key = MPI_KEYVAL_INVALID;
     CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_key, NULL));

@@ -82,10 +82,7 @@ void follow_process(std::size_t index, Process p, const VmKey &key, Printer &pri
     auto c = open_client(p.place.tcp, key);
     if (!c) return stop.stopped() ? void() : lost(c.error());
     if (!stop.attach(c->fd())) return;
-    struct Detach {
-        ConnectionStop &stop;
-        ~Detach() { stop.detach(); }
-    } detach_before_close{stop};
+    ConnectionStop::DetachOnExit detach_before_close{stop};
     // A failed request after stop() is the stop's doing, not the daemon's.
     auto failed = [&](const Error &e) { return stop.stopped() ? void() : lost(e); };
     const std::string label = p.label();
@@ -110,10 +107,7 @@ void forward_stdin(const RankPlace &where, std::int64_t handle, const VmKey &key
                    const std::atomic<bool> &stop, ConnectionStop &connection) {
     auto c = open_client(where.tcp, key);
     if (!c || !connection.attach(c->fd())) return;
-    struct Detach {
-        ConnectionStop &stop;
-        ~Detach() { stop.detach(); }
-    } detach_before_close{connection};
+    ConnectionStop::DetachOnExit detach_before_close{connection};
     std::vector<std::uint8_t> buf(65536);
     for (;;) {
         pollfd p[2] = {{0, POLLIN, 0}, {wake_fd, POLLIN, 0}};

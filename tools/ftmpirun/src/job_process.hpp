@@ -39,6 +39,11 @@ public:
     // False when stopped already (the thread gives up instead of waiting).
     bool attach(int fd);
     void detach();
+    // Detaches when the scope ends, before the connection it follows closes.
+    struct DetachOnExit {
+        ConnectionStop &stop;
+        ~DetachOnExit() { stop.detach(); }
+    };
 
 private:
     mutable std::mutex mutex_;

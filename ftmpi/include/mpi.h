@@ -97,24 +97,30 @@ typedef struct MPI_F08_status {
 #define MPI_WIN_NULL        ((MPI_Win)0)
 #define MPI_FILE_NULL       ((MPI_File)0)
 
-/* ---- Predefined objects (defined by the owning part) ----------------- */
-extern struct ftmpi_comm_s ftmpi_comm_world, ftmpi_comm_self;
-extern struct ftmpi_group_s ftmpi_group_empty;
-extern struct ftmpi_errhandler_s ftmpi_errhandler_fatal, ftmpi_errhandler_return;
-extern struct ftmpi_info_s ftmpi_info_env;
-extern struct ftmpi_message_s ftmpi_message_no_proc;
+/* ---- Predefined objects ----------------------------------------------
+ * Each is storage of a fixed size (ftmpi_predefined_*_u) that holds the
+ * object. A program keeps its own copy of every predefined object it names,
+ * made at start by the dynamic linker and as large as the storage was when
+ * the program was linked; the size stays the same across versions of the
+ * library, so a program built against this one still runs against a later
+ * libftmpi whose objects have grown. */
+extern union ftmpi_predefined_comm_u ftmpi_comm_world, ftmpi_comm_self;
+extern union ftmpi_predefined_group_u ftmpi_group_empty;
+extern union ftmpi_predefined_errhandler_u ftmpi_errhandler_fatal, ftmpi_errhandler_return;
+extern union ftmpi_predefined_info_u ftmpi_info_env;
+extern union ftmpi_predefined_message_u ftmpi_message_no_proc;
 
-#define MPI_COMM_WORLD       (&ftmpi_comm_world)
-#define MPI_COMM_SELF        (&ftmpi_comm_self)
-#define MPI_GROUP_EMPTY      (&ftmpi_group_empty)
-#define MPI_ERRORS_ARE_FATAL (&ftmpi_errhandler_fatal)
-#define MPI_ERRORS_RETURN    (&ftmpi_errhandler_return)
-#define MPI_INFO_ENV         (&ftmpi_info_env)
-#define MPI_MESSAGE_NO_PROC  (&ftmpi_message_no_proc)
+#define MPI_COMM_WORLD       ((MPI_Comm)&ftmpi_comm_world)
+#define MPI_COMM_SELF        ((MPI_Comm)&ftmpi_comm_self)
+#define MPI_GROUP_EMPTY      ((MPI_Group)&ftmpi_group_empty)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)&ftmpi_errhandler_fatal)
+#define MPI_ERRORS_RETURN    ((MPI_Errhandler)&ftmpi_errhandler_return)
+#define MPI_INFO_ENV         ((MPI_Info)&ftmpi_info_env)
+#define MPI_MESSAGE_NO_PROC  ((MPI_Message)&ftmpi_message_no_proc)
 
 /* Datatypes. Synonyms share one object: MPI_LONG_LONG is MPI_LONG_LONG_INT,
  * MPI_C_COMPLEX is MPI_C_FLOAT_COMPLEX. */
-extern struct ftmpi_datatype_s ftmpi_dt_char, ftmpi_dt_signed_char, ftmpi_dt_unsigned_char, ftmpi_dt_byte,
+extern union ftmpi_predefined_datatype_u ftmpi_dt_char, ftmpi_dt_signed_char, ftmpi_dt_unsigned_char, ftmpi_dt_byte,
     ftmpi_dt_wchar, ftmpi_dt_short, ftmpi_dt_unsigned_short, ftmpi_dt_int, ftmpi_dt_unsigned, ftmpi_dt_long,
     ftmpi_dt_unsigned_long, ftmpi_dt_long_long_int, ftmpi_dt_unsigned_long_long, ftmpi_dt_float, ftmpi_dt_double,
     ftmpi_dt_long_double, ftmpi_dt_packed, ftmpi_dt_c_bool, ftmpi_dt_int8_t, ftmpi_dt_int16_t, ftmpi_dt_int32_t,
@@ -123,113 +129,113 @@ extern struct ftmpi_datatype_s ftmpi_dt_char, ftmpi_dt_signed_char, ftmpi_dt_uns
     ftmpi_dt_c_long_double_complex, ftmpi_dt_float_int, ftmpi_dt_double_int, ftmpi_dt_long_int, ftmpi_dt_2int,
     ftmpi_dt_short_int, ftmpi_dt_long_double_int;
 
-#define MPI_CHAR                  (&ftmpi_dt_char)
-#define MPI_SIGNED_CHAR           (&ftmpi_dt_signed_char)
-#define MPI_UNSIGNED_CHAR         (&ftmpi_dt_unsigned_char)
-#define MPI_BYTE                  (&ftmpi_dt_byte)
-#define MPI_WCHAR                 (&ftmpi_dt_wchar)
-#define MPI_SHORT                 (&ftmpi_dt_short)
-#define MPI_UNSIGNED_SHORT        (&ftmpi_dt_unsigned_short)
-#define MPI_INT                   (&ftmpi_dt_int)
-#define MPI_UNSIGNED              (&ftmpi_dt_unsigned)
-#define MPI_LONG                  (&ftmpi_dt_long)
-#define MPI_UNSIGNED_LONG         (&ftmpi_dt_unsigned_long)
-#define MPI_LONG_LONG_INT         (&ftmpi_dt_long_long_int)
+#define MPI_CHAR                  ((MPI_Datatype)&ftmpi_dt_char)
+#define MPI_SIGNED_CHAR           ((MPI_Datatype)&ftmpi_dt_signed_char)
+#define MPI_UNSIGNED_CHAR         ((MPI_Datatype)&ftmpi_dt_unsigned_char)
+#define MPI_BYTE                  ((MPI_Datatype)&ftmpi_dt_byte)
+#define MPI_WCHAR                 ((MPI_Datatype)&ftmpi_dt_wchar)
+#define MPI_SHORT                 ((MPI_Datatype)&ftmpi_dt_short)
+#define MPI_UNSIGNED_SHORT        ((MPI_Datatype)&ftmpi_dt_unsigned_short)
+#define MPI_INT                   ((MPI_Datatype)&ftmpi_dt_int)
+#define MPI_UNSIGNED              ((MPI_Datatype)&ftmpi_dt_unsigned)
+#define MPI_LONG                  ((MPI_Datatype)&ftmpi_dt_long)
+#define MPI_UNSIGNED_LONG         ((MPI_Datatype)&ftmpi_dt_unsigned_long)
+#define MPI_LONG_LONG_INT         ((MPI_Datatype)&ftmpi_dt_long_long_int)
 #define MPI_LONG_LONG             MPI_LONG_LONG_INT
-#define MPI_UNSIGNED_LONG_LONG    (&ftmpi_dt_unsigned_long_long)
-#define MPI_FLOAT                 (&ftmpi_dt_float)
-#define MPI_DOUBLE                (&ftmpi_dt_double)
-#define MPI_LONG_DOUBLE           (&ftmpi_dt_long_double)
-#define MPI_PACKED                (&ftmpi_dt_packed)
-#define MPI_C_BOOL                (&ftmpi_dt_c_bool)
-#define MPI_INT8_T                (&ftmpi_dt_int8_t)
-#define MPI_INT16_T               (&ftmpi_dt_int16_t)
-#define MPI_INT32_T               (&ftmpi_dt_int32_t)
-#define MPI_INT64_T               (&ftmpi_dt_int64_t)
-#define MPI_UINT8_T               (&ftmpi_dt_uint8_t)
-#define MPI_UINT16_T              (&ftmpi_dt_uint16_t)
-#define MPI_UINT32_T              (&ftmpi_dt_uint32_t)
-#define MPI_UINT64_T              (&ftmpi_dt_uint64_t)
-#define MPI_AINT                  (&ftmpi_dt_aint)
-#define MPI_OFFSET                (&ftmpi_dt_offset)
-#define MPI_COUNT                 (&ftmpi_dt_count)
-#define MPI_C_FLOAT_COMPLEX       (&ftmpi_dt_c_float_complex)
+#define MPI_UNSIGNED_LONG_LONG    ((MPI_Datatype)&ftmpi_dt_unsigned_long_long)
+#define MPI_FLOAT                 ((MPI_Datatype)&ftmpi_dt_float)
+#define MPI_DOUBLE                ((MPI_Datatype)&ftmpi_dt_double)
+#define MPI_LONG_DOUBLE           ((MPI_Datatype)&ftmpi_dt_long_double)
+#define MPI_PACKED                ((MPI_Datatype)&ftmpi_dt_packed)
+#define MPI_C_BOOL                ((MPI_Datatype)&ftmpi_dt_c_bool)
+#define MPI_INT8_T                ((MPI_Datatype)&ftmpi_dt_int8_t)
+#define MPI_INT16_T               ((MPI_Datatype)&ftmpi_dt_int16_t)
+#define MPI_INT32_T               ((MPI_Datatype)&ftmpi_dt_int32_t)
+#define MPI_INT64_T               ((MPI_Datatype)&ftmpi_dt_int64_t)
+#define MPI_UINT8_T               ((MPI_Datatype)&ftmpi_dt_uint8_t)
+#define MPI_UINT16_T              ((MPI_Datatype)&ftmpi_dt_uint16_t)
+#define MPI_UINT32_T              ((MPI_Datatype)&ftmpi_dt_uint32_t)
+#define MPI_UINT64_T              ((MPI_Datatype)&ftmpi_dt_uint64_t)
+#define MPI_AINT                  ((MPI_Datatype)&ftmpi_dt_aint)
+#define MPI_OFFSET                ((MPI_Datatype)&ftmpi_dt_offset)
+#define MPI_COUNT                 ((MPI_Datatype)&ftmpi_dt_count)
+#define MPI_C_FLOAT_COMPLEX       ((MPI_Datatype)&ftmpi_dt_c_float_complex)
 #define MPI_C_COMPLEX             MPI_C_FLOAT_COMPLEX
-#define MPI_C_DOUBLE_COMPLEX      (&ftmpi_dt_c_double_complex)
-#define MPI_C_LONG_DOUBLE_COMPLEX (&ftmpi_dt_c_long_double_complex)
-#define MPI_FLOAT_INT             (&ftmpi_dt_float_int)
-#define MPI_DOUBLE_INT            (&ftmpi_dt_double_int)
-#define MPI_LONG_INT              (&ftmpi_dt_long_int)
-#define MPI_2INT                  (&ftmpi_dt_2int)
-#define MPI_SHORT_INT             (&ftmpi_dt_short_int)
-#define MPI_LONG_DOUBLE_INT       (&ftmpi_dt_long_double_int)
+#define MPI_C_DOUBLE_COMPLEX      ((MPI_Datatype)&ftmpi_dt_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)&ftmpi_dt_c_long_double_complex)
+#define MPI_FLOAT_INT             ((MPI_Datatype)&ftmpi_dt_float_int)
+#define MPI_DOUBLE_INT            ((MPI_Datatype)&ftmpi_dt_double_int)
+#define MPI_LONG_INT              ((MPI_Datatype)&ftmpi_dt_long_int)
+#define MPI_2INT                  ((MPI_Datatype)&ftmpi_dt_2int)
+#define MPI_SHORT_INT             ((MPI_Datatype)&ftmpi_dt_short_int)
+#define MPI_LONG_DOUBLE_INT       ((MPI_Datatype)&ftmpi_dt_long_double_int)
 
 /* C++ types (the same layout as C's bool and _Complex types). */
-extern struct ftmpi_datatype_s ftmpi_dt_cxx_bool, ftmpi_dt_cxx_float_complex, ftmpi_dt_cxx_double_complex,
+extern union ftmpi_predefined_datatype_u ftmpi_dt_cxx_bool, ftmpi_dt_cxx_float_complex, ftmpi_dt_cxx_double_complex,
     ftmpi_dt_cxx_long_double_complex;
-#define MPI_CXX_BOOL                (&ftmpi_dt_cxx_bool)
-#define MPI_CXX_FLOAT_COMPLEX       (&ftmpi_dt_cxx_float_complex)
-#define MPI_CXX_DOUBLE_COMPLEX      (&ftmpi_dt_cxx_double_complex)
-#define MPI_CXX_LONG_DOUBLE_COMPLEX (&ftmpi_dt_cxx_long_double_complex)
+#define MPI_CXX_BOOL                ((MPI_Datatype)&ftmpi_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX       ((MPI_Datatype)&ftmpi_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX      ((MPI_Datatype)&ftmpi_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)&ftmpi_dt_cxx_long_double_complex)
 
 /* Fortran types, usable from C (gfortran's sizes: default INTEGER, REAL
  * and LOGICAL are 4 bytes). The predefined ops take them as the standard
  * allows, except REAL2, REAL16, COMPLEX32 and INTEGER16, which move data
  * but have no predefined op here. */
-extern struct ftmpi_datatype_s ftmpi_dt_integer, ftmpi_dt_real, ftmpi_dt_double_precision, ftmpi_dt_complex,
+extern union ftmpi_predefined_datatype_u ftmpi_dt_integer, ftmpi_dt_real, ftmpi_dt_double_precision, ftmpi_dt_complex,
     ftmpi_dt_double_complex, ftmpi_dt_logical, ftmpi_dt_character, ftmpi_dt_2integer, ftmpi_dt_2real,
     ftmpi_dt_2double_precision, ftmpi_dt_integer1, ftmpi_dt_integer2, ftmpi_dt_integer4, ftmpi_dt_integer8,
     ftmpi_dt_integer16, ftmpi_dt_real2, ftmpi_dt_real4, ftmpi_dt_real8, ftmpi_dt_real16, ftmpi_dt_complex8,
     ftmpi_dt_complex16, ftmpi_dt_complex32;
-#define MPI_INTEGER           (&ftmpi_dt_integer)
-#define MPI_REAL              (&ftmpi_dt_real)
-#define MPI_DOUBLE_PRECISION  (&ftmpi_dt_double_precision)
-#define MPI_COMPLEX           (&ftmpi_dt_complex)
-#define MPI_DOUBLE_COMPLEX    (&ftmpi_dt_double_complex)
-#define MPI_LOGICAL           (&ftmpi_dt_logical)
-#define MPI_CHARACTER         (&ftmpi_dt_character)
-#define MPI_2INTEGER          (&ftmpi_dt_2integer)
-#define MPI_2REAL             (&ftmpi_dt_2real)
-#define MPI_2DOUBLE_PRECISION (&ftmpi_dt_2double_precision)
-#define MPI_INTEGER1          (&ftmpi_dt_integer1)
-#define MPI_INTEGER2          (&ftmpi_dt_integer2)
-#define MPI_INTEGER4          (&ftmpi_dt_integer4)
-#define MPI_INTEGER8          (&ftmpi_dt_integer8)
-#define MPI_INTEGER16         (&ftmpi_dt_integer16)
-#define MPI_REAL2             (&ftmpi_dt_real2)
-#define MPI_REAL4             (&ftmpi_dt_real4)
-#define MPI_REAL8             (&ftmpi_dt_real8)
-#define MPI_REAL16            (&ftmpi_dt_real16)
-#define MPI_COMPLEX8          (&ftmpi_dt_complex8)
-#define MPI_COMPLEX16         (&ftmpi_dt_complex16)
-#define MPI_COMPLEX32         (&ftmpi_dt_complex32)
+#define MPI_INTEGER           ((MPI_Datatype)&ftmpi_dt_integer)
+#define MPI_REAL              ((MPI_Datatype)&ftmpi_dt_real)
+#define MPI_DOUBLE_PRECISION  ((MPI_Datatype)&ftmpi_dt_double_precision)
+#define MPI_COMPLEX           ((MPI_Datatype)&ftmpi_dt_complex)
+#define MPI_DOUBLE_COMPLEX    ((MPI_Datatype)&ftmpi_dt_double_complex)
+#define MPI_LOGICAL           ((MPI_Datatype)&ftmpi_dt_logical)
+#define MPI_CHARACTER         ((MPI_Datatype)&ftmpi_dt_character)
+#define MPI_2INTEGER          ((MPI_Datatype)&ftmpi_dt_2integer)
+#define MPI_2REAL             ((MPI_Datatype)&ftmpi_dt_2real)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)&ftmpi_dt_2double_precision)
+#define MPI_INTEGER1          ((MPI_Datatype)&ftmpi_dt_integer1)
+#define MPI_INTEGER2          ((MPI_Datatype)&ftmpi_dt_integer2)
+#define MPI_INTEGER4          ((MPI_Datatype)&ftmpi_dt_integer4)
+#define MPI_INTEGER8          ((MPI_Datatype)&ftmpi_dt_integer8)
+#define MPI_INTEGER16         ((MPI_Datatype)&ftmpi_dt_integer16)
+#define MPI_REAL2             ((MPI_Datatype)&ftmpi_dt_real2)
+#define MPI_REAL4             ((MPI_Datatype)&ftmpi_dt_real4)
+#define MPI_REAL8             ((MPI_Datatype)&ftmpi_dt_real8)
+#define MPI_REAL16            ((MPI_Datatype)&ftmpi_dt_real16)
+#define MPI_COMPLEX8          ((MPI_Datatype)&ftmpi_dt_complex8)
+#define MPI_COMPLEX16         ((MPI_Datatype)&ftmpi_dt_complex16)
+#define MPI_COMPLEX32         ((MPI_Datatype)&ftmpi_dt_complex32)
 
 /* MPI-1's bound markers (removed in MPI-3.0, still shipped by MPICH): in
  * MPI_Type_struct / MPI_Type_create_struct they set the new type's lower
  * (upper) bound where they are placed; they carry no data. */
-extern struct ftmpi_datatype_s ftmpi_dt_lb, ftmpi_dt_ub;
-#define MPI_LB (&ftmpi_dt_lb)
-#define MPI_UB (&ftmpi_dt_ub)
+extern union ftmpi_predefined_datatype_u ftmpi_dt_lb, ftmpi_dt_ub;
+#define MPI_LB ((MPI_Datatype)&ftmpi_dt_lb)
+#define MPI_UB ((MPI_Datatype)&ftmpi_dt_ub)
 
 /* Reduction operations. */
-extern struct ftmpi_op_s ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod, ftmpi_op_land, ftmpi_op_band,
-    ftmpi_op_lor, ftmpi_op_bor, ftmpi_op_lxor, ftmpi_op_bxor, ftmpi_op_maxloc, ftmpi_op_minloc, ftmpi_op_replace,
-    ftmpi_op_no_op;
+extern union ftmpi_predefined_op_u ftmpi_op_max, ftmpi_op_min, ftmpi_op_sum, ftmpi_op_prod, ftmpi_op_land,
+    ftmpi_op_band, ftmpi_op_lor, ftmpi_op_bor, ftmpi_op_lxor, ftmpi_op_bxor, ftmpi_op_maxloc, ftmpi_op_minloc,
+    ftmpi_op_replace, ftmpi_op_no_op;
 
-#define MPI_MAX     (&ftmpi_op_max)
-#define MPI_MIN     (&ftmpi_op_min)
-#define MPI_SUM     (&ftmpi_op_sum)
-#define MPI_PROD    (&ftmpi_op_prod)
-#define MPI_LAND    (&ftmpi_op_land)
-#define MPI_BAND    (&ftmpi_op_band)
-#define MPI_LOR     (&ftmpi_op_lor)
-#define MPI_BOR     (&ftmpi_op_bor)
-#define MPI_LXOR    (&ftmpi_op_lxor)
-#define MPI_BXOR    (&ftmpi_op_bxor)
-#define MPI_MAXLOC  (&ftmpi_op_maxloc)
-#define MPI_MINLOC  (&ftmpi_op_minloc)
-#define MPI_REPLACE (&ftmpi_op_replace)
-#define MPI_NO_OP   (&ftmpi_op_no_op)
+#define MPI_MAX     ((MPI_Op)&ftmpi_op_max)
+#define MPI_MIN     ((MPI_Op)&ftmpi_op_min)
+#define MPI_SUM     ((MPI_Op)&ftmpi_op_sum)
+#define MPI_PROD    ((MPI_Op)&ftmpi_op_prod)
+#define MPI_LAND    ((MPI_Op)&ftmpi_op_land)
+#define MPI_BAND    ((MPI_Op)&ftmpi_op_band)
+#define MPI_LOR     ((MPI_Op)&ftmpi_op_lor)
+#define MPI_BOR     ((MPI_Op)&ftmpi_op_bor)
+#define MPI_LXOR    ((MPI_Op)&ftmpi_op_lxor)
+#define MPI_BXOR    ((MPI_Op)&ftmpi_op_bxor)
+#define MPI_MAXLOC  ((MPI_Op)&ftmpi_op_maxloc)
+#define MPI_MINLOC  ((MPI_Op)&ftmpi_op_minloc)
+#define MPI_REPLACE ((MPI_Op)&ftmpi_op_replace)
+#define MPI_NO_OP   ((MPI_Op)&ftmpi_op_no_op)
 
 /* ---- Error classes -------------------------------------------------- */
 #define MPI_SUCCESS                   0

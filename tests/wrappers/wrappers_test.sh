@@ -5,7 +5,7 @@
 #
 #   wrappers_test.sh MODE BUILD_DIR WRAPPER_DIR LAUNCHER GENERATOR
 #
-# MODE: show | compile | pkgconfig | cmake_find_mpi | cmake_find_ftmpi | install | fortran
+# MODE: show | compile | pkgconfig | cmake_find_mpi | cmake_find_ftmpi | install | fortran | abi
 # WRAPPER_DIR holds bin/, pkgconfig/ and cmake/ of the build tree.
 set -euo pipefail
 
@@ -185,6 +185,57 @@ fortran)
     "$prefix/bin/mpif77" "$here/hello77.f" -o hello_f77
     run_job 2 ./hello_f90 "hello from Fortran: 2 ranks, sum 1"
     run_job 4 ./hello_f77 "hello from Fortran 77: 4 ranks, token 10"
+    ;;
+abi)
+    # Every predefined object (MPI_COMM_WORLD, MPI_INT, MPI_SUM ...) is
+    # storage of the size mpi.h promises for its kind, in the library and in
+    # a program's own copy of it (the copy relocation the linker makes),
+    # so a program linked today keeps working with a later libftmpi whose
+    # objects have grown. Changing a size breaks every program built before.
+    declare -A promised=([comm]=1024 [group]=256 [errhandler]=128 [info]=256 [message]=128 [dt]=512 [op]=128)
+    lib=$(ls "$build_dir"/ftmpi/libftmpi.so.*.*.* | head -1)
+    check_sizes() { # file, minimum number of ftmpi_ objects expected
+        local n=0 name size kind
+        while read -r _ size _ name; do
+            [[ $name =~ ^ftmpi_(comm|group|errhandler|info|message|dt|op)_ ]] || continue
+            kind=${BASH_REMATCH[1]}
+            (( 16#$size == promised[$kind] )) || fail "$1: $name is $((16#$size)) bytes, mpi.h promises ${promised[$kind]}"
+            n=$((n + 1))
+        done < <(nm -D -S --defined-only "$1" | awk '$3 ~ /^[BDR]$/')
+        (( n >= $2 )) || fail "$1: only $n predefined objects found, expected at least $2"
+    }
+    check_sizes "$lib" 80
+    cat > "$work/names.c" <<'PROGRAM'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size, sum = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_SELF, &size);
+    MPI_Group g;
+    MPI_Comm_group(MPI_COMM_WORLD, &g);
+    int empty = g == MPI_GROUP_EMPTY;
+    MPI_Group_free(&g);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Allreduce(&size, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int nkeys = -1;
+    MPI_Info_get_nkeys(MPI_INFO_ENV, &nkeys);
+    MPI_Status st;
+    MPI_Message m = MPI_MESSAGE_NO_PROC;
+    MPI_Mrecv(NULL, 0, MPI_DOUBLE, &m, &st);
+    if (rank == 0) printf("objects ok sum=%d empty=%d keys=%d\n", sum, empty, nkeys >= 0);
+    MPI_Finalize();
+    return 0;
+}
+PROGRAM
+    "$mpicc" "$work/names.c" -o "$work/names"
+    nm -D --undefined-only "$work/names" >/dev/null
+    # The program's copies are dynamic symbols it defines itself.
+    copies=$(readelf -rW "$work/names" | grep -c R_X86_64_COPY || true)
+    (( copies >= 6 )) || fail "expected the program to copy its predefined objects, found $copies copy relocations"
+    check_sizes "$work/names" 6
+    run_job 2 "$work/names" "objects ok sum=2 empty=0 keys=1"
     ;;
 *)
     fail "unknown mode"

@@ -24,6 +24,11 @@ struct ftmpi_info_s {
     bool predefined = false;
 };
 
+// The fixed-size storage of the predefined error handlers and MPI_INFO_ENV
+// (internal/predefined_storage.hpp).
+FTMPI_PREDEFINED_STORAGE(ftmpi_predefined_errhandler_u, ftmpi_errhandler_s, 128);
+FTMPI_PREDEFINED_STORAGE(ftmpi_predefined_info_u, ftmpi_info_s, 256);
+
 namespace ftmpi::comm {
 
 // This process's world rank in the job (set by init_world; its rank in

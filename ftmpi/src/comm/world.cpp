@@ -11,12 +11,12 @@
 #include <cstdlib>
 
 extern "C" {
-struct ftmpi_comm_s ftmpi_comm_world;
-struct ftmpi_comm_s ftmpi_comm_self;
-struct ftmpi_group_s ftmpi_group_empty;
-struct ftmpi_errhandler_s ftmpi_errhandler_fatal;
-struct ftmpi_errhandler_s ftmpi_errhandler_return;
-struct ftmpi_info_s ftmpi_info_env;
+ftmpi_predefined_comm_u ftmpi_comm_world;
+ftmpi_predefined_comm_u ftmpi_comm_self;
+ftmpi_predefined_group_u ftmpi_group_empty;
+ftmpi_predefined_errhandler_u ftmpi_errhandler_fatal;
+ftmpi_predefined_errhandler_u ftmpi_errhandler_return;
+ftmpi_predefined_info_u ftmpi_info_env;
 }
 
 namespace ftmpi::comm {
@@ -76,8 +76,8 @@ void teardown_predefined(ftmpi_comm_s &c) {
 }
 
 void set_info_env() {
-    ftmpi_info_env.entries = environment_info();
-    ftmpi_info_env.predefined = true;
+    ftmpi_info_env.object.entries = environment_info();
+    ftmpi_info_env.object.predefined = true;
 }
 }  // namespace
 
@@ -115,33 +115,33 @@ void init_world(int world_rank, int world_base, int world_size) {
     world_rank_ = world_rank;
     world_size_ = world_size;
 
-    ftmpi_errhandler_fatal.kind = ftmpi_errhandler_s::Kind::fatal;
-    ftmpi_errhandler_fatal.predefined = true;
-    ftmpi_errhandler_return.kind = ftmpi_errhandler_s::Kind::return_codes;
-    ftmpi_errhandler_return.predefined = true;
-    register_object(&ftmpi_errhandler_fatal);
-    register_object(&ftmpi_errhandler_return);
+    ftmpi_errhandler_fatal.object.kind = ftmpi_errhandler_s::Kind::fatal;
+    ftmpi_errhandler_fatal.object.predefined = true;
+    ftmpi_errhandler_return.object.kind = ftmpi_errhandler_s::Kind::return_codes;
+    ftmpi_errhandler_return.object.predefined = true;
+    register_object(&ftmpi_errhandler_fatal.object);
+    register_object(&ftmpi_errhandler_return.object);
 
-    ftmpi_group_empty.world.clear();
-    ftmpi_group_empty.rank = MPI_UNDEFINED;
-    register_object(&ftmpi_group_empty);
+    ftmpi_group_empty.object.world.clear();
+    ftmpi_group_empty.object.rank = MPI_UNDEFINED;
+    register_object(&ftmpi_group_empty.object);
 
     set_info_env();
-    register_object(&ftmpi_info_env);
+    register_object(&ftmpi_info_env.object);
 
     std::vector<int> all(static_cast<size_t>(world_size));
     for (int i = 0; i < world_size; ++i) all[static_cast<size_t>(i)] = world_base + i;
-    setup_predefined(ftmpi_comm_world, std::move(all), 0, "MPI_COMM_WORLD");
-    setup_predefined(ftmpi_comm_self, {world_rank}, 2, "MPI_COMM_SELF");
-    set_predefined_attributes(&ftmpi_comm_world, world_size);
+    setup_predefined(ftmpi_comm_world.object, std::move(all), 0, "MPI_COMM_WORLD");
+    setup_predefined(ftmpi_comm_self.object, {world_rank}, 2, "MPI_COMM_SELF");
+    set_predefined_attributes(&ftmpi_comm_world.object, world_size);
     comms_live.store(true, std::memory_order_release);
 }
 
 void finalize_world() {
     // MPI-2.2 §8.7.1: COMM_SELF's attributes are deleted first, so
     // libraries can hook finalization on them.
-    teardown_predefined(ftmpi_comm_self);
-    teardown_predefined(ftmpi_comm_world);
+    teardown_predefined(ftmpi_comm_self.object);
+    teardown_predefined(ftmpi_comm_world.object);
     comms_live.store(false, std::memory_order_release);
 }
 

@@ -18,9 +18,9 @@ MPI_Datatype real_for(int p, int r, bool complex) {
         int precision, range;
         MPI_Datatype real, cplx;
     };
-    for (const Kind &k :
-         {Kind{6, 37, &ftmpi_dt_real4, &ftmpi_dt_complex8}, Kind{15, 307, &ftmpi_dt_real8, &ftmpi_dt_complex16},
-          Kind{33, 4931, &ftmpi_dt_real16, &ftmpi_dt_complex32}})
+    for (const Kind &k : {Kind{6, 37, &ftmpi_dt_real4.object, &ftmpi_dt_complex8.object},
+                          Kind{15, 307, &ftmpi_dt_real8.object, &ftmpi_dt_complex16.object},
+                          Kind{33, 4931, &ftmpi_dt_real16.object, &ftmpi_dt_complex32.object}})
         if ((p == MPI_UNDEFINED || p <= k.precision) && (r == MPI_UNDEFINED || r <= k.range))
             return complex ? k.cplx : k.real;
     return MPI_DATATYPE_NULL;
@@ -35,8 +35,9 @@ extern "C" int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) noexcep
         int range;
         MPI_Datatype type;
     };
-    for (const Kind &k : {Kind{2, &ftmpi_dt_integer1}, Kind{4, &ftmpi_dt_integer2}, Kind{9, &ftmpi_dt_integer4},
-                          Kind{18, &ftmpi_dt_integer8}, Kind{38, &ftmpi_dt_integer16}})
+    for (const Kind &k :
+         {Kind{2, &ftmpi_dt_integer1.object}, Kind{4, &ftmpi_dt_integer2.object}, Kind{9, &ftmpi_dt_integer4.object},
+          Kind{18, &ftmpi_dt_integer8.object}, Kind{38, &ftmpi_dt_integer16.object}})
         if (r <= k.range) {
             *newtype = k.type;
             return MPI_SUCCESS;
@@ -73,14 +74,15 @@ extern "C" int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *dataty
     static constexpr int kinds = 5;
     MPI_Datatype candidates[kinds] = {};
     if (typeclass == MPI_TYPECLASS_INTEGER) {
-        MPI_Datatype list[kinds] = {&ftmpi_dt_integer1, &ftmpi_dt_integer2, &ftmpi_dt_integer4, &ftmpi_dt_integer8,
-                                    &ftmpi_dt_integer16};
+        MPI_Datatype list[kinds] = {&ftmpi_dt_integer1.object, &ftmpi_dt_integer2.object, &ftmpi_dt_integer4.object,
+                                    &ftmpi_dt_integer8.object, &ftmpi_dt_integer16.object};
         std::copy(list, list + kinds, candidates);
     } else if (typeclass == MPI_TYPECLASS_REAL) {
-        MPI_Datatype list[] = {&ftmpi_dt_real2, &ftmpi_dt_real4, &ftmpi_dt_real8, &ftmpi_dt_real16};
+        MPI_Datatype list[] = {&ftmpi_dt_real2.object, &ftmpi_dt_real4.object, &ftmpi_dt_real8.object,
+                               &ftmpi_dt_real16.object};
         std::copy(std::begin(list), std::end(list), candidates);
     } else if (typeclass == MPI_TYPECLASS_COMPLEX) {
-        MPI_Datatype list[] = {&ftmpi_dt_complex8, &ftmpi_dt_complex16, &ftmpi_dt_complex32};
+        MPI_Datatype list[] = {&ftmpi_dt_complex8.object, &ftmpi_dt_complex16.object, &ftmpi_dt_complex32.object};
         std::copy(std::begin(list), std::end(list), candidates);
     } else {
         return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);

@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-#define FTMPI_DT_DEFINE(name, kind, ctype) __attribute__((visibility("default"))) ftmpi_datatype_s ftmpi_dt_##name;
+#define FTMPI_DT_DEFINE(name, kind, ctype) __attribute__((visibility("default"))) ftmpi_predefined_datatype_u ftmpi_dt_##name;
 extern "C" {
 FTMPI_DT_PREDEFINED(FTMPI_DT_DEFINE)
 FTMPI_DT_PAIRS(FTMPI_DT_DEFINE)
@@ -78,15 +78,15 @@ void set_pair(Type &t, const char *name, Kind kind) {
 // initializers run when it is loaded.
 struct Setup {
     Setup() {
-#define FTMPI_DT_SET(name, kind, ctype) set_basic(ftmpi_dt_##name, #name, Kind::kind, sizeof(ctype), alignof(ctype));
+#define FTMPI_DT_SET(name, kind, ctype) set_basic(ftmpi_dt_##name.object, #name, Kind::kind, sizeof(ctype), alignof(ctype));
         FTMPI_DT_PREDEFINED(FTMPI_DT_SET)
 #undef FTMPI_DT_SET
-#define FTMPI_DT_SET_PAIR(name, kind, ctype) set_pair<ctype>(ftmpi_dt_##name, #name, Kind::kind);
+#define FTMPI_DT_SET_PAIR(name, kind, ctype) set_pair<ctype>(ftmpi_dt_##name.object, #name, Kind::kind);
         FTMPI_DT_PAIRS(FTMPI_DT_SET_PAIR)
 #undef FTMPI_DT_SET_PAIR
         // MPI_C_COMPLEX and its synonym MPI_C_FLOAT_COMPLEX are one object
         // (mpi.h); it answers to the standard's first name, as MPICH's does.
-        ftmpi_dt_c_float_complex.name = "MPI_C_COMPLEX";
+        ftmpi_dt_c_float_complex.object.name = "MPI_C_COMPLEX";
     }
 } const setup;
 
@@ -95,7 +95,7 @@ struct Setup {
 Type *predefined(Kind kind) {
     switch (kind) {
 #define FTMPI_DT_CASE(name, kind_, ctype) \
-    case Kind::kind_: return &ftmpi_dt_##name;
+    case Kind::kind_: return &ftmpi_dt_##name.object;
         FTMPI_DT_CASE(char, char_, ) FTMPI_DT_CASE(signed_char, signed_char, )
         FTMPI_DT_CASE(unsigned_char, unsigned_char, ) FTMPI_DT_CASE(wchar, wchar, )
         FTMPI_DT_CASE(short, short_, ) FTMPI_DT_CASE(unsigned_short, unsigned_short, )

@@ -1,4 +1,4 @@
-// The predefined datatype objects: MPI_INT is (&ftmpi_dt_int) and so on
+// The predefined datatype objects: MPI_INT is &ftmpi_dt_int.object and so on
 // (CONTRACTS.md, "Handles"). Declared here with C linkage, as mpi.h does, so
 // the engine and its tests need not include mpi.h.
 // The X-macro tables keep one entry per line:
@@ -74,8 +74,8 @@ struct pair_of {
 #define FTMPI_DT_FORTRAN_PAIRS(X) \
     X(2integer, two_int, int) X(2real, two_real, float) X(2double_precision, two_double, double)
 
-#define FTMPI_DT_DECLARE(name, kind, ctype) extern ftmpi_datatype_s ftmpi_dt_##name;
-#define FTMPI_DT_DECLARE4(name, kind, size, align) extern ftmpi_datatype_s ftmpi_dt_##name;
+#define FTMPI_DT_DECLARE(name, kind, ctype) extern ftmpi_predefined_datatype_u ftmpi_dt_##name;
+#define FTMPI_DT_DECLARE4(name, kind, size, align) extern ftmpi_predefined_datatype_u ftmpi_dt_##name;
 extern "C" {
 FTMPI_DT_PREDEFINED(FTMPI_DT_DECLARE)
 FTMPI_DT_PAIRS(FTMPI_DT_DECLARE)
@@ -83,7 +83,7 @@ FTMPI_DT_FORTRAN(FTMPI_DT_DECLARE4)
 FTMPI_DT_FORTRAN_PAIRS(FTMPI_DT_DECLARE)
 // MPI-1's MPI_LB / MPI_UB markers: no data, an explicit lower (upper) bound
 // where a struct places them (removed in MPI-3.0; MPICH still ships them).
-extern ftmpi_datatype_s ftmpi_dt_lb, ftmpi_dt_ub;
+extern ftmpi_predefined_datatype_u ftmpi_dt_lb, ftmpi_dt_ub;
 }
 #undef FTMPI_DT_DECLARE
 #undef FTMPI_DT_DECLARE4

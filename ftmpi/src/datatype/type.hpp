@@ -9,6 +9,8 @@
 #include "layout.hpp"
 #include "signature.hpp"
 
+#include "../internal/predefined_storage.hpp"
+
 #include <atomic>
 #include <span>
 #include <string>
@@ -74,6 +76,9 @@ struct ftmpi_datatype_s {
     ftmpi_datatype_s &operator=(const ftmpi_datatype_s &) = delete;
     ~ftmpi_datatype_s();
 };
+// The fixed-size storage of the predefined datatypes (MPI_INT is
+// &ftmpi_dt_int.object; internal/predefined_storage.hpp).
+FTMPI_PREDEFINED_STORAGE(ftmpi_predefined_datatype_u, ftmpi_datatype_s, 512);
 
 namespace ftmpi::dt {
 

@@ -12,6 +12,7 @@
 #include "bsend_buffer.hpp"
 #include "ft.hpp"
 #include "mpi.h"
+#include "predefined_storage.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -70,6 +71,11 @@ struct ftmpi_comm_s {
     // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };
+
+// The fixed-size storage of MPI_COMM_WORLD, MPI_COMM_SELF and MPI_GROUP_EMPTY
+// (internal/predefined_storage.hpp).
+FTMPI_PREDEFINED_STORAGE(ftmpi_predefined_comm_u, ftmpi_comm_s, 1024);
+FTMPI_PREDEFINED_STORAGE(ftmpi_predefined_group_u, ftmpi_group_s, 256);
 
 namespace ftmpi::comm {
 // For a send's dest: the world rank of `rank` in comm (in the remote group on

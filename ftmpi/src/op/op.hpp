@@ -1,8 +1,10 @@
 // The object behind an MPI_Op handle: a predefined operation (MPI_SUM is
-// (&ftmpi_op_sum)) or a user function from MPI_Op_create.
+// &ftmpi_op_sum.object) or a user function from MPI_Op_create.
 #pragma once
 
 #include <mpi.h>
+
+#include "../internal/predefined_storage.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -37,6 +39,8 @@ struct ftmpi_op_s {
     // predefined ops are aggregate-initialised without it).
     MPI_User_function_c *user_c = nullptr;
 };
+// The fixed-size storage of the predefined ops (internal/predefined_storage.hpp).
+FTMPI_PREDEFINED_STORAGE(ftmpi_predefined_op_u, ftmpi_op_s, 128);
 
 namespace ftmpi::op {
 // MPI_Op_create (fn) and MPI_Op_create_c (fn_c): a user op, errors raised

@@ -1,10 +1,11 @@
-// The predefined operations: MPI_SUM is (&ftmpi_op_sum) and so on
+// The predefined operations: MPI_SUM is &ftmpi_op_sum.object and so on
 // (CONTRACTS.md). Constant-initialized, so they are usable from any static
 // initializer.
 #include "op.hpp"
 
 #define FTMPI_OP_DEFINE(name)                                                                                          \
-    __attribute__((visibility("default"))) ftmpi_op_s ftmpi_op_##name{ftmpi::op::Id::name, true, true, nullptr, {1}};
+    __attribute__((visibility("default")))                                                                             \
+    ftmpi_predefined_op_u ftmpi_op_##name{std::in_place, ftmpi::op::Id::name, true, true, nullptr, 1};
 
 extern "C" {
 

@@ -17,6 +17,7 @@
 // on a communicator that contains it, completes with MPIX_ERR_PROC_FAILED.
 #pragma once
 
+#include "internal/predefined_storage.hpp"
 #include "p2p/failure_record.hpp"
 #include "p2p/match_queues.hpp"
 #include "p2p/progress_turn.hpp"
@@ -259,3 +260,5 @@ struct ftmpi_message_s {
     std::unique_ptr<ftmpi::p2p::Unexpected> message;
     MPI_Comm comm = MPI_COMM_NULL;
 };
+// The fixed-size storage of MPI_MESSAGE_NO_PROC (internal/predefined_storage.hpp).
+FTMPI_PREDEFINED_STORAGE(ftmpi_predefined_message_u, ftmpi_message_s, 128);

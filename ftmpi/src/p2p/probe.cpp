@@ -10,7 +10,7 @@
 using namespace ftmpi::p2p;
 
 // The message MPI_Mprobe returns for source MPI_PROC_NULL.
-struct ftmpi_message_s ftmpi_message_no_proc;
+ftmpi_predefined_message_u ftmpi_message_no_proc;
 
 namespace {
 

@@ -25,7 +25,7 @@ std::vector<int> picks(Type *t, int count = 1, Aint origin_index = 0) {
     return out;
 }
 
-Type *const INT = &ftmpi_dt_int;
+Type *const INT = &ftmpi_dt_int.object;
 
 }  // namespace
 
@@ -42,22 +42,22 @@ TEST_CASE("predefined pair types have C's padding") {
         long double v;
         int i;
     };
-    CHECK(ftmpi_dt_double_int.size == 12);
-    CHECK(ftmpi_dt_double_int.extent() == static_cast<Aint>(sizeof(DI)));
-    CHECK(ftmpi_dt_short_int.size == 6);
-    CHECK(ftmpi_dt_short_int.extent() == static_cast<Aint>(sizeof(SI)));
-    CHECK(ftmpi_dt_short_int.layout.blocks.size() == 2);  // the hole after the short
-    CHECK(ftmpi_dt_long_double_int.size == sizeof(long double) + sizeof(int));
-    CHECK(ftmpi_dt_long_double_int.extent() == static_cast<Aint>(sizeof(LDI)));
-    CHECK(ftmpi_dt_2int.extent() == 8);
-    CHECK(ftmpi_dt_c_double_complex.size == 16);
-    CHECK(ftmpi_dt_long_double.size == sizeof(long double));
-    CHECK(ftmpi_dt_int.name == "MPI_INT");
-    CHECK(ftmpi_dt_2int.name == "MPI_2INT");
+    CHECK(ftmpi_dt_double_int.object.size == 12);
+    CHECK(ftmpi_dt_double_int.object.extent() == static_cast<Aint>(sizeof(DI)));
+    CHECK(ftmpi_dt_short_int.object.size == 6);
+    CHECK(ftmpi_dt_short_int.object.extent() == static_cast<Aint>(sizeof(SI)));
+    CHECK(ftmpi_dt_short_int.object.layout.blocks.size() == 2);  // the hole after the short
+    CHECK(ftmpi_dt_long_double_int.object.size == sizeof(long double) + sizeof(int));
+    CHECK(ftmpi_dt_long_double_int.object.extent() == static_cast<Aint>(sizeof(LDI)));
+    CHECK(ftmpi_dt_2int.object.extent() == 8);
+    CHECK(ftmpi_dt_c_double_complex.object.size == 16);
+    CHECK(ftmpi_dt_long_double.object.size == sizeof(long double));
+    CHECK(ftmpi_dt_int.object.name == "MPI_INT");
+    CHECK(ftmpi_dt_2int.object.name == "MPI_2INT");
     // Each pair type packs as value then index, skipping padding.
     SI s[2] = {{1, 10}, {2, 20}};
     unsigned char out[12];
-    REQUIRE(pack(s, 2, &ftmpi_dt_short_int, 0, out, sizeof out) == 12);
+    REQUIRE(pack(s, 2, &ftmpi_dt_short_int.object, 0, out, sizeof out) == 12);
     short v;
     int i;
     std::memcpy(&v, out + 6, 2);
@@ -151,7 +151,7 @@ TEST_CASE("struct: members in order, extent padded like the C struct") {
     };
     const int bl[] = {1, 1, 1};
     const Aint disp[] = {offsetof(S, c), offsetof(S, d), offsetof(S, i)};
-    Type *types[] = {&ftmpi_dt_char, &ftmpi_dt_double, &ftmpi_dt_int};
+    Type *types[] = {&ftmpi_dt_char.object, &ftmpi_dt_double.object, &ftmpi_dt_int.object};
     Type *t = make_struct(bl, disp, types);
     CHECK(t->size == 13);
     CHECK(t->extent() == static_cast<Aint>(sizeof(S)));
@@ -180,7 +180,7 @@ TEST_CASE("a struct of one kind keeps that kind (ops accept it)") {
 TEST_CASE("MPI-1 LB/UB markers set a struct's bounds and leave its kind") {
     const int bl[] = {1, 1, 1};
     const Aint disp[] = {-4, 0, 20};
-    Type *types[] = {&ftmpi_dt_lb, INT, &ftmpi_dt_ub};
+    Type *types[] = {&ftmpi_dt_lb.object, INT, &ftmpi_dt_ub.object};
     Type *t = make_struct(bl, disp, types);
     CHECK(t->size == 4);
     CHECK(t->lb == -4);
@@ -320,13 +320,13 @@ TEST_CASE("for_each_block hands over maximal blocks in order") {
 }
 
 TEST_CASE("elements counts basic elements and refuses a split one") {
-    CHECK(elements(&ftmpi_dt_double_int, 12) == 2);
-    CHECK(elements(&ftmpi_dt_double_int, 8) == 1);
-    CHECK(elements(&ftmpi_dt_double_int, 10) == MPI_UNDEFINED);
-    CHECK(elements(&ftmpi_dt_double_int, 36) == 6);
+    CHECK(elements(&ftmpi_dt_double_int.object, 12) == 2);
+    CHECK(elements(&ftmpi_dt_double_int.object, 8) == 1);
+    CHECK(elements(&ftmpi_dt_double_int.object, 10) == MPI_UNDEFINED);
+    CHECK(elements(&ftmpi_dt_double_int.object, 36) == 6);
     const int bl[] = {1, 2};
     const Aint disp[] = {0, 8};
-    Type *types[] = {&ftmpi_dt_double, &ftmpi_dt_char};
+    Type *types[] = {&ftmpi_dt_double.object, &ftmpi_dt_char.object};
     Type *s = make_struct(bl, disp, types);
     CHECK(elements(s, 9) == 2);
     CHECK(elements(s, 10 + 8) == 4);
@@ -342,11 +342,11 @@ TEST_CASE("resized bounds act as markers: they win in a struct and stop its padd
     Type *alone[] = {r};
     Type *s1 = make_struct(std::span(bl, 1), std::span(disp, 1), alone);
     CHECK(s1->extent() == 5);  // no padding to int alignment
-    Type *with_double[] = {r, &ftmpi_dt_double};
+    Type *with_double[] = {r, &ftmpi_dt_double.object};
     Type *s2 = make_struct(bl, disp, with_double);
     CHECK(s2->extent() == 5);  // the marker's ub wins over the double's end at 16
     CHECK(s2->true_extent() == 16);
-    Type *plain[] = {&ftmpi_dt_double, &ftmpi_dt_char};
+    Type *plain[] = {&ftmpi_dt_double.object, &ftmpi_dt_char.object};
     Type *s3 = make_struct(bl, disp, plain);
     CHECK(s3->extent() == 16);  // data ends at 9, padded to double alignment
     release(r);

@@ -16,7 +16,7 @@ using namespace ftmpi;
 using dt::Type;
 
 namespace {
-Type *const INT = &ftmpi_dt_int;
+Type *const INT = &ftmpi_dt_int.object;
 }
 
 TEST_CASE("ops are defined on exactly the standard's type classes") {
@@ -42,7 +42,7 @@ TEST_CASE("ops are defined on exactly the standard's type classes") {
     // A mixed struct has no kind: no predefined op applies.
     const int bl[] = {1, 1};
     const MPI_Aint disp[] = {0, 8};
-    Type *types[] = {INT, &ftmpi_dt_double};
+    Type *types[] = {INT, &ftmpi_dt_double.object};
     Type *mixed = dt::make_struct(bl, disp, types);
     CHECK_FALSE(op::valid(MPI_SUM, mixed));
     int a[4] = {}, b[4] = {};
@@ -136,7 +136,7 @@ TEST_CASE("MAXLOC and MINLOC on padded pair types; ties keep the smaller index")
     CHECK(y[1].i == 0);
 
     // A vector of DOUBLE_INT (every other pair): goes through the packed path.
-    Type *v = dt::make_vector(2, 1, 2, &ftmpi_dt_double_int);
+    Type *v = dt::make_vector(2, 1, 2, &ftmpi_dt_double_int.object);
     dt::commit(v);
     DI p[4] = {{9, 1}, {100, 100}, {0, 2}, {100, 100}};
     DI q[4] = {{1, 7}, {-1, -1}, {0, 1}, {-1, -1}};
@@ -162,7 +162,7 @@ TEST_CASE("ops on a strided derived type change only its elements") {
     dt::release(v);
 
     // A contiguous derived type runs in place.
-    Type *c = dt::make_contiguous(3, &ftmpi_dt_float);
+    Type *c = dt::make_contiguous(3, &ftmpi_dt_float.object);
     dt::commit(c);
     float f1[6] = {1, 2, 3, 4, 5, 6}, f2[6] = {1, 1, 1, 1, 1, 1};
     REQUIRE(op::apply(MPI_PROD, f1, f2, 2, c) == MPI_SUCCESS);
@@ -184,7 +184,7 @@ TEST_CASE("REPLACE copies, NO_OP leaves inout, on any type") {
     };
     const int bl[] = {1, 1};
     const MPI_Aint disp[] = {offsetof(S, i), offsetof(S, d)};
-    Type *types[] = {INT, &ftmpi_dt_double};
+    Type *types[] = {INT, &ftmpi_dt_double.object};
     Type *mixed = dt::make_struct(bl, disp, types);
     dt::commit(mixed);
     S x[2] = {{1, 7, 1.5}, {2, 7, 2.5}}, y[2] = {{0, -1, 0}, {0, -1, 0}};

@@ -22,10 +22,11 @@ struct Gen {
     int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
     ref::Pair basic() {
-        static Type *const choices[] = {
-            &ftmpi_dt_char,        &ftmpi_dt_short,      &ftmpi_dt_int,       &ftmpi_dt_double,
-            &ftmpi_dt_long_double, &ftmpi_dt_double_int, &ftmpi_dt_short_int, &ftmpi_dt_c_double_complex,
-            &ftmpi_dt_float,       &ftmpi_dt_int8_t};
+        static Type *const choices[] = {&ftmpi_dt_char.object,        &ftmpi_dt_short.object,
+                                        &ftmpi_dt_int.object,         &ftmpi_dt_double.object,
+                                        &ftmpi_dt_long_double.object, &ftmpi_dt_double_int.object,
+                                        &ftmpi_dt_short_int.object,   &ftmpi_dt_c_double_complex.object,
+                                        &ftmpi_dt_float.object,       &ftmpi_dt_int8_t.object};
         Type *t = choices[pick(0, 9)];
         return {t, ref::of_predefined(t)};
     }
@@ -215,10 +216,10 @@ TEST_CASE("random nested types match the reference type map, before and after co
 
 TEST_CASE("large types streamed in segments of any size equal the whole pack") {
     // The transport's view: one big message cut at arbitrary byte offsets.
-    Type *v = make_vector(100'000, 3, 5, &ftmpi_dt_double);  // repeated block
+    Type *v = make_vector(100'000, 3, 5, &ftmpi_dt_double.object);  // repeated block
     const int bl[] = {8, 20, 3, 12};
     const Aint disp[] = {0, 32, 192, 196};
-    Type *types[] = {&ftmpi_dt_int, &ftmpi_dt_double, &ftmpi_dt_char, &ftmpi_dt_float};
+    Type *types[] = {&ftmpi_dt_int.object, &ftmpi_dt_double.object, &ftmpi_dt_char.object, &ftmpi_dt_float.object};
     Type *rec = make_struct(bl, disp, types);    // runs with holes
     Type *recs = make_vector(2'000, 2, 3, rec);  // reps of a struct
     for (Type *t : {v, recs}) {

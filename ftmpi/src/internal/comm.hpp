@@ -25,6 +25,9 @@
 namespace ftmpi::comm {
 struct Topology;  // Cartesian or graph layout, defined in src/comm/topology.hpp
 }
+namespace ftmpi::part {
+struct CommMatching;  // partitioned requests' matching state, src/part/matching.hpp
+}
 
 struct ftmpi_group_s {
     std::vector<int> world;    // group rank -> world rank
@@ -68,6 +71,10 @@ struct ftmpi_comm_s {
     // of the session it was made from (null for the world model's).
     std::shared_ptr<ftmpi::p2p::BsendBuffer> bsend_buffer;
     std::shared_ptr<ftmpi::p2p::BsendBuffer> session_bsend_buffer;
+    // Partitioned communication (src/part/matching.hpp): the order of the
+    // MPI_Psend_init/MPI_Precv_init calls on this communicator, by which
+    // they match; null until the first one.
+    std::shared_ptr<ftmpi::part::CommMatching> partitioned;
     // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };

@@ -69,6 +69,17 @@ public:
 // completes the persistent request when that one completes. Freed with
 // MPI_Request_free like any persistent request.
 MPI_Request make_persistent_collective(std::function<int(MPI_Request *)> start);
+// A persistent request whose rounds its maker ends itself (partitioned
+// communication): MPI_Start marks it active and calls `start` with the
+// request, which begins the round and may set *drive, a function the
+// progress engine then calls (from Wait/Test and the progress thread, as a
+// generalized request's advance, with no lock of p2p held) until it returns
+// true. Whoever learns first that the round ended, the driver or another
+// call of the maker (MPI_Parrived), calls complete_round once: Wait and
+// Test see the request complete from then on, with no progress step in
+// between. A start that returns an error ends the round with it.
+MPI_Request make_persistent_owned(std::function<int(MPI_Request self, std::function<bool()> *drive)> start);
+void complete_round(MPI_Request, const MPI_Status &);
 
 // Failure knowledge (world ranks). notify_failed() is how a failure learned
 // elsewhere (a daemon's event) enters p2p: the peer's connection is

@@ -110,6 +110,9 @@ public:
     static constexpr int probe_again = -1;
     int receive_message(MPI_Request r, std::unique_ptr<Unexpected> message);  // MPI_Mrecv/Imrecv
     MPI_Request make_generalized(std::function<bool(MPI_Status *)> advance, bool event_driven = false);
+    // Ends an active request now with `status` (p2p::complete_round); does
+    // nothing to one already complete.
+    void complete_now(MPI_Request r, const MPI_Status &status);
 
     // Waiting: `done` is evaluated under the lock.
     void wait_until(const std::function<bool()> &done);

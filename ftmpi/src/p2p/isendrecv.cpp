@@ -15,10 +15,10 @@ using namespace ftmpi::p2p;
 namespace {
 
 // Argument checks of both halves before anything is posted, so an error
-// leaves nothing behind. A side to or from MPI_PROC_NULL with count 0 may
-// name no datatype, as for MPI_Send/MPI_Recv.
+// leaves nothing behind. A side with count 0 may name no datatype, as for
+// MPI_Send/MPI_Recv.
 int check_side(MPI_Comm comm, int count, MPI_Datatype type, int rank, bool send) {
-    const bool empty = rank == MPI_PROC_NULL && count == 0 && type == MPI_DATATYPE_NULL;
+    const bool empty = count == 0 && type == MPI_DATATYPE_NULL;
     if (int e = check_common(comm, count, empty ? MPI_BYTE : type)) return e;
     if (int e = send ? check_dest(comm, rank) : check_source(comm, rank)) return e;
     return MPI_SUCCESS;

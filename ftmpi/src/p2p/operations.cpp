@@ -27,20 +27,21 @@ ftmpi_request_s *build(RequestKind kind, const void *buf, int count, MPI_Datatyp
     return r;
 }
 
-// Nothing moves to or from MPI_PROC_NULL: an empty operation there may name
-// no datatype (count 0 with MPI_DATATYPE_NULL), as MPICH accepts.
-MPI_Datatype type_to_check(int count, MPI_Datatype type, int rank) {
-    return rank == MPI_PROC_NULL && count == 0 && type == MPI_DATATYPE_NULL ? MPI_BYTE : type;
+// An empty operation may name no datatype (count 0 with
+// MPI_DATATYPE_NULL), as MPICH accepts: nothing moves, so it moves as zero
+// MPI_BYTEs. Any other use of MPI_DATATYPE_NULL stays MPI_ERR_TYPE.
+MPI_Datatype moved_type(int count, MPI_Datatype type) {
+    return count == 0 && type == MPI_DATATYPE_NULL ? MPI_BYTE : type;
 }
 
 int check_send(int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel) {
-    if (int e = check_common(comm, count, type_to_check(count, type, dest))) return e;
+    if (int e = check_common(comm, count, type)) return e;
     if (int e = check_dest(comm, dest)) return e;
     return check_send_tag(tag, channel);
 }
 
 int check_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel) {
-    if (int e = check_common(comm, count, type_to_check(count, type, source))) return e;
+    if (int e = check_common(comm, count, type)) return e;
     if (int e = check_source(comm, source)) return e;
     return check_recv_tag(tag, channel);
 }
@@ -81,6 +82,7 @@ int hand_out_persistent(MPI_Request r, MPI_Datatype type, MPI_Request *request) 
 int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
                SendMode mode, MPI_Request *request, bool *completed) {
     if (!request) return MPI_ERR_REQUEST;
+    type = moved_type(count, type);
     if (int e = check_send(count, type, dest, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, channel, mode);
     if (int e = Engine::get().post(r, refused(comm, channel, r->rank_arg), completed)) {
@@ -94,6 +96,7 @@ int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
                MPI_Request *request, bool *completed) {
     if (!request) return MPI_ERR_REQUEST;
+    type = moved_type(count, type);
     if (int e = check_recv(count, type, source, tag, comm, channel)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, channel, SendMode::standard);
     Engine::get().post(r, refused(comm, channel, r->rank_arg), completed);
@@ -104,6 +107,7 @@ int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
 int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, SendMode mode,
                          MPI_Request *request) {
     if (!request) return MPI_ERR_REQUEST;
+    type = moved_type(count, type);
     if (int e = check_send(count, type, dest, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::send, buf, count, type, dest, tag, comm, Channel::user, mode);
     return hand_out_persistent(r, type, request);
@@ -112,6 +116,7 @@ int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest
 int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Request *request) {
     if (!request) return MPI_ERR_REQUEST;
+    type = moved_type(count, type);
     if (int e = check_recv(count, type, source, tag, comm, Channel::user)) return e;
     MPI_Request r = build(RequestKind::recv, buf, count, type, source, tag, comm, Channel::user, SendMode::standard);
     return hand_out_persistent(r, type, request);
@@ -120,7 +125,7 @@ int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, in
 int start_persistent(MPI_Request r) {
     if (r == MPI_REQUEST_NULL || !r->persistent) return MPI_ERR_REQUEST;
     if (r->active) return MPI_ERR_REQUEST;  // started twice without a wait
-    if (r->start_collective) return start_persistent_collective(r);
+    if (r->start_collective || r->start_owned) return start_persistent_collective(r);
     return Engine::get().post(r, refused(r->comm, r->channel, r->rank_arg));
 }
 

@@ -1,5 +1,6 @@
-// Persistent collectives (MPI_Bcast_init, …): what MPI_Start does with a
-// request made by make_persistent_collective (internal/p2p.hpp).
+// Persistent collectives (MPI_Bcast_init, …) and other persistent requests
+// of the engine's users: what MPI_Start does with a request made by
+// make_persistent_collective or make_persistent_owned (internal/p2p.hpp).
 #include "p2p/engine.hpp"
 #include "p2p/operations.hpp"
 
@@ -7,6 +8,29 @@
 #include <mutex>
 
 namespace ftmpi::p2p {
+
+namespace {
+
+// An owned round (make_persistent_owned): the maker's driver runs as the
+// advance of a helper nobody waits on; the maker completes r itself.
+int start_owned(MPI_Request r) {
+    std::function<bool()> drive;
+    const int e = r->start_owned(r, &drive);
+    if (e != MPI_SUCCESS) {
+        MPI_Status failed;
+        empty_status(&failed);
+        failed.MPI_ERROR = e;
+        Engine::get().complete_now(r, failed);
+        return MPI_SUCCESS;  // Wait reports it, as for a refused p2p start
+    }
+    if (drive) {
+        MPI_Request helper = make_generalized([drive = std::move(drive)](MPI_Status *) { return drive(); });
+        Engine::get().release(helper);  // freed when the driver is done
+    }
+    return MPI_SUCCESS;
+}
+
+}  // namespace
 
 // A persistent collective: starts its non-blocking collective and watches
 // it through a helper request the progress engine polls; when the
@@ -21,6 +45,7 @@ int start_persistent_collective(MPI_Request r) {
         r->complete = false;
         empty_status(&r->status);
     }
+    if (r->start_owned) return start_owned(r);
     auto inner = std::make_shared<MPI_Request>(MPI_REQUEST_NULL);
     int e = r->start_collective(inner.get());
     if (e != MPI_SUCCESS) {
@@ -55,6 +80,19 @@ MPI_Request make_persistent_collective(std::function<int(MPI_Request *)> start) 
     r->start_collective = std::move(start);
     empty_status(&r->status);
     return r;
+}
+
+MPI_Request make_persistent_owned(std::function<int(MPI_Request, std::function<bool()> *)> start) {
+    auto *r = new ftmpi_request_s();
+    r->kind = RequestKind::generalized;
+    r->persistent = true;
+    r->start_owned = std::move(start);
+    empty_status(&r->status);
+    return r;
+}
+
+void complete_round(MPI_Request r, const MPI_Status &status) {
+    Engine::get().complete_now(r, status);
 }
 
 }  // namespace ftmpi::p2p

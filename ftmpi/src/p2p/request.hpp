@@ -72,6 +72,8 @@ struct ftmpi_request_s {
     // Persistent collectives (MPI_Bcast_init, …): MPI_Start runs this, which
     // starts the non-blocking collective and returns its request.
     std::function<int(MPI_Request *)> start_collective;
+    // Persistent requests whose maker ends each round (make_persistent_owned).
+    std::function<int(MPI_Request, std::function<bool()> *)> start_owned;
 
     ftmpi_request_s() = default;
     ftmpi_request_s(const ftmpi_request_s &) = delete;

@@ -43,6 +43,13 @@ int make(bool send, void *buf, int partitions, MPI_Count count, MPI_Datatype typ
     state->peer = peer;
     state->tag = tag;
     state->comm = comm;
+    if (peer == MPI_PROC_NULL) {
+        state->data_tag = data_tag_base;  // nothing to match: any tag of the range
+    } else if (send) {
+        state->seq = matching_of(comm)->next_send(comm, peer, tag, &state->mailbox);
+    } else {
+        state->seq = matching_of(comm)->next_recv(peer, tag, &state->data_tag);
+    }
     return make_request(std::move(state), request);
 }
 

@@ -27,6 +27,14 @@ struct Registration {
     }
 };
 
+MPI_Status failed_status(int peer, int error) {
+    MPI_Status status{};
+    status.MPI_SOURCE = peer;
+    status.MPI_TAG = MPI_ANY_TAG;
+    status.MPI_ERROR = error;
+    return status;
+}
+
 }  // namespace
 
 void Partitioned::hold(MPI_Datatype held) {
@@ -38,47 +46,94 @@ Partitioned::~Partitioned() {
     if (type != MPI_DATATYPE_NULL) dt::release(type);
 }
 
-bool Partitioned::test_locked() {
-    if (done) return true;
-    if (op == MPI_REQUEST_NULL) return false;  // a send whose partitions are not all ready
-    int flag = 0;
-    MPI_Status status;
-    const int rc = p2p::test_all(1, &op, &flag, &status);
-    if (!flag) return false;
-    status.MPI_ERROR = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
+void Partitioned::end_round(MPI_Status status) {
     if (!send && peer != MPI_PROC_NULL) status.MPI_TAG = tag;  // the program's tag, not the channel's
-    result = status;
-    op = MPI_REQUEST_NULL;
     done = true;
+    active = false;
+    p2p::complete_round(self, status);
+}
+
+bool Partitioned::advance_locked() {
+    if (done) return true;
+    if (send) {
+        if (data_tag < 0) {
+            if (const int e = mailbox->lookup(seq, &data_tag); e != MPI_SUCCESS) {
+                end_round(failed_status(peer, e));
+                return true;
+            }
+            if (data_tag < 0) return false;  // the receive did not start yet
+        }
+        if (!posted) {
+            if (ready_count < partitions) return false;
+            posted = true;
+            const int e = p2p::isend(buf, elements, type, peer, data_tag, comm, p2p::Channel::collective, &op);
+            if (e != MPI_SUCCESS) {
+                end_round(failed_status(peer, e));
+                return true;
+            }
+        }
+        int flag = 0;
+        MPI_Status status;
+        const int rc = p2p::test_all(1, &op, &flag, &status);
+        if (!flag) return false;
+        op = MPI_REQUEST_NULL;
+        status.MPI_ERROR = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
+        end_round(status);
+        return true;
+    }
+    MPI_Request ops[2] = {op, handshake_op};
+    MPI_Status statuses[2];
+    int flag = 0;
+    const int rc = p2p::test_all(2, ops, &flag, statuses);
+    if (!flag) return false;
+    op = handshake_op = MPI_REQUEST_NULL;
+    MPI_Status status = statuses[0];
+    if (rc == MPI_ERR_IN_STATUS)
+        status.MPI_ERROR = statuses[0].MPI_ERROR != MPI_SUCCESS ? statuses[0].MPI_ERROR : statuses[1].MPI_ERROR;
+    else
+        status.MPI_ERROR = rc;
+    end_round(status);
     return true;
 }
 
-int Partitioned::start(const std::shared_ptr<Partitioned> &self, MPI_Request *inner) {
-    {
-        p2p::AdvancesDeferred deferred;  // the inner advance takes mu too
-        std::lock_guard lock(mu);
-        ready.assign(static_cast<std::size_t>(partitions), 0);
-        ready_count = 0;
-        done = false;
-        op = MPI_REQUEST_NULL;
-        active = true;
-        if (!send) {
-            const int e = p2p::irecv(buf, elements, type, peer, tag_base + tag, comm, p2p::Channel::collective, &op);
+int Partitioned::start(const std::shared_ptr<Partitioned> &self_state, std::function<bool()> *drive) {
+    p2p::AdvancesDeferred deferred;  // the round's driver takes mu too
+    std::lock_guard lock(mu);
+    ready.assign(static_cast<std::size_t>(partitions), 0);
+    ready_count = 0;
+    posted = false;
+    done = false;
+    op = MPI_REQUEST_NULL;
+    ++round;
+    if (!send) {
+        if (int e = p2p::irecv(buf, elements, type, peer, data_tag, comm, p2p::Channel::collective, &op)) return e;
+        if (!handshake_sent && peer != MPI_PROC_NULL) {
+            // The match is made once, at the first MPI_Start (MPI-4.0 §4.2.2).
+            handshake[0] = seq;
+            handshake[1] = data_tag;
+            const int e = p2p::isend(handshake, 2, MPI_INT, peer, handshake_tag_base + tag, comm,
+                                     p2p::Channel::collective, &handshake_op);
             if (e != MPI_SUCCESS) {
-                active = false;
-                return e;
+                // The round ends with the error (Wait reports it); the
+                // receive still completes by itself.
+                active = true;
+                end_round(failed_status(peer, e));
+                return MPI_SUCCESS;
             }
+            handshake_sent = true;
         }
     }
+    active = true;
+    if (advance_locked()) return MPI_SUCCESS;  // MPI_PROC_NULL, or a message that was there already
     // Called by one thread at a time; MPI_Pready and MPI_Parrived hold mu
-    // only briefly, so a busy mutex just means "not yet".
-    *inner = p2p::make_generalized([self](MPI_Status *status) {
-        std::unique_lock lock(self->mu, std::try_to_lock);
-        if (!lock.owns_lock() || !self->test_locked()) return false;
-        self->active = false;
-        *status = self->result;
-        return true;
-    });
+    // only briefly, so a busy mutex just means "not yet". A driver of an
+    // earlier round has nothing left to do.
+    *drive = [state = self_state, round = round] {
+        p2p::AdvancesDeferred inner_deferred;
+        std::unique_lock state_lock(state->mu, std::try_to_lock);
+        if (!state_lock.owns_lock()) return false;
+        return state->round != round || state->advance_locked();
+    };
     return MPI_SUCCESS;
 }
 
@@ -90,8 +145,9 @@ std::shared_ptr<Partitioned> find(MPI_Request request) {
 
 int make_request(std::shared_ptr<Partitioned> state, MPI_Request *request) {
     auto registration = std::make_shared<Registration>();
-    MPI_Request made = p2p::make_persistent_collective(
-        [state, registration](MPI_Request *inner) { return state->start(state, inner); });
+    MPI_Request made = p2p::make_persistent_owned(
+        [state, registration](MPI_Request, std::function<bool()> *drive) { return state->start(state, drive); });
+    state->self = made;
     std::lock_guard lock(registry_mutex);
     registration->key = made;
     registry[made] = state;

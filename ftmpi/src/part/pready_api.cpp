@@ -19,10 +19,10 @@ bool in_range(const Partitioned &p, int partition) {
     return partition >= 0 && partition < p.partitions;
 }
 
-// Marks `partitions` ready (each checked first); the last one sends the
-// whole buffer.
+// Marks `partitions` ready (each checked first); once all are, the round's
+// message goes out as soon as the matching receive is known.
 int mark_ready(Partitioned &p, std::span<const int> partitions) {
-    p2p::AdvancesDeferred deferred;  // the round's inner advance takes mu too
+    p2p::AdvancesDeferred deferred;  // the round's driver takes mu too
     std::lock_guard lock(p.mu);
     if (!p.send || !p.active || p.ready_count == p.partitions) return MPI_ERR_REQUEST;
     std::vector<char> marked = p.ready;
@@ -32,16 +32,7 @@ int mark_ready(Partitioned &p, std::span<const int> partitions) {
     }
     p.ready = std::move(marked);
     p.ready_count += static_cast<int>(partitions.size());
-    if (p.ready_count < p.partitions) return MPI_SUCCESS;
-    const int e =
-        p2p::isend(p.buf, p.elements, p.type, p.peer, tag_base + p.tag, p.comm, p2p::Channel::collective, &p.op);
-    if (e != MPI_SUCCESS) {  // the round ends with the error: Wait reports it
-        p.result = MPI_Status{};
-        p.result.MPI_SOURCE = MPI_ANY_SOURCE;
-        p.result.MPI_TAG = MPI_ANY_TAG;
-        p.result.MPI_ERROR = e;
-        p.done = true;
-    }
+    if (p.ready_count == p.partitions) p.advance_locked();  // an error ends the round: Wait reports it
     return MPI_SUCCESS;
 }
 
@@ -88,14 +79,15 @@ int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request req
 FTMPI_PMPI(Pready_list)
 
 // True once the whole message arrived (every partition at once), and on an
-// inactive request (as MPI_Test answers for one).
+// inactive request (as MPI_Test answers for one). The round then has ended:
+// MPI_Test and MPI_Wait complete the request at once.
 int MPI_Parrived(MPI_Request request, int partition, int *flag) noexcept {
     return on_request(request, "MPI_Parrived", [&](Partitioned &p) {
         if (p.send) return MPI_ERR_REQUEST;
         if (flag == nullptr || !in_range(p, partition)) return MPI_ERR_ARG;
         p2p::AdvancesDeferred deferred;
         std::lock_guard lock(p.mu);
-        *flag = !p.active || p.test_locked();
+        *flag = !p.active || p.advance_locked();
         return MPI_SUCCESS;
     });
 }

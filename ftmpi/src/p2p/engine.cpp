@@ -245,7 +245,14 @@ void Engine::run_advances(Lock &lk) {
         if (done) {
             std::erase(generalized_, r);
             r->status = st;
+            std::function<int()> on_release;
+            if (r->user_freed) on_release = std::move(r->on_release);  // finish deletes it
             finish(r, st.MPI_ERROR);
+            if (on_release) {
+                lk.unlock();
+                on_release();
+                lk.lock();
+            }
         }
     }
 }

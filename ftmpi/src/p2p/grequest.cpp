@@ -2,8 +2,10 @@
 // that the program completes with MPI_Grequest_complete. The progress
 // engine polls it like the non-blocking collectives' requests; once
 // completed (MPI_Grequest_complete runs a round of progress itself), the
-// engine fills the status through query_fn and releases the program's state
-// through free_fn. MPI_Cancel of one calls its cancel_fn (cancel_grequest).
+// engine fills the status through query_fn. free_fn runs when the program
+// is done with the request (Wait/Test retire it, or MPI_Request_free), so
+// until then MPI_Cancel still reaches its cancel_fn (cancel_grequest), with
+// `complete` true once MPI_Grequest_complete was called.
 #include "internal/p2p.hpp"
 #include "p2p/binding.hpp"
 #include "p2p/engine.hpp"
@@ -24,8 +26,8 @@ struct Grequest {
 };
 
 // Which generalized request is whose (MPI_Grequest_complete and
-// MPI_Cancel name the request); an entry lives until the request has
-// reported completion.
+// MPI_Cancel name the request); an entry lives until the program is done
+// with the request, so a handle reused afterwards never finds it.
 std::mutex table_mutex;
 std::map<MPI_Request, std::shared_ptr<Grequest>> &table() {
     static auto *t = new std::map<MPI_Request, std::shared_ptr<Grequest>>;
@@ -45,19 +47,14 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
         g->free = free_fn;
         g->cancel = cancel_fn;
         g->extra_state = extra_state;
-        std::lock_guard lock(table_mutex);  // the entry exists before anyone can complete it
+        // Nobody can complete the request before it has the handle, so the
+        // entry goes in after the request exists.
         MPI_Request r = ftmpi::p2p::make_generalized([g](MPI_Status *status) {
             if (!g->completed.load(std::memory_order_acquire)) return false;
-            {
-                std::lock_guard done(table_mutex);
-                std::erase_if(table(), [&](const auto &entry) { return entry.second == g; });
-            }
             MPI_Status st{};
             st.MPI_SOURCE = MPI_UNDEFINED;
             st.MPI_TAG = MPI_UNDEFINED;
-            int error = g->query ? g->query(g->extra_state, &st) : MPI_SUCCESS;
-            const int freed = g->free ? g->free(g->extra_state) : MPI_SUCCESS;
-            if (error == MPI_SUCCESS) error = freed;
+            const int error = g->query ? g->query(g->extra_state, &st) : MPI_SUCCESS;
             if (status) {
                 *status = st;
                 status->MPI_ERROR = error;
@@ -65,7 +62,17 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
             return true;
         });
         if (r == MPI_REQUEST_NULL) return MPI_ERR_INTERN;
-        table()[r] = g;
+        r->on_release = [g] {
+            {
+                std::lock_guard lock(table_mutex);
+                std::erase_if(table(), [&](const auto &entry) { return entry.second == g; });
+            }
+            return g->free ? g->free(g->extra_state) : MPI_SUCCESS;
+        };
+        {
+            std::lock_guard lock(table_mutex);
+            table()[r] = g;
+        }
         *request = r;
         return MPI_SUCCESS;
     });

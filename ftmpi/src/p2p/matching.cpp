@@ -501,10 +501,14 @@ void Engine::on_cancel_frame(int peer, const Frame &f) {
 
 void Engine::release(MPI_Request r) {
     Lock lk(mu_);
-    if (r->complete || !r->active)
+    if (r->complete || !r->active) {
+        std::function<int()> on_release = std::move(r->on_release);
         delete r;
-    else
+        lk.unlock();
+        if (on_release) on_release();
+    } else {
         r->user_freed = true;
+    }
 }
 
 int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bool block, bool take, int *flag,

@@ -153,8 +153,16 @@ int retire(MPI_Request *rp, MPI_Status *status) {
     if (r->persistent) {
         r->active = false;
     } else {
+        std::function<int()> on_release = std::move(r->on_release);
         delete r;
         *rp = MPI_REQUEST_NULL;
+        if (on_release) {
+            const int released = on_release();
+            if (error == MPI_SUCCESS && released != MPI_SUCCESS) {
+                error = released;
+                if (status) status->MPI_ERROR = released;
+            }
+        }
     }
     return error;
 }

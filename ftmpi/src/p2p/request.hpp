@@ -61,6 +61,11 @@ struct ftmpi_request_s {
 
     // Generalized requests (non-blocking collectives).
     std::function<bool(MPI_Status *)> advance;
+    // Runs once, without the engine's lock, when the program is done with
+    // the request: Wait/Test retired it, or MPI_Request_free freed it (at
+    // once, or when it completes). MPI_Grequest_start's free_fn; its code
+    // becomes the retiring call's error (MPI-3.1 §12.2).
+    std::function<int()> on_release;
     bool advancing = false;
     // The advance has work only after the engine took in frames or a
     // failure (make_event_driven): the progress thread may sleep until then.

@@ -131,6 +131,12 @@ static void grequests(void) {
     CHECK(cancel_calls == 1 && cancel_complete == 0, "MPI_Cancel: cancel_fn calls %d, complete %d", cancel_calls,
           cancel_complete);
     CHECK_MPI(MPI_Grequest_complete(r));
+    /* Completed but not yet waited: free_fn has not run, and MPI_Cancel
+     * still reaches cancel_fn, now told it completed (MPI-3.1 §12.2). */
+    CHECK(free_calls == 0, "free_fn ran before Wait: %d", free_calls);
+    CHECK_MPI(MPI_Cancel(&r));
+    CHECK(cancel_calls == 2 && cancel_complete == 1, "MPI_Cancel after complete: cancel_fn calls %d, complete %d",
+          cancel_calls, cancel_complete);
     CHECK_MPI(MPI_Wait(&r, &st));
     CHECK(r == MPI_REQUEST_NULL, "Wait did not free the generalized request");
     CHECK(query_calls == 1 && free_calls == 1, "query %d free %d", query_calls, free_calls);

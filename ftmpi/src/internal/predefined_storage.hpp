@@ -20,15 +20,15 @@
 // constructor, one that builds the object from arguments (constant when
 // they are, so predefined ops stay in read-only-after-start data), and a
 // destructor that destroys the object as a plain global would be.
-#define FTMPI_PREDEFINED_STORAGE(Storage, Object, Bytes)                                                     \
-    union Storage {                                                                                          \
-        Object object;                                                                                       \
-        unsigned char reserved[Bytes];                                                                       \
-        Storage() : object() {}                                                                              \
-        template <class... Args>                                                                             \
-        constexpr explicit Storage(std::in_place_t, Args &&...args) : object{std::forward<Args>(args)...} {} \
-        Storage(const Storage &) = delete;                                                                   \
-        Storage &operator=(const Storage &) = delete;                                                        \
-        ~Storage() { object.~Object(); }                                                                     \
-    };                                                                                                       \
+#define FTMPI_PREDEFINED_STORAGE(Storage, Object, Bytes)                                                               \
+    union Storage {                                                                                                    \
+        Object object;                                                                                                 \
+        unsigned char reserved[Bytes];                                                                                 \
+        Storage() : object() {}                                                                                        \
+        template <class... Args>                                                                                       \
+        constexpr explicit Storage(std::in_place_t, Args &&...args) : object{std::forward<Args>(args)...} {}           \
+        Storage(const Storage &) = delete;                                                                             \
+        Storage &operator=(const Storage &) = delete;                                                                  \
+        ~Storage() { object.~Object(); }                                                                               \
+    };                                                                                                                 \
     static_assert(sizeof(Storage) == (Bytes), #Object " no longer fits the size mpi.h promises programs")

@@ -34,6 +34,26 @@ int main(int argc, char **argv) {
           "put outside the attached region gave %d / %d", rc_put, rc_unlock);
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     CHECK(region[2] == -left - 1, "region[2] = %d", region[2]);
+    /* Two halves of one array attached one after the other: an access may
+     * run across both. */
+    int halves[8] = {0}, across[8], back[8] = {0};
+    CHECK_MPI(MPI_Win_attach(win, halves, 4 * sizeof(int)));
+    CHECK_MPI(MPI_Win_attach(win, halves + 4, 4 * sizeof(int)));
+    MPI_Get_address(halves, &mine);
+    CHECK_MPI(
+        MPI_Sendrecv(&mine, 1, MPI_AINT, left, 0, &theirs, 1, MPI_AINT, right, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (int i = 0; i < 8; ++i) across[i] = rank * 1000 + i;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    CHECK_MPI(MPI_Put(across, 6, MPI_INT, right, theirs + 2 * (MPI_Aint)sizeof(int), 6, MPI_INT, win));
+    CHECK_MPI(MPI_Win_flush(right, win));
+    CHECK_MPI(MPI_Get(back, 8, MPI_INT, right, theirs, 8, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(right, win));
+    CHECK(back[0] == 0 && back[1] == 0 && back[2] == rank * 1000 && back[7] == rank * 1000 + 5,
+          "put across two attached regions: %d %d %d %d", back[0], back[1], back[2], back[7]);
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK(halves[3] == left * 1000 + 1 && halves[4] == left * 1000 + 2, "halves[3..4] = %d %d", halves[3], halves[4]);
+    CHECK_MPI(MPI_Win_detach(win, halves + 4));
+    CHECK_MPI(MPI_Win_detach(win, halves));
     CHECK_CLASS(MPI_Win_detach(win, region + 1), MPI_ERR_RMA_ATTACH);
     CHECK_MPI(MPI_Win_detach(win, region));
     CHECK_MPI(MPI_Win_free(&win));

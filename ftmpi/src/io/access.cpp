@@ -163,9 +163,7 @@ int collective(MPI_File fh, Dir dir, MPI_Offset pos, void *buf, int count, MPI_D
         fh->size > 1 && (dir == Dir::write ? fh->hints.cb_write : fh->hints.cb_read) != CollectiveBuffering::disable;
     int code = MPI_SUCCESS;
     if (aggregate) {
-        code = two_phase(fh, a);
-        if (code == MPI_SUCCESS && dir == Dir::read) *done = readable_bytes(fh, a);
-        if (code == MPI_SUCCESS && dir == Dir::write) *done = a.bytes;
+        code = two_phase(fh, a, done);
     } else if (local == MPI_SUCCESS) {
         code = transfer(fh, a, done);
     }

@@ -62,8 +62,10 @@ int access_call(MPI_File fh, Dir dir, Where where, bool coll, MPI_Offset offset,
 // read_ordered / write_ordered: collective, in rank order from the shared pointer.
 int ordered_call(MPI_File fh, Dir dir, void *buf, int count, MPI_Datatype type, MPI_Status *status);
 
-// Two-phase exchange and aggregated file access for prepared `a` (collective).
-int two_phase(MPI_File fh, Access &a);
+// Two-phase exchange and aggregated file access for prepared `a`
+// (collective). *done: the bytes transferred; a read fills only the part of
+// the stream before the end of the file, as pread would.
+int two_phase(MPI_File fh, Access &a, size_t *done);
 
 // Shared file pointer (etypes of the view), kept in a lock file.
 int open_shared_pointer(MPI_File fh);                 // collective, at open: agrees on the lock file's name

@@ -139,7 +139,8 @@ std::vector<int> displacements(const std::vector<int> &counts) {
 
 }  // namespace
 
-int two_phase(MPI_File fh, Access &a) {
+int two_phase(MPI_File fh, Access &a, size_t *done) {
+    *done = 0;
     MPI_Comm comm = fh->comm;
     const int n = fh->size;
     const std::vector<int> aggs = aggregators(fh);
@@ -166,10 +167,8 @@ int two_phase(MPI_File fh, Access &a) {
     // computed the same domain) accesses its own data instead. The same when
     // the aggregators would gain nothing (automatic: worth_aggregating).
     const CollectiveBuffering mode = a.dir == Dir::write ? fh->hints.cb_write : fh->hints.cb_read;
-    if (domain > max_domain || (mode == CollectiveBuffering::automatic && !worth_aggregating(extents))) {
-        size_t done = 0;
-        return transfer(fh, a, &done);
-    }
+    if (domain > max_domain || (mode == CollectiveBuffering::automatic && !worth_aggregating(extents)))
+        return transfer(fh, a, done);
 
     // Phase one: my pieces per aggregator, cut at the domain boundaries.
     std::vector<std::vector<Mine>> mine(aggs.size());
@@ -256,6 +255,7 @@ int two_phase(MPI_File fh, Access &a) {
                                      bytes_in.data(), bytes_in_at.data(), MPI_BYTE, comm))
             return err;
         const int code = access_domain(fh, true, pieces, scratch->block);
+        *done = a.bytes;
         return local != MPI_SUCCESS ? local : code;
     }
 
@@ -264,12 +264,16 @@ int two_phase(MPI_File fh, Access &a) {
     if (int err = PMPI_Alltoallv(at_aggregator, bytes_in.data(), bytes_in_at.data(), MPI_BYTE, exchange,
                                  bytes_out.data(), bytes_out_at.data(), MPI_BYTE, comm))
         return err;
+    // The aggregators read zeros past the end of the file; what lies there
+    // is not data, and the user's buffer beyond what was read stays as it was.
+    *done = readable_bytes(fh, a);
     size_t at = 0;
     for (int r = 0; r < n; ++r)
         for (size_t k = 0; k < aggs.size(); ++k)
             if (aggs[k] == r)
                 for (const Mine &m : mine[k]) {
-                    std::memcpy(a.stream + m.stream_pos, exchange + at, m.len);
+                    if (m.stream_pos < *done)
+                        std::memcpy(a.stream + m.stream_pos, exchange + at, std::min(m.len, *done - m.stream_pos));
                     at += m.len;
                 }
     return local != MPI_SUCCESS ? local : code;

@@ -19,7 +19,48 @@ View::~View() {
     dt::release(filetype_);
 }
 
-int View::set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep) {
+namespace {
+
+// How a type's data lies in the file: its blocks in type-map order may
+// only move forward (MPI-3.1 §13.1.1, §13.3: non-negative, monotonically
+// non-decreasing displacements); one that starts inside the one before
+// overlaps it, which only a file that is never written may use.
+enum class Layout { forward, overlapping, backward };
+
+// The type's runs in type-map order, offsets from the type's origin, and
+// their layout. for_each_block walks a made-up buffer at `origin` (never
+// dereferenced; not null, which for_each_block would take for "no run yet").
+template <class Run>
+Layout flatten(MPI_Datatype type, std::vector<Run> &runs) {
+    constexpr std::uintptr_t origin = std::uintptr_t{1} << 44;
+    Layout layout = Layout::forward;
+    size_t start = 0;
+    dt::for_each_block(reinterpret_cast<const void *>(origin), 1, type, [&](const void *p, size_t n) {
+        const auto off = static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(p) - origin);
+        if (off < 0 || (!runs.empty() && off < runs.back().off))
+            layout = Layout::backward;
+        else if (!runs.empty() && off < runs.back().off + static_cast<MPI_Aint>(runs.back().len) &&
+                 layout == Layout::forward)
+            layout = Layout::overlapping;
+        runs.push_back({off, n, start});
+        start += n;
+    });
+    return layout;
+}
+
+// MPI_SUCCESS when a view may use the type's layout. The standard names no
+// error class for a layout it forbids; the types themselves are valid, so
+// MPI_ERR_IO, as ROMIO answers.
+template <class Run>
+int check_layout(MPI_Datatype type, bool writable, std::vector<Run> &runs) {
+    const Layout layout = flatten(type, runs);
+    if (layout == Layout::backward || (layout == Layout::overlapping && writable)) return MPI_ERR_IO;
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int View::set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, bool writable) {
     if (datarep == nullptr) return MPI_ERR_UNSUPPORTED_DATAREP;
     const bool ext32 = std::strcmp(datarep, "external32") == 0;
     if (!ext32 && std::strcmp(datarep, "native") != 0 && std::strcmp(datarep, "internal") != 0)
@@ -30,24 +71,10 @@ int View::set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const 
     const size_t fsize = dt::size(filetype);
     const MPI_Aint extent = dt::extent(filetype);
     if (esize == 0 || fsize == 0 || fsize % esize != 0 || extent <= 0) return MPI_ERR_TYPE;
-
-    // The filetype's runs in type-map order, offsets from the tile's origin:
-    // for_each_block walks a made-up buffer at `origin` (never dereferenced;
-    // not null, which for_each_block would take for "no run yet").
-    constexpr std::uintptr_t origin = std::uintptr_t{1} << 44;
-    std::vector<Run> runs;
-    bool ordered = true;
-    size_t start = 0;
-    dt::for_each_block(reinterpret_cast<const void *>(origin), 1, filetype, [&](const void *p, size_t n) {
-        const auto off = static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(p) - origin);
-        if (off < 0 || (!runs.empty() && off < runs.back().off + static_cast<MPI_Aint>(runs.back().len)))
-            ordered = false;
-        runs.push_back({off, n, start});
-        start += n;
-    });
-    // MPI-3.1 §13.3: the filetype's displacements are non-negative and
-    // monotonically non-decreasing (and so are the etype's, trivially here).
-    if (!ordered || runs.empty()) return MPI_ERR_TYPE;
+    std::vector<Run> etype_runs, runs;
+    if (int e = check_layout(etype, writable, etype_runs)) return e;
+    if (int e = check_layout(filetype, writable, runs)) return e;
+    if (runs.empty()) return MPI_ERR_TYPE;
 
     dt::retain(etype);
     dt::retain(filetype);

@@ -29,10 +29,12 @@ public:
 
     // Replaces the view. etype and filetype must be valid (committed); the
     // view retains them. MPI_ERR_TYPE when the filetype's data is not a whole
-    // number of etypes or its displacements go backwards or below zero;
-    // MPI_ERR_UNSUPPORTED_DATAREP for a representation other than native,
-    // internal or external32. The view is unchanged on error.
-    int set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep);
+    // number of etypes; MPI_ERR_IO when the etype's or the filetype's
+    // displacements go below zero or backwards, or (`writable`: the file
+    // was not opened read-only) one of their blocks overlaps the one
+    // before; MPI_ERR_UNSUPPORTED_DATAREP for a representation other than
+    // native, internal or external32. The view is unchanged on error.
+    int set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, bool writable);
 
     MPI_Offset disp() const { return disp_; }
     MPI_Datatype etype() const { return etype_; }

@@ -49,7 +49,8 @@ int set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype file
         std::lock_guard lk(fh->mutex);
         Hints hints = fh->hints;
         local = apply_hints(info, hints);
-        if (local == MPI_SUCCESS) local = fh->view.set(disp, etype, filetype, datarep);
+        if (local == MPI_SUCCESS)
+            local = fh->view.set(disp, etype, filetype, datarep, (fh->amode & MPI_MODE_RDONLY) == 0);
         if (local == MPI_SUCCESS) {
             fh->hints = hints;
             fh->pointer = 0;

@@ -15,9 +15,23 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 namespace ftmpi::rma {
 namespace {
+
+// Whether [lo, hi) is attached to a dynamic window: inside one region, or
+// across regions attached back to back (two halves of one array).
+bool attached(const std::vector<Region> &regions, uintptr_t lo, uintptr_t hi) {
+    while (lo < hi) {
+        const Region *holding = nullptr;
+        for (const Region &r : regions)
+            if (lo >= r.base && lo - r.base < r.size) holding = &r;
+        if (holding == nullptr) return false;
+        lo = holding->base + holding->size;
+    }
+    return true;
+}
 
 // Where the target data starts (*at); false when a block lies outside the
 // memory the window exposes (`memory` at a static window).
@@ -26,11 +40,7 @@ bool resolve(MPI_Win win, const Region &memory, const Header &h, const Block *bl
         *at = static_cast<uintptr_t>(h.offset);
         for (uint32_t i = 0; i < h.blocks; ++i) {
             const uintptr_t lo = *at + static_cast<uintptr_t>(blocks[i].offset);
-            const uintptr_t hi = lo + blocks[i].length;
-            bool inside = false;
-            for (const Region &r : win->attached)
-                if (lo >= r.base && hi <= r.base + r.size) inside = true;
-            if (!inside) return false;
+            if (!attached(win->attached, lo, lo + blocks[i].length)) return false;
         }
         return true;
     }

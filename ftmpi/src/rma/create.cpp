@@ -88,6 +88,14 @@ int create(MPI_Comm comm, int flavor, void *base, MPI_Aint size, int disp_unit, 
 
 }  // namespace
 
+char *load_store_address(MPI_Win win, int rank) {
+    const size_t r = static_cast<size_t>(rank);
+    if (win->sizes[r] == 0) return nullptr;
+    if (win->flavor == MPI_WIN_FLAVOR_SHARED) return win->shm + win->shm_offsets[r];
+    if (rank == win->rank) return static_cast<char *>(win->base);
+    return win->flavor == MPI_WIN_FLAVOR_ALLOCATE ? mapped_memory(win, rank) : nullptr;
+}
+
 int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, SegmentName segment, std::vector<MPI_Aint> *sizes,
                     std::vector<int> *units, std::vector<SegmentName> *segments) {
     int n = 0;
@@ -167,18 +175,23 @@ FTMPI_PMPI(Win_create_dynamic)
 extern "C" int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) noexcept {
     constexpr const char *fn = "MPI_Win_shared_query";
     if (!rma::valid(win)) return rma::raise(win, MPI_ERR_WIN, fn);
-    if (win->flavor != MPI_WIN_FLAVOR_SHARED) return rma::raise(win, MPI_ERR_RMA_FLAVOR, fn);
+    // MPI-4.1 §12.2.3: any flavor but dynamic (whose memory is attached later).
+    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) return rma::raise(win, MPI_ERR_RMA_FLAVOR, fn);
     if (size == nullptr || disp_unit == nullptr || baseptr == nullptr) return rma::raise(win, MPI_ERR_ARG, fn);
     if (rank == MPI_PROC_NULL) {
-        // The lowest rank that exposes memory (MPI-3.1 §11.2.3).
+        // The lowest rank that exposes memory this process can load and store.
         rank = 0;
-        while (rank + 1 < win->size && win->sizes[static_cast<size_t>(rank)] == 0) ++rank;
+        while (rank + 1 < win->size && rma::load_store_address(win, rank) == nullptr) ++rank;
     }
     if (rank < 0 || rank >= win->size) return rma::raise(win, MPI_ERR_RANK, fn);
     const size_t r = static_cast<size_t>(rank);
-    *size = win->sizes[r];
+    // Memory this process cannot reach by load/store (another member's
+    // MPI_Win_create memory, an MPI_Win_allocate segment on another host):
+    // size 0 and a null base.
+    char *at = rma::load_store_address(win, rank);
+    *size = at != nullptr ? win->sizes[r] : 0;
     *disp_unit = win->disp_units[r];
-    *static_cast<void **>(baseptr) = win->sizes[r] > 0 ? win->shm + win->shm_offsets[r] : nullptr;
+    *static_cast<void **>(baseptr) = at;
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Win_shared_query)

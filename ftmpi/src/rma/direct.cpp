@@ -148,6 +148,12 @@ bool reaches_directly(MPI_Win win, int target) {
         win->peers[static_cast<size_t>(target)].map != nullptr;
 }
 
+char *mapped_memory(MPI_Win win, int target) {
+    if (!reaches_directly(win, target)) return nullptr;
+    const Segment &s = target == win->rank ? win->own_segment : win->peers[static_cast<size_t>(target)];
+    return s.map + header_bytes;
+}
+
 int direct_operation(MPI_Win win, int target, const Header &h, const std::vector<Block> &blocks, const char *data,
                      void *result, int result_count, MPI_Datatype result_type) {
     const Segment &s = target == win->rank ? win->own_segment : win->peers[static_cast<size_t>(target)];

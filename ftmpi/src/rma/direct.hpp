@@ -48,6 +48,9 @@ void unmap_segments(MPI_Win win);
 pthread_mutex_t *own_segment_lock(MPI_Win win);
 // Whether operations to `target` are applied directly.
 bool reaches_directly(MPI_Win win, int target);
+// Where `target`'s window memory is mapped in this process (its own
+// segment included), or null when it is reached by messages.
+char *mapped_memory(MPI_Win win, int target);
 
 // Applies an operation (as it would travel: header, target blocks, packed
 // origin data) to target's memory now; fetched data is unpacked into

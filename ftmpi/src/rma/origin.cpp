@@ -103,6 +103,13 @@ MPI_Request completed_request(int code = MPI_SUCCESS) {
     });
 }
 
+// The target is in this origin's access epoch and alive (MPI_PROC_NULL: always).
+int check_target(MPI_Win win, int target) {
+    if (target == MPI_PROC_NULL) return MPI_SUCCESS;
+    if (!in_access_epoch(win, target)) return MPI_ERR_RMA_SYNC;
+    return check_peer(win, target);
+}
+
 int check_operation(MPI_Win win, const Operation &op, MPI_Datatype *basic) {
     if (int e = check_window(win)) return e;
     if (op.target != MPI_PROC_NULL && (op.target < 0 || op.target >= win->size)) return MPI_ERR_RANK;
@@ -119,6 +126,8 @@ int check_operation(MPI_Win win, const Operation &op, MPI_Datatype *basic) {
     if (op.result != nullptr && bytes_of(op.result_count, op.result_type) != target_bytes) return MPI_ERR_TYPE;
     if (op.kind == Kind::accumulate || op.kind == Kind::get_accumulate) {
         if (predefined_op_index(op.op) < 0) return MPI_ERR_OP;  // RMA takes predefined ops only
+        // Nothing to combine: no element whose type could disagree with another's.
+        if (target_bytes == 0) return check_target(win, op.target);
         *basic = basic_of(op.target_type);
         if (*basic == MPI_DATATYPE_NULL || predefined_type_index(*basic) < 0) return MPI_ERR_TYPE;
         if (carries_origin_data(op) && basic_of(op.origin_type) != *basic) return MPI_ERR_TYPE;
@@ -129,9 +138,7 @@ int check_operation(MPI_Win win, const Operation &op, MPI_Datatype *basic) {
         if (!op::valid(MPI_BAND, op.target_type) && !op::valid(MPI_LAND, op.target_type))
             return MPI_ERR_TYPE;  // CAS takes integer, logical and byte types
     }
-    if (op.target == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (!in_access_epoch(win, op.target)) return MPI_ERR_RMA_SYNC;
-    return check_peer(win, op.target);
+    return check_target(win, op.target);
 }
 
 // An operation on a target this process maps (direct.hpp): applied now,
@@ -176,7 +183,8 @@ bool in_access_epoch(MPI_Win win, int target) {
 int start_operation(MPI_Win win, const Operation &op, MPI_Request *request) {
     MPI_Datatype basic = MPI_DATATYPE_NULL;
     if (int e = check_operation(win, op, &basic)) return e;
-    if (op.target == MPI_PROC_NULL) {
+    // An operation that moves no data has nothing to do at its target.
+    if (op.target == MPI_PROC_NULL || bytes_of(op.target_count, op.target_type) == 0) {
         if (request != nullptr) *request = completed_request();
         return MPI_SUCCESS;
     }

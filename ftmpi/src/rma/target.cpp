@@ -110,6 +110,11 @@ bool take_request(MPI_Win win, HandlerState &s) {
 }
 
 bool advance(MPI_Win win, HandlerState &s, MPI_Status *status) {
+    // The handler's probes, receives and sends poll the engine, which would
+    // run every other window's handler inside this one, each again inside
+    // the others: with a few dozen windows that nesting never ends. None of
+    // these calls waits for another advance, so they need none.
+    p2p::AdvancesDeferred no_nesting;
     const bool stopping = win->stopping.load();
     for (int n = 0; n < requests_per_turn; ++n) {
         if (s.receive == MPI_REQUEST_NULL && (stopping || !take_request(win, s))) break;

@@ -180,6 +180,13 @@ int check_peer(MPI_Win win, int rank);
 int gather_exposure(MPI_Comm comm, MPI_Aint bytes, int disp_unit, SegmentName segment, std::vector<MPI_Aint> *sizes,
                     std::vector<int> *units, std::vector<SegmentName> *segments);
 
+// Where member `rank`'s window memory is in this process, for load and
+// store (MPI_Win_shared_query), or null: every part of an
+// MPI_Win_allocate_shared segment, this member's own memory, and another
+// member's MPI_Win_allocate segment mapped here (direct.hpp); null for
+// memory of size 0 and for dynamic windows' (no size is known).
+char *load_store_address(MPI_Win win, int rank);
+
 // Frees what a window holds locally (comm, memory, handler); not collective.
 void destroy(MPI_Win win);
 

@@ -4,7 +4,7 @@
  * aggregators for the interleaved pattern only), romio_cb_write=disable,
  * collective buffering enabled with cb_nodes=2 and a tiny cb_buffer_size
  * (many blocks, two aggregators), and with cb_nodes=size — and read back with
- * read_all under the same hints. */
+ * read_all under the same hints; a read_all past the end of the file. */
 #include "io_test.h"
 
 #define ROUNDS 37
@@ -61,6 +61,17 @@ static unsigned char *write_variant(const char *name, int variant, int rank, int
                                    MPI_DOUBLE, &st));
     for (int i = 0; i < ROUNDS * BLOCK; ++i)
         CHECK(back[i] == (rank + 1) % size + i / 1000.0, "variant %d block [%d]", variant, i);
+    /* A read past the end of the file, the same range at every rank (so the
+     * automatic mode aggregates it): the count is what the file holds, and
+     * the buffer past it keeps what it had. */
+    double tail[8];
+    for (int i = 0; i < 8; ++i) tail[i] = -1.0;
+    CHECK_MPI(MPI_File_read_at_all(fh, 2 * after - 3 * (MPI_Offset)sizeof(double), tail, 8, MPI_DOUBLE, &st));
+    int got = -1;
+    MPI_Get_count(&st, MPI_DOUBLE, &got);
+    CHECK(got == 3, "variant %d: read past the end counted %d doubles", variant, got);
+    CHECK(tail[2] == size - 1 + (ROUNDS * BLOCK - 1) / 1000.0, "variant %d: last double %g", variant, tail[2]);
+    for (int i = 3; i < 8; ++i) CHECK(tail[i] == -1.0, "variant %d: tail[%d] = %g past the end", variant, i, tail[i]);
     CHECK_MPI(MPI_File_close(&fh));
     MPI_Type_free(&tile);
     MPI_Type_free(&vec);

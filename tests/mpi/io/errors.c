@@ -3,6 +3,13 @@
  * class the standard names. */
 #include "io_test.h"
 
+/* Two blocks of MPI_INT: (displacement, length) in ints, committed. */
+static void make_indexed(int d0, int l0, int d1, int l1, MPI_Datatype *type) {
+    int disps[2] = {d0, d1}, lens[2] = {l0, l1};
+    CHECK_MPI(MPI_Type_indexed(2, lens, disps, MPI_INT, type));
+    CHECK_MPI(MPI_Type_commit(type));
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank;
@@ -59,6 +66,18 @@ int main(int argc, char **argv) {
                 MPI_ERR_UNSUPPORTED_DATAREP);
     /* A filetype that is not a whole number of etypes. */
     CHECK_CLASS(MPI_File_set_view(fh, 0, MPI_DOUBLE, MPI_INT, "native", MPI_INFO_NULL), MPI_ERR_TYPE);
+    /* Filetypes (and etypes) whose displacements go below zero or backwards:
+     * MPI_ERR_IO (the standard forbids them and names no class; ROMIO's).
+     * One that overlaps itself is for files opened read-only only. */
+    MPI_Datatype negative, backward, overlapping;
+    make_indexed(-2, 1, 2, 1, &negative);
+    make_indexed(3, 1, 0, 1, &backward);
+    make_indexed(0, 3, 1, 1, &overlapping);
+    CHECK_CLASS(MPI_File_set_view(fh, 0, MPI_INT, negative, "native", MPI_INFO_NULL), MPI_ERR_IO);
+    CHECK_CLASS(MPI_File_set_view(fh, 0, MPI_INT, backward, "native", MPI_INFO_NULL), MPI_ERR_IO);
+    CHECK_CLASS(MPI_File_set_view(fh, 0, backward, backward, "native", MPI_INFO_NULL), MPI_ERR_IO);
+    CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, overlapping, "native", MPI_INFO_NULL));
+    CHECK_MPI(MPI_File_set_view(fh, 0, overlapping, overlapping, "native", MPI_INFO_NULL));
     /* Only whole etypes are accessed. */
     CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     char c;
@@ -68,6 +87,15 @@ int main(int argc, char **argv) {
     CHECK(rc != MPI_SUCCESS, "read_at_all succeeded although rank 0 gave a negative offset");
     CHECK_CLASS(MPI_File_iread_at(fh, -1, &x, 1, MPI_INT, NULL), MPI_ERR_ARG);
     CHECK_MPI(MPI_File_close(&fh));
+
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    CHECK_CLASS(MPI_File_set_view(fh, 0, MPI_INT, overlapping, "native", MPI_INFO_NULL), MPI_ERR_IO);
+    CHECK_CLASS(MPI_File_set_view(fh, 0, overlapping, overlapping, "native", MPI_INFO_NULL), MPI_ERR_IO);
+    CHECK_CLASS(MPI_File_set_view(fh, 0, MPI_INT, negative, "native", MPI_INFO_NULL), MPI_ERR_IO);
+    CHECK_MPI(MPI_File_close(&fh));
+    MPI_Type_free(&negative);
+    MPI_Type_free(&backward);
+    MPI_Type_free(&overlapping);
 
     CHECK_CLASS(MPI_Register_datarep("mine", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
                                      (MPI_Datarep_extent_function *)1, NULL),

@@ -77,6 +77,20 @@ int main(int argc, char **argv) {
     CHECK_CLASS(MPI_Compare_and_swap(&d, &d, &d, MPI_DOUBLE, 0, 0, win), MPI_ERR_TYPE);
     CHECK_CLASS(MPI_Accumulate(&d, 1, MPI_DOUBLE, 0, 0, 1, MPI_DOUBLE, MPI_BAND, win), MPI_ERR_OP);
     CHECK_MPI(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    /* Accumulates that move no data combine nothing: types that would
+     * disagree (or have no elements) are no error; the op still must be a
+     * predefined one. */
+    MPI_Datatype empty;
+    MPI_Type_contiguous(0, MPI_INT, &empty);
+    MPI_Type_commit(&empty);
+    CHECK_MPI(MPI_Accumulate(&v, 0, MPI_INT, 0, 0, 0, MPI_DOUBLE, MPI_SUM, win));
+    CHECK_MPI(MPI_Accumulate(NULL, 2, empty, 0, 0, 1, empty, MPI_SUM, win));
+    CHECK_MPI(MPI_Get_accumulate(&v, 0, MPI_DOUBLE, &d, 0, MPI_INT, 0, 0, 0, MPI_INT, MPI_SUM, win));
+    CHECK_MPI(MPI_Get_accumulate(NULL, 1, empty, NULL, 0, MPI_DOUBLE, 0, 0, 2, empty, MPI_SUM, win));
+    MPI_Op_create(user_sum, 1, &user);
+    CHECK_CLASS(MPI_Accumulate(&v, 0, MPI_INT, 0, 0, 0, MPI_INT, user, win), MPI_ERR_OP);
+    MPI_Op_free(&user);
+    MPI_Type_free(&empty);
     CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED + 7, 0, 0, win), MPI_ERR_LOCKTYPE);
     CHECK_CLASS(MPI_Win_fence(MPI_MODE_NOCHECK, win), MPI_ERR_ASSERT);
     CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOPUT, win), MPI_ERR_ASSERT);

@@ -2,6 +2,9 @@
 // dimensions get the factorization whose largest and smallest factors are
 // closest (72 over 2 is 9 x 8, not 12 x 6 as a greedy split of the prime
 // factors gives), listed in non-increasing order as MPICH and Open MPI do.
+// Among those with the same spread the one with the largest smallest factor
+// wins (5040 over 3 is 21 x 16 x 15, not 20 x 18 x 14), then the one that is
+// first in lexicographic order; MPICH's topo/dims5 expects exactly this.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 
@@ -23,20 +26,23 @@ std::vector<int> divisors_of(int n) {
 
 // Searches the non-increasing factorizations of `rest` into `slots`
 // factors, each at most `cap`, for the one with the smallest spread
-// (largest - smallest); ties go to the first found, which has the smallest
-// leading factor.
+// (largest - smallest), then the largest smallest factor; remaining ties go
+// to the first found, the lexicographically smallest (divisors are tried in
+// ascending order).
 struct BalancedSearch {
     const std::vector<int> &divisors;
     std::vector<int> current, best;
     long best_spread = -1;
+    int best_smallest = 0;
 
     void run(int rest, int slots, int cap) {
         if (slots == 1) {
             if (rest > cap) return;
             current.push_back(rest);
             const long spread = static_cast<long>(current.front()) - current.back();
-            if (best_spread < 0 || spread < best_spread) {
+            if (best_spread < 0 || spread < best_spread || (spread == best_spread && rest > best_smallest)) {
                 best_spread = spread;
+                best_smallest = rest;
                 best = current;
             }
             current.pop_back();
@@ -76,7 +82,7 @@ extern "C" int MPI_Dims_create(int nnodes, int ndims, int dims[]) noexcept {
     if (free_dims == 0) return rest == 1 ? MPI_SUCCESS : raise(MPI_COMM_NULL, MPI_ERR_DIMS, fn);
 
     const std::vector<int> divisors = divisors_of(rest);
-    BalancedSearch search{divisors, {}, {}, -1};
+    BalancedSearch search{divisors, {}, {}, -1, 0};
     search.run(rest, free_dims, rest);
     const std::vector<int> &grid = search.best;
     size_t next = 0;

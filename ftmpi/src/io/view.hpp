@@ -31,7 +31,9 @@ public:
     // view retains them. MPI_ERR_TYPE when the filetype's data is not a whole
     // number of etypes or its displacements go backwards or below zero;
     // MPI_ERR_UNSUPPORTED_DATAREP for a representation other than native,
-    // internal or external32. The view is unchanged on error.
+    // internal or external32; MPI_ERR_CONVERSION for external32 with an
+    // etype or filetype holding a type whose external32 size is not its
+    // native one (long, unsigned long, wchar_t). The view is unchanged on error.
     int set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep);
 
     MPI_Offset disp() const { return disp_; }

@@ -2,12 +2,15 @@
 // dimensions get the factorization whose largest and smallest factors are
 // closest (72 over 2 is 9 x 8, not 12 x 6 as a greedy split of the prime
 // factors gives), listed in non-increasing order as MPICH and Open MPI do.
-// Among those with the same spread the one with the largest smallest factor
-// wins (5040 over 3 is 21 x 16 x 15, not 20 x 18 x 14), then the one that is
-// first in lexicographic order; MPICH's topo/dims5 expects exactly this.
+// Among those with the same spread the one that is largest read from the
+// smallest factor up wins: the largest smallest factor (5040 over 3 is
+// 21 x 16 x 15, not 20 x 18 x 14), then the largest second smallest (98784
+// over 5 is 14 x 14 x 9 x 8 x 7, not 14 x 12 x 12 x 7 x 7), and so on; MPICH
+// answers so, and its topo/dims5 expects exactly that.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 
+#include <algorithm>
 #include <vector>
 
 using ftmpi::comm::raise;
@@ -26,23 +29,24 @@ std::vector<int> divisors_of(int n) {
 
 // Searches the non-increasing factorizations of `rest` into `slots`
 // factors, each at most `cap`, for the one with the smallest spread
-// (largest - smallest), then the largest smallest factor; remaining ties go
-// to the first found, the lexicographically smallest (divisors are tried in
-// ascending order).
+// (largest - smallest), ties broken by comparing the factors from the
+// smallest up (the larger wins).
 struct BalancedSearch {
     const std::vector<int> &divisors;
     std::vector<int> current, best;
     long best_spread = -1;
-    int best_smallest = 0;
+
+    bool better_tie(const std::vector<int> &a, const std::vector<int> &b) const {
+        return std::lexicographical_compare(b.rbegin(), b.rend(), a.rbegin(), a.rend());
+    }
 
     void run(int rest, int slots, int cap) {
         if (slots == 1) {
             if (rest > cap) return;
             current.push_back(rest);
             const long spread = static_cast<long>(current.front()) - current.back();
-            if (best_spread < 0 || spread < best_spread || (spread == best_spread && rest > best_smallest)) {
+            if (best_spread < 0 || spread < best_spread || (spread == best_spread && better_tie(current, best))) {
                 best_spread = spread;
-                best_smallest = rest;
                 best = current;
             }
             current.pop_back();
@@ -82,7 +86,7 @@ extern "C" int MPI_Dims_create(int nnodes, int ndims, int dims[]) noexcept {
     if (free_dims == 0) return rest == 1 ? MPI_SUCCESS : raise(MPI_COMM_NULL, MPI_ERR_DIMS, fn);
 
     const std::vector<int> divisors = divisors_of(rest);
-    BalancedSearch search{divisors, {}, {}, -1, 0};
+    BalancedSearch search{divisors, {}, {}, -1};
     search.run(rest, free_dims, rest);
     const std::vector<int> &grid = search.best;
     size_t next = 0;

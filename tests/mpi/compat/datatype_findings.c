@@ -193,17 +193,22 @@ static void markers_only(void) {
 
 static void balanced_dims(void) {
     struct {
-        int nnodes, ndims, expected[4];
+        int nnodes, ndims, expected[5];
     } cases[] = {
-        {72, 2, {9, 8}},          {5040, 3, {21, 16, 15}},   {19152, 3, {38, 24, 21}},
-        {10800, 3, {27, 20, 20}}, {26352, 4, {61, 9, 8, 6}}, {162432, 4, {47, 18, 16, 12}},
+        {72, 2, {9, 8}},
+        {5040, 3, {21, 16, 15}},
+        {19152, 3, {38, 24, 21}},
+        {10800, 3, {27, 20, 20}},
+        {26352, 4, {61, 9, 8, 6}},
+        {162432, 4, {47, 18, 16, 12}},
+        {98784, 5, {14, 14, 9, 8, 7}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        int dims[4] = {0, 0, 0, 0};
+        int dims[5] = {0, 0, 0, 0, 0};
         CHECK_MPI(MPI_Dims_create(cases[i].nnodes, cases[i].ndims, dims));
         CHECK(memcmp(dims, cases[i].expected, sizeof(int) * (size_t)cases[i].ndims) == 0,
-              "MPI_Dims_create(%d, %d): %d x %d x %d x %d", cases[i].nnodes, cases[i].ndims, dims[0], dims[1], dims[2],
-              dims[3]);
+              "MPI_Dims_create(%d, %d): %d x %d x %d x %d x %d", cases[i].nnodes, cases[i].ndims, dims[0], dims[1],
+              dims[2], dims[3], dims[4]);
     }
 }
 

@@ -138,6 +138,39 @@ static void external32_long_double(void) {
     CHECK(isnan(nan_back), "a long double NaN back as %Lg", nan_back);
 }
 
+/* A binary128 value, big-endian, from its two halves. */
+static void quad_bytes(unsigned long long hi, unsigned long long lo, unsigned char out[16]) {
+    for (int i = 0; i < 8; ++i) {
+        out[i] = (unsigned char)(hi >> (56 - 8 * i));
+        out[8 + i] = (unsigned char)(lo >> (56 - 8 * i));
+    }
+}
+
+/* binary128 has 49 fraction bits more than x87: reading it back rounds to
+ * nearest, ties to even, and what rounds past the largest x87 number is
+ * infinity. */
+static void external32_rounding(void) {
+    const unsigned long long one = 0x3fff000000000000ULL, half_ulp = 1ULL << 48;
+    struct {
+        unsigned long long hi, lo;
+        long double expected;
+        const char *what;
+    } cases[] = {
+        {one, half_ulp, 1.0L, "1 + half an ulp (tie, to even: down)"},
+        {one, half_ulp | 1, 1.0L + LDBL_EPSILON, "1 + just over half an ulp (up)"},
+        {one, 3 * half_ulp, 1.0L + 2 * LDBL_EPSILON, "1 + 1.5 ulp (tie, to even: up)"},
+        {0x7ffeffffffffffffULL, ~0ULL, (long double)INFINITY, "largest binary128 (past LDBL_MAX: infinity)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        unsigned char buf[16];
+        long double got = 0;
+        MPI_Aint pos = 0;
+        quad_bytes(cases[i].hi, cases[i].lo, buf);
+        CHECK_MPI(MPI_Unpack_external("external32", buf, 16, &pos, &got, 1, MPI_LONG_DOUBLE));
+        CHECK(got == cases[i].expected, "%s: got %La, expected %La", cases[i].what, got, cases[i].expected);
+    }
+}
+
 /* createf90types' checkType: combiner, (p, r) from get_contents, no types. */
 static void f90_contents(MPI_Datatype t, int combiner, int nints, int p, int r, int size) {
     int ni = -1, na = -1, nd = -1, c = -1, ints[2] = {0, 0}, tsize = 0;
@@ -218,6 +251,7 @@ int main(int argc, char **argv) {
     external32_sizes();
     external32_long();
     external32_long_double();
+    external32_rounding();
     f90_types();
     markers_only();
     balanced_dims();

@@ -2,9 +2,15 @@
 // dimensions get the factorization whose largest and smallest factors are
 // closest (72 over 2 is 9 x 8, not 12 x 6 as a greedy split of the prime
 // factors gives), listed in non-increasing order as MPICH and Open MPI do.
+// Among those with the same spread the one that is largest read from the
+// smallest factor up wins: the largest smallest factor (5040 over 3 is
+// 21 x 16 x 15, not 20 x 18 x 14), then the largest second smallest (98784
+// over 5 is 14 x 14 x 9 x 8 x 7, not 14 x 12 x 12 x 7 x 7), and so on; MPICH
+// answers so, and its topo/dims5 expects exactly that.
 #include "../internal/errors.hpp"
 #include "../internal/pmpi.hpp"
 
+#include <algorithm>
 #include <vector>
 
 using ftmpi::comm::raise;
@@ -23,19 +29,23 @@ std::vector<int> divisors_of(int n) {
 
 // Searches the non-increasing factorizations of `rest` into `slots`
 // factors, each at most `cap`, for the one with the smallest spread
-// (largest - smallest); ties go to the first found, which has the smallest
-// leading factor.
+// (largest - smallest), ties broken by comparing the factors from the
+// smallest up (the larger wins).
 struct BalancedSearch {
     const std::vector<int> &divisors;
     std::vector<int> current, best;
     long best_spread = -1;
+
+    bool better_tie(const std::vector<int> &a, const std::vector<int> &b) const {
+        return std::lexicographical_compare(b.rbegin(), b.rend(), a.rbegin(), a.rend());
+    }
 
     void run(int rest, int slots, int cap) {
         if (slots == 1) {
             if (rest > cap) return;
             current.push_back(rest);
             const long spread = static_cast<long>(current.front()) - current.back();
-            if (best_spread < 0 || spread < best_spread) {
+            if (best_spread < 0 || spread < best_spread || (spread == best_spread && better_tie(current, best))) {
                 best_spread = spread;
                 best = current;
             }

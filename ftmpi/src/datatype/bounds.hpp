@@ -11,19 +11,29 @@
 namespace ftmpi::dt {
 
 struct Bounds {
-    bool any = false;       // a copy was added (lb, ub)
-    bool any_data = false;  // a copy with data was added (true bounds)
+    bool any_lb = false, any_ub = false;  // a copy set lb (ub)
+    bool any_data = false;                // a copy with data was added (true bounds)
     Aint lb = 0, ub = 0, true_lb = 0, true_ub = 0;
     bool has_explicit_lb = false, has_explicit_ub = false;
     Aint explicit_lb = 0, explicit_ub = 0;
 
     // A copy of `old` displaced by `disp` bytes. A child without data
-    // (contiguous of 0) still has bounds but no true bounds.
+    // (contiguous of 0) still has bounds but no true bounds. A bare marker
+    // (MPI_LB, or a type with only MPI_LB markers in it) sets only its own
+    // bound: the type map { (LB,10) } has lb 10, ub 0 and extent -10, as
+    // MPI-1 defines ub over the data and the UB markers alone.
     void add(const Type &old, Aint disp) {
+        const bool marks_lb_only = old.size == 0 && old.explicit_lb && !old.explicit_ub;
+        const bool marks_ub_only = old.size == 0 && old.explicit_ub && !old.explicit_lb;
         const Aint l = disp + old.lb, u = disp + old.ub;
-        lb = any ? std::min(lb, l) : l;
-        ub = any ? std::max(ub, u) : u;
-        any = true;
+        if (!marks_ub_only) {
+            lb = any_lb ? std::min(lb, l) : l;
+            any_lb = true;
+        }
+        if (!marks_lb_only) {
+            ub = any_ub ? std::max(ub, u) : u;
+            any_ub = true;
+        }
         if (old.explicit_lb) {
             explicit_lb = has_explicit_lb ? std::min(explicit_lb, l) : l;
             has_explicit_lb = true;

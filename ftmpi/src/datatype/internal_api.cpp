@@ -2,6 +2,7 @@
 // wrappers over the engine, with the contiguous fast path (one memcpy).
 #include "internal/datatype.hpp"
 
+#include "external32.hpp"
 #include "type.hpp"
 
 #include <climits>
@@ -95,6 +96,19 @@ void for_each_block(const void *buf, int count, MPI_Datatype t, const std::funct
 MPI_Count elements(MPI_Datatype t, size_t bytes) {
     const std::int64_t n = elements_in(t->sig, bytes);
     return n < 0 ? MPI_UNDEFINED : n;
+}
+
+size_t external32_size(MPI_Datatype t) {
+    return external32::size_of(t->sig);
+}
+bool external32_same_size(MPI_Datatype t) {
+    return external32::same_size(t->sig);
+}
+void to_external32(MPI_Datatype t, size_t count, const void *native, void *ext) {
+    external32::encode(t->sig, count, static_cast<const unsigned char *>(native), static_cast<unsigned char *>(ext));
+}
+void from_external32(MPI_Datatype t, size_t count, const void *ext, void *native) {
+    external32::decode(t->sig, count, static_cast<const unsigned char *>(ext), static_cast<unsigned char *>(native));
 }
 
 }  // namespace ftmpi::dt

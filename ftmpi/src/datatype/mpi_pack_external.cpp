@@ -1,16 +1,12 @@
 // MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size for the
-// "external32" representation (MPI-3.1 §13.5.2): big-endian, with sizes
-// that on x86-64 Linux equal the native ones. So external32 is our packed
-// stream with every basic element byte-reversed (complex: each half), found
-// through the type's signature. long double would need a conversion from
-// x87 extended to IEEE binary128 that is not done here: MPI_ERR_CONVERSION.
+// "external32" representation (MPI-3.1 §13.5.2): the type's native packed
+// stream converted by dt::to_external32 / from_external32 (external32.hpp:
+// big-endian, fixed sizes), the same conversion MPI-IO's file views use.
 #include "internal/datatype.hpp"
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
 #include "type.hpp"
 
-#include <algorithm>
-#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -22,44 +18,7 @@ bool is_external32(const char *datarep) {
     return datarep && std::strcmp(datarep, "external32") == 0;
 }
 
-// The byte-order unit of a basic element: its size, half for complex.
-size_t swap_unit(const SigRun &r) {
-    switch (r.kind) {
-    case Kind::c_float_complex:
-    case Kind::c_double_complex:
-    case Kind::c_long_double_complex: return r.bytes / 2;
-    default: return r.bytes;
-    }
-}
-
-bool convertible(const Signature &sig) {
-    return std::none_of(sig.runs.begin(), sig.runs.end(), [](const SigRun &r) {
-        return r.kind == Kind::long_double || r.kind == Kind::c_long_double_complex;
-    });
-}
-
-// Native packed <-> external32 (the same operation both ways).
-void swap_stream(const Signature &sig, size_t count, unsigned char *p) {
-    if constexpr (std::endian::native == std::endian::big) return;
-    for (size_t e = 0; e < count * sig.reps; ++e)
-        for (const SigRun &r : sig.runs) {
-            const size_t unit = swap_unit(r);
-            const size_t units = r.n * (r.bytes / unit);
-            if (unit == 1) {
-                p += units;
-                continue;
-            }
-            for (size_t k = 0; k < units; ++k, p += unit) std::reverse(p, p + unit);
-        }
-}
-
 }  // namespace
-
-int ftmpi::dt::external32_swap(MPI_Datatype datatype, size_t count, void *stream) {
-    if (!convertible(datatype->sig)) return MPI_ERR_CONVERSION;
-    if (count > 0 && datatype->size > 0) swap_stream(datatype->sig, count, static_cast<unsigned char *>(stream));
-    return MPI_SUCCESS;
-}
 
 extern "C" int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
                                  void *outbuf, MPI_Aint outsize, MPI_Aint *position) noexcept {
@@ -69,14 +28,19 @@ extern "C" int MPI_Pack_external(const char datarep[], const void *inbuf, int in
     if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
         return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
-    if (!convertible(datatype->sig)) return ftmpi::comm::raise_unattached(MPI_ERR_CONVERSION, fn);
-    const size_t need = static_cast<size_t>(incount) * datatype->size;
+    const size_t need = static_cast<size_t>(incount) * external32_size(datatype);
     if (outsize < *position || static_cast<size_t>(outsize - *position) < need)
         return ftmpi::comm::raise_unattached(MPI_ERR_TRUNCATE, fn);
     if (need == 0) return MPI_SUCCESS;
-    auto *out = static_cast<unsigned char *>(outbuf) + *position;
-    pack(inbuf, incount, datatype, 0, out, need);
-    swap_stream(datatype->sig, static_cast<size_t>(incount), out);
+    try {
+        const size_t native_bytes = static_cast<size_t>(incount) * datatype->size;
+        std::vector<unsigned char> native(native_bytes);
+        pack(inbuf, incount, datatype, 0, native.data(), native_bytes);
+        to_external32(datatype, static_cast<size_t>(incount), native.data(),
+                      static_cast<unsigned char *>(outbuf) + *position);
+    } catch (...) {
+        return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
+    }
     *position += static_cast<MPI_Aint>(need);
     return MPI_SUCCESS;
 }
@@ -90,16 +54,16 @@ extern "C" int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_
     if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (!position || *position < 0 || insize < 0 || (!inbuf && insize > 0))
         return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
-    if (!convertible(datatype->sig)) return ftmpi::comm::raise_unattached(MPI_ERR_CONVERSION, fn);
-    const size_t need = static_cast<size_t>(outcount) * datatype->size;
+    const size_t need = static_cast<size_t>(outcount) * external32_size(datatype);
     if (insize < *position || static_cast<size_t>(insize - *position) < need)
         return ftmpi::comm::raise_unattached(MPI_ERR_TRUNCATE, fn);
     if (need == 0) return MPI_SUCCESS;
     try {
-        const auto *in = static_cast<const unsigned char *>(inbuf) + *position;
-        std::vector<unsigned char> native(in, in + need);
-        swap_stream(datatype->sig, static_cast<size_t>(outcount), native.data());
-        unpack(native.data(), need, 0, outbuf, outcount, datatype);
+        const size_t native_bytes = static_cast<size_t>(outcount) * datatype->size;
+        std::vector<unsigned char> native(native_bytes);
+        from_external32(datatype, static_cast<size_t>(outcount), static_cast<const unsigned char *>(inbuf) + *position,
+                        native.data());
+        unpack(native.data(), native_bytes, 0, outbuf, outcount, datatype);
     } catch (...) {
         return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
@@ -115,7 +79,7 @@ extern "C" int MPI_Pack_external_size(const char datarep[], int incount, MPI_Dat
     if (incount < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
     if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (!size) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
-    *size = static_cast<MPI_Aint>(static_cast<size_t>(incount) * datatype->size);
+    *size = static_cast<MPI_Aint>(static_cast<size_t>(incount) * external32_size(datatype));
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Pack_external_size)

@@ -1,15 +1,45 @@
 // MPI_Type_create_f90_integer, _real, _complex (MPI-3.1 §17.2.5) and
-// MPI_Type_match_size: the Fortran named type of the range and precision
-// asked for (gfortran's kinds: INTEGER 1/2/4/8/16, REAL 4/8/16).
+// MPI_Type_match_size. The f90 calls return a predefined type with the data
+// of the Fortran named type of the range and precision asked for
+// (gfortran's kinds: INTEGER 1/2/4/8/16, REAL 4/8/16), whose envelope is
+// MPI_COMBINER_F90_* with the (p, r) asked for: one handle per distinct
+// request, made on first use and kept for the life of the process.
+// MPI_Type_match_size returns the named types themselves.
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
 #include "predefined.hpp"
 
 #include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <iterator>
+#include <map>
+#include <mutex>
+
+using ftmpi::dt::Combiner;
 
 namespace {
+
+// The f90 type for (combiner, params) with the data of `named`; the same
+// handle for the same request. Null if out of memory.
+MPI_Datatype f90_type(Combiner combiner, MPI_Datatype named, int p, int r) noexcept {
+    const bool has_r = combiner != Combiner::f90_integer;
+    const std::array<int, 3> key{static_cast<int>(combiner), p, has_r ? r : 0};
+    static std::mutex mutex;
+    // Never destroyed: the handles are predefined and may be used until exit.
+    static auto *made = new std::map<std::array<int, 3>, MPI_Datatype>;
+    try {
+        std::lock_guard lock(mutex);
+        MPI_Datatype &t = (*made)[key];
+        if (!t) {
+            const int params[] = {p, r};
+            t = ftmpi::dt::make_f90(combiner, *named, std::span<const int>(params, has_r ? 2 : 1));
+        }
+        return t;
+    } catch (...) {
+        return MPI_DATATYPE_NULL;
+    }
+}
 
 // The REAL kind with at least precision p and exponent range r
 // (MPI_UNDEFINED: no requirement), or null.
@@ -39,7 +69,9 @@ extern "C" int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) noexcep
          {Kind{2, &ftmpi_dt_integer1.object}, Kind{4, &ftmpi_dt_integer2.object}, Kind{9, &ftmpi_dt_integer4.object},
           Kind{18, &ftmpi_dt_integer8.object}, Kind{38, &ftmpi_dt_integer16.object}})
         if (r <= k.range) {
-            *newtype = k.type;
+            MPI_Datatype t = f90_type(Combiner::f90_integer, k.type, r, 0);
+            if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
+            *newtype = t;
             return MPI_SUCCESS;
         }
     return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
@@ -49,8 +81,10 @@ FTMPI_PMPI(Type_create_f90_integer)
 extern "C" int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_f90_real";
     if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
-    MPI_Datatype t = real_for(p, r, false);
-    if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    MPI_Datatype named = real_for(p, r, false);
+    if (!named) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    MPI_Datatype t = f90_type(Combiner::f90_real, named, p, r);
+    if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     *newtype = t;
     return MPI_SUCCESS;
 }
@@ -59,8 +93,10 @@ FTMPI_PMPI(Type_create_f90_real)
 extern "C" int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) noexcept {
     constexpr const char *fn = "MPI_Type_create_f90_complex";
     if (!newtype || (p == MPI_UNDEFINED && r == MPI_UNDEFINED)) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
-    MPI_Datatype t = real_for(p, r, true);
-    if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    MPI_Datatype named = real_for(p, r, true);
+    if (!named) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    MPI_Datatype t = f90_type(Combiner::f90_complex, named, p, r);
+    if (!t) return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     *newtype = t;
     return MPI_SUCCESS;
 }

@@ -28,6 +28,9 @@ int mpi_combiner(Combiner c) {
     case Combiner::subarray: return MPI_COMBINER_SUBARRAY;
     case Combiner::darray: return MPI_COMBINER_DARRAY;
     case Combiner::resized: return MPI_COMBINER_RESIZED;
+    case Combiner::f90_real: return MPI_COMBINER_F90_REAL;
+    case Combiner::f90_complex: return MPI_COMBINER_F90_COMPLEX;
+    case Combiner::f90_integer: return MPI_COMBINER_F90_INTEGER;
     }
     return MPI_COMBINER_NAMED;
 }
@@ -102,7 +105,8 @@ extern "C" int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, in
                                      int array_of_integers[], MPI_Aint array_of_addresses[],
                                      MPI_Datatype array_of_datatypes[]) noexcept {
     constexpr const char *fn = "MPI_Type_get_contents";
-    if (!datatype || datatype->predefined) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    // Named types have no contents; the f90 types are predefined but have.
+    if (!datatype || datatype->combiner == Combiner::named) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (max_integers < static_cast<int>(datatype->ints.size()) ||
         max_addresses < static_cast<int>(datatype->aints.size()) ||
         max_datatypes < static_cast<int>(datatype->types.size()))

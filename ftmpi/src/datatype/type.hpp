@@ -34,6 +34,9 @@ enum class Combiner : std::uint8_t {
     subarray,
     darray,
     resized,
+    f90_real,
+    f90_complex,
+    f90_integer,
 };
 
 }  // namespace ftmpi::dt
@@ -96,6 +99,9 @@ Type *make_hindexed_block(int blocklen, std::span<const Aint> disps, Type *old);
 Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, std::span<Type *const> types);
 Type *make_resized(Type *old, Aint lb, Aint extent);
 Type *make_dup(Type *old);
+// MPI_Type_create_f90_*: a predefined copy of a named Fortran type that
+// reports `combiner` (one of the f90_*) and `params` ((p, r) or (r)).
+Type *make_f90(Combiner, const Type &named, std::span<const int> params);
 enum class Order { c, fortran };
 Type *make_subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, Order,
                     Type *old);

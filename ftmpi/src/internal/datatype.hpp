@@ -41,10 +41,15 @@ MPI_Count elements(MPI_Datatype, size_t bytes);  // MPI_Get_elements: basic elem
 void retain(MPI_Datatype);
 void release(MPI_Datatype);
 
-// external32 (MPI-3.1 §13.5.2) of a packed stream of `count` elements, in
-// place: byte-reverses each basic element (the same operation both ways).
-// MPI_ERR_CONVERSION (stream untouched) for long double, else MPI_SUCCESS.
-// The file views of MPI-IO use it for the "external32" data representation.
-int external32_swap(MPI_Datatype, size_t count, void *stream);
+// The external32 data representation (MPI-3.1 §13.5.2; src/datatype/
+// external32.hpp): big-endian, fixed sizes (long 4 bytes, long double IEEE
+// binary128). MPI_Pack_external and friends and MPI-IO's "external32" file
+// views use these, so both agree.
+size_t external32_size(MPI_Datatype);     // bytes of one element in external32
+bool external32_same_size(MPI_Datatype);  // ... equal to the native size
+// `count` elements: native packed stream (as pack makes it) -> external32
+// stream, and back. The buffers do not overlap.
+void to_external32(MPI_Datatype, size_t count, const void *native, void *ext);
+void from_external32(MPI_Datatype, size_t count, const void *ext, void *native);
 
 }  // namespace ftmpi::dt

@@ -79,15 +79,21 @@ int prepare(MPI_File fh, Access &a, Dir dir, MPI_Offset pos, void *buf, int coun
     a.bytes = static_cast<size_t>(count) * dt::size(type);
     a.segments.clear();
     if (a.bytes == 0) return MPI_SUCCESS;
-    if (dt::contiguous(type) && !fh->view.external32()) {
+    const bool external32 = fh->view.external32();
+    // The file's stream is as long as the native one: the view refuses
+    // types whose external32 sizes differ (view.hpp), and so does this.
+    if (external32 && !dt::external32_same_size(type)) return MPI_ERR_CONVERSION;
+    if (dt::contiguous(type) && !external32) {
         a.stream = at_true_lb(buf, type);
     } else {
         a.staging.resize(a.bytes);
         a.stream = a.staging.data();
-        if (dir == Dir::write) {
+        if (dir == Dir::write && external32) {
+            std::vector<unsigned char> native(a.bytes);
+            dt::pack(buf, count, type, 0, native.data(), a.bytes);
+            dt::to_external32(type, static_cast<size_t>(count), native.data(), a.stream);
+        } else if (dir == Dir::write) {
             dt::pack(buf, count, type, 0, a.stream, a.bytes);
-            if (fh->view.external32())
-                if (int err = dt::external32_swap(type, static_cast<size_t>(count), a.stream)) return err;
         }
     }
     fh->view.segments(pos * static_cast<MPI_Offset>(fh->view.etype_size()), a.bytes, a.segments);
@@ -120,8 +126,12 @@ int finish_read(MPI_File fh, Access &a, size_t done) {
     if (a.bytes == 0 || a.stream != a.staging.data()) return MPI_SUCCESS;
     // The staging holds whole elements (count of them), so converting all of
     // it is safe even when only `done` bytes came from the file.
-    if (fh->view.external32())
-        if (int err = dt::external32_swap(a.type, static_cast<size_t>(a.count), a.stream)) return err;
+    if (fh->view.external32()) {
+        std::vector<unsigned char> native(a.bytes);
+        dt::from_external32(a.type, static_cast<size_t>(a.count), a.stream, native.data());
+        dt::unpack(native.data(), done, 0, a.buf, a.count, a.type);
+        return MPI_SUCCESS;
+    }
     dt::unpack(a.stream, done, 0, a.buf, a.count, a.type);
     return MPI_SUCCESS;
 }

@@ -67,6 +67,10 @@ int View::set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const 
         return MPI_ERR_UNSUPPORTED_DATAREP;
     if (disp < 0) return MPI_ERR_ARG;
     if (!dt::valid(etype) || !dt::valid(filetype)) return MPI_ERR_TYPE;
+    // A type whose external32 size differs from the native one (long, wchar_t)
+    // would need the filetype's displacements rescaled (MPI-3.1 §13.5.1);
+    // that is not done here, so such views are refused.
+    if (ext32 && !(dt::external32_same_size(etype) && dt::external32_same_size(filetype))) return MPI_ERR_CONVERSION;
     const size_t esize = dt::size(etype);
     const size_t fsize = dt::size(filetype);
     const MPI_Aint extent = dt::extent(filetype);

@@ -33,7 +33,9 @@ public:
     // displacements go below zero or backwards, or (`writable`: the file
     // was not opened read-only) one of their blocks overlaps the one
     // before; MPI_ERR_UNSUPPORTED_DATAREP for a representation other than
-    // native, internal or external32. The view is unchanged on error.
+    // native, internal or external32; MPI_ERR_CONVERSION for external32 with
+    // an etype or filetype holding a type whose external32 size is not its
+    // native one (long, unsigned long, wchar_t). The view is unchanged on error.
     int set(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, bool writable);
 
     MPI_Offset disp() const { return disp_; }

@@ -97,8 +97,16 @@ extern "C" int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_
     if (!io::valid(fh)) return io::raise(MPI_FILE_NULL, MPI_ERR_FILE, fn);
     if (!dt::valid(datatype)) return io::raise(fh, MPI_ERR_TYPE, fn);
     if (extent == nullptr) return io::raise(fh, MPI_ERR_ARG, fn);
-    // external32 sizes equal the native ones on the platforms we build for
-    // (LP64, little-endian; src/datatype/README.md), so the extents do too.
+    // In an external32 file a type whose basic types keep their native sizes
+    // keeps its extent. One without gaps (MPI_LONG, a contiguous of longs)
+    // takes its external32 size (MPI_LONG: 4 bytes). Others would need their
+    // displacements rescaled, which views refuse (view.hpp).
+    const bool packed = static_cast<MPI_Aint>(dt::size(datatype)) == dt::extent(datatype) && dt::lb(datatype) == 0;
+    if (fh->view.external32() && !dt::external32_same_size(datatype)) {
+        if (!packed) return io::raise(fh, MPI_ERR_CONVERSION, fn);
+        *extent = static_cast<MPI_Aint>(dt::external32_size(datatype));
+        return MPI_SUCCESS;
+    }
     *extent = dt::extent(datatype);
     return MPI_SUCCESS;
 }

@@ -54,18 +54,26 @@ static void sizes_and_names(void) {
     }
 }
 
+static int type_size(MPI_Datatype t) {
+    int size = -1;
+    MPI_Type_size(t, &size);
+    return size;
+}
+
 static void f90_and_match(void) {
     MPI_Datatype t;
+    /* The f90 types have the data of the named type of that kind (their
+     * envelopes are checked in datatype_findings.c). */
     CHECK_MPI(MPI_Type_create_f90_integer(9, &t));
-    CHECK(t == MPI_INTEGER4, "f90_integer(9)");
+    CHECK(type_size(t) == 4, "f90_integer(9)");
     CHECK_MPI(MPI_Type_create_f90_integer(15, &t));
-    CHECK(t == MPI_INTEGER8, "f90_integer(15)");
+    CHECK(type_size(t) == 8, "f90_integer(15)");
     CHECK_MPI(MPI_Type_create_f90_real(6, MPI_UNDEFINED, &t));
-    CHECK(t == MPI_REAL4, "f90_real(6, -)");
+    CHECK(type_size(t) == 4, "f90_real(6, -)");
     CHECK_MPI(MPI_Type_create_f90_real(15, 300, &t));
-    CHECK(t == MPI_REAL8, "f90_real(15, 300)");
+    CHECK(type_size(t) == 8, "f90_real(15, 300)");
     CHECK_MPI(MPI_Type_create_f90_complex(MPI_UNDEFINED, 300, &t));
-    CHECK(t == MPI_COMPLEX16, "f90_complex(-, 300)");
+    CHECK(type_size(t) == 16, "f90_complex(-, 300)");
     CHECK_MPI(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 8, &t));
     CHECK(t == MPI_INTEGER8, "match_size(INTEGER, 8)");
     CHECK_MPI(MPI_Type_match_size(MPI_TYPECLASS_REAL, 4, &t));

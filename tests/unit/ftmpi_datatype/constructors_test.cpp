@@ -200,20 +200,20 @@ TEST_CASE("a bare marker sets only its own bound") {
     // MPI-1 takes ub over the data and the UB markers: { (LB,10) } has ub 0.
     const int bl[] = {1};
     const Aint disp[] = {10};
-    Type *lb_only[] = {&ftmpi_dt_lb};
+    Type *lb_only[] = {&ftmpi_dt_lb.object};
     Type *t = make_struct(bl, disp, lb_only);
     CHECK(t->size == 0);
     CHECK(t->lb == 10);
     CHECK(t->ub == 0);
     CHECK(t->extent() == -10);
-    Type *ub_only[] = {&ftmpi_dt_ub};
+    Type *ub_only[] = {&ftmpi_dt_ub.object};
     Type *u = make_struct(bl, disp, ub_only);
     CHECK(u->lb == 0);
     CHECK(u->ub == 10);
     // Next to data the marker still wins on its side only.
     const int bl2[] = {1, 1};
     const Aint disp2[] = {10, 16};
-    Type *with_int[] = {&ftmpi_dt_lb, INT};
+    Type *with_int[] = {&ftmpi_dt_lb.object, INT};
     Type *w = make_struct(bl2, disp2, with_int);
     CHECK(w->lb == 10);
     CHECK(w->ub == 20);

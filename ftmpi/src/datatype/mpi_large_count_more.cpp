@@ -1,10 +1,6 @@
 // The MPI-4 large-count (`_c`) datatype calls beyond mpi_large_count.cpp:
-// the constructors that take arrays, hvector, external32 packing and the
-// envelope and contents queries. Counts, block lengths and element
-// displacements that fit an int go to the int call (byte displacements are
-// MPI_Aint there already); others are refused with MPI_ERR_COUNT. Every
-// type is built by an int constructor, so the queries report no large
-// counts.
+// subarray and darray, and external32 packing. Their sizes and counts that
+// fit an int go to the int call; others are refused with MPI_ERR_COUNT.
 #include "internal/large_count.hpp"
 
 #include <vector>
@@ -25,70 +21,6 @@ bool narrow_arrays(int n, std::initializer_list<std::pair<const MPI_Count *, std
 }
 
 }  // namespace
-
-FTMPI_LARGE_COUNT(Type_create_hvector, MPI_COMM_NULL,
-                  (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
-                   MPI_Datatype *newtype),
-                  (count, blocklength), (narrow(count), narrow(blocklength), stride, oldtype, newtype))
-
-extern "C" int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                                  const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                  MPI_Datatype *newtype) noexcept {
-    return without_exceptions(MPI_COMM_NULL, "MPI_Type_indexed_c", [&] {
-        std::vector<int> lengths, displs;
-        if (!all_fit(count) ||
-            !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}, {array_of_displacements, &displs}}))
-            return too_large(MPI_COMM_NULL, "MPI_Type_indexed_c");
-        return MPI_Type_indexed(narrow(count), ftmpi::large_count::data_or_null(array_of_blocklengths, lengths),
-                                ftmpi::large_count::data_or_null(array_of_displacements, displs), oldtype, newtype);
-    });
-}
-FTMPI_PMPI(Type_indexed_c)
-
-extern "C" int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                                          const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                          MPI_Datatype *newtype) noexcept {
-    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_hindexed_c", [&] {
-        std::vector<int> lengths;
-        if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
-            return too_large(MPI_COMM_NULL, "MPI_Type_create_hindexed_c");
-        return MPI_Type_create_hindexed(narrow(count), ftmpi::large_count::data_or_null(array_of_blocklengths, lengths),
-                                        array_of_displacements, oldtype, newtype);
-    });
-}
-FTMPI_PMPI(Type_create_hindexed_c)
-
-FTMPI_LARGE_COUNT(Type_create_hindexed_block, MPI_COMM_NULL,
-                  (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
-                   MPI_Datatype oldtype, MPI_Datatype *newtype),
-                  (count, blocklength), (narrow(count), narrow(blocklength), array_of_displacements, oldtype, newtype))
-
-extern "C" int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                               const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                               MPI_Datatype *newtype) noexcept {
-    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_indexed_block_c", [&] {
-        std::vector<int> displs;
-        if (!all_fit(count, blocklength) || !narrow_arrays(narrow(count), {{array_of_displacements, &displs}}))
-            return too_large(MPI_COMM_NULL, "MPI_Type_create_indexed_block_c");
-        return MPI_Type_create_indexed_block(narrow(count), narrow(blocklength),
-                                             ftmpi::large_count::data_or_null(array_of_displacements, displs), oldtype,
-                                             newtype);
-    });
-}
-FTMPI_PMPI(Type_create_indexed_block_c)
-
-extern "C" int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                                        const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
-                                        MPI_Datatype *newtype) noexcept {
-    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_struct_c", [&] {
-        std::vector<int> lengths;
-        if (!all_fit(count) || !narrow_arrays(narrow(count), {{array_of_blocklengths, &lengths}}))
-            return too_large(MPI_COMM_NULL, "MPI_Type_create_struct_c");
-        return MPI_Type_create_struct(narrow(count), ftmpi::large_count::data_or_null(array_of_blocklengths, lengths),
-                                      array_of_displacements, array_of_types, newtype);
-    });
-}
-FTMPI_PMPI(Type_create_struct_c)
 
 extern "C" int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
                                           const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
@@ -134,29 +66,3 @@ FTMPI_LARGE_COUNT(Unpack_external, MPI_COMM_NULL,
 FTMPI_LARGE_COUNT(Pack_external_size, MPI_COMM_NULL,
                   (const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size), (incount),
                   (datarep, narrow(incount), datatype, size))
-
-extern "C" int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
-                                       MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner) noexcept {
-    if (!num_integers || !num_addresses || !num_large_counts || !num_datatypes)
-        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, "MPI_Type_get_envelope_c");
-    int integers = 0, addresses = 0, datatypes = 0;
-    const int e = MPI_Type_get_envelope(datatype, &integers, &addresses, &datatypes, combiner);
-    if (e != MPI_SUCCESS) return e;
-    *num_integers = integers;
-    *num_addresses = addresses;
-    *num_large_counts = 0;
-    *num_datatypes = datatypes;
-    return MPI_SUCCESS;
-}
-FTMPI_PMPI(Type_get_envelope_c)
-
-extern "C" int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
-                                       MPI_Count, MPI_Count max_datatypes, int array_of_integers[],
-                                       MPI_Aint array_of_addresses[], MPI_Count[],
-                                       MPI_Datatype array_of_datatypes[]) noexcept {
-    // Past INT_MAX a maximum is no limit: the contents are far shorter.
-    const auto limit = [](MPI_Count n) { return n > INT_MAX ? INT_MAX : narrow(n); };
-    return MPI_Type_get_contents(datatype, limit(max_integers), limit(max_addresses), limit(max_datatypes),
-                                 array_of_integers, array_of_addresses, array_of_datatypes);
-}
-FTMPI_PMPI(Type_get_contents_c)

@@ -10,6 +10,7 @@
 #include "signature.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -59,9 +60,13 @@ struct ftmpi_datatype_s {
     std::string name;
 
     // Arguments of the constructor, for MPI_Type_get_contents. Child types are
-    // retained while this type lives.
+    // retained while this type lives. A large-count (`_c`) constructor given
+    // a value no int holds keeps all its integer arguments, then its byte
+    // displacements, in large_counts instead (MPI-4.0 §5.1.13's
+    // array_of_large_counts); ints and aints are then empty.
     std::vector<int> ints;
     std::vector<Aint> aints;
+    std::vector<std::int64_t> large_counts;
     std::vector<ftmpi_datatype_s *> types;
 
     std::atomic<int> refs{1};
@@ -79,16 +84,30 @@ namespace ftmpi::dt {
 
 using Type = ftmpi_datatype_s;
 
+// A count, block length or element displacement as the large-count (`_c`)
+// constructors take it (MPI_Count); the int constructors' values widen to it.
+using Count = std::int64_t;
+
 // Constructors. Arguments are already checked (counts >= 0, types valid);
-// each returns a new uncommitted type holding one reference.
-Type *make_contiguous(int count, Type *old);
-Type *make_vector(int count, int blocklen, int stride, Type *old);    // stride in elements of old
-Type *make_hvector(int count, int blocklen, Aint stride, Type *old);  // stride in bytes
+// each returns a new uncommitted type holding one reference. Counts, sizes
+// and extents are 64-bit throughout, so a type may exceed INT_MAX bytes.
+// The array forms take int arrays (the MPI-1 calls) or Count arrays (`_c`).
+Type *make_contiguous(Count count, Type *old);
+Type *make_vector(Count count, Count blocklen, Count stride, Type *old);  // stride in elements of old
+Type *make_hvector(Count count, Count blocklen, Aint stride, Type *old);  // stride in bytes
 Type *make_indexed(std::span<const int> blocklens, std::span<const int> disps, Type *old);
+Type *make_indexed(std::span<const Count> blocklens, std::span<const Count> disps, Type *old);
 Type *make_hindexed(std::span<const int> blocklens, std::span<const Aint> disps, Type *old);
+Type *make_hindexed(std::span<const Count> blocklens, std::span<const Aint> disps, Type *old);
 Type *make_indexed_block(int blocklen, std::span<const int> disps, Type *old);
-Type *make_hindexed_block(int blocklen, std::span<const Aint> disps, Type *old);
+Type *make_indexed_block(Count blocklen, std::span<const Count> disps, Type *old);
+Type *make_hindexed_block(Count blocklen, std::span<const Aint> disps, Type *old);
 Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, std::span<Type *const> types);
+Type *make_struct(std::span<const Count> blocklens, std::span<const Aint> disps, std::span<Type *const> types);
+
+// Keeps a constructor's arguments for MPI_Type_get_contents: `integers` as
+// ints when each fits one, else integers and `addresses` as large counts.
+void record_arguments(Type *, std::vector<Count> integers, std::vector<Aint> addresses = {});
 Type *make_resized(Type *old, Aint lb, Aint extent);
 Type *make_dup(Type *old);
 enum class Order { c, fortran };

@@ -1,6 +1,6 @@
 // The MPI-4 large-count (`_c`) datatype calls beyond mpi_large_count.cpp:
-// subarray and darray, and external32 packing. Their sizes and counts that
-// fit an int go to the int call; others are refused with MPI_ERR_COUNT.
+// darray and external32 packing. Their sizes and counts that fit an int go
+// to the int call; others are refused with MPI_ERR_COUNT.
 #include "internal/large_count.hpp"
 
 #include <vector>
@@ -21,22 +21,6 @@ bool narrow_arrays(int n, std::initializer_list<std::pair<const MPI_Count *, std
 }
 
 }  // namespace
-
-extern "C" int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
-                                          const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
-                                          int order, MPI_Datatype oldtype, MPI_Datatype *newtype) noexcept {
-    return without_exceptions(MPI_COMM_NULL, "MPI_Type_create_subarray_c", [&] {
-        std::vector<int> sizes, subsizes, starts;
-        if (!narrow_arrays(ndims,
-                           {{array_of_sizes, &sizes}, {array_of_subsizes, &subsizes}, {array_of_starts, &starts}}))
-            return too_large(MPI_COMM_NULL, "MPI_Type_create_subarray_c");
-        return MPI_Type_create_subarray(ndims, ftmpi::large_count::data_or_null(array_of_sizes, sizes),
-                                        ftmpi::large_count::data_or_null(array_of_subsizes, subsizes),
-                                        ftmpi::large_count::data_or_null(array_of_starts, starts), order, oldtype,
-                                        newtype);
-    });
-}
-FTMPI_PMPI(Type_create_subarray_c)
 
 extern "C" int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
                                         const int array_of_distribs[], const int array_of_dargs[],

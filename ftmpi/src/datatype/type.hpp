@@ -113,6 +113,8 @@ Type *make_dup(Type *old);
 enum class Order { c, fortran };
 Type *make_subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, Order,
                     Type *old);
+Type *make_subarray(std::span<const Count> sizes, std::span<const Count> subsizes, std::span<const Count> starts, Order,
+                    Type *old);
 enum class Distribute { block, cyclic, none };
 constexpr int darg_default = -1;  // MPI_DISTRIBUTE_DFLT_DARG
 // Returns null when the distribution cannot be laid out (too few blocks for

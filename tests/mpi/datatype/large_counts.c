@@ -4,6 +4,8 @@
  *   1. a type of more than INT_MAX bytes from MPI_Type_contiguous_c: its
  *      size, MPI_Pack_size_c, and a status set to one element of it, read
  *      back with the int calls (MPI_UNDEFINED) and the _x/_c ones (exact);
+ *      a subarray of a 3 GiB array (MPI_Type_create_subarray_c): bounds,
+ *      envelope and contents;
  *   2. a type whose extent passes INT_MAX (two ints 3 GiB apart, in a
  *      reserved, untouched mapping) sent and received between two ranks;
  *   3. one message of more than INT_MAX bytes, MPI_Send_c/MPI_Recv_c with a
@@ -73,6 +75,31 @@ static void large_type_queries(void) {
     CHECK_MPI(MPI_Get_count(&status, big, &count));
     CHECK(count == 1, "MPI_Status_set_elements_x(big, %lld) then MPI_Get_count: %d", (long long)past_int, count);
     CHECK_MPI(MPI_Type_free(&big));
+
+    /* The last 4 chars of a 3 GiB array: a subarray whose sizes and start
+     * no int holds, kept as large counts (ndims and order stay ints). */
+    const MPI_Count sizes[1] = {(MPI_Count)3 << 30}, subsizes[1] = {4}, starts[1] = {((MPI_Count)3 << 30) - 4};
+    MPI_Datatype tail;
+    CHECK_MPI(MPI_Type_create_subarray_c(1, sizes, subsizes, starts, MPI_ORDER_C, MPI_CHAR, &tail));
+    MPI_Count true_lb = 0, true_extent = 0;
+    CHECK_MPI(MPI_Type_size_c(tail, &size_c));
+    CHECK_MPI(MPI_Type_get_extent_c(tail, &lb, &extent));
+    CHECK_MPI(MPI_Type_get_true_extent_c(tail, &true_lb, &true_extent));
+    CHECK(size_c == 4 && lb == 0 && extent == sizes[0] && true_lb == starts[0] && true_extent == 4,
+          "subarray_c: size %lld extent %lld true lb %lld", (long long)size_c, (long long)extent, (long long)true_lb);
+    MPI_Count ni = 0, na = 0, nc = 0, nd = 0;
+    int combiner = 0, ints[2] = {0, 0};
+    MPI_Count counts[3] = {0, 0, 0};
+    MPI_Datatype old = MPI_DATATYPE_NULL;
+    CHECK_MPI(MPI_Type_get_envelope_c(tail, &ni, &na, &nc, &nd, &combiner));
+    CHECK(combiner == MPI_COMBINER_SUBARRAY && ni == 2 && na == 0 && nc == 3 && nd == 1,
+          "subarray_c envelope: %lld ints %lld addresses %lld large counts %lld types", (long long)ni, (long long)na,
+          (long long)nc, (long long)nd);
+    CHECK_MPI(MPI_Type_get_contents_c(tail, 2, 0, 3, 1, ints, NULL, counts, &old));
+    CHECK(ints[0] == 1 && ints[1] == MPI_ORDER_C && counts[0] == sizes[0] && counts[1] == 4 && counts[2] == starts[0] &&
+              old == MPI_CHAR,
+          "subarray_c contents");
+    CHECK_MPI(MPI_Type_free(&tail));
 }
 
 /* Two ints 3 GiB apart: an extent no int holds, 8 bytes of data. */

@@ -61,9 +61,9 @@ struct ftmpi_datatype_s {
 
     // Arguments of the constructor, for MPI_Type_get_contents. Child types are
     // retained while this type lives. A large-count (`_c`) constructor given
-    // a value no int holds keeps all its integer arguments, then its byte
+    // a value no int holds keeps its integer arguments, then its byte
     // displacements, in large_counts instead (MPI-4.0 §5.1.13's
-    // array_of_large_counts); ints and aints are then empty.
+    // array_of_large_counts); subarray keeps ndims and order in ints.
     std::vector<int> ints;
     std::vector<Aint> aints;
     std::vector<std::int64_t> large_counts;
@@ -104,10 +104,6 @@ Type *make_indexed_block(Count blocklen, std::span<const Count> disps, Type *old
 Type *make_hindexed_block(Count blocklen, std::span<const Aint> disps, Type *old);
 Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, std::span<Type *const> types);
 Type *make_struct(std::span<const Count> blocklens, std::span<const Aint> disps, std::span<Type *const> types);
-
-// Keeps a constructor's arguments for MPI_Type_get_contents: `integers` as
-// ints when each fits one, else integers and `addresses` as large counts.
-void record_arguments(Type *, std::vector<Count> integers, std::vector<Aint> addresses = {});
 Type *make_resized(Type *old, Aint lb, Aint extent);
 Type *make_dup(Type *old);
 enum class Order { c, fortran };
@@ -121,6 +117,10 @@ constexpr int darg_default = -1;  // MPI_DISTRIBUTE_DFLT_DARG
 // the array, MPI_ERR_ARG at the binding).
 Type *make_darray(int size, int rank, std::span<const int> gsizes, std::span<const Distribute> distribs,
                   std::span<const int> dargs, std::span<const int> psizes, Order, Type *old);
+
+// Keeps a constructor's arguments for MPI_Type_get_contents: `integers` as
+// ints when each fits one, else integers and `addresses` as large counts.
+void record_arguments(Type *, std::vector<Count> integers, std::vector<Aint> addresses = {});
 
 // MPI_Type_commit: compacts the layout. Idempotent.
 void commit(Type *);

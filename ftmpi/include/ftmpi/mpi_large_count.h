@@ -8,9 +8,10 @@
 #endif
 
 /* Large counts (MPI-4 `_c` forms). Point-to-point, the datatype
- * constructors (but darray) and MPI_Pack_c/Unpack_c/Pack_size_c take any
- * MPI_Count: a message or a type may pass INT_MAX elements and bytes. The
- * others (collectives, one-sided, I/O, darray, external32, the bsend buffer) serve counts that fit an int and refuse
+ * constructors (but darray), MPI_Pack_c/Unpack_c/Pack_size_c and their
+ * external32 forms take any MPI_Count: a message or a type may pass INT_MAX
+ * elements and bytes. The others (collectives, one-sided, I/O, darray, the
+ * bsend buffer) serve counts that fit an int and refuse
  * larger ones with MPI_ERR_COUNT. */
 FTMPI_API(Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
 FTMPI_API(Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))

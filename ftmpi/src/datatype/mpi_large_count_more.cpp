@@ -1,6 +1,6 @@
-// The MPI-4 large-count (`_c`) datatype calls beyond mpi_large_count.cpp:
-// darray and external32 packing. Their sizes and counts that fit an int go
-// to the int call; others are refused with MPI_ERR_COUNT.
+// The MPI-4 large-count (`_c`) datatype call beyond mpi_large_count.cpp:
+// darray, whose global sizes that fit an int go to the int call; larger
+// ones are refused with MPI_ERR_COUNT.
 #include "internal/large_count.hpp"
 
 #include <vector>
@@ -35,18 +35,3 @@ extern "C" int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI
     });
 }
 FTMPI_PMPI(Type_create_darray_c)
-
-// external32: the buffer sizes and positions are MPI_Aint in the int calls.
-FTMPI_LARGE_COUNT(Pack_external, MPI_COMM_NULL,
-                  (const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                   MPI_Count outsize, MPI_Count *position),
-                  (incount), (datarep, inbuf, narrow(incount), datatype, outbuf, outsize, position))
-
-FTMPI_LARGE_COUNT(Unpack_external, MPI_COMM_NULL,
-                  (const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                   MPI_Count outcount, MPI_Datatype datatype),
-                  (outcount), (datarep, inbuf, insize, position, outbuf, narrow(outcount), datatype))
-
-FTMPI_LARGE_COUNT(Pack_external_size, MPI_COMM_NULL,
-                  (const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size), (incount),
-                  (datarep, narrow(incount), datatype, size))

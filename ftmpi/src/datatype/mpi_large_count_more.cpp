@@ -5,8 +5,6 @@
 
 #include <vector>
 
-using ftmpi::large_count::all_fit;
-using ftmpi::large_count::narrow;
 using ftmpi::large_count::narrow_all;
 using ftmpi::large_count::too_large;
 using ftmpi::large_count::without_exceptions;

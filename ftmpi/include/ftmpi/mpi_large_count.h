@@ -7,9 +7,12 @@
 #error "include <mpi.h> instead of ftmpi/mpi_large_count.h"
 #endif
 
-/* Large counts (MPI-4 `_c` forms): counts that fit an int are served;
- * larger ones are refused with MPI_ERR_COUNT (one message, collective
- * block, constructor count or pack buffer holds at most INT_MAX). */
+/* Large counts (MPI-4 `_c` forms). Point-to-point, the datatype
+ * constructors (but darray), MPI_Pack_c/Unpack_c/Pack_size_c and their
+ * external32 forms take any MPI_Count: a message or a type may pass INT_MAX
+ * elements and bytes. The others (collectives, one-sided, I/O, darray, the
+ * bsend buffer) serve counts that fit an int and refuse
+ * larger ones with MPI_ERR_COUNT. */
 FTMPI_API(Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
 FTMPI_API(Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
 FTMPI_API(Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))

@@ -3,9 +3,9 @@
 
 namespace ftmpi::dt {
 
-Type *make_contiguous(int count, Type *old) {
+Type *make_contiguous(Count count, Type *old) {
     Type *t = make_regular(Combiner::contiguous, old, static_cast<size_t>(count), 1, old->extent());
-    t->ints = {count};
+    record_arguments(t, {count});
     return t;
 }
 

@@ -4,22 +4,34 @@
 
 namespace ftmpi::dt {
 
-Type *make_indexed_block(int blocklen, std::span<const int> disps, Type *old) {
+namespace {
+
+template <class Int>
+Type *indexed_block(Count blocklen, std::span<const Int> disps, Type *old) {
     std::vector<Placement> placements(disps.size());
     for (size_t i = 0; i < disps.size(); ++i)
         placements[i] = {static_cast<Aint>(disps[i]) * old->extent(), static_cast<size_t>(blocklen)};
     Type *t = make_placed(Combiner::indexed_block, old, placements);
-    t->ints = {static_cast<int>(disps.size()), blocklen};
-    t->ints.insert(t->ints.end(), disps.begin(), disps.end());
+    std::vector<Count> integers{static_cast<Count>(disps.size()), blocklen};
+    integers.insert(integers.end(), disps.begin(), disps.end());
+    record_arguments(t, std::move(integers));
     return t;
 }
 
-Type *make_hindexed_block(int blocklen, std::span<const Aint> disps, Type *old) {
+}  // namespace
+
+Type *make_indexed_block(int blocklen, std::span<const int> disps, Type *old) {
+    return indexed_block(blocklen, disps, old);
+}
+Type *make_indexed_block(Count blocklen, std::span<const Count> disps, Type *old) {
+    return indexed_block(blocklen, disps, old);
+}
+
+Type *make_hindexed_block(Count blocklen, std::span<const Aint> disps, Type *old) {
     std::vector<Placement> placements(disps.size());
     for (size_t i = 0; i < disps.size(); ++i) placements[i] = {disps[i], static_cast<size_t>(blocklen)};
     Type *t = make_placed(Combiner::hindexed_block, old, placements);
-    t->ints = {static_cast<int>(disps.size()), blocklen};
-    t->aints.assign(disps.begin(), disps.end());
+    record_arguments(t, {static_cast<Count>(disps.size()), blocklen}, {disps.begin(), disps.end()});
     return t;
 }
 

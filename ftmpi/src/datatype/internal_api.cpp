@@ -44,7 +44,7 @@ bool contiguous(MPI_Datatype t) {
         l.blocks[0].off == t->true_lb && t->extent() == static_cast<Aint>(t->size);
 }
 
-size_t pack(const void *buf, int count, MPI_Datatype t, size_t offset, void *out, size_t len) {
+size_t pack(const void *buf, MPI_Count count, MPI_Datatype t, size_t offset, void *out, size_t len) {
     if (count <= 0) return 0;
     if (contiguous(t)) {
         const size_t total = static_cast<size_t>(count) * t->size;
@@ -57,7 +57,7 @@ size_t pack(const void *buf, int count, MPI_Datatype t, size_t offset, void *out
                       offset, static_cast<unsigned char *>(out), len);
 }
 
-size_t unpack(const void *in, size_t len, size_t offset, void *buf, int count, MPI_Datatype t) {
+size_t unpack(const void *in, size_t len, size_t offset, void *buf, MPI_Count count, MPI_Datatype t) {
     if (count <= 0) return 0;
     if (contiguous(t)) {
         const size_t total = static_cast<size_t>(count) * t->size;
@@ -70,7 +70,8 @@ size_t unpack(const void *in, size_t len, size_t offset, void *buf, int count, M
                         static_cast<const unsigned char *>(in), len);
 }
 
-void for_each_block(const void *buf, int count, MPI_Datatype t, const std::function<void(const void *, size_t)> &fn) {
+void for_each_block(const void *buf, MPI_Count count, MPI_Datatype t,
+                    const std::function<void(const void *, size_t)> &fn) {
     if (count <= 0 || t->size == 0) return;
     if (contiguous(t)) {
         fn(address(buf, t->true_lb), static_cast<size_t>(count) * t->size);
@@ -91,6 +92,10 @@ void for_each_block(const void *buf, int count, MPI_Datatype t, const std::funct
              pending_len = n;
          });
     if (pending) fn(pending, pending_len);
+}
+
+size_t bytes_of_elements(MPI_Datatype t, MPI_Count elements) {
+    return elements <= 0 ? 0 : bytes_of(t->sig, static_cast<size_t>(elements));
 }
 
 MPI_Count elements(MPI_Datatype t, size_t bytes) {

@@ -1,18 +1,25 @@
 // The MPI-4 large-count (`_c`) datatype calls: queries answer in MPI_Count
-// (the `_x` calls of MPI-3); constructors and pack calls take counts that
-// fit an int and refuse larger ones with MPI_ERR_COUNT.
+// (the `_x` calls of MPI-3); MPI_Pack_c, MPI_Unpack_c and MPI_Pack_size_c
+// take and give positions and sizes past INT_MAX. The `_c` constructors
+// share their int twins' bodies (mpi_type_create.cpp).
+#include "internal/datatype.hpp"
 #include "internal/large_count.hpp"
 #include "internal/pmpi.hpp"
-
-#include <climits>
+#include "type.hpp"
 
 namespace {
 
-// Strides and displacements may be negative, so both bounds are checked here.
-bool fits(MPI_Count n) {
-    return n <= INT_MAX && n >= INT_MIN;
+// The checks of MPI_Pack and MPI_Unpack in MPI_Count: MPI_SUCCESS or the
+// class to raise. `need` is the packed size of the data.
+int check_packing(MPI_Count count, MPI_Datatype datatype, const void *buffer, MPI_Count size, const MPI_Count *position,
+                  MPI_Count *need) {
+    if (count < 0) return MPI_ERR_COUNT;
+    if (!ftmpi::dt::valid(datatype)) return MPI_ERR_TYPE;
+    if (!position || *position < 0 || size < 0 || (!buffer && size > 0)) return MPI_ERR_ARG;
+    *need = count * static_cast<MPI_Count>(datatype->size);
+    if (*position > size || size - *position < *need) return MPI_ERR_TRUNCATE;
+    return MPI_SUCCESS;
 }
-using ftmpi::large_count::too_large;
 
 }  // namespace
 
@@ -33,20 +40,6 @@ int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
 }
 FTMPI_PMPI(Type_get_true_extent_c)
 
-int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype) noexcept {
-    if (!fits(count)) return too_large(MPI_COMM_NULL, "MPI_Type_contiguous_c");
-    return MPI_Type_contiguous(static_cast<int>(count), oldtype, newtype);
-}
-FTMPI_PMPI(Type_contiguous_c)
-
-int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
-                      MPI_Datatype *newtype) noexcept {
-    if (!fits(count) || !fits(blocklength) || !fits(stride)) return too_large(MPI_COMM_NULL, "MPI_Type_vector_c");
-    return MPI_Type_vector(static_cast<int>(count), static_cast<int>(blocklength), static_cast<int>(stride), oldtype,
-                           newtype);
-}
-FTMPI_PMPI(Type_vector_c)
-
 int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype) noexcept {
     return MPI_Type_create_resized(oldtype, lb, extent, newtype);
 }
@@ -54,36 +47,34 @@ FTMPI_PMPI(Type_create_resized_c)
 
 int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
                MPI_Count *position, MPI_Comm comm) noexcept {
-    if (!position) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Pack_c");
-    if (!fits(incount) || !fits(outsize) || !fits(*position)) return too_large(comm, "MPI_Pack_c");
-    int pos = static_cast<int>(*position);
-    const int e = MPI_Pack(inbuf, static_cast<int>(incount), datatype, outbuf, static_cast<int>(outsize), &pos, comm);
-    if (e == MPI_SUCCESS) *position = pos;
-    return e;
+    MPI_Count need = 0;
+    if (int e = check_packing(incount, datatype, outbuf, outsize, position, &need))
+        return ftmpi::comm::raise(comm, e, "MPI_Pack_c");
+    if (need == 0) return MPI_SUCCESS;
+    *position += static_cast<MPI_Count>(ftmpi::dt::pack(
+        inbuf, incount, datatype, 0, static_cast<char *>(outbuf) + *position, static_cast<size_t>(need)));
+    return MPI_SUCCESS;
 }
 FTMPI_PMPI(Pack_c)
 
 int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
                  MPI_Datatype datatype, MPI_Comm comm) noexcept {
-    if (!position) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Unpack_c");
-    if (!fits(insize) || !fits(outcount) || !fits(*position)) return too_large(comm, "MPI_Unpack_c");
-    int pos = static_cast<int>(*position);
-    const int e = MPI_Unpack(inbuf, static_cast<int>(insize), &pos, outbuf, static_cast<int>(outcount), datatype, comm);
-    if (e == MPI_SUCCESS) *position = pos;
-    return e;
+    MPI_Count need = 0;
+    if (int e = check_packing(outcount, datatype, inbuf, insize, position, &need))
+        return ftmpi::comm::raise(comm, e, "MPI_Unpack_c");
+    if (need == 0) return MPI_SUCCESS;
+    *position += static_cast<MPI_Count>(ftmpi::dt::unpack(static_cast<const char *>(inbuf) + *position,
+                                                          static_cast<size_t>(need), 0, outbuf, outcount, datatype));
+    return MPI_SUCCESS;
 }
 FTMPI_PMPI(Unpack_c)
 
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size) noexcept {
-    if (!size) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Pack_size_c");
-    if (!fits(incount)) return too_large(comm, "MPI_Pack_size_c");
-    int n = 0;
-    const int e = MPI_Pack_size(static_cast<int>(incount), datatype, comm, &n);
-    if (e != MPI_SUCCESS) return e;
-    // The int call says MPI_UNDEFINED past INT_MAX bytes; answer exactly.
-    MPI_Count type_size = 0;
-    MPI_Type_size_x(datatype, &type_size);
-    *size = n == MPI_UNDEFINED ? incount * type_size : n;
+    constexpr const char *fn = "MPI_Pack_size_c";
+    if (incount < 0) return ftmpi::comm::raise(comm, MPI_ERR_COUNT, fn);
+    if (!ftmpi::dt::valid(datatype)) return ftmpi::comm::raise(comm, MPI_ERR_TYPE, fn);
+    if (!size) return ftmpi::comm::raise(comm, MPI_ERR_ARG, fn);
+    *size = incount * static_cast<MPI_Count>(datatype->size);
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Pack_size_c)

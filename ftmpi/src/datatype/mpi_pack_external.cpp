@@ -2,6 +2,7 @@
 // "external32" representation (MPI-3.1 §13.5.2): the type's native packed
 // stream converted by dt::to_external32 / from_external32 (external32.hpp:
 // big-endian, fixed sizes), the same conversion MPI-IO's file views use.
+// Each call's large-count (`_c`) form shares its body, counts in MPI_Count.
 #include "internal/datatype.hpp"
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
@@ -18,11 +19,8 @@ bool is_external32(const char *datarep) {
     return datarep && std::strcmp(datarep, "external32") == 0;
 }
 
-}  // namespace
-
-extern "C" int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                                 void *outbuf, MPI_Aint outsize, MPI_Aint *position) noexcept {
-    constexpr const char *fn = "MPI_Pack_external";
+int pack_external(const char *fn, const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                  void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
     if (!is_external32(datarep)) return ftmpi::comm::raise_unattached(MPI_ERR_UNSUPPORTED_DATAREP, fn);
     if (incount < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
     if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
@@ -44,11 +42,9 @@ extern "C" int MPI_Pack_external(const char datarep[], const void *inbuf, int in
     *position += static_cast<MPI_Aint>(need);
     return MPI_SUCCESS;
 }
-FTMPI_PMPI(Pack_external)
 
-extern "C" int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
-                                   void *outbuf, int outcount, MPI_Datatype datatype) noexcept {
-    constexpr const char *fn = "MPI_Unpack_external";
+int unpack_external(const char *fn, const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                    void *outbuf, MPI_Count outcount, MPI_Datatype datatype) {
     if (!is_external32(datarep)) return ftmpi::comm::raise_unattached(MPI_ERR_UNSUPPORTED_DATAREP, fn);
     if (outcount < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
     if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
@@ -70,11 +66,8 @@ extern "C" int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_
     *position += static_cast<MPI_Aint>(need);
     return MPI_SUCCESS;
 }
-FTMPI_PMPI(Unpack_external)
 
-extern "C" int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                                      MPI_Aint *size) noexcept {
-    constexpr const char *fn = "MPI_Pack_external_size";
+int pack_external_size(const char *fn, const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Aint *size) {
     if (!is_external32(datarep)) return ftmpi::comm::raise_unattached(MPI_ERR_UNSUPPORTED_DATAREP, fn);
     if (incount < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
     if (!valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
@@ -82,4 +75,32 @@ extern "C" int MPI_Pack_external_size(const char datarep[], int incount, MPI_Dat
     *size = static_cast<MPI_Aint>(static_cast<size_t>(incount) * external32_size(datatype));
     return MPI_SUCCESS;
 }
-FTMPI_PMPI(Pack_external_size)
+
+}  // namespace
+
+// Each call twice: the int form and the MPI-4 large-count (`_c`) form.
+#define FTMPI_EXTERNAL32(Suffix, Count)                                                                                \
+    extern "C" int MPI_Pack_external##Suffix(const char datarep[], const void *inbuf, Count incount,                   \
+                                             MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,                    \
+                                             MPI_Aint *position) noexcept {                                            \
+        return pack_external("MPI_Pack_external" #Suffix, datarep, inbuf, incount, datatype, outbuf, outsize,          \
+                             position);                                                                                \
+    }                                                                                                                  \
+    FTMPI_PMPI(Pack_external##Suffix)                                                                                  \
+    extern "C" int MPI_Unpack_external##Suffix(const char datarep[], const void *inbuf, MPI_Aint insize,               \
+                                               MPI_Aint *position, void *outbuf, Count outcount,                       \
+                                               MPI_Datatype datatype) noexcept {                                       \
+        return unpack_external("MPI_Unpack_external" #Suffix, datarep, inbuf, insize, position, outbuf, outcount,      \
+                               datatype);                                                                              \
+    }                                                                                                                  \
+    FTMPI_PMPI(Unpack_external##Suffix)                                                                                \
+    extern "C" int MPI_Pack_external_size##Suffix(const char datarep[], Count incount, MPI_Datatype datatype,          \
+                                                  MPI_Aint *size) noexcept {                                           \
+        return pack_external_size("MPI_Pack_external_size" #Suffix, datarep, incount, datatype, size);                 \
+    }                                                                                                                  \
+    FTMPI_PMPI(Pack_external_size##Suffix)
+
+// (Positions and sizes are MPI_Aint in both: MPI_Count is the same type.)
+FTMPI_EXTERNAL32(, int)
+FTMPI_EXTERNAL32(_c, MPI_Count)
+#undef FTMPI_EXTERNAL32

@@ -1,11 +1,13 @@
-// MPI_Type_create_subarray and MPI_Type_create_darray: check the array
+// MPI_Type_create_subarray(_c) and MPI_Type_create_darray: check the array
 // description (MPI-3.1 §4.1.3–4.1.4), call the engine, and keep the
-// arguments for MPI_Type_get_contents.
+// arguments for MPI_Type_get_contents. (MPI_Type_create_darray_c, whose
+// global sizes past INT_MAX are refused, is in mpi_large_count_more.cpp.)
 #include "checks.hpp"
 #include "internal/errors.hpp"
 #include "internal/pmpi.hpp"
 
 #include <span>
+#include <vector>
 
 using namespace ftmpi::dt;
 
@@ -15,7 +17,8 @@ int check_order(int order) {
     return order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN ? MPI_SUCCESS : MPI_ERR_ARG;
 }
 
-int check_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[]) {
+template <class Int>
+int check_subarray(int ndims, const Int sizes[], const Int subsizes[], const Int starts[]) {
     if (ndims <= 0) return MPI_ERR_DIMS;
     if (!sizes || !subsizes || !starts) return MPI_ERR_ARG;
     for (int d = 0; d < ndims; ++d) {
@@ -51,32 +54,57 @@ Distribute distribution(int mpi) {
 
 }  // namespace
 
-extern "C" int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                                        const int array_of_starts[], int order, MPI_Datatype oldtype,
-                                        MPI_Datatype *newtype) noexcept {
-    constexpr const char *fn = "MPI_Type_create_subarray";
-    if (int rc = check_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts))
-        return ftmpi::comm::raise_unattached(rc, fn);
+namespace {
+
+// MPI_Type_create_subarray and its large-count (`_c`) twin. The arguments
+// are kept as ints (ndims, sizes, subsizes, starts, order) or, when a size
+// or start is no int, ndims and order as ints and the rest as large counts
+// (MPI-4.0 §5.1.13).
+template <class Int>
+int build_subarray(const char *fn, int ndims, const Int sizes[], const Int subsizes[], const Int starts[], int order,
+                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
+    if (int rc = check_subarray(ndims, sizes, subsizes, starts)) return ftmpi::comm::raise_unattached(rc, fn);
     if (int rc = check_order(order)) return ftmpi::comm::raise_unattached(rc, fn);
     if (!oldtype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (!newtype) return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
     const auto n = static_cast<size_t>(ndims);
     try {
-        Type *t =
-            make_subarray(std::span(array_of_sizes, n), std::span(array_of_subsizes, n), std::span(array_of_starts, n),
-                          order == MPI_ORDER_C ? Order::c : Order::fortran, oldtype);
-        t->ints = {ndims};
-        t->ints.insert(t->ints.end(), array_of_sizes, array_of_sizes + n);
-        t->ints.insert(t->ints.end(), array_of_subsizes, array_of_subsizes + n);
-        t->ints.insert(t->ints.end(), array_of_starts, array_of_starts + n);
-        t->ints.push_back(order);
+        Type *t = make_subarray(std::span(sizes, n), std::span(subsizes, n), std::span(starts, n),
+                                order == MPI_ORDER_C ? Order::c : Order::fortran, oldtype);
+        std::vector<Count> counts(sizes, sizes + n);
+        counts.insert(counts.end(), subsizes, subsizes + n);
+        counts.insert(counts.end(), starts, starts + n);
+        record_arguments(t, counts);
+        if (t->ints.empty()) {
+            t->ints = {ndims, order};
+        } else {
+            t->ints.insert(t->ints.begin(), ndims);
+            t->ints.push_back(order);
+        }
         *newtype = t;
     } catch (...) {
         return ftmpi::comm::raise_unattached(MPI_ERR_NO_MEM, fn);
     }
     return MPI_SUCCESS;
 }
+
+}  // namespace
+
+extern "C" int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                                        const int array_of_starts[], int order, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype) noexcept {
+    return build_subarray("MPI_Type_create_subarray", ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
+                          oldtype, newtype);
+}
 FTMPI_PMPI(Type_create_subarray)
+
+extern "C" int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                                          const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
+                                          int order, MPI_Datatype oldtype, MPI_Datatype *newtype) noexcept {
+    return build_subarray("MPI_Type_create_subarray_c", ndims, array_of_sizes, array_of_subsizes, array_of_starts,
+                          order, oldtype, newtype);
+}
+FTMPI_PMPI(Type_create_subarray_c)
 
 extern "C" int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
                                       const int array_of_distribs[], const int array_of_dargs[],

@@ -1,5 +1,7 @@
-// MPI_Type_commit, _free, _set_name, _get_name, _get_envelope,
-// _get_contents (MPI_Type_match_size: mpi_type_fortran.cpp).
+// MPI_Type_commit, _free, _set_name, _get_name, _get_envelope(_c),
+// _get_contents(_c) (MPI_Type_match_size: mpi_type_fortran.cpp). A type
+// whose constructor kept large counts (type.hpp) has no int envelope: the
+// int calls refuse it with MPI_ERR_TYPE, the `_c` calls report them.
 #include "checks.hpp"
 #include "internal/comm.hpp"
 #include "internal/errors.hpp"
@@ -92,6 +94,7 @@ extern "C" int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, i
     if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (!num_integers || !num_addresses || !num_datatypes || !combiner)
         return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    if (!datatype->large_counts.empty()) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     *num_integers = static_cast<int>(datatype->ints.size());
     *num_addresses = static_cast<int>(datatype->aints.size());
     *num_datatypes = datatype->predefined ? 0 : static_cast<int>(datatype->types.size());
@@ -106,7 +109,9 @@ extern "C" int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, in
                                      MPI_Datatype array_of_datatypes[]) noexcept {
     constexpr const char *fn = "MPI_Type_get_contents";
     // Named types have no contents; the f90 types are predefined but have.
-    if (!datatype || datatype->combiner == Combiner::named) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    // A type built with counts past INT_MAX answers only to the _c call.
+    if (!datatype || datatype->combiner == Combiner::named || !datatype->large_counts.empty())
+        return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (max_integers < static_cast<int>(datatype->ints.size()) ||
         max_addresses < static_cast<int>(datatype->aints.size()) ||
         max_datatypes < static_cast<int>(datatype->types.size()))
@@ -120,3 +125,40 @@ extern "C" int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, in
     return MPI_SUCCESS;
 }
 FTMPI_PMPI(Type_get_contents)
+
+extern "C" int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                                       MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner) noexcept {
+    constexpr const char *fn = "MPI_Type_get_envelope_c";
+    if (!datatype) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    if (!num_integers || !num_addresses || !num_large_counts || !num_datatypes || !combiner)
+        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    *num_integers = static_cast<MPI_Count>(datatype->ints.size());
+    *num_addresses = static_cast<MPI_Count>(datatype->aints.size());
+    *num_large_counts = static_cast<MPI_Count>(datatype->large_counts.size());
+    *num_datatypes = datatype->predefined ? 0 : static_cast<MPI_Count>(datatype->types.size());
+    *combiner = mpi_combiner(datatype->combiner);
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_get_envelope_c)
+
+// Returned derived types are new references the caller frees (MPI-3.1 §4.1.13).
+extern "C" int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                                       MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                                       MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                       MPI_Datatype array_of_datatypes[]) noexcept {
+    constexpr const char *fn = "MPI_Type_get_contents_c";
+    if (!datatype || datatype->predefined) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
+    const auto fits = [](MPI_Count max, size_t n) { return max >= 0 && static_cast<size_t>(max) >= n; };
+    if (!fits(max_integers, datatype->ints.size()) || !fits(max_addresses, datatype->aints.size()) ||
+        !fits(max_large_counts, datatype->large_counts.size()) || !fits(max_datatypes, datatype->types.size()))
+        return ftmpi::comm::raise_unattached(MPI_ERR_ARG, fn);
+    std::copy(datatype->ints.begin(), datatype->ints.end(), array_of_integers);
+    std::copy(datatype->aints.begin(), datatype->aints.end(), array_of_addresses);
+    std::copy(datatype->large_counts.begin(), datatype->large_counts.end(), array_of_large_counts);
+    for (size_t i = 0; i < datatype->types.size(); ++i) {
+        retain(datatype->types[i]);
+        array_of_datatypes[i] = datatype->types[i];
+    }
+    return MPI_SUCCESS;
+}
+FTMPI_PMPI(Type_get_contents_c)

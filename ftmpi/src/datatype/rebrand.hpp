@@ -13,6 +13,7 @@ inline Type *rebrand(Type *built, Combiner combiner, Type *old) {
     built->types = {old};
     built->ints.clear();
     built->aints.clear();
+    built->large_counts.clear();
     return built;
 }
 

@@ -1,6 +1,8 @@
 // Composition of Signatures and element counting (see signature.hpp).
 #include "signature.hpp"
 
+#include <algorithm>
+
 namespace ftmpi::dt {
 
 namespace {
@@ -83,6 +85,23 @@ std::int64_t elements_in(const Signature &s, size_t bytes) {
         }
     }
     return rem == 0 ? n : -1;
+}
+
+size_t bytes_of(const Signature &s, size_t elements) {
+    const size_t per_element = s.elements();
+    if (per_element == 0) return 0;
+    size_t bytes = (elements / per_element) * s.bytes();
+    size_t rem = elements % per_element;
+    const size_t per_rep = s.rep_elements();
+    bytes += (rem / per_rep) * s.rep_bytes();
+    rem %= per_rep;
+    for (const SigRun &r : s.runs) {
+        const size_t take = std::min(rem, r.n);
+        bytes += take * r.bytes;
+        rem -= take;
+        if (rem == 0) break;
+    }
+    return bytes;
 }
 
 }  // namespace ftmpi::dt

@@ -83,5 +83,8 @@ Signature concat(const std::vector<Signature> &parts);
 // Basic elements in the first `bytes` bytes of a stream of elements with
 // this signature; -1 when `bytes` ends inside a basic element.
 std::int64_t elements_in(const Signature &, size_t bytes);
+// The bytes that hold the first `elements` basic elements of such a stream
+// (the inverse of elements_in, for MPI_Status_set_elements).
+size_t bytes_of(const Signature &, size_t elements);
 
 }  // namespace ftmpi::dt

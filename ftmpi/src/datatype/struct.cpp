@@ -8,7 +8,10 @@
 
 namespace ftmpi::dt {
 
-Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, std::span<Type *const> types) {
+namespace {
+
+template <class Int>
+Type *structure(std::span<const Int> blocklens, std::span<const Aint> disps, std::span<Type *const> types) {
     auto *t = new Type;
     t->combiner = Combiner::struct_;
     std::vector<Layout> layouts;
@@ -46,12 +49,21 @@ Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, s
     const Aint over = (t->ub - t->lb) % align;
     if (over != 0 && !t->explicit_lb && !t->explicit_ub) t->ub += align - over;
 
-    t->ints.push_back(static_cast<int>(blocklens.size()));
-    t->ints.insert(t->ints.end(), blocklens.begin(), blocklens.end());
-    t->aints.assign(disps.begin(), disps.end());
+    std::vector<Count> integers{static_cast<Count>(blocklens.size())};
+    integers.insert(integers.end(), blocklens.begin(), blocklens.end());
+    record_arguments(t, std::move(integers), {disps.begin(), disps.end()});
     t->types.assign(types.begin(), types.end());
     for (Type *old : t->types) retain(old);
     return t;
+}
+
+}  // namespace
+
+Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, std::span<Type *const> types) {
+    return structure(blocklens, disps, types);
+}
+Type *make_struct(std::span<const Count> blocklens, std::span<const Aint> disps, std::span<Type *const> types) {
+    return structure(blocklens, disps, types);
 }
 
 }  // namespace ftmpi::dt

@@ -9,12 +9,15 @@
 
 namespace ftmpi::dt {
 
-Type *make_subarray(std::span<const int> sizes_in, std::span<const int> subsizes_in, std::span<const int> starts_in,
-                    Order order, Type *old) {
+namespace {
+
+template <class Int>
+Type *subarray(std::span<const Int> sizes_in, std::span<const Int> subsizes_in, std::span<const Int> starts_in,
+               Order order, Type *old) {
     // Work in C order: the last dimension varies fastest.
-    std::vector<int> sizes(sizes_in.begin(), sizes_in.end());
-    std::vector<int> subsizes(subsizes_in.begin(), subsizes_in.end());
-    std::vector<int> starts(starts_in.begin(), starts_in.end());
+    std::vector<Count> sizes(sizes_in.begin(), sizes_in.end());
+    std::vector<Count> subsizes(subsizes_in.begin(), subsizes_in.end());
+    std::vector<Count> starts(starts_in.begin(), starts_in.end());
     if (order == Order::fortran) {
         std::reverse(sizes.begin(), sizes.end());
         std::reverse(subsizes.begin(), subsizes.end());
@@ -24,13 +27,13 @@ Type *make_subarray(std::span<const int> sizes_in, std::span<const int> subsizes
     const Aint ext = old->extent();
 
     Type *t = make_contiguous(subsizes[ndims - 1], old);
-    Aint stride = static_cast<Aint>(sizes[ndims - 1]) * ext;
-    Aint start = static_cast<Aint>(starts[ndims - 1]) * ext;
+    Aint stride = sizes[ndims - 1] * ext;
+    Aint start = starts[ndims - 1] * ext;
     for (size_t d = ndims - 1; d-- > 0;) {
         Type *outer = make_hvector(subsizes[d], 1, stride, t);
         release(t);
         t = outer;
-        start += static_cast<Aint>(starts[d]) * stride;
+        start += starts[d] * stride;
         stride *= sizes[d];
     }
     const int one = 1;
@@ -39,6 +42,17 @@ Type *make_subarray(std::span<const int> sizes_in, std::span<const int> subsizes
     Type *whole = make_resized(moved, 0, stride);
     release(moved);
     return rebrand(whole, Combiner::subarray, old);
+}
+
+}  // namespace
+
+Type *make_subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, Order order,
+                    Type *old) {
+    return subarray(sizes, subsizes, starts, order, old);
+}
+Type *make_subarray(std::span<const Count> sizes, std::span<const Count> subsizes, std::span<const Count> starts,
+                    Order order, Type *old) {
+    return subarray(sizes, subsizes, starts, order, old);
 }
 
 }  // namespace ftmpi::dt

@@ -12,6 +12,7 @@
 #include "../internal/predefined_storage.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,9 +65,13 @@ struct ftmpi_datatype_s {
     std::string name;
 
     // Arguments of the constructor, for MPI_Type_get_contents. Child types are
-    // retained while this type lives.
+    // retained while this type lives. A large-count (`_c`) constructor given
+    // a value no int holds keeps its integer arguments, then its byte
+    // displacements, in large_counts instead (MPI-4.0 §5.1.13's
+    // array_of_large_counts); subarray keeps ndims and order in ints.
     std::vector<int> ints;
     std::vector<Aint> aints;
+    std::vector<std::int64_t> large_counts;
     std::vector<ftmpi_datatype_s *> types;
 
     std::atomic<int> refs{1};
@@ -87,16 +92,26 @@ namespace ftmpi::dt {
 
 using Type = ftmpi_datatype_s;
 
+// A count, block length or element displacement as the large-count (`_c`)
+// constructors take it (MPI_Count); the int constructors' values widen to it.
+using Count = std::int64_t;
+
 // Constructors. Arguments are already checked (counts >= 0, types valid);
-// each returns a new uncommitted type holding one reference.
-Type *make_contiguous(int count, Type *old);
-Type *make_vector(int count, int blocklen, int stride, Type *old);    // stride in elements of old
-Type *make_hvector(int count, int blocklen, Aint stride, Type *old);  // stride in bytes
+// each returns a new uncommitted type holding one reference. Counts, sizes
+// and extents are 64-bit throughout, so a type may exceed INT_MAX bytes.
+// The array forms take int arrays (the MPI-1 calls) or Count arrays (`_c`).
+Type *make_contiguous(Count count, Type *old);
+Type *make_vector(Count count, Count blocklen, Count stride, Type *old);  // stride in elements of old
+Type *make_hvector(Count count, Count blocklen, Aint stride, Type *old);  // stride in bytes
 Type *make_indexed(std::span<const int> blocklens, std::span<const int> disps, Type *old);
+Type *make_indexed(std::span<const Count> blocklens, std::span<const Count> disps, Type *old);
 Type *make_hindexed(std::span<const int> blocklens, std::span<const Aint> disps, Type *old);
+Type *make_hindexed(std::span<const Count> blocklens, std::span<const Aint> disps, Type *old);
 Type *make_indexed_block(int blocklen, std::span<const int> disps, Type *old);
-Type *make_hindexed_block(int blocklen, std::span<const Aint> disps, Type *old);
+Type *make_indexed_block(Count blocklen, std::span<const Count> disps, Type *old);
+Type *make_hindexed_block(Count blocklen, std::span<const Aint> disps, Type *old);
 Type *make_struct(std::span<const int> blocklens, std::span<const Aint> disps, std::span<Type *const> types);
+Type *make_struct(std::span<const Count> blocklens, std::span<const Aint> disps, std::span<Type *const> types);
 Type *make_resized(Type *old, Aint lb, Aint extent);
 Type *make_dup(Type *old);
 // MPI_Type_create_f90_*: a predefined copy of a named Fortran type that
@@ -105,12 +120,18 @@ Type *make_f90(Combiner, const Type &named, std::span<const int> params);
 enum class Order { c, fortran };
 Type *make_subarray(std::span<const int> sizes, std::span<const int> subsizes, std::span<const int> starts, Order,
                     Type *old);
+Type *make_subarray(std::span<const Count> sizes, std::span<const Count> subsizes, std::span<const Count> starts, Order,
+                    Type *old);
 enum class Distribute { block, cyclic, none };
 constexpr int darg_default = -1;  // MPI_DISTRIBUTE_DFLT_DARG
 // Returns null when the distribution cannot be laid out (too few blocks for
 // the array, MPI_ERR_ARG at the binding).
 Type *make_darray(int size, int rank, std::span<const int> gsizes, std::span<const Distribute> distribs,
                   std::span<const int> dargs, std::span<const int> psizes, Order, Type *old);
+
+// Keeps a constructor's arguments for MPI_Type_get_contents: `integers` as
+// ints when each fits one, else integers and `addresses` as large counts.
+void record_arguments(Type *, std::vector<Count> integers, std::vector<Aint> addresses = {});
 
 // MPI_Type_commit: compacts the layout. Idempotent.
 void commit(Type *);

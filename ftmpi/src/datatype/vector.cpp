@@ -6,17 +6,16 @@
 
 namespace ftmpi::dt {
 
-Type *make_vector(int count, int blocklen, int stride, Type *old) {
+Type *make_vector(Count count, Count blocklen, Count stride, Type *old) {
     Type *t = make_regular(Combiner::vector, old, static_cast<size_t>(count), static_cast<size_t>(blocklen),
-                           static_cast<Aint>(stride) * old->extent());
-    t->ints = {count, blocklen, stride};
+                           stride * old->extent());
+    record_arguments(t, {count, blocklen, stride});
     return t;
 }
 
-Type *make_hvector(int count, int blocklen, Aint stride, Type *old) {
+Type *make_hvector(Count count, Count blocklen, Aint stride, Type *old) {
     Type *t = make_regular(Combiner::hvector, old, static_cast<size_t>(count), static_cast<size_t>(blocklen), stride);
-    t->ints = {count, blocklen};
-    t->aints = {stride};
+    record_arguments(t, {count, blocklen}, {stride});
     return t;
 }
 

@@ -21,17 +21,21 @@ MPI_Aint true_lb(MPI_Datatype);
 MPI_Aint true_extent(MPI_Datatype);
 bool contiguous(MPI_Datatype);  // count elements are one block of count*size bytes at buf+true_lb
 
-// Streaming pack/unpack of `count` elements, starting at byte `offset` of
+// Streaming pack/unpack of `count` elements (any number: counts, sizes and
+// offsets are 64-bit throughout), starting at byte `offset` of
 // the packed stream, at most `len` bytes; returns bytes done. Lets the
 // transport send a large non-contiguous message in segments without a full copy.
-size_t pack(const void *buf, int count, MPI_Datatype, size_t offset, void *out, size_t len);
-size_t unpack(const void *in, size_t len, size_t offset, void *buf, int count, MPI_Datatype);
+size_t pack(const void *buf, MPI_Count count, MPI_Datatype, size_t offset, void *out, size_t len);
+size_t unpack(const void *in, size_t len, size_t offset, void *buf, MPI_Count count, MPI_Datatype);
 
 // Visit the contiguous blocks (pointer, length) of `count` elements in order
 // (for writev/readv without copying).
-void for_each_block(const void *buf, int count, MPI_Datatype, const std::function<void(const void *, size_t)> &);
+void for_each_block(const void *buf, MPI_Count count, MPI_Datatype, const std::function<void(const void *, size_t)> &);
 
 MPI_Count elements(MPI_Datatype, size_t bytes);  // MPI_Get_elements: basic elements in `bytes`, or MPI_UNDEFINED
+// MPI_Status_set_elements: the bytes that hold the first `elements` basic
+// elements of a stream of this type.
+size_t bytes_of_elements(MPI_Datatype, MPI_Count elements);
 
 // Additions beyond the contract page.
 //

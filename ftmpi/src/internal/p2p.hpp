@@ -17,10 +17,10 @@
 namespace ftmpi::p2p {
 enum class Channel { user, collective };  // collective = context + 1
 
-int isend(const void *buf, int count, MPI_Datatype, int dest, int tag, MPI_Comm, Channel, MPI_Request *);
-int irecv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Request *);
-int send(const void *buf, int count, MPI_Datatype, int dest, int tag, MPI_Comm, Channel);
-int recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Status *);
+int isend(const void *buf, MPI_Count count, MPI_Datatype, int dest, int tag, MPI_Comm, Channel, MPI_Request *);
+int irecv(void *buf, MPI_Count count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Request *);
+int send(const void *buf, MPI_Count count, MPI_Datatype, int dest, int tag, MPI_Comm, Channel);
+int recv(void *buf, MPI_Count count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Status *);
 // MPI_Waitall without error-handler calls; statuses may be MPI_STATUSES_IGNORE.
 // Returns MPI_SUCCESS or MPI_ERR_IN_STATUS (per-request codes in statuses,
 // or the first failing request's code when statuses are ignored).

@@ -14,7 +14,7 @@ inline int remote_size(MPI_Comm c) {
     return c->inter && c->remote ? static_cast<int>(c->remote->world.size()) : c->size;
 }
 
-inline int check_common(MPI_Comm comm, int count, MPI_Datatype type) {
+inline int check_common(MPI_Comm comm, MPI_Count count, MPI_Datatype type) {
     if (!runtime::initialized() || runtime::finalized()) return MPI_ERR_OTHER;
     if (!comm::valid(comm)) return MPI_ERR_COMM;
     if (count < 0) return MPI_ERR_COUNT;

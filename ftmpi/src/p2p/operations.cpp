@@ -12,7 +12,7 @@ namespace ftmpi::p2p {
 
 namespace {
 
-ftmpi_request_s *build(RequestKind kind, const void *buf, int count, MPI_Datatype type, int rank, int tag,
+ftmpi_request_s *build(RequestKind kind, const void *buf, MPI_Count count, MPI_Datatype type, int rank, int tag,
                        MPI_Comm comm, Channel channel, SendMode mode) {
     auto *r = new ftmpi_request_s();
     r->kind = kind;
@@ -30,17 +30,17 @@ ftmpi_request_s *build(RequestKind kind, const void *buf, int count, MPI_Datatyp
 // An empty operation may name no datatype (count 0 with
 // MPI_DATATYPE_NULL), as MPICH accepts: nothing moves, so it moves as zero
 // MPI_BYTEs. Any other use of MPI_DATATYPE_NULL stays MPI_ERR_TYPE.
-MPI_Datatype moved_type(int count, MPI_Datatype type) {
+MPI_Datatype moved_type(MPI_Count count, MPI_Datatype type) {
     return count == 0 && type == MPI_DATATYPE_NULL ? MPI_BYTE : type;
 }
 
-int check_send(int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel) {
+int check_send(MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel) {
     if (int e = check_common(comm, count, type)) return e;
     if (int e = check_dest(comm, dest)) return e;
     return check_send_tag(tag, channel);
 }
 
-int check_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel) {
+int check_recv(MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel) {
     if (int e = check_common(comm, count, type)) return e;
     if (int e = check_source(comm, source)) return e;
     return check_recv_tag(tag, channel);
@@ -79,7 +79,7 @@ int hand_out_persistent(MPI_Request r, MPI_Datatype type, MPI_Request *request) 
 
 }  // namespace
 
-int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
+int start_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
                SendMode mode, MPI_Request *request, bool *completed) {
     if (!request) return MPI_ERR_REQUEST;
     type = moved_type(count, type);
@@ -93,7 +93,7 @@ int start_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     return MPI_SUCCESS;
 }
 
-int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
+int start_recv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
                MPI_Request *request, bool *completed) {
     if (!request) return MPI_ERR_REQUEST;
     type = moved_type(count, type);
@@ -104,8 +104,8 @@ int start_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
     return MPI_SUCCESS;
 }
 
-int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, SendMode mode,
-                         MPI_Request *request) {
+int make_persistent_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                         SendMode mode, MPI_Request *request) {
     if (!request) return MPI_ERR_REQUEST;
     type = moved_type(count, type);
     if (int e = check_send(count, type, dest, tag, comm, Channel::user)) return e;
@@ -113,7 +113,7 @@ int make_persistent_send(const void *buf, int count, MPI_Datatype type, int dest
     return hand_out_persistent(r, type, request);
 }
 
-int make_persistent_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+int make_persistent_recv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Request *request) {
     if (!request) return MPI_ERR_REQUEST;
     type = moved_type(count, type);
@@ -476,23 +476,23 @@ int wait_unless_revoked(MPI_Request *rp, MPI_Status *status, MPI_Comm comm) {
     return wait_all(1, rp, status);
 }
 
-int isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
+int isend(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel,
           MPI_Request *request) {
     return start_send(buf, count, type, dest, tag, comm, channel, SendMode::standard, request);
 }
 
-int irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
+int irecv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
           MPI_Request *request) {
     return start_recv(buf, count, type, source, tag, comm, channel, request);
 }
 
-int send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel) {
+int send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, Channel channel) {
     MPI_Request r;
     if (int e = isend(buf, count, type, dest, tag, comm, channel, &r)) return e;
     return wait_one(&r, MPI_STATUS_IGNORE);
 }
 
-int recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
+int recv(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm, Channel channel,
          MPI_Status *status) {
     MPI_Request r;
     if (int e = irecv(buf, count, type, source, tag, comm, channel, &r)) return e;

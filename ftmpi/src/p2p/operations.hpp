@@ -10,14 +10,14 @@ namespace ftmpi::p2p {
 // Validates and starts a send/receive; on error returns it and *request is
 // untouched. *completed (if given): the operation completed while it was
 // started (Engine::post), so a blocking call may retire it without waiting.
-int start_send(const void *buf, int count, MPI_Datatype, int dest, int tag, MPI_Comm, Channel, SendMode,
+int start_send(const void *buf, MPI_Count count, MPI_Datatype, int dest, int tag, MPI_Comm, Channel, SendMode,
                MPI_Request *request, bool *completed = nullptr);
-int start_recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Request *request,
+int start_recv(void *buf, MPI_Count count, MPI_Datatype, int source, int tag, MPI_Comm, Channel, MPI_Request *request,
                bool *completed = nullptr);
 // A persistent request: validated and built, not started.
-int make_persistent_send(const void *buf, int count, MPI_Datatype, int dest, int tag, MPI_Comm, SendMode,
+int make_persistent_send(const void *buf, MPI_Count count, MPI_Datatype, int dest, int tag, MPI_Comm, SendMode,
                          MPI_Request *request);
-int make_persistent_recv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, MPI_Request *request);
+int make_persistent_recv(void *buf, MPI_Count count, MPI_Datatype, int source, int tag, MPI_Comm, MPI_Request *request);
 int start_persistent(MPI_Request);
 // MPI_Start of a persistent collective (persistent_collective.cpp).
 int start_persistent_collective(MPI_Request);

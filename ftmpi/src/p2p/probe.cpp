@@ -52,7 +52,7 @@ int probe(int source, int tag, MPI_Comm comm, bool block, bool take, int *flag, 
     return MPI_SUCCESS;
 }
 
-int matched_receive(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) {
+int matched_receive(void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) {
     if (!message || *message == MPI_MESSAGE_NULL) return MPI_ERR_REQUEST;
     if (*message == MPI_MESSAGE_NO_PROC) {
         // Receiving from MPI_PROC_NULL: an empty, already complete receive.
@@ -118,22 +118,29 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
 }
 FTMPI_PMPI(Improbe)
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) noexcept {
-    KeepStatusError keep(status);
-    MPI_Comm comm = message && *message && *message != MPI_MESSAGE_NO_PROC ? (*message)->comm : MPI_COMM_WORLD;
-    return guarded(comm, "MPI_Mrecv", [&] {
-        MPI_Request r;
-        if (int e = matched_receive(buf, count, type, message, &r)) return e;
-        return wait_one(&r, status);
-    });
-}
-FTMPI_PMPI(Mrecv)
-
-int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) noexcept {
-    MPI_Comm comm = message && *message && *message != MPI_MESSAGE_NO_PROC ? (*message)->comm : MPI_COMM_WORLD;
-    if (!request) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Imrecv");
-    return guarded(comm, "MPI_Imrecv", [&] { return matched_receive(buf, count, type, message, request); });
-}
-FTMPI_PMPI(Imrecv)
+// Each matched receive twice: the int form and the large-count (`_c`) form.
+#define FTMPI_MATCHED_RECEIVES(Suffix, Count)                                                                          \
+    int MPI_Mrecv##Suffix(void *buf, Count count, MPI_Datatype type, MPI_Message *message,                             \
+                          MPI_Status *status) noexcept {                                                               \
+        KeepStatusError keep(status);                                                                                  \
+        MPI_Comm comm = message && *message && *message != MPI_MESSAGE_NO_PROC ? (*message)->comm : MPI_COMM_WORLD;    \
+        return guarded(comm, "MPI_Mrecv" #Suffix, [&] {                                                                \
+            MPI_Request r;                                                                                             \
+            if (int e = matched_receive(buf, count, type, message, &r)) return e;                                      \
+            return wait_one(&r, status);                                                                               \
+        });                                                                                                            \
+    }                                                                                                                  \
+    FTMPI_PMPI(Mrecv##Suffix)                                                                                          \
+    int MPI_Imrecv##Suffix(void *buf, Count count, MPI_Datatype type, MPI_Message *message,                            \
+                           MPI_Request *request) noexcept {                                                            \
+        MPI_Comm comm = message && *message && *message != MPI_MESSAGE_NO_PROC ? (*message)->comm : MPI_COMM_WORLD;    \
+        if (!request) return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Imrecv" #Suffix);                              \
+        return guarded(comm, "MPI_Imrecv" #Suffix,                                                                     \
+                       [&] { return matched_receive(buf, count, type, message, request); });                           \
+    }                                                                                                                  \
+    FTMPI_PMPI(Imrecv##Suffix)
+FTMPI_MATCHED_RECEIVES(, int)
+FTMPI_MATCHED_RECEIVES(_c, MPI_Count)
+#undef FTMPI_MATCHED_RECEIVES
 
 }  // extern "C"

@@ -35,7 +35,7 @@ struct ftmpi_request_s {
 
     // The operation as the user gave it (kept for persistent restarts).
     void *buf = nullptr;
-    int count = 0;
+    MPI_Count count = 0;  // elements of type: any number, not only an int's
     MPI_Datatype type = MPI_DATATYPE_NULL;
     MPI_Comm comm = MPI_COMM_NULL;
     ftmpi::p2p::Channel channel = ftmpi::p2p::Channel::user;

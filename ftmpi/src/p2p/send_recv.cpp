@@ -1,5 +1,7 @@
 // MPI_Send/Bsend/Ssend/Rsend, their I-forms, MPI_Recv,
-// MPI_Irecv, MPI_Sendrecv and MPI_Sendrecv_replace.
+// MPI_Irecv, MPI_Sendrecv and MPI_Sendrecv_replace, each with its MPI-4
+// large-count (`_c`) twin: both forms run the same code with an MPI_Count.
+#include "internal/datatype.hpp"
 #include "p2p/binding.hpp"
 #include "p2p/checks.hpp"
 #include "p2p/engine.hpp"
@@ -12,7 +14,8 @@ using ftmpi::p2p::Channel;
 
 namespace {
 
-int blocking_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, SendMode mode) {
+int blocking_send(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  SendMode mode) {
     MPI_Request r;
     bool completed = false;
     if (int e = start_send(buf, count, type, dest, tag, comm, Channel::user, mode, &r, &completed)) return e;
@@ -20,8 +23,8 @@ int blocking_send(const void *buf, int count, MPI_Datatype type, int dest, int t
     return completed ? retire(&r, MPI_STATUS_IGNORE) : wait_one(&r, MPI_STATUS_IGNORE);
 }
 
-int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+int sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+             MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
     MPI_Request rs[2];
     if (int e = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, Channel::user, &rs[0])) return e;
     if (int e =
@@ -37,110 +40,94 @@ int sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
     return e;
 }
 
+int receive(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status) {
+    MPI_Request r;
+    bool completed = false;
+    if (int e = start_recv(buf, count, type, source, tag, comm, Channel::user, &r, &completed)) return e;
+    // The message had arrived: nothing to wait for (an ANY_SOURCE receive
+    // that failures may stop is complete too, so it needs no check).
+    return completed ? retire(&r, status) : wait_one(&r, status, true);
+}
+
+// Sends from a packed copy so the receive can land in buf.
+int sendrecv_replace(void *buf, MPI_Count count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                     MPI_Comm comm, MPI_Status *status) {
+    if (int e = check_common(comm, count, type)) return e;
+    const size_t bytes = static_cast<size_t>(count) * ftmpi::dt::size(type);
+    std::vector<char> copy(bytes);
+    if (bytes) ftmpi::dt::pack(buf, count, type, 0, copy.data(), bytes);
+    return sendrecv(copy.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, dest, sendtag, buf, count, type, source,
+                    recvtag, comm, status);
+}
+
 }  // namespace
 
 extern "C" {
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) noexcept {
-    return guarded(comm, "MPI_Send",
-                   [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::standard); });
-}
-FTMPI_PMPI(Send)
+#define FTMPI_BLOCKING_SEND(Name, Suffix, Count, mode)                                                                 \
+    int MPI_##Name##Suffix(const void *buf, Count count, MPI_Datatype type, int dest, int tag,                         \
+                           MPI_Comm comm) noexcept {                                                                   \
+        return guarded(comm, "MPI_" #Name #Suffix,                                                                     \
+                       [&] { return blocking_send(buf, count, type, dest, tag, comm, mode); });                        \
+    }                                                                                                                  \
+    FTMPI_PMPI(Name##Suffix)
 
-int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) noexcept {
-    return guarded(comm, "MPI_Bsend",
-                   [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::buffered); });
-}
-FTMPI_PMPI(Bsend)
+#define FTMPI_NONBLOCKING_SEND(Name, Suffix, Count, mode)                                                              \
+    int MPI_##Name##Suffix(const void *buf, Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,          \
+                           MPI_Request *request) noexcept {                                                            \
+        return guarded(comm, "MPI_" #Name #Suffix,                                                                     \
+                       [&] { return start_send(buf, count, type, dest, tag, comm, Channel::user, mode, request); });   \
+    }                                                                                                                  \
+    FTMPI_PMPI(Name##Suffix)
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) noexcept {
-    return guarded(comm, "MPI_Ssend",
-                   [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::synchronous); });
-}
-FTMPI_PMPI(Ssend)
+#define FTMPI_RECEIVES(Suffix, Count)                                                                                  \
+    int MPI_Recv##Suffix(void *buf, Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,                \
+                         MPI_Status *status) noexcept {                                                                \
+        KeepStatusError keep(status);                                                                                  \
+        return guarded(comm, "MPI_Recv" #Suffix,                                                                       \
+                       [&] { return receive(buf, count, type, source, tag, comm, status); });                          \
+    }                                                                                                                  \
+    FTMPI_PMPI(Recv##Suffix)                                                                                           \
+    int MPI_Irecv##Suffix(void *buf, Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,               \
+                          MPI_Request *request) noexcept {                                                             \
+        return guarded(comm, "MPI_Irecv" #Suffix,                                                                      \
+                       [&] { return start_recv(buf, count, type, source, tag, comm, Channel::user, request); });       \
+    }                                                                                                                  \
+    FTMPI_PMPI(Irecv##Suffix)                                                                                          \
+    int MPI_Sendrecv##Suffix(const void *sendbuf, Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,       \
+                             void *recvbuf, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,           \
+                             MPI_Comm comm, MPI_Status *status) noexcept {                                             \
+        return guarded(comm, "MPI_Sendrecv" #Suffix, [&] {                                                             \
+            return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,         \
+                            recvtag, comm, status);                                                                    \
+        });                                                                                                            \
+    }                                                                                                                  \
+    FTMPI_PMPI(Sendrecv##Suffix)                                                                                       \
+    int MPI_Sendrecv_replace##Suffix(void *buf, Count count, MPI_Datatype type, int dest, int sendtag, int source,     \
+                                     int recvtag, MPI_Comm comm, MPI_Status *status) noexcept {                        \
+        return guarded(comm, "MPI_Sendrecv_replace" #Suffix, [&] {                                                     \
+            return sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);                   \
+        });                                                                                                            \
+    }                                                                                                                  \
+    FTMPI_PMPI(Sendrecv_replace##Suffix)
 
-int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) noexcept {
-    return guarded(comm, "MPI_Rsend",
-                   [&] { return blocking_send(buf, count, type, dest, tag, comm, SendMode::ready); });
-}
-FTMPI_PMPI(Rsend)
+// Each call twice: the int form and the MPI-4 large-count form.
+#define FTMPI_TWINS(Define, Name, mode) Define(Name, , int, mode) Define(Name, _c, MPI_Count, mode)
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-              MPI_Request *request) noexcept {
-    return guarded(comm, "MPI_Isend", [&] {
-        return start_send(buf, count, type, dest, tag, comm, Channel::user, SendMode::standard, request);
-    });
-}
-FTMPI_PMPI(Isend)
+FTMPI_TWINS(FTMPI_BLOCKING_SEND, Send, SendMode::standard)
+FTMPI_TWINS(FTMPI_BLOCKING_SEND, Bsend, SendMode::buffered)
+FTMPI_TWINS(FTMPI_BLOCKING_SEND, Ssend, SendMode::synchronous)
+FTMPI_TWINS(FTMPI_BLOCKING_SEND, Rsend, SendMode::ready)
+FTMPI_TWINS(FTMPI_NONBLOCKING_SEND, Isend, SendMode::standard)
+FTMPI_TWINS(FTMPI_NONBLOCKING_SEND, Ibsend, SendMode::buffered)
+FTMPI_TWINS(FTMPI_NONBLOCKING_SEND, Issend, SendMode::synchronous)
+FTMPI_TWINS(FTMPI_NONBLOCKING_SEND, Irsend, SendMode::ready)
+FTMPI_RECEIVES(, int)
+FTMPI_RECEIVES(_c, MPI_Count)
 
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) noexcept {
-    return guarded(comm, "MPI_Ibsend", [&] {
-        return start_send(buf, count, type, dest, tag, comm, Channel::user, SendMode::buffered, request);
-    });
-}
-FTMPI_PMPI(Ibsend)
-
-int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) noexcept {
-    return guarded(comm, "MPI_Issend", [&] {
-        return start_send(buf, count, type, dest, tag, comm, Channel::user, SendMode::synchronous, request);
-    });
-}
-FTMPI_PMPI(Issend)
-
-int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) noexcept {
-    return guarded(comm, "MPI_Irsend", [&] {
-        return start_send(buf, count, type, dest, tag, comm, Channel::user, SendMode::ready, request);
-    });
-}
-FTMPI_PMPI(Irsend)
-
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status) noexcept {
-    KeepStatusError keep(status);
-    return guarded(comm, "MPI_Recv", [&] {
-        MPI_Request r;
-        bool completed = false;
-        if (int e = start_recv(buf, count, type, source, tag, comm, Channel::user, &r, &completed)) return e;
-        // The message had arrived: nothing to wait for (an ANY_SOURCE receive
-        // that failures may stop is complete too, so it needs no check).
-        return completed ? retire(&r, status) : wait_one(&r, status, true);
-    });
-}
-FTMPI_PMPI(Recv)
-
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-              MPI_Request *request) noexcept {
-    return guarded(comm, "MPI_Irecv",
-                   [&] { return start_recv(buf, count, type, source, tag, comm, Channel::user, request); });
-}
-FTMPI_PMPI(Irecv)
-
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                 MPI_Status *status) noexcept {
-    return guarded(comm, "MPI_Sendrecv", [&] {
-        return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                        comm, status);
-    });
-}
-FTMPI_PMPI(Sendrecv)
-
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                         MPI_Comm comm, MPI_Status *status) noexcept {
-    return guarded(comm, "MPI_Sendrecv_replace", [&]() -> int {
-        if (int e = check_common(comm, count, type)) return e;
-        // Send from a packed copy so the receive can land in buf.
-        int packed_size = 0;
-        if (int e = PMPI_Pack_size(count, type, comm, &packed_size)) return e;
-        std::vector<char> copy(static_cast<size_t>(packed_size));
-        int position = 0;
-        if (int e = PMPI_Pack(buf, count, type, copy.data(), packed_size, &position, comm)) return e;
-        return sendrecv(copy.data(), position, MPI_PACKED, dest, sendtag, buf, count, type, source, recvtag, comm,
-                        status);
-    });
-}
-FTMPI_PMPI(Sendrecv_replace)
+#undef FTMPI_TWINS
+#undef FTMPI_RECEIVES
+#undef FTMPI_NONBLOCKING_SEND
+#undef FTMPI_BLOCKING_SEND
 
 }  // extern "C"

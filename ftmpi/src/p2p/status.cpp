@@ -44,7 +44,8 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type, MPI_Count c
     return p2p::guarded(MPI_COMM_WORLD, "MPI_Status_set_elements_x", [&] {
         if (!status || count < 0) return MPI_ERR_ARG;
         if (!dt::valid(type)) return MPI_ERR_TYPE;
-        status->ftmpi_count = static_cast<size_t>(count) * dt::size(type);
+        // `count` counts basic elements, not elements of `type`.
+        status->ftmpi_count = dt::bytes_of_elements(type, count);
         return MPI_SUCCESS;
     });
 }

@@ -1,6 +1,7 @@
 /* The MPI-4 `_c` large-count calls: counts that fit an int work as the int
- * calls; larger ones are refused with MPI_ERR_COUNT through the
- * communicator's error handler. */
+ * calls; larger ones work in point-to-point and datatype constructors, and
+ * are refused with MPI_ERR_COUNT through the communicator's error handler
+ * by the collectives. */
 #include "support/check.h"
 
 #include <limits.h>
@@ -43,15 +44,24 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Unpack_c(packed, sizeof packed, &position, in, 4, MPI_INT, MPI_COMM_WORLD));
     CHECK(in[2] == rank + 2, "Unpack_c");
 
-    /* Counts past INT_MAX: MPI_ERR_COUNT, nothing sent. */
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /* Counts past INT_MAX. A receive may be that large (only the message's
+     * 4 ints are written); a contiguous type may; a collective refuses them
+     * with MPI_ERR_COUNT. */
     const MPI_Count huge = (MPI_Count)INT_MAX + 1;
-    CHECK_CLASS(MPI_Send_c(out, huge, MPI_INT, next, 3, MPI_COMM_WORLD), MPI_ERR_COUNT);
-    CHECK_CLASS(MPI_Recv_c(in, huge, MPI_INT, prev, 3, MPI_COMM_WORLD, &st), MPI_ERR_COUNT);
+    CHECK_MPI(MPI_Irecv_c(in, huge, MPI_INT, prev, 3, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Send_c(out, 4, MPI_INT, next, 3, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Wait(&r, &st));
+    CHECK_MPI(MPI_Get_count_c(&st, MPI_INT, &count));
+    CHECK(count == 4 && in[3] == prev + 3, "Irecv_c of a huge count: count %lld", (long long)count);
+    MPI_Datatype big;
+    CHECK_MPI(MPI_Type_contiguous_c(huge, MPI_INT, &big));
+    CHECK_MPI(MPI_Type_size_c(big, &tsize));
+    CHECK(tsize == 4 * huge, "Type_contiguous_c(INT_MAX + 1) size %lld", (long long)tsize);
+    MPI_Type_free(&big);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK_CLASS(MPI_Send_c(out, -1, MPI_INT, next, 3, MPI_COMM_WORLD), MPI_ERR_COUNT);
     CHECK_CLASS(MPI_Bcast_c(out, huge, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
     CHECK_CLASS(MPI_Allreduce_c(out, in, huge, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT);
-    MPI_Datatype big;
-    CHECK_CLASS(MPI_Type_contiguous_c(huge, MPI_INT, &big), MPI_ERR_COUNT);
     MPI_Type_free(&v);
     MPI_Finalize();
     return 0;

@@ -4,7 +4,9 @@
  * other point-to-point forms, one-sided, I/O, datatype constructors with
  * arrays, external32, reductions. Counts that fit an int work as the int
  * calls (results checked); larger ones, in a scalar or an array, are
- * refused with MPI_ERR_COUNT through the object's error handler. */
+ * refused with MPI_ERR_COUNT through the object's error handler where the
+ * call moves at most INT_MAX elements (collectives, one-sided, I/O); datatype
+ * constructors and point-to-point take them. */
 #include "support/check.h"
 
 #include <limits.h>
@@ -123,7 +125,7 @@ static void point_to_point(int rank, int size) {
     CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Request_free(&r));
     CHECK(x == prev, "Ssend_init_c delivered %d", x);
-    CHECK_CLASS(MPI_Sendrecv_replace_c(&x, too_big, MPI_INT, next, 7, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+    CHECK_CLASS(MPI_Sendrecv_replace_c(&x, -1, MPI_INT, next, 7, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
                 MPI_ERR_COUNT);
     static char attached[1024 + MPI_BSEND_OVERHEAD];
     void *back;
@@ -200,8 +202,22 @@ static void datatypes(void) {
     CHECK_MPI(MPI_Type_size_c(t, &size));
     CHECK(size == 16, "Type_create_subarray_c size %lld", (long long)size);
     MPI_Type_free(&t);
+    /* A block length no int holds: the type is built (never touched here),
+     * and its arguments are large counts, which the int envelope cannot give. */
     const MPI_Count big[2] = {1, too_big};
-    CHECK_CLASS(MPI_Type_indexed_c(2, big, displs, MPI_INT, &t), MPI_ERR_COUNT);
+    CHECK_MPI(MPI_Type_indexed_c(2, big, displs, MPI_INT, &t));
+    CHECK_MPI(MPI_Type_size_c(t, &size));
+    CHECK(size == 4 * (1 + too_big), "Type_indexed_c with a large block: size %lld", (long long)size);
+    CHECK_MPI(MPI_Type_get_envelope_c(t, &ni, &na, &nl, &nd, &combiner));
+    CHECK(combiner == MPI_COMBINER_INDEXED && ni == 0 && na == 0 && nl == 5 && nd == 1,
+          "Type_get_envelope_c of a large type: %lld %lld %lld %lld", (long long)ni, (long long)na, (long long)nl,
+          (long long)nd);
+    MPI_Count large[5];
+    CHECK_MPI(MPI_Type_get_contents_c(t, 0, 0, 5, 1, NULL, NULL, large, types));
+    CHECK(large[0] == 2 && large[2] == too_big && large[4] == 3 && types[0] == MPI_INT, "Type_get_contents_c large");
+    int ni_int, na_int, nd_int;
+    CHECK_CLASS(MPI_Type_get_envelope(t, &ni_int, &na_int, &nd_int, &combiner), MPI_ERR_TYPE);
+    MPI_Type_free(&t);
     CHECK_MPI(MPI_Type_create_hvector_c(2, 1, 16, MPI_INT, &t));
     CHECK_MPI(MPI_Type_get_extent_c(t, &lb, &extent));
     CHECK(extent == 20, "Type_create_hvector_c extent %lld", (long long)extent);

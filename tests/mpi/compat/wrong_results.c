@@ -208,13 +208,15 @@ static void status_error_kept(int rank, int size) {
 }
 
 /* Get_elements(_x) and Get_count on types larger than INT_MAX bytes (the
- * MPICH large-count checks; no buffer of that size is ever touched). */
+ * MPICH large-count checks; no buffer of that size is ever touched). The
+ * count given to MPI_Status_set_elements(_x) is of basic elements, what
+ * MPI_Get_elements then returns: `expected` of them make one `type`. */
 static void check_set_elements(MPI_Datatype type, MPI_Count expected) {
     MPI_Status status;
     MPI_Count elements_x = -5;
     int elements = -5, count = -5;
     if (expected <= INT_MAX) {
-        CHECK_MPI(MPI_Status_set_elements(&status, type, 1));
+        CHECK_MPI(MPI_Status_set_elements(&status, type, (int)expected));
         CHECK_MPI(MPI_Get_elements(&status, type, &elements));
         CHECK_MPI(MPI_Get_elements_x(&status, type, &elements_x));
         CHECK_MPI(MPI_Get_count(&status, type, &count));
@@ -222,7 +224,7 @@ static void check_set_elements(MPI_Datatype type, MPI_Count expected) {
               "set_elements: elements %d, elements_x %lld, count %d, expected %lld", elements, (long long)elements_x,
               count, (long long)expected);
     }
-    CHECK_MPI(MPI_Status_set_elements_x(&status, type, 1));
+    CHECK_MPI(MPI_Status_set_elements_x(&status, type, expected));
     CHECK_MPI(MPI_Get_elements(&status, type, &elements));
     CHECK_MPI(MPI_Get_elements_x(&status, type, &elements_x));
     CHECK_MPI(MPI_Get_count(&status, type, &count));

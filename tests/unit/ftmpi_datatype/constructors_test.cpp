@@ -7,6 +7,7 @@
 #include "type.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -109,6 +110,46 @@ TEST_CASE("a huge vector costs one block, before and after commit") {
     CHECK(v->layout.blocks.size() == 1);
     CHECK(v->size == 800'000'000u);
     release(v);
+}
+
+TEST_CASE("counts past INT_MAX: 64-bit size and extent, arguments kept as large counts") {
+    const Count big = Count{INT32_MAX} + 10;
+    Type *c = make_contiguous(big, INT);
+    CHECK(c->size == static_cast<size_t>(big) * 4);
+    CHECK(c->extent() == big * 4);
+    CHECK(c->ints.empty());
+    CHECK(c->large_counts == std::vector<std::int64_t>{big});
+    // The same values from an int-sized call stay ints.
+    Type *small = make_contiguous(7, INT);
+    CHECK(small->ints == std::vector<int>{7});
+    CHECK(small->large_counts.empty());
+    // An hindexed block past INT_MAX elements: integers, then displacements.
+    const Count bl[] = {1, big};
+    const Aint disp[] = {0, 8};
+    Type *h = make_hindexed(std::span<const Count>(bl), disp, INT);
+    CHECK(h->size == static_cast<size_t>(big + 1) * 4);
+    CHECK(h->large_counts == std::vector<std::int64_t>{2, 1, big, 0, 8});
+    CHECK(h->aints.empty());
+    release(c);
+    release(small);
+    release(h);
+}
+
+TEST_CASE("bytes_of is the inverse of elements_in") {
+    // {char, double} pairs, three of them per element: a struct's signature.
+    const int bl[] = {1, 1};
+    const Aint disp[] = {0, 8};
+    Type *const members[] = {&ftmpi_dt_char.object, &ftmpi_dt_double.object};
+    Type *pair = make_struct(bl, disp, members);
+    Type *three = make_contiguous(3, pair);
+    for (size_t n = 0; n < 20; ++n) {
+        const size_t bytes = bytes_of(three->sig, n);
+        CHECK(elements_in(three->sig, bytes) == static_cast<std::int64_t>(n));
+    }
+    CHECK(bytes_of(three->sig, 6) == three->size);
+    CHECK(bytes_of(three->sig, 7) == three->size + 1);
+    release(pair);
+    release(three);
 }
 
 TEST_CASE("hvector stride is in bytes") {

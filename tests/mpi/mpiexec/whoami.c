@@ -30,14 +30,16 @@ int main(int argc, char **argv) {
     int first = -1;
     for (int c = 0; c < CPU_SETSIZE && first < 0; ++c)
         if (CPU_ISSET(c, &set)) first = c;
+    int *universe = NULL, has_universe = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe, &has_universe);
     const char *mode = getenv("FTMPI_COMM_MODE");
     const char *foo = getenv("FOO");
     /* A barrier first, so every rank is up before anyone prints. */
     MPI_Barrier(MPI_COMM_WORLD);
     printf("whoami rank=%d size=%d program=%s arg=%s comm_mode=%s errhandler=%s info_errhandler=%s cpus=%d "
-           "first_cpu=%d foo=%s\n",
+           "first_cpu=%d universe=%d foo=%s\n",
            rank, size, PROGRAM, argc > 1 ? argv[1] : "-", mode ? mode : "-", handler, flag ? info_value : "unset",
-           CPU_COUNT(&set), first, foo ? foo : "-");
+           CPU_COUNT(&set), first, has_universe ? *universe : -1, foo ? foo : "-");
     MPI_Finalize();
     return 0;
 }

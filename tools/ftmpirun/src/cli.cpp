@@ -39,6 +39,10 @@ void declare_options(CLI::App &app, Options &o, AppContext &ctx) {
     app.add_option("--timeout", o.timeout_s, "kill the job after S seconds (exit status 124)")
         ->check(CLI::PositiveNumber);
     app.add_flag("--oversubscribe", o.oversubscribe, "allow more ranks than slots");
+    app.add_option("--universe-size,--usize", o.universe_size,
+                   "MPI_UNIVERSE_SIZE: how many processes the program may count on in all, spawned ones included "
+                   "(default: the slots of the job's hosts, at least -np; MPICH's -usize)")
+        ->check(CLI::PositiveNumber);
     app.add_option("--wdir", ctx.wdir, "working directory of the ranks (default: this one)");
     app.add_option("--hcore", o.hcore, "HOST:PORT of a daemon of the VM (env HARNESS_HCORE)");
     app.add_option("--root", o.root, "HARNESS root whose local daemon to use (env HARNESS_ROOT, default ~/.harness)");

@@ -33,6 +33,7 @@ struct Options {
     std::string output_buffering = "line";
     double timeout_s = 0;
     bool oversubscribe = false;
+    int universe_size = 0;  // --universe-size / -usize; 0: the slots of the job's hosts
     std::string wdir;
     std::string hcore;
     std::string root;

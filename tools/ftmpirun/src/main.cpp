@@ -272,10 +272,12 @@ int run(const Options &o) {
     exports_of(o.apps.front(), common_env);
     common_env.push_back("FTMPI_OUTPUT_BUFFERING=" + o.output_buffering);
     // MPI_UNIVERSE_SIZE: how many processes the job's hosts have slots for
-    // (what a program that spawns workers asks), at least the job's size.
+    // (what a program that spawns workers asks), at least the job's size,
+    // unless the user said (--universe-size). Spawned processes inherit it.
     int slots = 0;
     for (const auto &h : hosts) slots += h.slots;
-    common_env.push_back("FTMPI_UNIVERSE_SIZE=" + std::to_string(std::max(slots, np)));
+    const int universe = o.universe_size > 0 ? o.universe_size : std::max(slots, np);
+    common_env.push_back("FTMPI_UNIVERSE_SIZE=" + std::to_string(universe));
     if (!o.initial_errhandler.empty()) common_env.push_back("FTMPI_INITIAL_ERRHANDLER=" + o.initial_errhandler);
     if (o.bind_to != "none") common_env.push_back("FTMPI_BIND=" + o.bind_to);
     for (std::size_t k = 0; k < o.apps.size(); ++k) {

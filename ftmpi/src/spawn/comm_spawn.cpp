@@ -18,6 +18,9 @@
 #include "spawn/launcher_request.hpp"
 #include "spawn/tags.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -31,6 +34,35 @@ std::string info_value(MPI_Info info, const char *key) {
     int flag = 0;
     if (PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag) != MPI_SUCCESS || !flag) return {};
     return value;
+}
+
+// The reserved info key "path" (MPI-3.1 §10.3.4): directories, separated
+// by ':', where the program is looked for before the launching daemon's
+// PATH. A command without '/' found there as an executable file is given
+// to the launcher by its full name (relative directories count from this
+// process's working directory); the directories are read here, on the
+// root's host, so on another host the name must mean the same file (a
+// shared file system, as for any path the program names).
+std::string command_in_path(const std::string &command, MPI_Info info) {
+    const std::string path = info_value(info, "path");
+    if (path.empty() || command.find('/') != std::string::npos) return command;
+    size_t start = 0;
+    while (start <= path.size()) {
+        const size_t end = std::min(path.find(':', start), path.size());
+        std::string dir = path.substr(start, end - start);
+        start = end + 1;
+        if (dir.empty()) continue;
+        if (dir.front() != '/') {
+            char cwd[4096];
+            if (getcwd(cwd, sizeof cwd) == nullptr) continue;
+            dir = std::string(cwd) + "/" + dir;
+        }
+        const std::string candidate = dir + "/" + command;
+        struct stat st {};
+        if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return command;
 }
 
 std::vector<std::string> arguments(char **argv) {
@@ -103,7 +135,7 @@ extern "C" int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, M
     std::vector<App> apps;
     if (ftmpi::comm::valid(comm) && !comm->inter && comm->rank == root) {
         App a;
-        a.command = command != nullptr ? command : "";
+        a.command = ftmpi::spawn::command_in_path(command != nullptr ? command : "", info);
         a.argv = ftmpi::spawn::arguments(argv);
         a.count = maxprocs;
         a.host = ftmpi::spawn::info_value(info, "host");
@@ -123,11 +155,12 @@ extern "C" int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], cha
             return ftmpi::comm::raise(comm, MPI_ERR_ARG, "MPI_Comm_spawn_multiple");
         for (int i = 0; i < count; ++i) {
             App a;
-            a.command = array_of_commands[i] != nullptr ? array_of_commands[i] : "";
+            MPI_Info info = array_of_info != nullptr ? array_of_info[i] : MPI_INFO_NULL;
+            a.command =
+                ftmpi::spawn::command_in_path(array_of_commands[i] != nullptr ? array_of_commands[i] : "", info);
             a.argv = array_of_argv != MPI_ARGVS_NULL ? ftmpi::spawn::arguments(array_of_argv[i])
                                                      : std::vector<std::string>{};
             a.count = array_of_maxprocs[i];
-            MPI_Info info = array_of_info != nullptr ? array_of_info[i] : MPI_INFO_NULL;
             a.host = ftmpi::spawn::info_value(info, "host");
             a.wdir = ftmpi::spawn::info_value(info, "wdir");
             apps.push_back(std::move(a));

@@ -33,9 +33,13 @@ extern "C" int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_C
     if (tag < 0 || tag > INT_MAX - create_group_tag_base - 3) return raise(local_comm, MPI_ERR_TAG, fn);
     const bool leader = local_comm->rank == local_leader;
     // peer_comm and remote_leader matter at the leader only (MPI-3.1 §6.6.2).
+    // peer_comm may be an intercommunicator (one from MPI_Comm_spawn, say):
+    // remote_leader is then a rank of its remote group, as its
+    // point-to-point calls count, and the leaders talk through it the same way.
     if (leader) {
-        if (!valid(peer_comm) || peer_comm->inter) return raise(local_comm, MPI_ERR_COMM, fn);
-        if (remote_leader < 0 || remote_leader >= peer_comm->size || remote_leader == peer_comm->rank)
+        if (!valid(peer_comm)) return raise(local_comm, MPI_ERR_COMM, fn);
+        const int peers = peer_comm->inter ? static_cast<int>(peer_comm->remote->world.size()) : peer_comm->size;
+        if (remote_leader < 0 || remote_leader >= peers || (!peer_comm->inter && remote_leader == peer_comm->rank))
             return raise(local_comm, MPI_ERR_RANK, fn);
     }
     Scope s = led_by(local_comm, local_leader);

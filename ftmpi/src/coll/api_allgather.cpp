@@ -16,7 +16,10 @@ int check_send(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype styp
 int check_allgather(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                     MPI_Datatype rtype) {
     return first_error(check_send(comm, sendbuf, scount, stype), check_data(rcount, rtype),
-                       recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
+                       recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
+                       comm->inter
+                           ? aliased(sendbuf, recvbuf, scount > 0)
+                           : aliased(sendbuf, block_of(recvbuf, MPI_Aint{comm->rank} * rcount, rtype), scount > 0));
 }
 
 void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
@@ -37,8 +40,11 @@ void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
 
 int check_allgatherv(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                      const int rcounts[], const int displs[], MPI_Datatype rtype) {
-    return first_error(check_send(comm, sendbuf, scount, stype), check_counts(peer_count(comm), rcounts, rtype),
-                       displs == nullptr || recvbuf == MPI_IN_PLACE ? MPI_ERR_ARG : MPI_SUCCESS);
+    int err = first_error(check_send(comm, sendbuf, scount, stype), check_counts(peer_count(comm), rcounts, rtype),
+                          displs == nullptr || recvbuf == MPI_IN_PLACE ? MPI_ERR_ARG : MPI_SUCCESS);
+    if (err != MPI_SUCCESS) return err;
+    return comm->inter ? aliased(sendbuf, recvbuf, scount > 0)
+                       : aliased(sendbuf, block_of(recvbuf, displs[comm->rank], rtype), scount > 0);
 }
 
 void build_allgatherv(Schedule &s, const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,

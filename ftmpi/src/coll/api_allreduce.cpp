@@ -11,7 +11,7 @@ int check_allreduce(MPI_Comm comm, const void *sendbuf, void *recvbuf, int count
     int err = first_error(check_data(count, type), check_op(op, type));
     if (err == MPI_SUCCESS && (recvbuf == MPI_IN_PLACE || (sendbuf == MPI_IN_PLACE && comm->inter)))
         err = MPI_ERR_BUFFER;
-    return err;
+    return first_error(err, aliased(sendbuf, recvbuf, count > 0));
 }
 
 void build_allreduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op) {

@@ -98,6 +98,24 @@ inline int in_place_on_inter(MPI_Comm comm, const void *buf) {
     return buf == MPI_IN_PLACE && comm->inter ? MPI_ERR_BUFFER : MPI_SUCCESS;
 }
 
+// One buffer given both as what this rank sends and as where its own
+// result lands (`own_block`: the receive buffer for the reductions and
+// all-to-all, this rank's block of it for the gathers and scatters): the
+// standard forbids such aliasing (MPI_IN_PLACE says it instead), and a
+// schedule would read what it is overwriting. Refused with MPI_ERR_BUFFER
+// as MPICH does, when data moves; other overlaps are not looked for.
+inline int aliased(const void *sendbuf, const void *own_block, bool moves_data) {
+    return moves_data && sendbuf != MPI_IN_PLACE && own_block != MPI_IN_PLACE && sendbuf != nullptr &&
+            sendbuf == own_block
+        ? MPI_ERR_BUFFER
+        : MPI_SUCCESS;
+}
+
+// Where block `index` (in elements of `type`) of buf starts.
+inline const void *block_of(const void *buf, MPI_Aint index, MPI_Datatype type) {
+    return buf == MPI_IN_PLACE || buf == nullptr ? buf : static_cast<const char *>(buf) + index * dt::extent(type);
+}
+
 // Collectives without an intercommunicator form here (Scan, Exscan).
 inline int intra_only(MPI_Comm comm) {
     return comm->inter ? MPI_ERR_COMM : MPI_SUCCESS;

@@ -24,7 +24,10 @@ int check_gather(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype st
     if (err != MPI_SUCCESS) return err;
     err = check_send_side(comm, sendbuf, scount, stype, root);
     if (err == MPI_SUCCESS && is_root(comm, root))
-        err = first_error(check_data(rcount, rtype), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
+        err = first_error(check_data(rcount, rtype), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
+                          comm->inter
+                              ? MPI_SUCCESS
+                              : aliased(sendbuf, block_of(recvbuf, MPI_Aint{comm->rank} * rcount, rtype), scount > 0));
     return err;
 }
 
@@ -54,6 +57,8 @@ int check_gatherv(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype s
     if (err == MPI_SUCCESS && is_root(comm, root)) {
         err = check_counts(peer_count(comm), rcounts, rtype);
         if (err == MPI_SUCCESS && (displs == nullptr || recvbuf == MPI_IN_PLACE)) err = MPI_ERR_ARG;
+        if (err == MPI_SUCCESS && !comm->inter)
+            err = aliased(sendbuf, block_of(recvbuf, displs[comm->rank], rtype), scount > 0);
     }
     return err;
 }

@@ -13,7 +13,9 @@ int check_reduce(MPI_Comm comm, const void *sendbuf, void *recvbuf, int count, M
     if (err == MPI_SUCCESS && (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE) &&
         (comm->inter || comm->rank != root || recvbuf == MPI_IN_PLACE))
         err = MPI_ERR_BUFFER;
-    return err;
+    // The receive buffer counts at the root only.
+    const bool root_here = comm->inter ? root == MPI_ROOT : comm->rank == root;
+    return first_error(err, aliased(sendbuf, recvbuf, root_here && count > 0));
 }
 
 void build_reduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root) {

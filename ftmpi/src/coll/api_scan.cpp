@@ -7,9 +7,9 @@
 namespace ftmpi::coll {
 namespace {
 
-int check_scan(MPI_Comm comm, void *recvbuf, int count, MPI_Datatype type, MPI_Op op) {
+int check_scan(MPI_Comm comm, const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op) {
     return first_error(intra_only(comm), check_data(count, type), check_op(op, type),
-                       recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
+                       recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS, aliased(sendbuf, recvbuf, count > 0));
 }
 
 // Recursive doubling takes log2 p steps; the chain takes p-1 but sends one
@@ -35,7 +35,7 @@ using namespace ftmpi::coll;
 extern "C" int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm) noexcept {
     return blocking(
-        "MPI_Scan", comm, [&] { return check_scan(comm, recvbuf, count, type, op); },
+        "MPI_Scan", comm, [&] { return check_scan(comm, sendbuf, recvbuf, count, type, op); },
         [&](Schedule &s) { build_scan(s, sendbuf, recvbuf, count, type, op, false); });
 }
 FTMPI_PMPI(Scan)
@@ -43,7 +43,7 @@ FTMPI_PMPI(Scan)
 extern "C" int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                          MPI_Request *request) noexcept {
     return nonblocking(
-        "MPI_Iscan", comm, request, [&] { return check_scan(comm, recvbuf, count, type, op); },
+        "MPI_Iscan", comm, request, [&] { return check_scan(comm, sendbuf, recvbuf, count, type, op); },
         [&](Schedule &s) { build_scan(s, sendbuf, recvbuf, count, type, op, false); });
 }
 FTMPI_PMPI(Iscan)
@@ -51,7 +51,7 @@ FTMPI_PMPI(Iscan)
 extern "C" int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                           MPI_Comm comm) noexcept {
     return blocking(
-        "MPI_Exscan", comm, [&] { return check_scan(comm, recvbuf, count, type, op); },
+        "MPI_Exscan", comm, [&] { return check_scan(comm, sendbuf, recvbuf, count, type, op); },
         [&](Schedule &s) { build_scan(s, sendbuf, recvbuf, count, type, op, true); });
 }
 FTMPI_PMPI(Exscan)
@@ -59,7 +59,7 @@ FTMPI_PMPI(Exscan)
 extern "C" int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                            MPI_Request *request) noexcept {
     return nonblocking(
-        "MPI_Iexscan", comm, request, [&] { return check_scan(comm, recvbuf, count, type, op); },
+        "MPI_Iexscan", comm, request, [&] { return check_scan(comm, sendbuf, recvbuf, count, type, op); },
         [&](Schedule &s) { build_scan(s, sendbuf, recvbuf, count, type, op, true); });
 }
 FTMPI_PMPI(Iexscan)

@@ -22,7 +22,10 @@ int check_scatter(MPI_Comm comm, const void *sendbuf, int scount, MPI_Datatype s
     int err = check_root(comm, root);
     if (err == MPI_SUCCESS) err = check_recv_side(comm, recvbuf, rcount, rtype, root);
     if (err == MPI_SUCCESS && is_root(comm, root))
-        err = first_error(check_data(scount, stype), sendbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
+        err = first_error(check_data(scount, stype), sendbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS,
+                          comm->inter
+                              ? MPI_SUCCESS
+                              : aliased(recvbuf, block_of(sendbuf, MPI_Aint{comm->rank} * scount, stype), rcount > 0));
     return err;
 }
 
@@ -52,6 +55,8 @@ int check_scatterv(MPI_Comm comm, const void *sendbuf, const int scounts[], cons
     if (err == MPI_SUCCESS && is_root(comm, root)) {
         err = check_counts(peer_count(comm), scounts, stype);
         if (err == MPI_SUCCESS && (displs == nullptr || sendbuf == MPI_IN_PLACE)) err = MPI_ERR_ARG;
+        if (err == MPI_SUCCESS && !comm->inter)
+            err = aliased(recvbuf, block_of(sendbuf, displs[comm->rank], stype), rcount > 0);
     }
     return err;
 }

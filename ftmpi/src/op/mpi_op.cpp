@@ -51,6 +51,10 @@ extern "C" int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MP
     if (!ftmpi::dt::valid(datatype)) return ftmpi::comm::raise_unattached(MPI_ERR_TYPE, fn);
     if (count < 0) return ftmpi::comm::raise_unattached(MPI_ERR_COUNT, fn);
     if (count > 0 && (!inbuf || !inoutbuf)) return ftmpi::comm::raise_unattached(MPI_ERR_BUFFER, fn);
+    // Neither buffer may be MPI_IN_PLACE (there is no other one to stand
+    // for), nor may they be the same memory (MPI-3.1 §5.9.7).
+    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE || (count > 0 && inbuf == inoutbuf))
+        return ftmpi::comm::raise_unattached(MPI_ERR_BUFFER, fn);
     return ftmpi::comm::raise_unattached(ftmpi::op::apply(op, inbuf, inoutbuf, count, datatype), fn);
 }
 FTMPI_PMPI(Reduce_local)

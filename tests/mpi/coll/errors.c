@@ -78,6 +78,35 @@ int main(int argc, char **argv) {
                  "Allreduce recvbuf IN_PLACE");
     still_works("misplaced IN_PLACE");
 
+    /* One buffer as both the data sent and where this rank's result lands
+     * (aliasing: MPI_IN_PLACE is the way to say that): MPI_ERR_BUFFER on
+     * every rank for the all-to-all kinds, and nothing written. */
+    for (int i = 0; i < 4 * size; ++i) big[i] = i;
+    expect_class(MPI_Allreduce(big, big, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, "Allreduce aliased");
+    expect_class(MPI_Iallreduce(big, big, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req), MPI_ERR_BUFFER,
+                 "Iallreduce aliased");
+    expect_class(MPI_Allgather(big + rank, 1, MPI_INT, big, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+                 "Allgather from its own block");
+    expect_class(MPI_Alltoall(big, 1, MPI_INT, big, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER, "Alltoall aliased");
+    expect_class(MPI_Scan(big, big, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER, "Scan aliased");
+    expect_class(MPI_Reduce_scatter_block(big, big, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+                 "Reduce_scatter_block aliased");
+    for (int i = 0; i < 4 * size; ++i) CHECK(big[i] == i, "a refused collective wrote big[%d] = %d", i, big[i]);
+    /* The root alone sees a rooted call's receive buffer: it refuses, the
+     * others take part, and the root's next, correct call completes theirs
+     * (the refused call used no collective sequence number). */
+    int rc = MPI_Gather(big, 1, MPI_INT, rank == 0 ? big : NULL, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        expect_class(rc, MPI_ERR_BUFFER, "Gather aliased at the root");
+        int *gathered = malloc(sizeof(int) * (size_t)size);
+        CHECK_MPI(MPI_Gather(big, 1, MPI_INT, gathered, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        for (int i = 0; i < size; ++i) CHECK(gathered[i] == 0, "gathered[%d] = %d", i, gathered[i]);
+        free(gathered);
+    } else {
+        CHECK_MPI(rc);
+    }
+    still_works("aliased buffers");
+
     free(big);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) printf("errors: %d ranks OK\n", size);

@@ -249,6 +249,12 @@ static void errors(void) {
     CHECK_MPI(MPI_Type_free(&uncommitted));
     double a = 1, b = 2;
     CHECK(error_class(MPI_Reduce_local(&a, &b, 1, MPI_DOUBLE, MPI_BAND)) == MPI_ERR_OP, "BAND on double");
+    /* MPI_IN_PLACE on either side, and one buffer as both: MPI_ERR_BUFFER,
+     * not a crash, and nothing written. */
+    CHECK(error_class(MPI_Reduce_local(MPI_IN_PLACE, &b, 1, MPI_DOUBLE, MPI_SUM)) == MPI_ERR_BUFFER, "in place in");
+    CHECK(error_class(MPI_Reduce_local(&a, MPI_IN_PLACE, 1, MPI_DOUBLE, MPI_SUM)) == MPI_ERR_BUFFER, "in place out");
+    CHECK(error_class(MPI_Reduce_local(&b, &b, 1, MPI_DOUBLE, MPI_SUM)) == MPI_ERR_BUFFER, "aliased buffers");
+    CHECK(a == 1 && b == 2, "a refused MPI_Reduce_local changed its buffers: %g %g", a, b);
 }
 
 int main(int argc, char **argv) {

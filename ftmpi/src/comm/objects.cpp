@@ -11,30 +11,48 @@
 #include <algorithm>
 #include <mutex>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace ftmpi::comm {
 namespace {
+enum class HandleKind { comm, group, errhandler, info };
+
 std::mutex registry_mutex;
-std::unordered_set<const void *> &registry() {
-    static auto *live = new std::unordered_set<const void *>;  // outlives every static destructor
+std::unordered_map<const void *, HandleKind> &registry() {
+    static auto *live = new std::unordered_map<const void *, HandleKind>;  // outlives every static destructor
     return *live;
+}
+
+void register_as(const void *p, HandleKind kind) {
+    std::lock_guard lock(registry_mutex);
+    registry()[p] = kind;
+}
+
+bool is_registered(const void *p, HandleKind kind) {
+    if (p == nullptr) return false;
+    std::lock_guard lock(registry_mutex);
+    auto it = registry().find(p);
+    return it != registry().end() && it->second == kind;
 }
 }  // namespace
 
-void register_object(const void *p) {
-    std::lock_guard lock(registry_mutex);
-    registry().insert(p);
+void register_object(MPI_Comm c) {
+    register_as(c, HandleKind::comm);
+}
+void register_object(MPI_Group g) {
+    register_as(g, HandleKind::group);
+}
+void register_object(MPI_Errhandler e) {
+    register_as(e, HandleKind::errhandler);
+}
+void register_object(MPI_Info i) {
+    register_as(i, HandleKind::info);
 }
 void unregister_object(const void *p) {
     std::lock_guard lock(registry_mutex);
     registry().erase(p);
-}
-bool is_registered(const void *p) {
-    if (p == nullptr) return false;
-    std::lock_guard lock(registry_mutex);
-    return registry().count(p) != 0;
 }
 
 // Live communicators by themselves (fault tolerance looks them up by context
@@ -116,16 +134,16 @@ void inherit_ft(MPI_Comm child, MPI_Comm parent) {
 
 bool valid(MPI_Comm c) {
     if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF) return predefined_comms_live();
-    return is_registered(c);
+    return is_registered(c, HandleKind::comm);
 }
 bool valid(MPI_Group g) {
-    return is_registered(g);
+    return is_registered(g, HandleKind::group);
 }
 bool valid(MPI_Errhandler e) {
-    return is_registered(e);
+    return is_registered(e, HandleKind::errhandler);
 }
 bool valid(MPI_Info i) {
-    return is_registered(i);
+    return is_registered(i, HandleKind::info);
 }
 
 MPI_Group make_group(std::vector<int> world) {

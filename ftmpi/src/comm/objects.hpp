@@ -43,12 +43,17 @@ bool predefined_comms_live();
 std::vector<std::pair<std::string, std::string>> environment_info();
 
 // Live-handle registry. Predefined objects are registered by init_world.
-void register_object(const void *);
+// Each handle is registered with its kind, so a handle of one kind passed
+// where another is expected (a communicator cast to MPI_Group) is refused
+// like a made-up one.
+void register_object(MPI_Comm);
+void register_object(MPI_Group);
+void register_object(MPI_Errhandler);
+void register_object(MPI_Info);
 // A registered user error handler calling `function` (any kind's function,
 // kept as the communicator kind's); nullptr when out of memory.
 MPI_Errhandler make_user_errhandler(MPI_Comm_errhandler_function *function);
 void unregister_object(const void *);
-bool is_registered(const void *);
 
 bool valid(MPI_Errhandler);
 bool valid(MPI_Info);

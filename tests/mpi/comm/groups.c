@@ -117,6 +117,13 @@ int main(int argc, char **argv) {
     }
     /* A freed handle is refused, not a crash. */
     CHECK_CLASS(MPI_Group_size(reversed, &n), MPI_ERR_GROUP);
+    /* So is a live handle of another kind cast to a group, and a group
+     * cast to a communicator (MPICH's errors/group/gerr). */
+    int one_rank[1] = {0};
+    CHECK_CLASS(MPI_Group_incl((MPI_Group)MPI_COMM_WORLD, 1, one_rank, &g), MPI_ERR_GROUP);
+    CHECK_CLASS(MPI_Group_size((MPI_Group)MPI_ERRORS_RETURN, &n), MPI_ERR_GROUP);
+    CHECK_CLASS(MPI_Comm_size((MPI_Comm)world, &n), MPI_ERR_COMM);
+    CHECK_CLASS(MPI_Info_set((MPI_Info)world, "key", "value"), MPI_ERR_INFO);
 
     MPI_Finalize();
     return 0;

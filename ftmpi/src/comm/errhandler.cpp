@@ -23,12 +23,13 @@ namespace {
     abort_fatal(code, function, comm != nullptr && !comm->name.empty() ? comm->name.c_str() : "a communicator");
 }
 
+// The call returns the code as the program's handler left it (a handler
+// may change it, even to MPI_SUCCESS), as MPICH and Open MPI do.
 int invoke(MPI_Comm comm, MPI_Errhandler eh, int code, const char *function) {
     if (eh == nullptr || eh->kind == ftmpi_errhandler_s::Kind::fatal) die(comm, code, function);
     if (eh->kind == ftmpi_errhandler_s::Kind::user && eh->function != nullptr) {
         MPI_Comm handle = comm;
-        int c = code;
-        eh->function(&handle, &c, function);
+        eh->function(&handle, &code, function);
     }
     return code;
 }

@@ -32,16 +32,16 @@ MPI_Errhandler handler_of(MPI_File fh) {
     comm::abort_fatal(code, function, subject.c_str());
 }
 
-void invoke(MPI_File fh, MPI_Errhandler eh, int code, const char *function) {
+int invoke(MPI_File fh, MPI_Errhandler eh, int code, const char *function) {
     if (eh == nullptr || eh->kind == ftmpi_errhandler_s::Kind::fatal) die(fh, code, function);
     if (eh->kind == ftmpi_errhandler_s::Kind::user && eh->function != nullptr) {
         // File handlers are stored in the comm part's struct; the pointer
         // was a MPI_File_errhandler_function when it was created.
         auto *fn = reinterpret_cast<MPI_File_errhandler_function *>(eh->function);
         MPI_File handle = fh;
-        int c = code;
-        fn(&handle, &c, function);
+        fn(&handle, &code, function);  // the call returns what the handler left (comm/errhandler.cpp)
     }
+    return code;
 }
 }  // namespace
 
@@ -69,8 +69,7 @@ int raise(MPI_File fh, int code, const char *function) {
     if (code == MPI_SUCCESS) return code;
     // ABORT comm mode ends the job on a process failure, for files too.
     if (valid(fh)) ft::abort_if_required(fh->comm, code, function);
-    invoke(fh, handler_of(fh), code, function);
-    return code;
+    return invoke(fh, handler_of(fh), code, function);
 }
 
 int error_of_errno(int err) {

@@ -68,8 +68,7 @@ int raise(MPI_Win win, int code, const char *function) {
         // a MPI_Win_errhandler_function when it was created.
         auto *fn = reinterpret_cast<MPI_Win_errhandler_function *>(eh->function);
         MPI_Win handle = win;
-        int c = code;
-        fn(&handle, &c, function);
+        fn(&handle, &code, function);  // the call returns what the handler left (comm/errhandler.cpp)
     }
     return code;
 }

@@ -37,8 +37,7 @@ int call_handler(MPI_Errhandler eh, MPI_Session session, int code, const char *f
         // MPI_Session_errhandler_function when it was created.
         auto *fn = reinterpret_cast<MPI_Session_errhandler_function *>(eh->function);
         MPI_Session handle = session;
-        int c = code;
-        fn(&handle, &c, function);
+        fn(&handle, &code, function);  // the call returns what the handler left (comm/errhandler.cpp)
     }
     return code;
 }

@@ -10,6 +10,14 @@
 static int handler_calls, handler_code;
 static MPI_Comm handler_comm;
 
+/* A handler that clears the error: the call then returns MPI_SUCCESS, as
+ * under MPICH and Open MPI (the call returns the code the handler left). */
+static void forgiving_handler(MPI_Comm *comm, int *code, ...) {
+    (void)comm;
+    ++handler_calls;
+    *code = MPI_SUCCESS;
+}
+
 static void record_handler(MPI_Comm *comm, int *code, ...) {
     ++handler_calls;
     handler_code = *code;
@@ -96,6 +104,15 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Comm_dup(dup, &dup2));
     MPI_Send(&x, 1, MPI_INT, -7, 0, dup2);
     CHECK(handler_calls == 4 && handler_comm == dup2, "dup did not inherit the user handler");
+
+    MPI_Errhandler forgiving;
+    CHECK_MPI(MPI_Comm_create_errhandler(forgiving_handler, &forgiving));
+    CHECK_MPI(MPI_Comm_set_errhandler(dup2, forgiving));
+    rc = MPI_Send(&x, 1, MPI_INT, -7, 0, dup2);
+    CHECK(rc == MPI_SUCCESS && handler_calls == 5, "a handler that cleared the code: call returned %d, %d calls", rc,
+          handler_calls);
+    CHECK_MPI(MPI_Errhandler_free(&forgiving));
+    handler_calls = 4;
 
     /* ERRORS_RETURN: codes come back, nothing is called. */
     CHECK_MPI(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN));

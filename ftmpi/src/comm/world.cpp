@@ -14,8 +14,11 @@ extern "C" {
 ftmpi_predefined_comm_u ftmpi_comm_world;
 ftmpi_predefined_comm_u ftmpi_comm_self;
 ftmpi_predefined_group_u ftmpi_group_empty;
-ftmpi_predefined_errhandler_u ftmpi_errhandler_fatal;
-ftmpi_predefined_errhandler_u ftmpi_errhandler_return;
+// What the predefined error handlers do is known before MPI_Init: a
+// session (MPI_Session_init) or an MPI_T/MPI_Info call may use them first.
+ftmpi_predefined_errhandler_u ftmpi_errhandler_fatal{std::in_place, ftmpi_errhandler_s::Kind::fatal, nullptr, 1, true};
+ftmpi_predefined_errhandler_u ftmpi_errhandler_return{std::in_place, ftmpi_errhandler_s::Kind::return_codes, nullptr, 1,
+                                                      true};
 ftmpi_predefined_info_u ftmpi_info_env;
 }
 
@@ -115,10 +118,6 @@ void init_world(int world_rank, int world_base, int world_size) {
     world_rank_ = world_rank;
     world_size_ = world_size;
 
-    ftmpi_errhandler_fatal.object.kind = ftmpi_errhandler_s::Kind::fatal;
-    ftmpi_errhandler_fatal.object.predefined = true;
-    ftmpi_errhandler_return.object.kind = ftmpi_errhandler_s::Kind::return_codes;
-    ftmpi_errhandler_return.object.predefined = true;
     register_object(&ftmpi_errhandler_fatal.object);
     register_object(&ftmpi_errhandler_return.object);
 

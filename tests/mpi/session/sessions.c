@@ -23,6 +23,13 @@ int main(void) {
     MPI_Info want;
     MPI_Session s;
     CHECK_MPI(MPI_Info_create(&want));
+    /* Before anything else: MPI_ERRORS_RETURN already returns (a bad
+     * thread level is MPI_ERR_INFO, not the end of the process). */
+    CHECK_MPI(MPI_Info_set(want, "thread_level", "MPI_THREAD_NONSENSE"));
+    int rc = MPI_Session_init(want, MPI_ERRORS_RETURN, &s);
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_INFO, "MPI_Session_init with a bad thread level: class %d", cls);
     CHECK_MPI(MPI_Info_set(want, "thread_level", "MPI_THREAD_MULTIPLE"));
     CHECK_MPI(MPI_Session_init(want, MPI_ERRORS_RETURN, &s));
     MPI_Info_free(&want);

@@ -63,7 +63,7 @@ using namespace ftmpi::comm;
 extern "C" int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                           MPI_Errhandler errhandler, MPI_Comm *newcomm) noexcept {
     const char *fn = "MPI_Comm_create_from_group";
-    if (int e = check(group, stringtag, info, errhandler, newcomm)) return raise(MPI_COMM_NULL, e, fn);
+    if (int e = check(group, stringtag, info, errhandler, newcomm)) return raise_through(errhandler, e, fn);
     // Errors of the creation itself are raised there.
     if (int e = PMPI_Comm_create_group(MPI_COMM_WORLD, group, tag_of(stringtag), newcomm)) return e;
     // A group from a session's process set: buffered sends on the new
@@ -77,13 +77,13 @@ extern "C" int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local
                                                 int remote_leader, const char *stringtag, MPI_Info info,
                                                 MPI_Errhandler errhandler, MPI_Comm *newintercomm) noexcept {
     const char *fn = "MPI_Intercomm_create_from_groups";
-    if (int e = check(local_group, stringtag, info, errhandler, newintercomm)) return raise(MPI_COMM_NULL, e, fn);
-    if (!valid(remote_group)) return raise(MPI_COMM_NULL, MPI_ERR_GROUP, fn);
+    if (int e = check(local_group, stringtag, info, errhandler, newintercomm)) return raise_through(errhandler, e, fn);
+    if (!valid(remote_group)) return raise_through(errhandler, MPI_ERR_GROUP, fn);
     int local_size = 0, remote_size = 0, my_rank = MPI_UNDEFINED;
     PMPI_Group_size(local_group, &local_size);
     PMPI_Group_size(remote_group, &remote_size);
     PMPI_Group_rank(local_group, &my_rank);
-    if (my_rank == MPI_UNDEFINED) return raise(MPI_COMM_NULL, MPI_ERR_GROUP, fn);  // the caller is in local_group
+    if (my_rank == MPI_UNDEFINED) return raise_through(errhandler, MPI_ERR_GROUP, fn);  // the caller is in local_group
     if (local_leader < 0 || local_leader >= local_size || remote_leader < 0 || remote_leader >= remote_size)
         return raise(MPI_COMM_NULL, MPI_ERR_RANK, fn);
     const int remote_world = world_rank_of_member(remote_group, remote_leader);

@@ -15,6 +15,12 @@ namespace ftmpi::comm {
 // at once without calling anything.
 int raise(MPI_Comm, int code, const char *function);
 
+// For the calls that take the new communicator's error handler as an
+// argument (MPI_Comm_create_from_group, MPI_Intercomm_create_from_groups):
+// an error of the call itself goes to that handler (its communicator
+// argument MPI_COMM_NULL), or to raise()'s when it is not a usable one.
+int raise_through(MPI_Errhandler handler, int code, const char *function);
+
 // An error of a call that has no communicator, file or window (datatype and
 // op calls): MPI_COMM_WORLD's handler, as raise() gives a null communicator.
 inline int raise_unattached(int code, const char *function) {

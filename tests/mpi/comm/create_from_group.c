@@ -4,6 +4,13 @@
  * new communicator's; wrong arguments give their classes. */
 #include "support/check.h"
 
+static int given_handler_calls = 0;
+static void given_handler(MPI_Comm *comm, int *code, ...) {
+    (void)comm;
+    (void)code;
+    ++given_handler_calls;
+}
+
 int main(int argc, char **argv) {
     int rank, size;
     test_init(&argc, &argv, &rank, &size);
@@ -55,6 +62,16 @@ int main(int argc, char **argv) {
     CHECK_CLASS(MPI_Intercomm_create_from_groups(mine, 0, other, size, "t", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
                 MPI_ERR_RANK);
     CHECK(c == MPI_COMM_NULL, "a refused call set the communicator");
+    /* The call's own errors go to the handler it was given (MPI_COMM_WORLD
+     * is set to fatal here to show it is not the one used). */
+    MPI_Errhandler given;
+    CHECK_MPI(MPI_Comm_create_errhandler(given_handler, &given));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    int rc = MPI_Comm_create_from_group(mine, "t", MPI_INFO_NULL, given, NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK(rc != MPI_SUCCESS && given_handler_calls == 1, "the given handler: %d calls, code %d", given_handler_calls,
+          rc);
+    CHECK_MPI(MPI_Errhandler_free(&given));
 
     MPI_Comm_free(&half);
     MPI_Group_free(&even);

@@ -71,10 +71,12 @@ pid_t read_pid(const std::filesystem::path &file) {
     return static_cast<pid_t>(pid);
 }
 
-// Waits for every rank's pid file; returns their pids.
-std::vector<pid_t> wait_ranks(const std::filesystem::path &dir, int np) {
+// Waits for every rank's pid file; returns their pids. When they do not
+// come, the failure shows ftmpirun's output if it has ended (it may have
+// refused the job).
+std::vector<pid_t> wait_ranks(const std::filesystem::path &dir, int np, std::future<RunResult> &job) {
     std::vector<pid_t> pids(static_cast<std::size_t>(np), 0);
-    REQUIRE(test::wait_until(
+    const bool started = test::wait_until(
         [&] {
             for (int r = 0; r < np; ++r) {
                 pids[static_cast<std::size_t>(r)] = read_pid(dir / ("rank" + std::to_string(r) + ".pid"));
@@ -82,20 +84,29 @@ std::vector<pid_t> wait_ranks(const std::filesystem::path &dir, int np) {
             }
             return true;
         },
-        60s));
+        60s);
+    if (!started && job.wait_for(0s) == std::future_status::ready) {
+        auto r = job.get();
+        FAIL("the ranks did not start; ftmpirun ended with status " << r.exit_code() << "\nstdout:\n"
+                                                                    << r.out << "\nstderr:\n"
+                                                                    << r.err);
+    }
+    REQUIRE_MESSAGE(started, "the ranks did not start within 60 s (ftmpirun still runs)");
     return pids;
 }
 
-// Waits for rank's pid file to name a process other than `old`.
+// Waits for rank's pid file to name a process other than `old`; returns
+// that pid, or `old` when none came.
 pid_t wait_new_pid(const std::filesystem::path &dir, int rank, pid_t old) {
     pid_t now = 0;
-    CHECK(test::wait_until(
+    const bool came = test::wait_until(
         [&] {
             now = read_pid(dir / ("rank" + std::to_string(rank) + ".pid"));
             return now > 0 && now != old;
         },
-        60s));
-    return now;
+        60s);
+    CHECK_MESSAGE(came, "rank " << rank << " has no new process 60 s after its pid " << old);
+    return came ? now : old;
 }
 
 // Waits until rank has written a checkpoint after `since`: it has joined
@@ -117,7 +128,8 @@ void wait_checkpoint(const std::filesystem::path &dir, int rank, std::filesystem
 // The stencil as a 2x2 job on the 3x2 host grid of the 6 hosts of net with
 // 2D(1,1) spares. Hosts in row-major order: (0,0) (1,0) (2,0) / (0,1) (1,1)
 // (2,1); the last column is spare. Rank r starts at working place r: hosts
-// 0 1 3 4.
+// 0 1 3 4. The ranks log at level info (the failures they see, each REBUILD
+// round), so a failed check shows their side of the recovery too.
 std::future<RunResult> start_grid_job(const netns::Network &net, const std::filesystem::path &dir,
                                       const std::filesystem::path &key, int iters) {
     std::string hostfile;
@@ -127,7 +139,7 @@ std::future<RunResult> start_grid_job(const netns::Network &net, const std::file
     write_file(dir / "hosts", hostfile);
     auto argv = ftmpirun(net, key,
                          {"--hostfile", (dir / "hosts").string(), "--grid", "2x2", "--spares", "2D(1,1)", "--timeout",
-                          "150", "-np", "4"},
+                          "150", "-x", "FTMPI_LOG_LEVEL=info", "-np", "4"},
                          stencil(dir, iters));
     return std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
 }
@@ -140,7 +152,7 @@ TEST_CASE("sliding substitution: a host of a 2x2 job on a 3x2 grid with 2D(1,1) 
     auto key = test::write_vm_key(work.path() / "vm.key");
     auto d = netns::start_vm(net, "polslide", key);
     auto job = start_grid_job(net, work.path(), key, 300);
-    auto pids = wait_ranks(work.path(), 4);
+    auto pids = wait_ranks(work.path(), 4, job);
 
     // The answers of the placement library for the same failures.
     placement::Placement expected(placement::HostGrid({3, 2}, false), placement::SparePattern::parse("2D(1,1)"));
@@ -190,7 +202,7 @@ TEST_CASE("a failure no sliding method can handle: the rank is left out, as REBU
     auto key = test::write_vm_key(work.path() / "vm.key");
     auto d = netns::start_vm(net, "polgap", key);
     auto job = start_grid_job(net, work.path(), key, 400);
-    wait_ranks(work.path(), 4);
+    wait_ranks(work.path(), 4, job);
     // (1,0) slides rank 1 to (2,0) and rank 3 to (2,1); (2,0) sends rank 1
     // to the one free host left, (1,1); then (2,1), rank 3's, has nowhere.
     placement::Placement expected(placement::HostGrid({3, 2}, false), placement::SparePattern::parse("2D(1,1)"));
@@ -198,17 +210,24 @@ TEST_CASE("a failure no sliding method can handle: the rank is left out, as REBU
     for (int host : {1, 2}) REQUIRE(std::holds_alternative<placement::Substitution>(expected.fail(host, hybrid)));
     const int last = expected.host_of(3);
     REQUIRE(std::holds_alternative<placement::Refusal>(expected.fail(last, hybrid)));
-    for (int host : {1, 2}) {  // rank 1's host both times
+    // A replacement that does not come fails the test here and again below,
+    // with ftmpirun's output: what it planned and started, the recovery
+    // steps it waited on for long, and the ranks' own account
+    // (FTMPI_LOG_LEVEL=info: the failures they saw, each REBUILD round).
+    std::string replacement_missing;  // the hosts after whose loss it did not come
+    for (int host : {1, 2}) {         // rank 1's host both times
         pid_t before = read_pid(work.path() / "rank1.pid");
         MESSAGE("killing daemon " << d[static_cast<std::size_t>(host)]->id() << " (host " << host << ")");
         d[static_cast<std::size_t>(host)]->kill_hard();
-        wait_new_pid(work.path(), 1, before);
+        if (wait_new_pid(work.path(), 1, before) == before) replacement_missing += " " + std::to_string(host);
         wait_checkpoint(work.path(), 1, std::filesystem::file_time_type::clock::now());
     }
     MESSAGE("killing daemon " << d[static_cast<std::size_t>(last)]->id() << " (host " << last << ", rank 3)");
     d[static_cast<std::size_t>(last)]->kill_hard();
     auto r = job.get();
     INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    CHECK_MESSAGE(replacement_missing.empty(),
+                  "rank 1's replacement wrote no pid file within 60 s after the loss of host" << replacement_missing);
     REQUIRE_FALSE(r.timed_out);
     CHECK(contains(r.err, "rank 3 gets no replacement"));
     CHECK(contains(r.err, "0D sliding: no free host left"));
@@ -232,7 +251,7 @@ TEST_CASE("repeated faults on one host: RESTART twice, then MIGRATE") {
         {"--host", hosts, "--ft-policy", (work.path() / "policy.json").string(), "--timeout", "150", "-np", "3"},
         stencil(work.path(), 500));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
-    auto pids = wait_ranks(work.path(), 3);
+    auto pids = wait_ranks(work.path(), 3, job);
     pid_t pid = pids[2];
     for (int kill = 1; kill <= 3; ++kill) {
         MESSAGE("kill " << kill << " of rank 2 (pid " << pid << ")");
@@ -270,7 +289,7 @@ TEST_CASE("two of three hosts behind a switch cut off: the second loss migrates 
                           (work.path() / "policy.json").string(), "--timeout", "150", "-np", "3"},
                          stencil(work.path(), 300));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
-    wait_ranks(work.path(), 3);
+    wait_ranks(work.path(), 3, job);
     MESSAGE("cutting hosts 1 and 2 (switch s1)");
     net.cut(1);
     net.cut(2);
@@ -300,7 +319,7 @@ TEST_CASE("a hot standby takes a killed rank's place (PROMOTE), then the next fa
     auto argv = ftmpirun(net, key, {"--host", hosts, "--standby", "1", "--timeout", "150", "-np", "2"},
                          stencil(work.path(), 400));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
-    auto pids = wait_ranks(work.path(), 2);
+    auto pids = wait_ranks(work.path(), 2, job);
     MESSAGE("killing rank 1 (pid " << pids[1] << ")");
     REQUIRE(::kill(pids[1], SIGKILL) == 0);
     pid_t promoted = wait_new_pid(work.path(), 1, pids[1]);

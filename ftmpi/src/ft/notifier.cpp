@@ -13,6 +13,7 @@
 
 #include "internal/p2p.hpp"
 #include "internal/runtime.hpp"
+#include "runtime/daemon_watch.hpp"
 #include "runtime/job_topic.hpp"
 #include "runtime/log.hpp"
 
@@ -40,22 +41,10 @@ using std::chrono::milliseconds;
 
 constexpr int64_t poll_wait_ms = 500;  // a long poll ends this often, so stop() is quick
 
-// Errors that say the daemon itself did not answer (as opposed to the
-// events service answering with an error).
-bool daemon_unreachable(const harness::Error &e) {
-    return e.status == HARNESS_ERR_UNREACHABLE || e.status == HARNESS_ERR_TIMEOUT || e.status == HARNESS_ERR_PROTOCOL ||
-        e.status == HARNESS_ERR_AUTH;
-}
-
-std::optional<hl::VirtualMachine> connect_daemon(milliseconds timeout, std::string *error) {
+harness::Result<hl::VirtualMachine> connect_daemon(milliseconds timeout) {
     hl::ConnectOptions options;
     options.timeout = timeout;
-    auto vm = hl::VirtualMachine::connect(options.resolved());
-    if (!vm) {
-        if (error != nullptr) *error = vm.error().describe();
-        return std::nullopt;
-    }
-    return std::move(*vm);
+    return hl::VirtualMachine::connect(options.resolved());
 }
 
 class Notifier {
@@ -237,52 +226,60 @@ void Notifier::check_deadlines() {
     }
 }
 
+// Fetches the job's events until stop(). A call the daemon does not answer
+// is told to the watch (runtime/daemon_watch.hpp), which says when the
+// daemon counts as lost: soon after it closed the connection or refuses
+// connects (killed), only after a long silence while the connection stays
+// open (a starved daemon must not end the job).
 void Notifier::loop() {
-    auto last_answer = Clock::now();
-    const auto lost_after = milliseconds(settings().daemon_lost_ms);
+    runtime::DaemonWatch watch({milliseconds(settings().daemon_lost_ms), milliseconds(settings().daemon_hung_ms)});
     bool reported_error = false;
+    auto give_up_if_lost = [&] {
+        if (auto why = watch.lost()) leave_job(*why);
+    };
     while (!stop_.load()) {
         if (!vm_) {
-            std::string error;
-            set_connection(connect_daemon(milliseconds(1000), &error));
-            if (!vm_) {
-                if (Clock::now() - last_answer > lost_after)
-                    leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) + " ms (" +
-                              error + ")");
+            auto vm = connect_daemon(milliseconds(1000));
+            if (!vm) {
+                watch.failed(vm.error());
+                give_up_if_lost();
                 std::unique_lock lock(mu_);
                 changed_.wait_for(lock, milliseconds(100), [&] { return stop_.load(); });
                 continue;
             }
+            set_connection(std::move(*vm));
         }
         const auto wait = milliseconds(poll_wait_ms);
         // The call may take the long poll plus a slow daemon's answer, but
-        // never past the point where the daemon counts as lost.
+        // not much past the point where a silent daemon counts as lost.
         auto deadline = Clock::now() + wait + milliseconds(2000);
-        deadline = std::min(deadline, std::max(last_answer + lost_after, Clock::now() + wait + milliseconds(100)));
+        deadline = std::min(deadline, std::max(watch.silent_until(), Clock::now() + wait + milliseconds(100)));
         auto reply = fetch(wait.count(), deadline);
         if (stop_.load()) break;
         if (reply) {
-            last_answer = Clock::now();
+            watch.answered();
             reported_error = false;
             take_batch(std::move(*reply), true);
             continue;
         }
-        if (daemon_unreachable(reply.error())) {
+        if (runtime::DaemonWatch::unanswered(reply.error())) {
             // A timed-out long poll on a loaded host is not a lost daemon:
             // ask it directly before counting the silence.
-            if (reply.error().status == HARNESS_ERR_TIMEOUT && vm_->local().ping(Clock::now() + milliseconds(1000))) {
-                last_answer = Clock::now();
+            if (runtime::DaemonWatch::silent(reply.error()) && vm_->local().ping(Clock::now() + milliseconds(1000))) {
+                watch.answered();
                 continue;
             }
-            set_connection(std::nullopt);
-            if (Clock::now() - last_answer > lost_after)
-                leave_job("its daemon has not answered for " + std::to_string(lost_after.count()) + " ms (" +
-                          reply.error().describe() + ")");
+            watch.failed(reply.error());
+            // A timeout leaves the connection usable (a late reply is
+            // dropped): keep it, so a stopped or starved daemon is not
+            // also sent a new connection every second. Anything else broke it.
+            if (!runtime::DaemonWatch::silent(reply.error())) set_connection(std::nullopt);
+            give_up_if_lost();
             continue;
         }
         // The daemon answered with an error (e.g. the events service is
         // failing over): it is alive; retry shortly.
-        last_answer = Clock::now();
+        watch.answered();
         if (!reported_error && verbose())
             log::info("notifier: fetch %s: %s", topic_.c_str(), reply.error().describe().c_str());
         reported_error = true;
@@ -299,10 +296,12 @@ bool Notifier::start() {
     };
     if (s.comm_mode == FTMPI_COMM_MODE_ABORT) return skip("comm mode abort");
     if (s.job.empty() || !s.have_daemon) return skip("not launched through a VM");
-    std::string error;
     vm_ = std::exchange(adopted_, std::nullopt);
-    if (!vm_) vm_ = connect_daemon(milliseconds(3000), &error);
-    if (!vm_) return skip("the local daemon does not answer: " + error);
+    if (!vm_) {
+        auto vm = connect_daemon(milliseconds(3000));
+        if (!vm) return skip("the local daemon does not answer: " + vm.error().describe());
+        vm_ = std::move(*vm);
+    }
     topic_ = "job/" + s.job;
     after_ = 0;
     // One quick fetch decides whether the events service is there; it also
@@ -397,8 +396,11 @@ bool Notifier::publish(const std::vector<uint8_t> &payload) {
     if (s.job.empty() || !s.have_daemon) return false;
     std::lock_guard lock(publish_mu_);
     for (int attempt = 0; attempt < 2; ++attempt) {
-        if (!publish_vm_) publish_vm_ = connect_daemon(milliseconds(2000), nullptr);
-        if (!publish_vm_) return false;
+        if (!publish_vm_) {
+            auto vm = connect_daemon(milliseconds(2000));
+            if (!vm) return false;
+            publish_vm_ = std::move(*vm);
+        }
         auto reply = runtime::publish_event(*publish_vm_, "job/" + s.job, payload, Clock::now() + milliseconds(5000));
         if (reply) return true;
         if (verbose()) log::info("publish on job/%s: %s", s.job.c_str(), reply.error().describe().c_str());

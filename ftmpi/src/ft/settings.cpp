@@ -54,6 +54,7 @@ void load_settings() {
     s.ordered = env.text(Id::notifier) == "ordered";
     s.confirm_ms = env.integer(Id::confirm);
     s.daemon_lost_ms = env.integer(Id::daemon_lost);
+    s.daemon_hung_ms = env.integer(Id::daemon_hung);
     s.cominfo = env.flag(Id::cominfo);
     s.verbose = env.flag(Id::verbose) || log::enabled(log::Level::info);
     s.restarted = env.flag(Id::restarted);

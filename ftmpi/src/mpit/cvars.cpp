@@ -91,6 +91,7 @@ constexpr std::array<Meta, static_cast<std::size_t>(Id::count)> metas{{
     {Id::notifier, Category::fault_tolerance, v_user, s_readonly},
     {Id::confirm, Category::fault_tolerance, v_tuner, s_local},
     {Id::daemon_lost, Category::fault_tolerance, v_tuner_detail, s_local},
+    {Id::daemon_hung, Category::fault_tolerance, v_tuner_detail, s_local},
     {Id::cominfo, Category::fault_tolerance, v_user, s_local},
     {Id::respawn, Category::fault_tolerance, v_tuner, s_local},
     {Id::join, Category::fault_tolerance, v_tuner, s_local},

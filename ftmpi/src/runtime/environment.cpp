@@ -139,6 +139,7 @@ int init_before_join(int required, int *provided, bool *restarted) {
         limits.world_size = job.world_size;
         limits.give_up = std::chrono::milliseconds(env->number(Id::standby_wait));
         limits.daemon_lost = std::chrono::milliseconds(env->number(Id::daemon_lost));
+        limits.daemon_hung = std::chrono::milliseconds(env->number(Id::daemon_hung));
         auto promoted = standby->wait_for_promotion(limits);
         if (!promoted) {
             log::error("hot standby %d leaves the job: %s", env->integer(Id::standby),

@@ -13,6 +13,7 @@
 // rather than leave it waiting for a promote that may be gone.
 #include "runtime/standby.hpp"
 
+#include "runtime/daemon_watch.hpp"
 #include "runtime/job_topic.hpp"
 #include "runtime/log.hpp"
 
@@ -38,25 +39,18 @@ harness::Error ending(int status, const std::string &why) {
     return harness::make_error(status, why);
 }
 
-// Errors that say the daemon itself did not answer (as opposed to its
-// events service answering with an error, e.g. while it fails over).
-bool daemon_silent(const harness::Error &e) {
-    return e.status == HARNESS_ERR_UNREACHABLE || e.status == HARNESS_ERR_TIMEOUT || e.status == HARNESS_ERR_PROTOCOL ||
-        e.status == HARNESS_ERR_AUTH;
-}
-
 }  // namespace standby_wait
 
 Standby::Standby(std::string job, int number) : topic_("job/" + std::move(job)), number_(number) {
-    connect(&last_error_);
+    connect();
 }
 
-bool Standby::connect(std::string *error) {
+bool Standby::connect() {
     hl::ConnectOptions options;
     options.timeout = standby_wait::connect_timeout;
     auto vm = hl::VirtualMachine::connect(options.resolved());
     if (!vm) {
-        *error = vm.error().describe();
+        connect_error_ = vm.error();
         return false;
     }
     vm_ = std::move(*vm);
@@ -66,7 +60,8 @@ bool Standby::connect(std::string *error) {
 harness::Result<ft::Promotion> Standby::wait_for_promotion(const Limits &limits) {
     const auto started = Clock::now();
     const bool bounded = limits.give_up.count() > 0;
-    auto last_answer = started;
+    DaemonWatch watch({limits.daemon_lost, limits.daemon_hung}, started);
+    if (!vm_) watch.failed(connect_error_);
     int64_t after = 0;     // the last sequence number read
     bool fetched = false;  // a fetch has answered: from then on a jump in seq is a loss
     for (;;) {
@@ -74,11 +69,9 @@ harness::Result<ft::Promotion> Standby::wait_for_promotion(const Limits &limits)
         if (bounded && now - started >= limits.give_up)
             return standby_wait::ending(
                 HARNESS_ERR_TIMEOUT, "not promoted within FTMPI_STANDBY_MS=" + std::to_string(limits.give_up.count()));
-        if (now - last_answer > limits.daemon_lost)
-            return standby_wait::ending(HARNESS_ERR_UNREACHABLE,
-                                        "its daemon has not answered for " +
-                                            std::to_string(limits.daemon_lost.count()) + " ms (" + last_error_ + ")");
-        if (!vm_ && !connect(&last_error_)) {
+        if (auto why = watch.lost(now)) return standby_wait::ending(HARNESS_ERR_UNREACHABLE, *why);
+        if (!vm_ && !connect()) {
+            watch.failed(connect_error_);
             std::this_thread::sleep_for(standby_wait::retry_pause);
             continue;
         }
@@ -86,20 +79,20 @@ harness::Result<ft::Promotion> Standby::wait_for_promotion(const Limits &limits)
         if (bounded) wait = std::min(wait, std::chrono::duration_cast<milliseconds>(limits.give_up - (now - started)));
         auto events = fetch_events(*vm_, topic_, after, wait, Clock::now() + wait + standby_wait::answer_margin);
         if (!events) {
-            last_error_ = events.error().describe();
-            if (!standby_wait::daemon_silent(events.error())) {
-                last_answer = Clock::now();  // it answered: alive, its service busy
-            } else if (events.error().status == HARNESS_ERR_TIMEOUT &&
-                       vm_->local().ping(Clock::now() + milliseconds(1000))) {
-                last_answer = Clock::now();  // a slow long poll on a loaded host, not a lost daemon
+            if (!DaemonWatch::unanswered(events.error())) {
+                watch.answered();  // it answered: alive, its service busy
+            } else if (DaemonWatch::silent(events.error()) && vm_->local().ping(Clock::now() + milliseconds(1000))) {
+                watch.answered();  // a slow long poll on a loaded host, not a lost daemon
                 continue;
             } else {
-                vm_.reset();
+                watch.failed(events.error());
+                // A timeout leaves the connection usable; anything else broke it.
+                if (!DaemonWatch::silent(events.error())) vm_.reset();
             }
             std::this_thread::sleep_for(standby_wait::retry_pause);
             continue;
         }
-        last_answer = Clock::now();
+        watch.answered();
         for (const TopicEvent &e : *events) {
             if (fetched && e.seq != after + 1)
                 return standby_wait::ending(HARNESS_ERR_PROTOCOL,

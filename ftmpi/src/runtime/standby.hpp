@@ -33,11 +33,13 @@ public:
     struct Limits {
         int world_size = 1;                       // a promote must name a rank below it
         std::chrono::milliseconds give_up{0};     // FTMPI_STANDBY_MS; 0: no bound
-        std::chrono::milliseconds daemon_lost{};  // FTMPI_DAEMON_LOST_MS: a silent daemon this long is gone
+        std::chrono::milliseconds daemon_lost{};  // FTMPI_DAEMON_LOST_MS: a daemon gone this long is lost
+        std::chrono::milliseconds daemon_hung{};  // FTMPI_DAEMON_HUNG_MS: a silent daemon this long is lost
     };
     // Waits for this standby's promote and returns it. An error says why the
-    // standby must end instead: its daemon has been silent for
-    // limits.daemon_lost, events of the topic were dropped before it read
+    // standby must end instead: its daemon counts as lost (daemon_watch.hpp:
+    // daemon_lost after a closed connection or a refused connect,
+    // daemon_hung while it stays silent), events of the topic were dropped before it read
     // them, its promote names no replacement of this job, or give_up passed.
     harness::Result<ft::Promotion> wait_for_promotion(const Limits &limits);
 
@@ -46,12 +48,12 @@ public:
     std::optional<harness::hlib::VirtualMachine> take_connection() { return std::exchange(vm_, std::nullopt); }
 
 private:
-    bool connect(std::string *error);
+    bool connect();
 
     std::string topic_;
     int number_ = 0;
     std::optional<harness::hlib::VirtualMachine> vm_;
-    std::string last_error_;
+    harness::Error connect_error_;  // the last failed connect's
 };
 
 }  // namespace ftmpi::runtime

@@ -132,7 +132,10 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
     duration(Id::confirm, "confirm", "FTMPI_CONFIRM_MS", "3000", "ms", 0, 1000000000,
              "how long a suspected failure waits for the VM to confirm it"),
     duration(Id::daemon_lost, "daemon_lost", "FTMPI_DAEMON_LOST_MS", "5000", "ms", 100, 1000000000,
-             "a rank whose own daemon is silent this long leaves the job"),
+             "a rank whose own daemon has closed its connection or refuses connects this long leaves the job"),
+    duration(Id::daemon_hung, "daemon_hung", "FTMPI_DAEMON_HUNG_MS", "60000", "ms", 100, 1000000000,
+             "a rank whose own daemon keeps its connection open but answers nothing this long (hung, not just "
+             "slow) leaves the job"),
     boolean(Id::cominfo, "cominfo", "FTMPI_COMINFO", "1", user,
             "report this rank's communicators, process states and recoveries to the VM for the cominfo tool"),
     duration(Id::respawn, "respawn", "FTMPI_RESPAWN_MS", "20000", "ms", 1, int_max,

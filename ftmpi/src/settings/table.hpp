@@ -70,6 +70,7 @@ enum class Id : int {
     notifier,
     confirm,
     daemon_lost,
+    daemon_hung,
     cominfo,
     respawn,
     join,

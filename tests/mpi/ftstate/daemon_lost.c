@@ -1,9 +1,10 @@
 /* A rank whose own daemon stops answering leaves the job:
- * rank 0 freezes the job's daemon (the ranks' parent) with SIGSTOP; every
- * rank's notifier then gets no answer for FTMPI_DAEMON_LOST_MS and the
- * process exits with status 1 and one line on stderr. A helper process
- * (not an MPI rank) resumes the daemon a few seconds later so the launcher
- * can collect the ends. A rank still running 10 s later prints
+ * rank 0 freezes the job's daemon (the ranks' parent) with SIGSTOP; its
+ * connections stay open, so it counts as hung, not gone: every rank's
+ * notifier gets no answer for FTMPI_DAEMON_HUNG_MS and the process exits
+ * with status 1 and one line on stderr (ftmpi/src/runtime/daemon_watch.hpp).
+ * A helper process (not an MPI rank) resumes the daemon 6 s later so the
+ * launcher can collect the ends. A rank still running 10 s later prints
  * "STILL RUNNING" (the driver fails on that line). */
 #include "check.h"
 
@@ -13,7 +14,7 @@
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);
-    CHECK(getenv("FTMPI_DAEMON_LOST_MS") != NULL, "FTMPI_DAEMON_LOST_MS not set");
+    CHECK(getenv("FTMPI_DAEMON_HUNG_MS") != NULL, "FTMPI_DAEMON_HUNG_MS not set");
     const pid_t daemon = getppid();
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (check_rank_ == 0) {
@@ -21,7 +22,7 @@ int main(int argc, char **argv) {
         CHECK(helper >= 0, "fork failed");
         if (helper == 0) {
             setsid(); /* out of the rank's process group */
-            sleep(4);
+            sleep(6);
             kill(daemon, SIGCONT);
             _exit(0);
         }

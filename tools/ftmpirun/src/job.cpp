@@ -21,6 +21,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::chrono::milliseconds kStopGrace{5000};
+// How often the controller looks for recovery steps waited on for long.
+constexpr std::chrono::milliseconds kStallCheck{5000};
 
 }  // namespace
 
@@ -74,18 +76,26 @@ int run_job(const JobSpec &spec) {
     std::optional<Clock::time_point> grace_end;
     bool timed_out = false;
     int signals = 0;
+    auto next_stall_check = Clock::now() + kStallCheck;
     while (job.live() > 0) {
+        if (const auto now = Clock::now(); now >= next_stall_check) {
+            job.note_stalls(now);
+            next_stall_check = now + kStallCheck;
+        }
         std::optional<Clock::time_point> until = timed_out ? std::nullopt : deadline;
         if (grace_end && (!until || *grace_end < *until)) until = grace_end;
+        if (!until || next_stall_check < *until) until = next_stall_check;
         auto ev = inbox.next(until);
         if (!ev) {
-            if (grace_end && Clock::now() >= *grace_end) {
+            const auto now = Clock::now();
+            if (grace_end && now >= *grace_end) {
                 grace_end.reset();
                 printer.note("ranks still running " + std::to_string(kStopGrace.count() / 1000) +
                              " s after the signal; killing them");
                 job.kill_all(SIGKILL);
                 continue;
             }
+            if (timed_out || !deadline || now < *deadline) continue;  // only the stall check was due
             timed_out = true;
             printer.note("job " + std::to_string(spec.job_id) + " timed out after " +
                          std::to_string(spec.timeout->count() / 1000.0).substr(0, 6) + " s; killing its ranks");

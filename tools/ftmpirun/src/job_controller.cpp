@@ -210,6 +210,7 @@ void Job::on_process_end(std::size_t i, RankExit x, bool stopping) {
     Process &p = procs_.at(i);
     if (p.done) return;  // already recorded as lost with its daemon, or a dismissed standby
     p.done = true;
+    awaiting_init_.erase(i);
     if (p.waiting_standby()) {
         if (!stopping)
             printer_.note("standby " + std::to_string(p.standby) + " on daemon " + p.place.member_id + " ended (" +

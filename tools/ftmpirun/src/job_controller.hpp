@@ -27,6 +27,7 @@
 #include <harness/common/crypto.hpp>
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -66,6 +67,10 @@ public:
 
     // Standbys that were never promoted end with the job (job_respawn.cpp).
     void dismiss_standbys();
+
+    // Says which step of a recovery has been waited on for long (once per
+    // step; job_stalls.cpp): called every few seconds by the controller.
+    void note_stalls(std::chrono::steady_clock::time_point now);
 
 private:
     // A process MPI_Comm_spawn asked for: what it runs and its place in its
@@ -109,6 +114,10 @@ private:
     bool promote(int round, int rank, int incarnation, int standby);
     void after_promoted_failure(Process &p);
 
+    // Recovery steps waited on (job_stalls.cpp).
+    void await_respawn(int rank, int incarnation);
+    std::string stall_context(int rank) const;
+
     // Where new processes may go (job_respawn.cpp; MPI_Comm_spawn uses them too).
     std::vector<RankPlace> alive_candidates() const;
     std::vector<Candidate> count_processes(const std::vector<RankPlace> &candidates) const;
@@ -127,8 +136,18 @@ private:
     std::set<std::pair<int, int>> respawned_;  // (round, rank) already handled
     std::map<int, RankPlan> plans_;            // rank → what its next respawn does (recovery policy)
     std::map<std::string, std::vector<int>> fence_when_declared_;  // daemon → moved ranks to fence once it is declared
-    int next_rank_ = static_cast<int>(spec_.ranks.size());         // the next spawned process's world rank
-    int spawns_ = 0;                                               // MPI_Comm_spawn requests served
+    // A recovery step ftmpirun waits on, since when, and whether its delay
+    // was said (job_stalls.cpp).
+    struct Awaited {
+        int rank = 0;
+        int incarnation = 0;
+        std::chrono::steady_clock::time_point since;
+        bool noted = false;
+    };
+    std::map<int, Awaited> awaiting_respawn_;               // rank → its failure seen, no respawn request for it yet
+    std::map<std::size_t, Awaited> awaiting_init_;          // process → replacement started, MPI_Init not done yet
+    int next_rank_ = static_cast<int>(spec_.ranks.size());  // the next spawned process's world rank
+    int spawns_ = 0;                                        // MPI_Comm_spawn requests served
     std::string wireup_ = "drd:";
     // Tells this job apart from a job of the same id in another VM on this
     // host (job ids count from 1 in each VM): names its shared-memory files.

@@ -28,6 +28,11 @@ void JobNotices::publish(const Bytes &event, const std::string &what) {
     changed_.notify_all();
 }
 
+std::size_t JobNotices::backlog() const {
+    std::lock_guard lock(mutex_);
+    return waiting_.size();
+}
+
 void JobNotices::run(const JobSpec &spec) {
     VmLink link(spec.vm, spec.key);
     const std::string topic = "job/" + std::to_string(spec.job_id);

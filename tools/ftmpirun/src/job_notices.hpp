@@ -25,6 +25,8 @@ public:
 
     // Queues a notice behind those not published yet; returns at once.
     void publish(const Bytes &event, const std::string &what);
+    // How many notices wait to be published (the one being tried included).
+    std::size_t backlog() const;
 
 private:
     struct Notice {
@@ -35,7 +37,7 @@ private:
     void run(const JobSpec &spec);
 
     Printer &printer_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Notice> waiting_;  // oldest first
     bool stop_ = false;

@@ -110,6 +110,7 @@ void Job::plan_recovery(const Process &p, bool lost, int at_host) {
     auto outcome = spec_.recovery->on_fault(rank, p.incarnation, host, host_failed, facts());
     for (const auto &n : outcome.notes) printer_.note(n);
     for (const auto &[r, plan] : outcome.plans) plans_[r] = plan;
+    await_respawn(rank, p.incarnation);
     // The survivors learn of the lost rank when the VM declares its
     // daemon failed (rank_lost); fenced before that, the moved ranks
     // would be agreed on first and the lost rank in a second round.
@@ -126,6 +127,7 @@ void Job::plan_recovery(const Process &p, bool lost, int at_host) {
 void Job::fence_moved(int rank) {
     Process *latest = latest_process(rank);
     if (!latest || latest->done || !plans_.count(rank)) return;
+    await_respawn(rank, latest->incarnation);
     const RankPlan &to = plans_.at(rank);
     latest->moved_why =
         "moved to daemon " + spec_.hosts[static_cast<std::size_t>(to.host)].member_id + " by the sliding substitution";
@@ -198,6 +200,7 @@ void Job::respawn_one(int round, int rank) {
         plan_recovery(*latest, false, stale ? plan->host : -1);
         plan = take_plan();
     }
+    awaiting_respawn_.erase(rank);  // asked for: what is waited on now is the start
     if (plan && plan->kind == RankPlan::Kind::leave_out) {
         printer_.note("rank " + std::to_string(rank) + " gets no replacement (round " + std::to_string(round) +
                       "): " + plan->why);
@@ -228,6 +231,7 @@ void Job::respawn_one(int round, int rank) {
     (void)control_.at(where.member_id).write_stdin(started->handle, {}, true, 0ms);
     outcome_.replacement_started(rank);
     start_follower(procs_.size() - 1);
+    awaiting_init_[procs_.size() - 1] = {rank, incarnation, std::chrono::steady_clock::now()};
     printer_.note("started rank " + std::to_string(rank) + "." + std::to_string(incarnation) + " on daemon " +
                   where.member_id + " (round " + std::to_string(round) + ") to replace rank " + std::to_string(rank) +
                   (incarnation > 1 ? "." + std::to_string(incarnation - 1) : ""));

@@ -62,10 +62,10 @@ Result<void> SpawnClient::signal(std::int64_t handle, int sig, bool whole_group)
     return {};
 }
 
-Result<ProcStatus> SpawnClient::status(std::int64_t handle) {
+Result<ProcStatus> SpawnClient::status(std::int64_t handle, std::chrono::milliseconds timeout) {
     Packer p;
     p.i64(handle);
-    auto r = call("status", p.view(), kRequestTimeout);
+    auto r = call("status", p.view(), timeout);
     if (!r) return r.error();
     Unpacker u(*r);
     ProcStatus s;

@@ -79,7 +79,8 @@ public:
 
     Result<Started> spawn(const SpawnSpec &spec);
     Result<void> signal(std::int64_t handle, int sig, bool whole_group);
-    Result<ProcStatus> status(std::int64_t handle);
+    // timeout: how long the daemon may take to answer.
+    Result<ProcStatus> status(std::int64_t handle, std::chrono::milliseconds timeout = std::chrono::seconds(10));
     Result<Exits> wait(std::int64_t after_event, std::chrono::milliseconds wait);
     Result<Output> output(std::int64_t handle, std::int64_t after_line, std::chrono::milliseconds wait);
     Result<std::int64_t> write_stdin(std::int64_t handle, std::span<const std::uint8_t> data, bool close,

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 
 namespace ftmpi::ft::recovery {
 namespace {
@@ -80,9 +81,15 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
     // Every survivor asks (ftmpirun acts once per (round, rank)), so the
     // request does not depend on any one survivor living through it.
     publish(respawn_event(round, failed_worlds));
+    log::info("REBUILD round %d: asked ftmpirun to replace %zu world rank(s)", round, failed_worlds.size());
     const auto deadline = Clock::now() + setting_ms(ftmpi::settings::Id::respawn);
     std::vector<int> incarnations(failed_worlds.size(), 0);
-    for (size_t i = 0; i < failed_worlds.size(); ++i) incarnations[i] = wait_started(round, failed_worlds[i], deadline);
+    for (size_t i = 0; i < failed_worlds.size(); ++i) {
+        incarnations[i] = wait_started(round, failed_worlds[i], deadline);
+        log::info("REBUILD round %d: world rank %d %s", round, failed_worlds[i],
+                  incarnations[i] > 0 ? ("incarnation " + std::to_string(incarnations[i]) + " started").c_str()
+                                      : "gets no replacement (respawn_failed, or no answer in time)");
+    }
 
     // Their connections (each replacement connects to every live rank).
     const auto join_deadline = Clock::now() + setting_ms(ftmpi::settings::Id::join);

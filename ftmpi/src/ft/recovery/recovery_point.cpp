@@ -14,9 +14,11 @@
 #include "../../coll/tags.hpp"
 #include "../../internal/cominfo.hpp"
 #include "../../internal/ft.hpp"
+#include "../../runtime/log.hpp"
 #include "../settings.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace ftmpi::ft {
 namespace {
@@ -32,6 +34,13 @@ std::vector<int> known_failed(MPI_Comm comm) {
     return failed;
 }
 
+// "1 3" for log lines.
+std::string ranks_text(const std::vector<int> &ranks) {
+    std::string s;
+    for (int r : ranks) s += (s.empty() ? "" : " ") + std::to_string(r);
+    return s.empty() ? "none" : s;
+}
+
 // Steps 2–4 with the agreed failed set: flush, purge, barrier, new shape.
 int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
     const int mode = comm->ft.comm_mode.load();
@@ -43,9 +52,12 @@ int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
     // nobody sends on comm's collective channel again before every survivor
     // purged, so the purge cannot eat the next operation's messages.
     const std::vector<int> live = live_worlds(comm, failed);
+    log::info("recovery of context %u: failed ranks %s agreed; flushing with world ranks %s", comm->context,
+              ranks_text(failed).c_str(), ranks_text(live).c_str());
     p2p::flush(live, comm->context);
     p2p::purge(comm->context);
     p2p::flush(live, comm->context);
+    log::info("recovery of context %u: flushed", comm->context);
 
     const bool rebuild = mode == FTMPI_COMM_MODE_REBUILD || mode == FTMPI_COMM_MODE_REBUILD_APPEND;
     if (rebuild && comm == MPI_COMM_WORLD) {
@@ -94,6 +106,11 @@ bool recover_if_needed(MPI_Comm comm, MPI_Comm *newcomm, int *err) {
     for (int pass = 0; pass <= comm->size + 1; ++pass) {
         Agreement a;
         a.failed = known_failed(comm);
+        // Every constructor agrees; one that knows of a failure is a recovery
+        // starting, and says so (a recovery that hangs then shows where).
+        if (!a.failed.empty())
+            log::info("recovery of context %u: agreeing on the failed ranks (this process knows of %s)", comm->context,
+                      ranks_text(a.failed).c_str());
         int code = agree(agreement_comm(comm), a);
         if (code != MPI_SUCCESS) continue;  // a failure during the agreement: agree again
         if (a.failed.empty()) return false;

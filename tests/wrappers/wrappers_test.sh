@@ -193,7 +193,7 @@ abi)
     # so a program linked today keeps working with a later libftmpi whose
     # objects have grown. Changing a size breaks every program built before.
     declare -A promised=([comm]=1024 [group]=256 [errhandler]=128 [info]=256 [message]=128 [dt]=512 [op]=128)
-    lib=$(ls "$build_dir"/ftmpi/libftmpi.so.*.*.* | head -1)
+    lib=$(readlink -f "$build_dir/ftmpi/libftmpi.so")
     check_sizes() { # file, minimum number of ftmpi_ objects expected
         local n=0 name size kind
         while read -r _ size _ name; do
@@ -205,6 +205,9 @@ abi)
         (( n >= $2 )) || fail "$1: only $n predefined objects found, expected at least $2"
     }
     check_sizes "$lib" 80
+    # The sizes belong to ABI number 1 (the library's SONAME).
+    soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+    [ "$soname" = "libftmpi.so.1" ] || fail "SONAME $soname, expected libftmpi.so.1"
     cat > "$work/names.c" <<'PROGRAM'
 #include <mpi.h>
 #include <stdio.h>

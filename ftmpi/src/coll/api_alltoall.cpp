@@ -34,7 +34,7 @@ int check_alltoallw(MPI_Comm comm, const void *sendbuf, const int scounts[], con
     int err = first_error(in_place_on_inter(comm, sendbuf), recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
     if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) err = check_types(p, scounts, sdispls, stypes);
     if (err == MPI_SUCCESS) err = check_types(p, rcounts, rdispls, rtypes);
-    return first_error(err, aliased(sendbuf, recvbuf, p > 0));
+    return first_error(err, aliased(sendbuf, recvbuf, any_positive(p, scounts) || any_positive(p, rcounts)));
 }
 
 // Long messages go one peer at a time (pairwise), short ones all at once.
@@ -78,7 +78,7 @@ int check_alltoallv(MPI_Comm comm, const void *sendbuf, const int scounts[], con
                           check_counts(p, rcounts, rtype), rdispls == nullptr ? MPI_ERR_ARG : MPI_SUCCESS);
     if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         err = first_error(check_counts(p, scounts, stype), sdispls == nullptr ? MPI_ERR_ARG : MPI_SUCCESS);
-    if (err == MPI_SUCCESS) err = aliased(sendbuf, recvbuf, p > 0);
+    if (err == MPI_SUCCESS) err = aliased(sendbuf, recvbuf, any_positive(p, scounts) || any_positive(p, rcounts));
     if (err == MPI_SUCCESS) fill(l, p, sendbuf, scounts, sdispls, stype, rcounts, rdispls, rtype);
     return err;
 }

@@ -111,6 +111,14 @@ inline int aliased(const void *sendbuf, const void *own_block, bool moves_data) 
         : MPI_SUCCESS;
 }
 
+// Whether any of n counts moves data (buffers with nothing to move may well
+// share an address: two empty arrays of a language binding).
+inline bool any_positive(int n, const int counts[]) {
+    for (int i = 0; counts != nullptr && i < n; ++i)
+        if (counts[i] > 0) return true;
+    return false;
+}
+
 // Where block `index` (in elements of `type`) of buf starts.
 inline const void *block_of(const void *buf, MPI_Aint index, MPI_Datatype type) {
     return buf == MPI_IN_PLACE || buf == nullptr ? buf : static_cast<const char *>(buf) + index * dt::extent(type);

@@ -26,7 +26,7 @@ int check_reduce_scatter(MPI_Comm comm, const void *sendbuf, void *recvbuf, cons
                          MPI_Op op) {
     int err = first_error(check_counts(comm->size, counts, type), check_op(op, type), in_place_on_inter(comm, sendbuf),
                           recvbuf == MPI_IN_PLACE ? MPI_ERR_BUFFER : MPI_SUCCESS);
-    if (err == MPI_SUCCESS) err = aliased(sendbuf, recvbuf, true);
+    if (err == MPI_SUCCESS) err = aliased(sendbuf, recvbuf, any_positive(comm->size, counts));
     return err == MPI_SUCCESS ? check_inter_total(comm, counts) : err;
 }
 

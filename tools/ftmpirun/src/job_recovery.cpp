@@ -42,7 +42,9 @@ Recovery::Outcome Recovery::on_fault(int rank, int incarnation, int host, bool h
                         (d.reason.empty() ? "" : " (" + d.reason + ")"));
     // (recover's reason starts with the protocol's name.)
     std::string failed = policy_->recover(f, d, *this);
-    if (!failed.empty() && !out.plans.count(rank)) leave_out(rank, failed);
+    // Nothing recovered it: a gap a later round asks to refill.
+    if (!failed.empty() && !out.plans.count(rank))
+        out.plans[rank] = {RankPlan::Kind::leave_out, -1, -1, "the recovery policy leaves it out: " + failed};
     facts_ = nullptr;
     out_ = nullptr;
     return out;
@@ -125,7 +127,7 @@ std::string Recovery::promote(int rank) {
 }
 
 void Recovery::leave_out(int rank, const std::string &reason) {
-    out_->plans[rank] = {RankPlan::Kind::leave_out, -1, -1, "the recovery policy leaves it out: " + reason};
+    out_->plans[rank] = {RankPlan::Kind::leave_out, -1, -1, "the recovery policy leaves it out: " + reason, 0, true};
 }
 
 }  // namespace harness::ftmpirun

@@ -85,7 +85,7 @@ private:
     std::string promote(int rank) override;
     void leave_out(int rank, const std::string &reason) override;
 
-    std::string slide(int rank, int host);
+    std::string slide(int rank, int host, const std::string &avoid_switch);
     std::string host_name(int host) const;
 
     std::unique_ptr<policy::Policy> policy_;

@@ -65,10 +65,20 @@ static int gaps(MPI_Comm comm) {
 
 /* The victim's first replacement dies (SIGKILL) before MPI_Init: ftmpirun
  * started it, but it never joins the survivors. (A non-zero exit would be
- * the program's own error, which ends the job.) */
+ * the program's own error, which ends the job.) With FT_GAP_SLOW_MS=n it
+ * stays alive instead, n ms before its MPI_Init (the injected fault: too
+ * slow for the survivors' FTMPI_JOIN_MS), so the next round's request
+ * finds it still running and ftmpirun must kill it first. */
 static void first_replacement_never_joins(void) {
     const char *inc = getenv("FTMPI_INCARNATION"), *rank = getenv("FTMPI_RANK");
     if (gap_kill() < 0 || !inc || !rank || atoi(inc) != 1 || atoi(rank) != ft_kill_rank()) return;
+    const char *slow = getenv("FT_GAP_SLOW_MS");
+    if (slow && *slow) {
+        printf("rank %d: replacement 1 waits %s ms before MPI_Init (a gap)\n", atoi(rank), slow);
+        fflush(stdout);
+        usleep((useconds_t)atoi(slow) * 1000);
+        return;
+    }
     printf("rank %d: replacement 1 dies before MPI_Init (a gap)\n", atoi(rank));
     ft_die();
 }

@@ -70,6 +70,15 @@ int wait_started(int round, int world, Clock::time_point deadline) {
         if (ms_left(deadline) == 0) return 0;
     }
 }
+// The replacement `world`.`incarnation` connected here by the deadline.
+// Its failure event ends the wait early: a replacement that died before it
+// joined (or while it started) does not hold the round for FTMPI_JOIN_MS.
+bool joined_here(int world, int incarnation, Clock::time_point deadline) {
+    for (;;) {
+        if (p2p::wait_joined({world}, {incarnation}, std::min(200, ms_left(deadline))) == MPI_SUCCESS) return true;
+        if (failed_at(world, incarnation) || ms_left(deadline) == 0) return false;
+    }
+}
 }  // namespace
 
 int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) {
@@ -101,9 +110,7 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
     Agreement joins;
     joins.flag = 0;
     for (size_t i = 0; i < to_fill.size() && i < 32; ++i)
-        if (incarnations[i] > 0 &&
-            p2p::wait_joined({to_fill[i]}, {incarnations[i]}, ms_left(join_deadline)) == MPI_SUCCESS)
-            joins.flag |= 1u << i;
+        if (incarnations[i] > 0 && joined_here(to_fill[i], incarnations[i], join_deadline)) joins.flag |= 1u << i;
     // The survivors may have seen different things (a deadline here, a
     // connection there): they agree (AND), and a replacement joins only if
     // it joined everywhere. The replacements are not asked.

@@ -47,6 +47,9 @@ struct Rebuilt {
     int round = 0;
 };
 int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out);
+// A failure event (proc_exit, rank_lost) of `world` at `incarnation` or
+// later has arrived (no wait).
+bool failed_at(int world, int incarnation);
 // The leader (lowest live rank of the recovered world) sends each
 // replacement the recovered state.
 void send_state(const Rebuilt &r);

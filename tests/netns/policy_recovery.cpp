@@ -12,7 +12,9 @@
 // * repeated: one rank killed three times on its host: RESTART twice, then
 //   MIGRATE (detector repeated, threshold 2);
 // * network: two of the three hosts behind switch s1 cut off: the second
-//   loss passes the threshold and its rank migrates off s1;
+//   loss passes the threshold and its rank migrates off s1; with the
+//   sliding placement, a lost host's rank goes where the placement puts it
+//   off the host's switch (0D instead of the 1D slide onto a host behind it);
 // * promote: a killed rank's place goes to the hot standby started with the
 //   job; with none left, the next fault restarts the rank;
 // * a policy file naming an unknown component, or a bad value, is refused
@@ -307,6 +309,43 @@ TEST_CASE("two of three hosts behind a switch cut off: the second loss migrates 
     }
     net.restore(1);
     net.restore(2);
+}
+
+TEST_CASE(
+    "sliding off a switch: the network detector's MIGRATE keeps the placement's moves off the lost host's switch") {
+    netns::Network net(6);
+    test::TempDir work("hpolsw");
+    auto key = test::write_vm_key(work.path() / "vm.key");
+    auto d = netns::start_vm(net, "polsw", key);
+    write_file(work.path() / "policy.json", R"({"detectors": [{"component": "network", "threshold": 0.3},
+                                                            {"component": "physical"}, {"component": "process"}],
+                                             "placement": {"component": "sliding"}})");
+    // The 3x2 grid of start_grid_job, each row behind a switch: s1 = (0,0)
+    // (1,0) (2,0), s2 = (0,1) (1,1) (2,1). Losing (1,0) (rank 1) takes a
+    // third of s1: MIGRATE off s1. The plain choice, 1D along row 0 onto
+    // the spare (2,0), is behind s1; the column has no spare; so 0D puts
+    // rank 1 on the nearest free host off s1, (2,1) = host 5.
+    std::string hostfile;
+    for (int i = 0; i < 6; ++i)
+        hostfile += net.address(i) + ":7001 slots=1 coord=" + std::to_string(i % 3) + "," + std::to_string(i / 3) +
+            " switch=" + (i < 3 ? "s1" : "s2") + "\n";
+    write_file(work.path() / "hosts", hostfile);
+    auto argv = ftmpirun(net, key,
+                         {"--hostfile", (work.path() / "hosts").string(), "--grid", "2x2", "--spares", "2D(1,1)",
+                          "--ft-policy", (work.path() / "policy.json").string(), "--timeout", "150", "-np", "4"},
+                         stencil(work.path(), 300));
+    auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
+    wait_ranks(work.path(), 4);
+    MESSAGE("killing daemon " << d[1]->id() << " (host 1, rank 1, switch s1)");
+    d[1]->kill_hard();
+    auto r = job.get();
+    INFO("ftmpirun stdout:\n" << r.out << "\nstderr:\n" << r.err);
+    REQUIRE_FALSE(r.timed_out);
+    CHECK(r.exit_code() == 0);
+    CHECK(contains(r.out, "correct"));
+    CHECK(contains(r.err, "MIGRATE by detector network"));
+    CHECK(contains(r.err, "started rank 1.1 on daemon " + d[5]->id()));
+    CHECK_FALSE(contains(r.err, "on daemon " + d[2]->id()));
 }
 
 TEST_CASE("a hot standby takes a killed rank's place (PROMOTE), then the next fault restarts") {

@@ -236,6 +236,69 @@ TEST_CASE("fence kills the named process; respawn starts one replacement per (ro
     CHECK(reader.count("respawned") == 1);
 }
 
+// docs/policies.md "Which gaps are refilled": the survivors name every gap
+// again at each later REBUILD round; a gap the policy chose (IGNORE) is
+// refused at once with the first reason, without asking the policy again.
+TEST_CASE("a gap the policy chose (IGNORE) is refused at every later round without a new decision") {
+    auto vm = start_ft_vm(1);
+    auto h = it::connect(vm[0]);
+    test::TempDir dir("ftmpirun-ignore-gap");
+    std::ofstream(dir.path() / "policy.json") << R"({"detectors": [{"component": "process", "protocol": "IGNORE"}]})";
+    // Rank 1 notes its pid and sleeps (the test kills it); rank 0 waits
+    // for "done". A replacement must never start.
+    std::string rank = "if [ \"${FTMPI_RESTARTED-}\" = 1 ]; then echo replacement $FTMPI_RANK; exit 0; fi; "
+                       "echo $FTMPI_JOB > job$FTMPI_RANK; "
+                       "if [ $FTMPI_RANK = 1 ]; then echo $$ > pid1; exec sleep 100; fi; "
+                       "until [ -e done ]; do sleep 0.02; done; echo rank0 done";
+    Background run(vm[0], vm,
+                   {"--comm-mode", "rebuild", "--ft-policy", (dir.path() / "policy.json").string(), "--wdir",
+                    dir.path().string(), "-np", "2", "sh", "-c", rank});
+    std::string job = wait_file(dir.path() / "job0");
+    const pid_t rank1 = std::stoi(wait_file(dir.path() / "pid1"));
+    const std::string topic = "job/" + job;
+    TopicReader reader(h, topic);
+    REQUIRE(::kill(rank1, SIGKILL) == 0);
+    run.require(reader.until([](const TopicEvent &e) {
+        if (e.kind != "proc_exit") return false;
+        Fields f(e.payload);
+        f.str();
+        std::int64_t handle = 0, pid = 0;
+        std::string tag;
+        REQUIRE((f.u.i64(handle) && f.u.i64(pid) && f.u.str(tag)));
+        return tag == "1";
+    }),
+                "rank 1's proc_exit");
+
+    // Round 1 asks for the failed rank, rounds 2 and 3 for the gap again.
+    std::vector<std::string> reasons;
+    for (int round = 1; round <= 3; ++round) {
+        publish(h, topic, pack_respawn(round, {1}));
+        auto failed = run.require(reader.until([round](const TopicEvent &e) {
+            if (e.kind != "respawn_failed") return false;
+            Fields f(e.payload);
+            return f.i32() == round;
+        }),
+                                  "respawn_failed of round " + std::to_string(round));
+        Fields f(failed.payload);
+        CHECK(f.i32() == round);
+        CHECK(f.i32() == 1);
+        reasons.push_back(f.str());
+    }
+    CHECK(contains(reasons[0], "the recovery policy leaves it out"));
+    CHECK(reasons[1] == reasons[0]);
+    CHECK(reasons[2] == reasons[0]);
+    std::ofstream(dir.path() / "done") << "1\n";
+
+    auto result = run.result();
+    INFO("stdout:\n" << result.out << "\nstderr:\n" << result.err);
+    REQUIRE_FALSE(result.timed_out);
+    CHECK(reader.count("respawned") == 0);
+    CHECK_FALSE(contains(result.out, "replacement 1"));
+    // Decided once, when rank 1 died; the later requests did not ask again.
+    CHECK(count_of(result.err, "policy: rank 1 (") == 1);
+    CHECK(count_of(result.err, "rank 1 gets no replacement (round 1)") == 1);
+}
+
 TEST_CASE("a daemon killed with -9: its rank is published as rank_lost and the job finishes on the others") {
     auto vm = start_ft_vm(3);
     auto h = it::connect(vm[0]);

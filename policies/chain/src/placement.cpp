@@ -3,6 +3,7 @@
 #include "policy_state.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace harness::policy {
 
@@ -49,6 +50,16 @@ Placement::Placement(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Placement::~Placement() = default;
 
 Result<Substitution> Placement::fail(int host) {
+    return fail(host, {});
+}
+
+Result<Substitution> Placement::fail(int host, const std::vector<int> &avoid) {
+    const harness_policy_placement_ops *ops = state_->ops;
+    const bool can_avoid =
+        ops->struct_size >= offsetof(harness_policy_placement_ops, fail_avoiding) + sizeof(ops->fail_avoiding) &&
+        ops->fail_avoiding;
+    if (!avoid.empty() && !can_avoid)
+        return make_error(HARNESS_ERR_NOT_SUPPORTED, "the placement component cannot avoid hosts");
     std::size_t room = std::max<std::size_t>(state_->moves_hint, 16);
     // A plugin answers TOO_MANY with the count it needs; two rounds suffice
     // for an honest one, the third guards against one that keeps asking.
@@ -57,8 +68,12 @@ Result<Substitution> Placement::fail(int host) {
         std::int32_t count = 0;
         char method[32] = {};
         char why[512] = {};
-        std::int32_t rc = state_->ops->fail(state_->handle, host, moves.data(), static_cast<std::int32_t>(room), &count,
-                                            method, sizeof method, why, sizeof why);
+        std::int32_t rc = avoid.empty()
+            ? ops->fail(state_->handle, host, moves.data(), static_cast<std::int32_t>(room), &count, method,
+                        sizeof method, why, sizeof why)
+            : ops->fail_avoiding(state_->handle, host, avoid.data(), static_cast<std::int32_t>(avoid.size()),
+                                 moves.data(), static_cast<std::int32_t>(room), &count, method, sizeof method, why,
+                                 sizeof why);
         method[sizeof method - 1] = '\0';
         why[sizeof why - 1] = '\0';
         if (rc == HARNESS_POLICY_OK) {

@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -153,8 +154,9 @@ Result<std::unique_ptr<Policy>> Policy::from_text(const std::string &json, const
 
     if (s.spec.has_placement) {
         const detail::ComponentSpec &p = s.spec.placement;
+        // fail_avoiding is optional (a table may end before it).
         auto loaded = s.loader.load("placement", p.component, HARNESS_POLICY_PLACEMENT_INTERFACE,
-                                    sizeof(harness_policy_placement_ops));
+                                    offsetof(harness_policy_placement_ops, fail_avoiding));
         if (!loaded)
             return s.error(loaded.error().status, "placement '" + p.component + "': " + loaded.error().message);
         s.placement = *loaded;

@@ -97,6 +97,14 @@ typedef struct harness_policy_placement_ops {
     int32_t (*fail)(void *placement, int32_t host, harness_policy_move *moves, int32_t max_moves, int32_t *count,
                     char *method, size_t method_len, char *why, size_t why_len);
     void (*close)(void *placement);
+    /* fail() with no move onto a host of avoid[0..avoid_count) (the job's
+     * hosts behind a switch the network detector wants avoided): REFUSED
+     * when every method would need one. Optional: a table whose
+     * struct_size ends before it, or NULL here, cannot avoid hosts (the
+     * launcher then refuses a migration that asks it to). */
+    int32_t (*fail_avoiding)(void *placement, int32_t host, const int32_t *avoid, int32_t avoid_count,
+                             harness_policy_move *moves, int32_t max_moves, int32_t *count, char *method,
+                             size_t method_len, char *why, size_t why_len);
 } harness_policy_placement_ops;
 
 /* ---- detectors ---------------------------------------------------------- */

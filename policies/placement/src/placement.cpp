@@ -67,6 +67,23 @@ Outcome Placement::plan(int host, int degree) const {
     return degree == 0 ? plan_0d(host) : plan_slide(host, degree);
 }
 
+Outcome Placement::plan(int host, int degree, const std::vector<int> &avoid) const {
+    if (avoid.empty()) return plan(host, degree);
+    auto avoided = [&](int h) { return std::find(avoid.begin(), avoid.end(), h) != avoid.end(); };
+    // The avoided free hosts count as lost for this plan only: no method
+    // takes them as spares.
+    Placement scratch = *this;
+    for (int h : avoid)
+        if (h >= 0 && h < grid_.size() && h != host && scratch.free(h)) scratch.failed_[h] = 1;
+    Outcome outcome = scratch.plan(host, degree);
+    if (auto *s = std::get_if<Substitution>(&outcome))
+        for (const Move &m : s->moves)
+            if (avoided(m.to))
+                return Refusal{std::to_string(degree) + "D sliding: it would move rank " + std::to_string(m.rank) +
+                               " onto avoided host " + std::to_string(m.to)};
+    return outcome;
+}
+
 Outcome Placement::plan_0d(int host) const {
     int best = -1;
     int best_distance = 0;
@@ -86,11 +103,17 @@ Outcome Placement::plan_0d(int host) const {
 }
 
 Outcome Placement::fail(int host, const Method &method) {
+    return fail(host, method, {});
+}
+
+Outcome Placement::fail(int host, const Method &method, const std::vector<int> &avoid) {
     if (host < 0 || host >= grid_.size()) throw std::invalid_argument("host outside the grid");
     if (failed_[host]) throw std::invalid_argument("host " + std::to_string(host) + " has already failed");
     std::string reasons;
     for (int degree : method.degrees) {
-        Outcome outcome = plan(host, degree);
+        // (A plan with avoided hosts is valid here too: they only lost
+        // their place as spares, and no move goes onto one.)
+        Outcome outcome = plan(host, degree, avoid);
         if (auto *s = std::get_if<Substitution>(&outcome)) {
             apply(host, *s);
             return outcome;

@@ -61,23 +61,25 @@ void *open(const harness_policy_config *config, const harness_policy_layout *lay
 }
 
 // The substitution fail() would apply, or the joined refusals.
-hp::Outcome plan(const Sliding &s, int host) {
+hp::Outcome plan(const Sliding &s, int host, const std::vector<int> &avoid) {
     std::string reasons;
     for (int degree : s.method.degrees) {
-        hp::Outcome outcome = s.placement.plan(host, degree);
+        hp::Outcome outcome = s.placement.plan(host, degree, avoid);
         if (std::holds_alternative<hp::Substitution>(outcome)) return outcome;
         reasons += (reasons.empty() ? "" : "; ") + std::get<hp::Refusal>(outcome).reason;
     }
     return hp::Refusal{reasons.empty() ? "no method given" : reasons};
 }
 
-int32_t fail(void *placement, int32_t host, harness_policy_move *moves, int32_t max_moves, int32_t *count, char *method,
-             size_t method_len, char *why, size_t why_len) noexcept {
+int32_t fail_avoiding(void *placement, int32_t host, const int32_t *avoid_hosts, int32_t avoid_count,
+                      harness_policy_move *moves, int32_t max_moves, int32_t *count, char *method, size_t method_len,
+                      char *why, size_t why_len) noexcept {
     return kit::guarded(why, why_len, [&]() -> int32_t {
-        if (!placement || !count || (max_moves > 0 && !moves)) {
-            kit::write_text(why, why_len, "missing placement, moves or count");
+        if (!placement || !count || (max_moves > 0 && !moves) || (avoid_count > 0 && !avoid_hosts)) {
+            kit::write_text(why, why_len, "missing placement, moves, count or avoided hosts");
             return HARNESS_POLICY_INVALID;
         }
+        const std::vector<int> avoid = copy_ints(avoid_hosts, avoid_count, "avoided hosts");
         auto &s = *static_cast<Sliding *>(placement);
         if (host < 0 || host >= s.placement.grid().size()) {
             kit::write_text(why, why_len, "host " + std::to_string(host) + " is outside the grid");
@@ -87,7 +89,7 @@ int32_t fail(void *placement, int32_t host, harness_policy_move *moves, int32_t 
             kit::write_text(why, why_len, "host " + std::to_string(host) + " has already failed");
             return HARNESS_POLICY_INVALID;
         }
-        hp::Outcome planned = plan(s, host);
+        hp::Outcome planned = plan(s, host, avoid);
         if (auto *refusal = std::get_if<hp::Refusal>(&planned)) {
             kit::write_text(why, why_len, refusal->reason);
             return HARNESS_POLICY_REFUSED;
@@ -99,7 +101,7 @@ int32_t fail(void *placement, int32_t host, harness_policy_move *moves, int32_t 
                             std::to_string(needed.size()) + " moves, room for " + std::to_string(max_moves));
             return HARNESS_POLICY_TOO_MANY;
         }
-        hp::Outcome applied = s.placement.fail(host, s.method);
+        hp::Outcome applied = s.placement.fail(host, s.method, avoid);
         const auto &substitution = std::get<hp::Substitution>(applied);
         for (std::size_t i = 0; i < substitution.moves.size(); ++i)
             moves[i] = {substitution.moves[i].rank, substitution.moves[i].from, substitution.moves[i].to};
@@ -110,6 +112,11 @@ int32_t fail(void *placement, int32_t host, harness_policy_move *moves, int32_t 
     });
 }
 
+int32_t fail(void *placement, int32_t host, harness_policy_move *moves, int32_t max_moves, int32_t *count, char *method,
+             size_t method_len, char *why, size_t why_len) noexcept {
+    return fail_avoiding(placement, host, nullptr, 0, moves, max_moves, count, method, method_len, why, why_len);
+}
+
 void close(void *placement) noexcept {
     delete static_cast<Sliding *>(placement);
 }
@@ -117,7 +124,8 @@ void close(void *placement) noexcept {
 }  // namespace
 
 const harness_policy_placement_ops *sliding_ops() {
-    static const harness_policy_placement_ops table = {sizeof(harness_policy_placement_ops), open, fail, close};
+    static const harness_policy_placement_ops table = {sizeof(harness_policy_placement_ops), open, fail, close,
+                                                       fail_avoiding};
     return &table;
 }
 

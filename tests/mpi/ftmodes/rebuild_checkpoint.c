@@ -8,7 +8,12 @@
  * rank r too, right before itself: two replacements join in one round, and
  * neither may take the other for failed (a survivor would then see a second
  * failure and recover twice). FT_REBUILD_MAX_MS bounds each survivor's
- * recovery time. */
+ * recovery time. With FT_GAP_KILL=g the victim's first replacement exits
+ * before its MPI_Init (it never joins: the round leaves a gap); the
+ * survivors see the gap and rank g kills itself, and the next round must
+ * refill both the gap and g (ft/RECOVERY.md "Gaps in REBUILD"): every
+ * original survivor recovers twice and the answer is still the
+ * failure-free run's. */
 #include "ftmodes.h"
 
 #include <errno.h>
@@ -34,6 +39,69 @@ static long step(long v, long sum, int rank) {
 static int kill_also(void) {
     const char *r = getenv("FT_KILL_ALSO");
     return r && *r ? atoi(r) : -1;
+}
+
+/* FT_GAP_KILL: the rank that dies when the survivors see a gap, or -1. */
+static int gap_kill(void) {
+    const char *r = getenv("FT_GAP_KILL");
+    return r && *r ? atoi(r) : -1;
+}
+
+/* The number of gaps in comm (ranks a REBUILD could not replace: their
+ * group entry translates to MPI_UNDEFINED). */
+static int gaps(MPI_Comm comm) {
+    int size = 0, n = 0;
+    MPI_Group group;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_group(comm, &group);
+    for (int r = 0; r < size; ++r) {
+        int same = MPI_UNDEFINED;
+        MPI_Group_translate_ranks(group, 1, &r, group, &same);
+        n += same == MPI_UNDEFINED;
+    }
+    MPI_Group_free(&group);
+    return n;
+}
+
+/* The victim's first replacement dies (SIGKILL) before MPI_Init: ftmpirun
+ * started it, but it never joins the survivors. (A non-zero exit would be
+ * the program's own error, which ends the job.) With FT_GAP_SLOW_MS=n it
+ * stays alive instead, n ms before its MPI_Init (the injected fault: too
+ * slow for the survivors' FTMPI_JOIN_MS), so the next round's request
+ * finds it still running and ftmpirun must kill it first. */
+static void first_replacement_never_joins(void) {
+    const char *inc = getenv("FTMPI_INCARNATION"), *rank = getenv("FTMPI_RANK");
+    if (gap_kill() < 0 || !inc || !rank || atoi(inc) != 1 || atoi(rank) != ft_kill_rank()) return;
+    const char *slow = getenv("FT_GAP_SLOW_MS");
+    if (slow && *slow) {
+        printf("rank %d: replacement 1 waits %s ms before MPI_Init (a gap)\n", atoi(rank), slow);
+        fflush(stdout);
+        usleep((useconds_t)atoi(slow) * 1000);
+        return;
+    }
+    printf("rank %d: replacement 1 dies before MPI_Init (a gap)\n", atoi(rank));
+    ft_die();
+}
+
+/* The survivors saw a gap (the round that left it; a replacement never
+ * sees one, nor does a later round): rank FT_GAP_KILL dies once every live
+ * rank is past the recovery (each one's message reached it), and the
+ * others' next collective fails, which takes them to the next recovery. */
+static void die_at_gap(int rank, int restarted) {
+    CHECK(gap_kill() >= 0 && !restarted && recoveries == 1, "rank %d: a gap after recovery %d%s", rank, recoveries,
+          restarted ? " (a replacement)" : "");
+    int size = 0, x = 0;
+    MPI_Comm_size(work, &size);
+    MPI_Barrier(work);
+    if (rank != gap_kill()) {
+        MPI_Send(&x, 1, MPI_INT, gap_kill(), 32766, work);
+        MPI_Barrier(work);
+        CHECK(0, "rank %d: the barrier after rank %d's death succeeded", rank, gap_kill());
+    }
+    for (int r = 0; r < size - gaps(work) - 1; ++r)
+        MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 32766, work, MPI_STATUS_IGNORE);
+    printf("rank %d: killing myself: the recovery left a gap\n", rank);
+    ft_die();
 }
 
 static long failure_free_answer(int size) {
@@ -88,6 +156,7 @@ static void load(int rank) {
 }
 
 int main(int argc, char **argv) {
+    first_replacement_never_joins();
     int rc = MPI_Init(&argc, &argv);
     const int restarted = rc == MPI_INIT_RESTARTED_NODE;
     CHECK(rc == MPI_SUCCESS || restarted, "MPI_Init returned %d", rc);
@@ -136,6 +205,7 @@ int main(int argc, char **argv) {
             CHECK(took_ms < atof(max_ms), "rank %d: REBUILD took %.1f ms, more than FT_REBUILD_MAX_MS=%s", rank,
                   took_ms, max_ms);
     }
+    if (gaps(work) > 0) die_at_gap(rank, restarted);
     int n;
     MPI_Comm_size(work, &n);
     CHECK(n == size, "REBUILD gave %d ranks, expected %d", n, size);
@@ -165,7 +235,9 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&hist[iterations], &total, 1, MPI_LONG, MPI_SUM, work);
     const long expect = failure_free_answer(size);
     CHECK(total == expect, "answer %ld, a failure-free run gives %ld", total, expect);
-    const int expect_recoveries = restarted || ft_kill_rank() < 0 || ft_kill_rank() >= size ? 0 : 1;
+    /* An original survivor recovers once, twice when a gap took a round. */
+    int expect_recoveries = gap_kill() >= 0 ? 2 : 1;
+    if (restarted || ft_kill_rank() < 0 || ft_kill_rank() >= size) expect_recoveries = 0;
     CHECK(recoveries == expect_recoveries, "rank %d recovered %d times, expected %d", rank, recoveries,
           expect_recoveries);
     printf("rank %d: answer %ld equals the failure-free run's (%s, %d recoveries)\n", rank, total,

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 using namespace harness::placement;
@@ -212,4 +213,39 @@ TEST_CASE("a running job's map is taken as given and checked") {
     CHECK_THROWS_AS(Placement(grid, {2, 2}, {0, 1, 3, 4}, {4}), std::invalid_argument);  // on a failed host
     CHECK_THROWS_AS(Placement(grid, {2, 2}, {0, 1, 3, 9}, {}), std::invalid_argument);   // off the grid
     CHECK_THROWS_AS(Placement(grid, {4}, {0, 1, 3, 5}, {}), std::invalid_argument);      // dimensions differ
+}
+
+TEST_CASE("avoided hosts: no spare behind them is taken and no move lands on one; refused when nothing else fits") {
+    // 3x3 with 2D(2,1): ranks 0-3 on (0,0) (1,0) (0,1) (1,1). Row 0 is to be
+    // avoided (a switch that lost (0,0)): 1D would slide row 0 onto (2,0).
+    Placement p(HostGrid({3, 3}, false), SparePattern::parse("2D(2,1)"));
+    const Method one = Method::parse("1d", 2);
+    const int lost = p.grid().host({0, 0});
+    const std::vector<int> row0 = {p.grid().host({1, 0}), p.grid().host({2, 0})};
+    const Substitution &plain = handled(p.plan(lost, 1));
+    CHECK(plain.moves.front().to == p.grid().host({2, 0}));
+
+    SUBCASE("the slide goes along the column instead, and fail applies that plan") {
+        const Substitution &s = handled(p.fail(lost, one, row0));
+        CHECK(s.dim == 1);
+        for (const Move &m : s.moves) CHECK(std::find(row0.begin(), row0.end(), m.to) == row0.end());
+        CHECK(p.host_of(0) == p.grid().host({0, 1}));
+        CHECK(p.host_of(2) == p.grid().host({0, 2}));
+        CHECK(p.free(p.grid().host({2, 0})));  // avoided, not lost: still a spare later
+    }
+    SUBCASE("0D takes the nearest free host off the avoided ones") {
+        const Substitution &s = handled(p.fail(lost, Method::parse("0d", 2), row0));
+        REQUIRE(s.moves.size() == 1);
+        CHECK(s.moves[0].to == p.grid().host({0, 2}));
+    }
+    SUBCASE("every free host avoided: refused, nothing changed") {
+        std::vector<int> all_free;
+        for (int h = 0; h < p.grid().size(); ++h)
+            if (p.free(h)) all_free.push_back(h);
+        const Outcome o = p.fail(lost, Method::parse("hybrid(all)", 2), all_free);
+        REQUIRE(std::holds_alternative<Refusal>(o));
+        CHECK_FALSE(p.failed(lost));
+        CHECK(p.host_of(0) == lost);
+        handled(p.fail(lost, one));  // the host stays usable for a plain failure
+    }
 }

@@ -135,6 +135,7 @@ private:
     std::set<std::size_t> lost_seen_;
     std::set<std::pair<int, int>> respawned_;  // (round, rank) already handled
     std::map<int, RankPlan> plans_;            // rank → what its next respawn does (recovery policy)
+    std::map<int, std::string> chosen_gaps_;   // rank → why: the policy chose to leave it out; never refilled
     std::map<std::string, std::vector<int>> fence_when_declared_;  // daemon → moved ranks to fence once it is declared
     // A recovery step ftmpirun waits on, since when, and whether its delay
     // was said (job_stalls.cpp).

@@ -42,7 +42,9 @@ Recovery::Outcome Recovery::on_fault(int rank, int incarnation, int host, bool h
                         (d.reason.empty() ? "" : " (" + d.reason + ")"));
     // (recover's reason starts with the protocol's name.)
     std::string failed = policy_->recover(f, d, *this);
-    if (!failed.empty() && !out.plans.count(rank)) leave_out(rank, failed);
+    // Nothing recovered it: a gap a later round asks to refill.
+    if (!failed.empty() && !out.plans.count(rank))
+        out.plans[rank] = {RankPlan::Kind::leave_out, -1, -1, "the recovery policy leaves it out: " + failed};
     facts_ = nullptr;
     out_ = nullptr;
     return out;
@@ -70,10 +72,10 @@ std::string Recovery::start_on(int rank, int host) {
 }
 
 std::string Recovery::migrate(int rank, bool avoid_switch) {
-    if (placement_) return slide(rank, fault_host_);
+    const std::string &avoid = facts_->hosts[static_cast<std::size_t>(fault_host_)].switch_name;
+    if (placement_) return slide(rank, fault_host_, avoid_switch ? avoid : std::string());
     // The alive job host with the fewest of the job's processes, other than
     // the failed one (and off its switch when asked).
-    const std::string &avoid = facts_->hosts[static_cast<std::size_t>(fault_host_)].switch_name;
     int best = -1;
     for (int h = 0; h < static_cast<int>(facts_->hosts.size()); ++h) {
         const HostFacts &c = facts_->hosts[static_cast<std::size_t>(h)];
@@ -90,12 +92,22 @@ std::string Recovery::migrate(int rank, bool avoid_switch) {
 
 // The placement plugin's substitution for the loss of `host`: every move
 // becomes a plan; the ranks it moves besides `rank` are fenced by the caller.
-std::string Recovery::slide(int rank, int host) {
+// avoid_switch: no move onto a grid host behind that switch (refused when
+// every method needs one, as migrate without a placement refuses).
+std::string Recovery::slide(int rank, int host, const std::string &avoid_switch) {
     const int grid_host = grid_->grid_of_host[static_cast<std::size_t>(host)];
     if (grid_host < 0) return host_name(host) + " is not in the host grid";
     if (lost_to_placement_.count(grid_host)) return host_name(host) + " was lost before";
-    auto sub = placement_->fail(grid_host);
-    if (!sub) return "placement: " + sub.error().message;
+    std::vector<int> avoid;
+    if (!avoid_switch.empty())
+        for (std::size_t h = 0; h < facts_->hosts.size() && h < grid_->grid_of_host.size(); ++h)
+            if (facts_->hosts[h].switch_name == avoid_switch && grid_->grid_of_host[h] >= 0 &&
+                static_cast<int>(h) != host)
+                avoid.push_back(grid_->grid_of_host[h]);
+    auto sub = placement_->fail(grid_host, avoid);
+    if (!sub)
+        return "placement: " + (avoid.empty() ? std::string() : "off switch " + avoid_switch + ": ") +
+            sub.error().message;
     lost_to_placement_.insert(grid_host);
     std::string moves;
     for (const auto &m : sub->moves) {
@@ -125,7 +137,7 @@ std::string Recovery::promote(int rank) {
 }
 
 void Recovery::leave_out(int rank, const std::string &reason) {
-    out_->plans[rank] = {RankPlan::Kind::leave_out, -1, -1, "the recovery policy leaves it out: " + reason};
+    out_->plans[rank] = {RankPlan::Kind::leave_out, -1, -1, "the recovery policy leaves it out: " + reason, 0, true};
 }
 
 }  // namespace harness::ftmpirun

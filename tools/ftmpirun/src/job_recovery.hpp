@@ -51,6 +51,10 @@ struct RankPlan {
     int standby = -1;  // promote
     std::string why;   // leave_out: the reason, said to the survivors
     int order = 0;     // a slide's pipeline position: its ranks start in this order
+    // leave_out: the policy chose it (IGNORE's leave_out action), not a
+    // fallback after every action was refused: the gap is the user's wish
+    // and is never refilled (docs/policies.md "A left-out rank is a gap").
+    bool chosen = false;
 };
 
 class Recovery final : public policy::Launcher {
@@ -81,7 +85,7 @@ private:
     std::string promote(int rank) override;
     void leave_out(int rank, const std::string &reason) override;
 
-    std::string slide(int rank, int host);
+    std::string slide(int rank, int host, const std::string &avoid_switch);
     std::string host_name(int host) const;
 
     std::unique_ptr<policy::Policy> policy_;

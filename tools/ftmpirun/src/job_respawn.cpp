@@ -166,6 +166,12 @@ void Job::on_respawn(const RespawnRequest &r) {
 }
 
 void Job::respawn_one(int round, int rank) {
+    // A gap the policy chose (IGNORE): the survivors ask for it again at
+    // every later round, and the answer stays no.
+    if (auto gap = chosen_gaps_.find(rank); gap != chosen_gaps_.end()) {
+        publish(pack_respawn_failed(round, rank, gap->second), "respawn_failed");
+        return;
+    }
     // The rank's latest process: it is failed in the job's view, so it
     // must not run on (fail-stop) — kill it if it still does.
     Process *latest = latest_process(rank);
@@ -202,6 +208,7 @@ void Job::respawn_one(int round, int rank) {
     }
     awaiting_respawn_.erase(rank);  // asked for: what is waited on now is the start
     if (plan && plan->kind == RankPlan::Kind::leave_out) {
+        if (plan->chosen) chosen_gaps_[rank] = plan->why;
         printer_.note("rank " + std::to_string(rank) + " gets no replacement (round " + std::to_string(round) +
                       "): " + plan->why);
         publish(pack_respawn_failed(round, rank, plan->why), "respawn_failed");

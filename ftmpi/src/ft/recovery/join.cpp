@@ -16,9 +16,7 @@
 
 namespace ftmpi::ft {
 
-namespace {
-
-// A failure event (proc_exit, rank_lost) of `world` at `incarnation` or later.
+namespace recovery {
 bool failed_at(int world, int incarnation) {
     auto is_it = [&](const std::vector<uint8_t> &payload) {
         auto f = decode_failure(payload);
@@ -26,6 +24,10 @@ bool failed_at(int world, int incarnation) {
     };
     return wait_event("proc_exit", is_it, 0) || wait_event("rank_lost", is_it, 0);
 }
+}  // namespace recovery
+
+namespace {
+using recovery::failed_at;
 
 // Fellow replacements of this round that this one is not connected to at
 // their new incarnation: it read a fellow's old record at start (the fellow

@@ -2,6 +2,8 @@
 // ask ftmpirun for replacements (`respawn`), learn which ones started
 // (`respawned` / `respawn_failed`), wait for their connections, agree among
 // the survivors on which joined, admit them, and hand them the state.
+// REBUILD asks again for every gap an earlier round left (RECOVERY.md
+// "Gaps in REBUILD"), so a later round gives the program its full size back.
 #include "recovery.hpp"
 
 #include "../../internal/ft.hpp"
@@ -69,24 +71,39 @@ int wait_started(int round, int world, Clock::time_point deadline) {
         if (ms_left(deadline) == 0) return 0;
     }
 }
+// The replacement `world`.`incarnation` connected here by the deadline.
+// Its failure event ends the wait early: a replacement that died before it
+// joined (or while it started) does not hold the round for FTMPI_JOIN_MS.
+bool joined_here(int world, int incarnation, Clock::time_point deadline) {
+    for (;;) {
+        if (p2p::wait_joined({world}, {incarnation}, std::min(200, ms_left(deadline))) == MPI_SUCCESS) return true;
+        if (failed_at(world, incarnation) || ms_left(deadline) == 0) return false;
+    }
+}
 }  // namespace
 
 int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) {
     MPI_Comm world = MPI_COMM_WORLD;
     const std::vector<int> &old = world->group->world;
-    std::vector<int> failed_worlds;
-    for (int r : failed_ranks) failed_worlds.push_back(old[static_cast<size_t>(r)]);
+    // The slots (comm ranks) this round fills and their world ranks: the
+    // failed members, then (REBUILD) every gap an earlier round left.
+    std::vector<int> slots = failed_ranks;
+    if (mode == FTMPI_COMM_MODE_REBUILD)
+        for (int slot : gap_slots(world)) slots.push_back(slot);
+    std::vector<int> to_fill;
+    for (size_t i = 0; i < slots.size(); ++i)
+        to_fill.push_back(i < failed_ranks.size() ? old[static_cast<size_t>(slots[i])] : slots[i]);
     const int round = std::max(ft::round(), world->ft.round) + 1;
 
     // Every survivor asks (ftmpirun acts once per (round, rank)), so the
     // request does not depend on any one survivor living through it.
-    publish(respawn_event(round, failed_worlds));
-    log::info("REBUILD round %d: asked ftmpirun to replace %zu world rank(s)", round, failed_worlds.size());
+    publish(respawn_event(round, to_fill));
+    log::info("REBUILD round %d: asked ftmpirun to replace %zu world rank(s)", round, to_fill.size());
     const auto deadline = Clock::now() + setting_ms(ftmpi::settings::Id::respawn);
-    std::vector<int> incarnations(failed_worlds.size(), 0);
-    for (size_t i = 0; i < failed_worlds.size(); ++i) {
-        incarnations[i] = wait_started(round, failed_worlds[i], deadline);
-        log::info("REBUILD round %d: world rank %d %s", round, failed_worlds[i],
+    std::vector<int> incarnations(to_fill.size(), 0);
+    for (size_t i = 0; i < to_fill.size(); ++i) {
+        incarnations[i] = wait_started(round, to_fill[i], deadline);
+        log::info("REBUILD round %d: world rank %d %s", round, to_fill[i],
                   incarnations[i] > 0 ? ("incarnation " + std::to_string(incarnations[i]) + " started").c_str()
                                       : "gets no replacement (respawn_failed, or no answer in time)");
     }
@@ -99,18 +116,16 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
     // More than 32 replacements in one round: the rest stay gaps.
     Agreement joins;
     joins.flag = 0;
-    for (size_t i = 0; i < failed_worlds.size() && i < 32; ++i)
-        if (incarnations[i] > 0 &&
-            p2p::wait_joined({failed_worlds[i]}, {incarnations[i]}, ms_left(join_deadline)) == MPI_SUCCESS)
-            joins.flag |= 1u << i;
+    for (size_t i = 0; i < to_fill.size() && i < 32; ++i)
+        if (incarnations[i] > 0 && joined_here(to_fill[i], incarnations[i], join_deadline)) joins.flag |= 1u << i;
     // The survivors may have seen different things (a deadline here, a
     // connection there): they agree (AND), and a replacement joins only if
     // it joined everywhere. The replacements are not asked.
     int err = agree(agreement_comm(world), joins);
     if (err != MPI_SUCCESS) return err;
     auto joined_everywhere = [&](size_t i) { return i < 32 && (joins.flag >> i & 1u) != 0; };
-    for (size_t i = 0; i < failed_worlds.size(); ++i)
-        log::info("REBUILD round %d: world rank %d incarnation %d %s", round, failed_worlds[i], incarnations[i],
+    for (size_t i = 0; i < to_fill.size(); ++i)
+        log::info("REBUILD round %d: world rank %d incarnation %d %s", round, to_fill[i], incarnations[i],
                   joined_everywhere(i) ? "joined" : "did not join: stays a gap");
 
     out->round = round;
@@ -119,8 +134,8 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
         out->world = shape_after(world, failed_ranks, FTMPI_COMM_MODE_SHRINK);
     else
         out->world = old;
-    for (size_t i = 0; i < failed_worlds.size(); ++i) {
-        const int w = failed_worlds[i];
+    for (size_t i = 0; i < to_fill.size(); ++i) {
+        const int w = to_fill[i];
         const bool joined = joined_everywhere(i);
         if (joined) {
             p2p::admit(w, incarnations[i]);
@@ -130,7 +145,7 @@ int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out) 
         if (mode == FTMPI_COMM_MODE_REBUILD_APPEND) {
             if (joined) out->world.push_back(w);
         } else {
-            out->world[static_cast<size_t>(failed_ranks[i])] = joined ? w : -1;
+            out->world[static_cast<size_t>(slots[i])] = joined ? w : -1;
         }
     }
     return MPI_SUCCESS;

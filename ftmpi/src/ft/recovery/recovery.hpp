@@ -28,6 +28,12 @@ std::vector<int> shape_after(MPI_Comm comm, const std::vector<int> &failed, int 
 // (messages between survivors remain matchable).
 void install_group(MPI_Comm comm, std::vector<int> world);
 
+// The gaps of MPI_COMM_WORLD under REBUILD, as comm ranks: a REBUILD
+// world keeps each world rank in its own slot, so slot r's gap is world
+// rank r (a slot whose world rank sits elsewhere, after a mode change from
+// SHRINK, is not one).
+std::vector<int> gap_slots(MPI_Comm world);
+
 // World ranks of comm's members that are neither gaps nor in `failed`.
 std::vector<int> live_worlds(MPI_Comm comm, const std::vector<int> &failed);
 
@@ -41,6 +47,9 @@ struct Rebuilt {
     int round = 0;
 };
 int rebuild_world(const std::vector<int> &failed_ranks, int mode, Rebuilt *out);
+// A failure event (proc_exit, rank_lost) of `world` at `incarnation` or
+// later has arrived (no wait).
+bool failed_at(int world, int incarnation);
 // The leader (lowest live rank of the recovered world) sends each
 // replacement the recovered state.
 void send_state(const Rebuilt &r);

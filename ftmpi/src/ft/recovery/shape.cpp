@@ -35,6 +35,14 @@ std::vector<int> shape_after(MPI_Comm comm, const std::vector<int> &failed, int 
     return world;
 }
 
+std::vector<int> gap_slots(MPI_Comm world) {
+    const std::vector<int> &w = world->group->world;
+    std::vector<int> slots;
+    for (size_t r = 0; r < w.size(); ++r)
+        if (w[r] < 0 && !contains(w, static_cast<int>(r))) slots.push_back(static_cast<int>(r));
+    return slots;
+}
+
 std::vector<int> live_worlds(MPI_Comm comm, const std::vector<int> &failed) {
     std::vector<int> live;
     const std::vector<int> &w = comm->group->world;

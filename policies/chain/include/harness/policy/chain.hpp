@@ -84,6 +84,10 @@ public:
     // Host `host` is lost: the moves that replace it. Error: the refusal's
     // one-line reason (nothing changed; the host stays usable).
     Result<Substitution> fail(int host);
+    // The same with no move onto a host of `avoid` (the hosts behind a switch
+    // the network detector wants avoided); refused when every method needs
+    // one, or when the plugin cannot avoid hosts.
+    Result<Substitution> fail(int host, const std::vector<int> &avoid);
     ~Placement();
     Placement(const Placement &) = delete;
     Placement &operator=(const Placement &) = delete;

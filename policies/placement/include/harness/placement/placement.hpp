@@ -83,6 +83,11 @@ public:
 
     // What `degree` would do for a failure of `host`; changes nothing.
     Outcome plan(int host, int degree) const;
+    // The same with no move onto a host of `avoid` (e.g. the hosts behind a
+    // switch that lost others): those hosts are no spares for it, and a
+    // substitution that would still move a rank onto one (a slide through
+    // an occupied host) is refused.
+    Outcome plan(int host, int degree, const std::vector<int> &avoid) const;
 
     // A failure of `host`: tries the method's degrees in order and applies the
     // first that can handle it. On a refusal (every degree refused; the
@@ -90,6 +95,8 @@ public:
     // Failing a failed host, or one outside the grid, throws
     // std::invalid_argument.
     Outcome fail(int host, const Method &method);
+    // The same, each degree planned with plan(host, degree, avoid).
+    Outcome fail(int host, const Method &method, const std::vector<int> &avoid);
 
 private:
     Outcome plan_0d(int host) const;

@@ -335,7 +335,7 @@ TEST_CASE(
                           "--ft-policy", (work.path() / "policy.json").string(), "--timeout", "150", "-np", "4"},
                          stencil(work.path(), 300));
     auto job = std::async(std::launch::async, [argv] { return run_program(argv, 170s); });
-    wait_ranks(work.path(), 4);
+    wait_ranks(work.path(), 4, job);
     MESSAGE("killing daemon " << d[1]->id() << " (host 1, rank 1, switch s1)");
     d[1]->kill_hard();
     auto r = job.get();

@@ -8,7 +8,9 @@
 #include "internal/datatype.hpp"
 #include "internal/errors.hpp"
 #include "internal/op.hpp"
+#include "internal/p2p.hpp"
 #include "internal/pmpi.hpp"
+#include "mpi-ext.h"
 #include "schedule.hpp"
 
 #include <memory>
@@ -147,6 +149,9 @@ int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build
         Schedule schedule(comm);
         build(schedule);
         end_strict(schedule, strict);
+        // ULFM: a collective on a revoked communicator fails, also when it
+        // has no message to be refused (one member, nothing to move).
+        if (schedule.talks_to_nobody() && p2p::is_revoked(comm)) return MPIX_ERR_REVOKED;
         return schedule.run();
     });
 }
@@ -161,6 +166,7 @@ int nonblocking(const char *function, MPI_Comm comm, MPI_Request *request, Check
         auto schedule = std::make_unique<Schedule>(comm);
         build(*schedule);
         end_strict(*schedule, strict);
+        if (schedule->talks_to_nobody() && p2p::is_revoked(comm)) return MPIX_ERR_REVOKED;
         return Schedule::start(std::move(schedule), request);
     });
 }

@@ -285,6 +285,12 @@ int Schedule::finish(Round &round) {
     return MPI_SUCCESS;
 }
 
+bool Schedule::talks_to_nobody() const {
+    for (size_t i = 0; i < rounds_used_; ++i)
+        if (rounds_[i].agreement || !rounds_[i].messages.empty()) return false;
+    return true;
+}
+
 int Schedule::run() {
     for (size_t i = 0; i < rounds_used_; ++i) {
         Round &round = rounds_[i];

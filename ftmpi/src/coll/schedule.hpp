@@ -98,6 +98,9 @@ public:
 
     // Blocking execution: returns MPI_SUCCESS or the first error.
     int run();
+    // No round sends, receives or agrees (a communicator of one, nothing
+    // to move): nothing in the run would notice a revoked communicator.
+    bool talks_to_nobody() const;
     // Non-blocking execution: a request completed by the p2p progress engine.
     // The request owns the schedule.
     static int start(std::unique_ptr<Schedule> schedule, MPI_Request *request);

@@ -63,6 +63,19 @@ int main(int argc, char **argv) {
         expect_revoked(rc, "Iallreduce");
         expect_revoked(MPI_Allreduce(in, out, 8, MPI_DOUBLE, MPI_SUM, comm), "Allreduce");
     }
+    /* A revoked communicator of one member: its collectives send nothing
+     * that a revocation could refuse, and must fail all the same. */
+    MPI_Comm alone;
+    MPI_Comm_dup(MPI_COMM_SELF, &alone);
+    MPI_Comm_set_errhandler(alone, MPI_ERRORS_RETURN);
+    MPIX_Comm_revoke(alone);
+    int one = 1, sum = 0;
+    MPI_Request req;
+    expect_revoked(MPI_Barrier(alone), "Barrier on a revoked communicator of one");
+    expect_revoked(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, alone), "Allreduce on a revoked communicator of one");
+    expect_revoked(MPI_Ibarrier(alone, &req), "Ibarrier on a revoked communicator of one");
+    MPI_Comm_free(&alone);
+
     /* MPI_COMM_WORLD is not revoked: a clean end together. */
     rc = MPI_Barrier(MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS) {

@@ -161,6 +161,10 @@ int direct_operation(MPI_Win win, int target, const Header &h, const std::vector
     thread_local std::vector<char> reply;  // the code, then fetched data; reused
     reply.assign(reply_code_bytes, 0);
     apply_to(win, memory, lock_of(s), h, blocks.data(), data, reply);
+    return take_local_reply(reply, result, result_count, result_type);
+}
+
+int take_local_reply(const std::vector<char> &reply, void *result, int result_count, MPI_Datatype result_type) {
     int64_t code = MPI_ERR_INTERN;
     std::memcpy(&code, reply.data(), sizeof code);
     if (code == MPI_SUCCESS && result != nullptr)

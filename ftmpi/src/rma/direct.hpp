@@ -57,5 +57,9 @@ char *mapped_memory(MPI_Win win, int target);
 // (result, result_count, result_type). Returns the operation's code.
 int direct_operation(MPI_Win win, int target, const Header &h, const std::vector<Block> &blocks, const char *data,
                      void *result, int result_count, MPI_Datatype result_type);
+// The outcome of an operation applied in this process (a reply as the
+// target handler would send it: the code, then fetched data): its code,
+// and the fetched data unpacked into (result, result_count, result_type).
+int take_local_reply(const std::vector<char> &reply, void *result, int result_count, MPI_Datatype result_type);
 
 }  // namespace ftmpi::rma

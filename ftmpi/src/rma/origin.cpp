@@ -164,12 +164,7 @@ int apply_here(MPI_Win win, const Header &h, const std::vector<Block> &blocks, c
         std::lock_guard lk(win->target_mutex);
         apply_operation(win, h, blocks.data(), data, reply);
     }
-    int64_t code = MPI_ERR_INTERN;
-    std::memcpy(&code, reply.data(), sizeof code);
-    if (code == MPI_SUCCESS && result != nullptr)
-        dt::unpack(reply.data() + reply_code_bytes, reply.size() - reply_code_bytes, 0, result, result_count,
-                   result_type);
-    return static_cast<int>(code);
+    return take_local_reply(reply, result, result_count, result_type);
 }
 
 // An operation on a target this process maps (direct.hpp), or on its own

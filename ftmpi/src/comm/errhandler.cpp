@@ -49,8 +49,7 @@ int raise(MPI_Comm comm, int code, const char *function) {
 
 int raise_through(MPI_Errhandler handler, int code, const char *function) {
     if (code == MPI_SUCCESS) return code;
-    const bool usable = handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN || valid(handler);
-    if (!usable) return raise(MPI_COMM_NULL, code, function);
+    if (!valid(handler)) return raise(MPI_COMM_NULL, code, function);
     return invoke(MPI_COMM_NULL, handler, code, function);
 }
 

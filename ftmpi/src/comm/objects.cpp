@@ -140,6 +140,10 @@ bool valid(MPI_Group g) {
     return is_registered(g, HandleKind::group);
 }
 bool valid(MPI_Errhandler e) {
+    // The predefined handlers work from the start (constant-initialized in
+    // world.cpp): a session before MPI_Init, or a call that takes a handler
+    // as an argument, may use them before init_world registers them.
+    if (e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_RETURN) return true;
     return is_registered(e, HandleKind::errhandler);
 }
 bool valid(MPI_Info i) {

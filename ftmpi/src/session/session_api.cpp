@@ -40,12 +40,6 @@ MPI_Comm comm_of(const char *pset) {
     return MPI_COMM_NULL;
 }
 
-// The predefined handlers are registered with MPI_COMM_WORLD, which a
-// session before MPI_Init does not have yet.
-bool usable(MPI_Errhandler e) {
-    return e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_RETURN || comm::valid(e);
-}
-
 // A new info object with one key.
 int info_with(const char *key, const std::string &value, MPI_Info *info) {
     if (int e = PMPI_Info_create(info)) return e;
@@ -61,7 +55,7 @@ using namespace ftmpi;
 // errors go to `errhandler` (the session's from then on).
 extern "C" int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session) noexcept {
     constexpr const char *fn = "MPI_Session_init";
-    const MPI_Errhandler report = session::usable(errhandler) ? errhandler : MPI_ERRHANDLER_NULL;
+    const MPI_Errhandler report = comm::valid(errhandler) ? errhandler : MPI_ERRHANDLER_NULL;
     if (session == nullptr || report == MPI_ERRHANDLER_NULL)
         return session::raise(MPI_SESSION_NULL, MPI_ERR_ARG, fn, report);
     if (info != MPI_INFO_NULL && !comm::valid(info)) return session::raise(MPI_SESSION_NULL, MPI_ERR_INFO, fn, report);

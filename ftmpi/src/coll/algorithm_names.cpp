@@ -17,10 +17,10 @@ struct Entry {
 
 const std::array<Entry, collective_count> &entries() {
     static const std::array<Entry, collective_count> list{{
-        {"barrier", {"dissemination", "tree"}, {}},
-        {"bcast", {"binomial", "pipeline"}, {"pipeline"}},
-        {"reduce", {"binomial"}, {}},
-        {"allreduce", {"recursive_doubling", "ring", "reduce_bcast", "rabenseifner"}, {}},
+        {"barrier", {"dissemination", "tree", "shm"}, {}},
+        {"bcast", {"binomial", "pipeline", "shm"}, {"pipeline"}},
+        {"reduce", {"binomial", "shm"}, {}},
+        {"allreduce", {"recursive_doubling", "ring", "reduce_bcast", "rabenseifner", "shm"}, {}},
         {"reduce_scatter", {"ring", "reduce_scatterv", "recursive_halving"}, {}},
         {"scan", {"linear", "recursive_doubling"}, {}},
         {"exscan", {"linear", "recursive_doubling"}, {}},

@@ -2,6 +2,7 @@
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"
+#include "node.hpp"
 #include "select.hpp"
 
 namespace ftmpi::coll {
@@ -35,6 +36,7 @@ void build_allreduce(Schedule &s, const void *sendbuf, void *recvbuf, int count,
     case AllreduceAlgorithm::rabenseifner:
         if (commutative) return allreduce_rabenseifner(s, sendbuf, recvbuf, count, type, op);
         break;
+    case AllreduceAlgorithm::shm:  // a communicator that cannot use it
     case AllreduceAlgorithm::automatic: break;
     }
     if (ring_ok && s.size() > 2 && data_bytes(count, type) >= threshold::allreduce_ring_bytes)
@@ -49,8 +51,9 @@ using namespace ftmpi::coll;
 
 extern "C" int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) noexcept {
-    return blocking(
+    return blocking_or(
         "MPI_Allreduce", comm, [&] { return check_allreduce(comm, sendbuf, recvbuf, count, type, op); },
+        [&] { return node::allreduce(sendbuf, recvbuf, count, type, op, comm); },
         [&](Schedule &s) { build_allreduce(s, sendbuf, recvbuf, count, type, op); });
 }
 FTMPI_PMPI(Allreduce)

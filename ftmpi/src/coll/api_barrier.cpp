@@ -1,6 +1,7 @@
 // MPI_Barrier and MPI_Ibarrier.
 #include "algorithms.hpp"
 #include "api_common.hpp"
+#include "node.hpp"
 #include "select.hpp"
 
 namespace ftmpi::coll {
@@ -12,6 +13,7 @@ void build_barrier(Schedule &s) {
     switch (choose<BarrierAlgorithm>(Collective::barrier, s.size(), 0).algorithm) {
     case BarrierAlgorithm::dissemination: return barrier_dissemination(s);
     case BarrierAlgorithm::tree: return barrier_tree(s);
+    case BarrierAlgorithm::shm:  // a communicator that cannot use it
     case BarrierAlgorithm::automatic: break;
     }
     if (s.size() > threshold::barrier_tree_ranks) return barrier_tree(s);
@@ -28,7 +30,8 @@ int no_checks() {
 using namespace ftmpi::coll;
 
 extern "C" int MPI_Barrier(MPI_Comm comm) noexcept {
-    return blocking("MPI_Barrier", comm, no_checks, build_barrier);
+    return blocking_or(
+        "MPI_Barrier", comm, no_checks, [&] { return node::barrier(comm); }, build_barrier);
 }
 FTMPI_PMPI(Barrier)
 

@@ -2,6 +2,7 @@
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"
+#include "node.hpp"
 #include "select.hpp"
 #include "strict.hpp"
 
@@ -20,6 +21,7 @@ void build_bcast(Schedule &s, void *buf, int count, MPI_Datatype type, int root)
     case BcastAlgorithm::pipeline:
         return bcast_pipeline(s, buf, count, type, root,
                               choice.segment > 0 ? choice.segment : threshold::bcast_segment_bytes);
+    case BcastAlgorithm::shm:  // a communicator that cannot use it
     case BcastAlgorithm::automatic: break;
     }
     if (bytes >= threshold::bcast_pipeline_bytes && s.size() > 2)
@@ -46,8 +48,9 @@ extern "C" int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_
             return ftmpi::comm::raise(comm, err, "MPI_Bcast");
         return ftmpi::comm::raise(comm, strict_bcast(buf, count, type, root, comm), "MPI_Bcast");
     }
-    return blocking(
+    return blocking_or(
         "MPI_Bcast", comm, [&] { return check_bcast(comm, count, type, root); },
+        [&] { return node::bcast(buf, count, type, root, comm); },
         [&](Schedule &s) { build_bcast(s, buf, count, type, root); }, Strict::none);
 }
 FTMPI_PMPI(Bcast)

@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <new>
+#include <optional>
 #include <utility>
 
 namespace ftmpi::coll {
@@ -141,11 +142,15 @@ int first_error(Codes... codes) {
 
 // Runs build(schedule) and the schedule. `checks` is a callable returning
 // the argument check's code, evaluated only once comm is known valid.
-template <class Checks, class Build>
-int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build, Strict strict = Strict::agree) {
+// `shortcut` (see blocking_or) may take the call instead.
+template <class Checks, class Shortcut, class Build>
+int blocking_or(const char *function, MPI_Comm comm, Checks &&checks, Shortcut &&shortcut, Build &&build,
+                Strict strict = Strict::agree) {
     if (!comm::valid(comm)) return comm::raise(comm, MPI_ERR_COMM, function);
     if (int err = checks(); err != MPI_SUCCESS) return comm::raise(comm, err, function);
     return comm::guarded(comm, function, [&] {
+        // The shared-memory collectives (node.hpp): nullopt when they do not take the call.
+        if (const std::optional<int> done = shortcut(); done) return *done;
         Schedule schedule(comm);
         build(schedule);
         end_strict(schedule, strict);
@@ -154,6 +159,15 @@ int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build
         if (schedule.talks_to_nobody() && p2p::is_revoked(comm)) return MPIX_ERR_REVOKED;
         return schedule.run();
     });
+}
+
+inline std::optional<int> no_shortcut() {
+    return std::nullopt;
+}
+
+template <class Checks, class Build>
+int blocking(const char *function, MPI_Comm comm, Checks &&checks, Build &&build, Strict strict = Strict::agree) {
+    return blocking_or(function, comm, std::forward<Checks>(checks), no_shortcut, std::forward<Build>(build), strict);
 }
 
 template <class Checks, class Build>

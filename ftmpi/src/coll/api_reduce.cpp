@@ -2,6 +2,7 @@
 #include "algorithms.hpp"
 #include "api_common.hpp"
 #include "buffers.hpp"
+#include "node.hpp"
 #include "select.hpp"
 
 namespace ftmpi::coll {
@@ -24,8 +25,8 @@ void build_reduce(Schedule &s, const void *sendbuf, void *recvbuf, int count, MP
     if (s.comm()->inter) return reduce_inter(s, sendbuf, recvbuf, count, type, op, root);
     if (count == 0) return;
     root = view_root(s, root);
-    // One algorithm so far; the table may still name it.
-    (void)choose<ReduceAlgorithm>(Collective::reduce, s.size(), data_bytes(count, type));
+    // One algorithm besides shared memory (node.hpp), which this
+    // communicator cannot use if the call came here.
     reduce_binomial(s, sendbuf, recvbuf, count, type, op, root);
 }
 
@@ -36,8 +37,9 @@ using namespace ftmpi::coll;
 
 extern "C" int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                           MPI_Comm comm) noexcept {
-    return blocking(
+    return blocking_or(
         "MPI_Reduce", comm, [&] { return check_reduce(comm, sendbuf, recvbuf, count, type, op, root); },
+        [&] { return node::reduce(sendbuf, recvbuf, count, type, op, root, comm); },
         [&](Schedule &s) { build_reduce(s, sendbuf, recvbuf, count, type, op, root); });
 }
 FTMPI_PMPI(Reduce)

@@ -22,11 +22,13 @@
 namespace ftmpi::coll {
 
 // One enum per collective, value 0 = automatic (the built-in rules); the
-// other values follow the names in algorithm_names.cpp.
-enum class BarrierAlgorithm : uint8_t { automatic, dissemination, tree };
-enum class BcastAlgorithm : uint8_t { automatic, binomial, pipeline };
-enum class ReduceAlgorithm : uint8_t { automatic, binomial };
-enum class AllreduceAlgorithm : uint8_t { automatic, recursive_doubling, ring, reduce_bcast, rabenseifner };
+// other values follow the names in algorithm_names.cpp. `shm` is the
+// shared-memory path (node.hpp); a communicator that cannot use it runs
+// the built-in rules.
+enum class BarrierAlgorithm : uint8_t { automatic, dissemination, tree, shm };
+enum class BcastAlgorithm : uint8_t { automatic, binomial, pipeline, shm };
+enum class ReduceAlgorithm : uint8_t { automatic, binomial, shm };
+enum class AllreduceAlgorithm : uint8_t { automatic, recursive_doubling, ring, reduce_bcast, rabenseifner, shm };
 enum class ReduceScatterAlgorithm : uint8_t { automatic, ring, reduce_scatterv, recursive_halving };
 enum class ScanAlgorithm : uint8_t { automatic, linear, recursive_doubling };  // Scan and Exscan
 enum class RootedAlgorithm : uint8_t { automatic, linear, binomial };          // Gather and Scatter

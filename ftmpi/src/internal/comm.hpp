@@ -28,6 +28,9 @@ struct Topology;  // Cartesian or graph layout, defined in src/comm/topology.hpp
 namespace ftmpi::part {
 struct CommMatching;  // partitioned requests' matching state, src/part/matching.hpp
 }
+namespace ftmpi::coll::node {
+struct State;  // the shared-memory collectives' segment, src/coll/node_state.hpp
+}
 
 struct ftmpi_group_s {
     std::vector<int> world;    // group rank -> world rank
@@ -75,6 +78,9 @@ struct ftmpi_comm_s {
     // MPI_Psend_init/MPI_Precv_init calls on this communicator, by which
     // they match; null until the first one.
     std::shared_ptr<ftmpi::part::CommMatching> partitioned;
+    // Shared-memory collectives (src/coll/node.hpp): null until the first
+    // call that picks them.
+    std::shared_ptr<ftmpi::coll::node::State> coll_node;
     // Fault tolerance: modes, revocation, acknowledgements (ft.hpp).
     ftmpi::ft::CommFt ft;
 };

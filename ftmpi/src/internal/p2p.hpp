@@ -9,6 +9,7 @@
 
 #include "mpi.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -109,6 +110,19 @@ struct QueueLengths {
     std::size_t unexpected = 0;
 };
 QueueLengths queue_lengths();
+
+// Whether messages to `world` travel through shared memory: the process
+// runs on this host and could map a segment this one shares (true for this
+// process itself).
+bool shares_memory_with(int world_rank);
+// How a waiting call polls before it blocks: FTMPI_SPIN_US, and whether it
+// gives the core away between polls (FTMPI_YIELD_WHEN_IDLE, by default when
+// the host runs more of the job's ranks than it has CPUs).
+struct WaitPolicy {
+    std::chrono::microseconds spin;
+    bool yield;
+};
+WaitPolicy wait_policy();
 
 // Counts failures declared so far (any peer); changes whenever a process is
 // declared failed, so a waiting loop can notice a failure it does not wait on.

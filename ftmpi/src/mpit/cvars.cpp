@@ -99,6 +99,7 @@ constexpr std::array<Meta, static_cast<std::size_t>(Id::count)> metas{{
     {Id::join_state, Category::fault_tolerance, v_tuner_detail, s_local},
     {Id::standby_wait, Category::fault_tolerance, v_tuner_detail, s_local},
     {Id::coll_table, Category::collectives, v_tuner, s_all_eq},
+    {Id::coll_shm_bytes, Category::collectives, v_tuner, s_all_eq},
 }};
 
 constexpr bool in_id_order() {

@@ -114,6 +114,13 @@ std::string Engine::transport_summary() {
     return net_ && networked_ ? net_->summary() : "none";
 }
 
+bool Engine::shares_memory_with(int world) {
+    if (world == rank_) return true;
+    Lock lk(mu_);
+    return net_ && networked_ && world >= 0 && world < size_ && net_->connected(world) &&
+        net_->route_name(world) == "shm";
+}
+
 bool Engine::failed(int world) const {
     return world >= 0 && world < size_ && failures_.failed(world);
 }

@@ -77,6 +77,11 @@ public:
     void open_reports();
     // Which driver carries frames to each peer, in one line ("shm 3, tcp 4").
     std::string transport_summary();
+    // Whether frames to `world` go through shared memory (so it runs on this
+    // host and can map this process's segments); true for this process.
+    bool shares_memory_with(int world);
+    // How a waiting call polls before it blocks (FTMPI_SPIN_US, FTMPI_YIELD_WHEN_IDLE).
+    const Settings &settings() const { return settings_; }
     // MPI_Finalize: bye to every peer, wait for the byes (or the failure) of
     // those in `connected` (the processes this one shares a communicator
     // with), stop progress, close.

@@ -79,6 +79,7 @@ enum class Id : int {
     standby_wait,
     // Collectives.
     coll_table,
+    coll_shm_bytes,
     count
 };
 

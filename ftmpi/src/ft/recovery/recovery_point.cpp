@@ -11,6 +11,7 @@
 // the paper's "new communicator with the recovered shape").
 #include "recovery.hpp"
 
+#include "../../coll/node.hpp"
 #include "../../coll/tags.hpp"
 #include "../../internal/cominfo.hpp"
 #include "../../internal/ft.hpp"
@@ -81,6 +82,7 @@ int recover_with(MPI_Comm comm, const std::vector<int> &failed) {
     // before the failure showed (one that did not need the failed process
     // succeeded here, failed there): the collective tag sequence restarts.
     coll::reset_tags(comm);
+    coll::node::forget(comm);
     comm->ft.recovered_at = failure_count();
     comm->ft.state.store(FTMPI_COMM_RECOVERED);
     cominfo::recovery_ended(comm, comm_mode_name(mode), comm, MPI_SUCCESS);

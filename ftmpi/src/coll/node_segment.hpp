@@ -1,0 +1,111 @@
+// The shared-memory segment of a communicator whose members all run on
+// this host: what the shared-memory collectives (node.hpp) read and write
+// instead of sending messages.
+//
+// Layout: a header line, a line of waiting words, then one block per
+// member: a line it writes when it publishes, a line it writes when it has
+// finished a collective, and two data buffers (collective n uses buffer
+// n % 2, so a member can publish n+1 while slower ones still read n).
+// Everything shared is a plain integer accessed through std::atomic_ref: no
+// C++ object lives in the mapping, so processes built alike agree on it.
+//
+// Collectives are numbered 1, 2, … per communicator (every member runs the
+// same ones in the same order). A member's `published` word is the number
+// of the last collective in which it published (wrote its data, or arrived
+// at a barrier); its `finished` word the last one it has finished reading.
+//
+// Waking: a member about to block counts itself in `sleepers` and sleeps on
+// the futex word `bell`; a member that publishes or finishes rings the bell
+// when anyone sleeps (one load of a line that is rarely written).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ftmpi::coll::node {
+
+constexpr uint64_t segment_magic = 0x314c4c4f43504d46ull;  // "FMPCOLL1" in memory order
+constexpr size_t line = 64;
+
+struct alignas(line) Header {
+    uint64_t magic;
+    uint32_t members;
+    uint32_t reserved;
+    uint64_t buffer_bytes;  // bytes of each data buffer (a multiple of a line)
+    uint64_t stride;        // bytes from one member's block to the next
+    uint64_t total_bytes;
+    alignas(line) uint32_t bell;  // futex word, bumped to wake sleepers
+    uint32_t sleepers;            // members blocked (or about to block) on bell
+};
+
+struct alignas(line) MemberBlock {
+    uint64_t published;                // written by the member
+    alignas(line) uint64_t finished;  // written by the member
+    // The two data buffers follow.
+};
+static_assert(sizeof(Header) == 2 * line && sizeof(MemberBlock) == 2 * line, "words on lines of their own");
+
+template <class T>
+inline T load_acquire(T &x) {
+    return std::atomic_ref<T>(x).load(std::memory_order_acquire);
+}
+template <class T>
+inline void store_release(T &x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_release);
+}
+
+// A mapped segment (or none). Movable, not copyable; unmaps when destroyed.
+class Segment {
+public:
+    Segment() = default;
+    ~Segment();
+    Segment(Segment &&other) noexcept;
+    Segment &operator=(Segment &&other) noexcept;
+    Segment(const Segment &) = delete;
+    Segment &operator=(const Segment &) = delete;
+
+    // Creates and maps a fresh segment for `members` members with data
+    // buffers of `buffer_bytes`, under a name no other process uses that
+    // begins with `prefix` (the job's file prefix on this host, so the
+    // daemon removes it if this process dies before unlinking it). Empty
+    // segment and *why on failure.
+    static Segment create(const std::string &prefix, int members, size_t buffer_bytes, std::string *why);
+    // Maps the segment another member created; checks what the header
+    // says against what the caller expects.
+    static Segment attach(const std::string &name, int members, size_t buffer_bytes, std::string *why);
+    // Removes the name (the mapping stays usable by whoever mapped it).
+    void unlink_name() const;
+
+    bool mapped() const { return base_ != nullptr; }
+    const std::string &name() const { return name_; }
+    int members() const { return static_cast<int>(header()->members); }
+    size_t buffer_bytes() const { return header()->buffer_bytes; }
+
+    MemberBlock &member(int m) const {
+        return *reinterpret_cast<MemberBlock *>(base_ + sizeof(Header) + static_cast<size_t>(m) * header()->stride);
+    }
+    // Member m's data buffer for collective n.
+    char *data(int m, uint64_t n) const {
+        return reinterpret_cast<char *>(&member(m)) + sizeof(MemberBlock) + (n % 2) * header()->buffer_bytes;
+    }
+
+    // After publishing or finishing: wakes the members that sleep, if any.
+    void ring() const;
+    // Blocks until the bell rings past `seen` or `timeout_us` passes.
+    // Callers count themselves in sleepers first (Sleeping below).
+    void sleep(uint32_t seen, long timeout_us) const;
+    uint32_t bell() const { return load_acquire(header()->bell); }
+    std::atomic_ref<uint32_t> sleepers() const { return std::atomic_ref<uint32_t>(header()->sleepers); }
+
+private:
+    Header *header() const { return reinterpret_cast<Header *>(base_); }
+    void unmap();
+
+    char *base_ = nullptr;
+    size_t bytes_ = 0;
+    std::string name_;
+};
+
+}  // namespace ftmpi::coll::node

@@ -1,0 +1,216 @@
+// Setting up a communicator's segment, and waiting on it (node_state.hpp).
+#include "node_state.hpp"
+
+#include "algorithms.hpp"
+#include "node.hpp"
+#include "tags.hpp"
+
+#include "internal/ft.hpp"
+#include "internal/p2p.hpp"
+#include "mpi-ext.h"
+#include "runtime/log.hpp"
+#include "settings/values.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <sched.h>
+#include <string>
+
+namespace ftmpi::coll::node {
+
+namespace {
+
+constexpr int most_members = 64;  // beyond, every member looking at every other's word costs more than a tree
+// How long a blocked member sleeps at most before it looks for failures
+// itself (a failure notice does not ring the bell).
+constexpr long sleep_us = 1000;
+
+// The beginning of every file this process makes in /dev/shm, as the comm
+// driver and the daemon's clean-up name them: /ftmpi.<job>.<rank>.<incarnation>.
+std::string file_prefix() {
+    using settings::Id;
+    const settings::Values &env = settings::current();
+    std::string job = env.is_set(Id::job) ? env.text(Id::job) : "singleton";
+    if (env.is_set(Id::job_key)) job += "-" + env.text(Id::job_key);
+    std::string prefix = "/ftmpi.";
+    for (char c : job.substr(0, 96)) {
+        const bool keep =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        prefix.push_back(keep ? c : '_');
+    }
+    return prefix + "." + std::to_string(env.integer(Id::rank)) + "." + std::to_string(env.integer(Id::incarnation));
+}
+
+// A hint to the core that this is a polling loop (lets a sibling thread run).
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+bool reaches_all_through_memory(MPI_Comm comm) {
+    for (int world : comm->group->world)
+        if (!p2p::shares_memory_with(world)) return false;
+    return true;
+}
+
+bool any_member_failed(MPI_Comm comm) {
+    for (int world : comm->group->world)
+        if (ft::member_failed(comm, world)) return true;
+    return false;
+}
+
+// What rank 0 tells the others at set-up.
+struct Offer {
+    int32_t usable;  // 1: a segment was made, `name` maps it
+    char name[220];
+};
+
+int share_offer(MPI_Comm comm, Offer *offer) {
+    Schedule s(comm);
+    bcast_binomial(s, offer, static_cast<int>(sizeof *offer), MPI_BYTE, 0);
+    return s.run();
+}
+
+int agree_all_usable(MPI_Comm comm, int *usable) {
+    Schedule s(comm);
+    allreduce_recursive_doubling(s, MPI_IN_PLACE, usable, 1, MPI_INT, MPI_MIN);
+    return s.run();
+}
+
+void say_unusable(const std::string &why) {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) log::warn("shared-memory collectives not used: %s", why.c_str());
+}
+
+}  // namespace
+
+size_t capacity() {
+    return static_cast<size_t>(settings::current().number(settings::Id::coll_shm_bytes));
+}
+
+bool shaped_for(MPI_Comm comm) {
+    if (comm->inter || comm->group == nullptr || comm->size < 2 || comm->size > most_members) return false;
+    if (comm->ft.strict.load(std::memory_order_relaxed)) return false;
+    for (int world : comm->group->world)
+        if (world < 0) return false;  // a gap (BLANK)
+    return true;
+}
+
+State *state_of(MPI_Comm comm, int *err) {
+    *err = MPI_SUCCESS;
+    if (comm->coll_node) return comm->coll_node->status == State::Status::on ? comm->coll_node.get() : nullptr;
+    const bool reachable = reaches_all_through_memory(comm);
+    const size_t buffer = capacity();
+    std::string why;
+    Segment segment;
+    Offer offer{};
+    if (comm->rank == 0 && reachable) {
+        segment = Segment::create(file_prefix(), comm->size, buffer, &why);
+        if (segment.mapped() && segment.name().size() < sizeof offer.name) {
+            offer.usable = 1;
+            std::memcpy(offer.name, segment.name().c_str(), segment.name().size() + 1);
+        } else if (segment.mapped()) {
+            why = "segment name too long";
+        }
+    }
+    if (int rc = share_offer(comm, &offer); rc != MPI_SUCCESS) {
+        if (comm->rank == 0) segment.unlink_name();
+        *err = rc;  // nothing kept: the next call sets up again
+        return nullptr;
+    }
+    auto state = std::make_shared<State>();
+    if (offer.usable) {
+        if (comm->rank != 0 && reachable) segment = Segment::attach(offer.name, comm->size, buffer, &why);
+        int usable = segment.mapped() ? 1 : 0;
+        const int rc = agree_all_usable(comm, &usable);
+        if (comm->rank == 0) segment.unlink_name();  // every member has mapped it or never will
+        if (rc != MPI_SUCCESS) {
+            *err = rc;
+            return nullptr;
+        }
+        if (usable) {
+            state->status = State::Status::on;
+            state->segment = std::move(segment);
+            log::debug("shared-memory collectives on communicator %u (%d members)", comm->context, comm->size);
+        }
+    }
+    if (!why.empty()) say_unusable(why);
+    comm->coll_node = state;
+    return state->status == State::Status::on ? state.get() : nullptr;
+}
+
+State *enter(MPI_Comm comm, uint64_t *epoch, int *err) {
+    *err = MPI_SUCCESS;
+    // Read before the checks: a failure after them changes it, and the first
+    // wait notices.
+    *epoch = p2p::failure_epoch();
+    if (p2p::is_revoked(comm) || (*epoch != 0 && any_member_failed(comm))) return nullptr;
+    return state_of(comm, err);
+}
+
+void forget(MPI_Comm comm) {
+    comm->coll_node.reset();
+}
+
+Call::Call(MPI_Comm comm, State &state, uint64_t epoch)
+    : comm_(comm), segment_(state.segment), n_(++state.last), me_(comm->rank), members_(comm->size),
+      failures_seen_(epoch) {
+    next_tag(comm);  // keeps the collective sequence of the schedules in step
+}
+
+int Call::failure_code() {
+    if (p2p::is_revoked(comm_)) return MPIX_ERR_REVOKED;
+    const uint64_t epoch = p2p::failure_epoch();
+    if (epoch == failures_seen_) return MPI_SUCCESS;
+    failures_seen_ = epoch;
+    return any_member_failed(comm_) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+}
+
+template <class Ready>
+int Call::wait(Ready &&ready) {
+    if (ready()) return MPI_SUCCESS;
+    const p2p::WaitPolicy policy = p2p::wait_policy();
+    const auto spin_end = std::chrono::steady_clock::now() + policy.spin;
+    for (unsigned step = 1;; ++step) {
+        if (ready()) return MPI_SUCCESS;
+        if (policy.yield) sched_yield();
+        else relax();
+        if (step % 64 != 0) continue;
+        if (int e = failure_code(); e != MPI_SUCCESS) return e;
+        if (std::chrono::steady_clock::now() < spin_end) continue;
+        auto sleepers = segment_.sleepers();
+        sleepers.fetch_add(1, std::memory_order_seq_cst);
+        const uint32_t seen = segment_.bell();
+        if (!ready()) segment_.sleep(seen, sleep_us);
+        sleepers.fetch_sub(1, std::memory_order_relaxed);
+    }
+}
+
+int Call::await_published(int m) {
+    uint64_t &word = segment_.member(m).published;
+    return wait([&] { return load_acquire(word) >= n_; });
+}
+
+int Call::await_buffers_free() {
+    if (n_ <= 2) return MPI_SUCCESS;
+    for (int m = 0; m < members_; ++m) {
+        if (m == me_) continue;
+        uint64_t &word = segment_.member(m).finished;
+        if (int e = wait([&] { return load_acquire(word) >= n_ - 2; }); e != MPI_SUCCESS) return e;
+    }
+    return MPI_SUCCESS;
+}
+
+void Call::publish() {
+    store_release(segment_.member(me_).published, n_);
+    segment_.ring();
+}
+
+void Call::finish() {
+    store_release(segment_.member(me_).finished, n_);
+    segment_.ring();
+}
+
+}  // namespace ftmpi::coll::node

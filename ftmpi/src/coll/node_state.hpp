@@ -1,0 +1,73 @@
+// A communicator's shared-memory collective state and its set-up (node.hpp
+// says when and how), and the waiting every shared-memory collective does.
+#pragma once
+
+#include "node_segment.hpp"
+
+#include "internal/comm.hpp"
+#include "mpi.h"
+
+#include <cstdint>
+
+namespace ftmpi::coll::node {
+
+struct State {
+    enum class Status : uint8_t { on, off };
+    Status status = Status::off;
+    Segment segment;
+    uint64_t last = 0;  // the number of the last collective run through the segment
+};
+
+// The largest message the segment's buffers carry (FTMPI_COLL_SHM_BYTES);
+// 0 when shared-memory collectives are off.
+size_t capacity();
+
+// Whether comm may use the segment for a call at all, before any set-up:
+// an intracommunicator of 2..64 members without gaps, not strict.
+// Every member answers alike.
+bool shaped_for(MPI_Comm comm);
+
+// comm's state, set up at the first call (collective: every member calls
+// it at the same collective). Null when comm does not use shared memory
+// (*err MPI_SUCCESS: run the schedules) or when the set-up failed (*err
+// says why: a member failed during it; the call fails with that).
+State *state_of(MPI_Comm comm, int *err);
+// The same, after the checks of a call's start: null (*err MPI_SUCCESS)
+// also when comm is revoked or a member is known failed, so the schedules
+// say which error. *epoch: p2p's failure count the checks saw, for Call.
+State *enter(MPI_Comm comm, uint64_t *epoch, int *err);
+
+// One shared-memory collective: draws comm's collective tag and number
+// (so a later call that takes the schedules on some members still lines up
+// with the others), and waits for the segment's words with the failure
+// checks of node.hpp.
+class Call {
+public:
+    Call(MPI_Comm comm, State &state, uint64_t epoch);
+    const Segment &segment() const { return segment_; }
+    uint64_t number() const { return n_; }
+    int me() const { return me_; }
+    int members() const { return members_; }
+
+    // Waits until member m published collective n (or later); an MPI code.
+    int await_published(int m);
+    // Waits until every member other than this one finished collective
+    // n - 2 (the last that used the data buffers collective n writes).
+    int await_buffers_free();
+    // This member published / finished collective n: the words others wait for.
+    void publish();
+    void finish();
+
+private:
+    template <class Ready>
+    int wait(Ready &&ready);
+    int failure_code();  // MPI_SUCCESS, or why waiting must end
+
+    MPI_Comm comm_;
+    const Segment &segment_;
+    uint64_t n_;
+    int me_, members_;
+    uint64_t failures_seen_;
+};
+
+}  // namespace ftmpi::coll::node

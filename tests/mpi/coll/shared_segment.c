@@ -1,0 +1,223 @@
+/* The short collectives that go through a communicator's shared segment
+ * when all of its members run on one host (Barrier, Bcast, Reduce,
+ * Allreduce up to FTMPI_COLL_SHM_BYTES): what makes that path different
+ * from messages. Plain MPI: it also passes with Open MPI and MPICH, and
+ * over TCP only, where the same calls run as messages.
+ *
+ *  - many back-to-back calls with changing roots and data, so members run
+ *    ahead of each other and reuse the segment's buffers;
+ *  - members describing the same data with different datatypes (a
+ *    contiguous type here, a strided vector there, a type whose data starts
+ *    past its buffer's address elsewhere): the data crosses in its packed
+ *    form;
+ *  - a non-commutative user op: the result must be the rank-order product;
+ *  - Allreduce of doubles: every member must get the same bits;
+ *  - sizes on both sides of the segment's capacity, MPI_IN_PLACE,
+ *    communicators made by split and dup, and the non-blocking forms (which
+ *    run as messages) interleaved with the blocking ones on one
+ *    communicator. */
+#include "support/check.h"
+
+#include <string.h>
+
+static int rank, size;
+
+/* 2x2 integer matrices, multiplied: associative, not commutative. */
+typedef struct {
+    long a, b, c, d;
+} mat;
+static void mat_mul(void *in, void *inout, int *len, MPI_Datatype *type) {
+    (void)type;
+    mat *x = in, *y = inout;
+    for (int i = 0; i < *len; ++i) {
+        mat r = {x[i].a * y[i].a + x[i].b * y[i].c, x[i].a * y[i].b + x[i].b * y[i].d,
+                 x[i].c * y[i].a + x[i].d * y[i].c, x[i].c * y[i].b + x[i].d * y[i].d};
+        y[i] = r;
+    }
+}
+static mat mat_of(int r) {
+    mat m = {1, r + 1, r % 3, 1};
+    return m;
+}
+
+static void back_to_back(MPI_Comm comm) {
+    int me, n;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    for (int i = 0; i < 2000; ++i) {
+        const int root = (i / 3) % n;
+        long v[4] = {0, 0, 0, 0};
+        if (me == root)
+            for (int k = 0; k < 4; ++k) v[k] = 1000L * i + k + root;
+        CHECK_MPI(MPI_Bcast(v, 4, MPI_LONG, root, comm));
+        for (int k = 0; k < 4; ++k) CHECK(v[k] == 1000L * i + k + root, "bcast %d: got %ld", i, v[k]);
+        long mine = i + me, sum = -1, max = -1;
+        CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, comm));
+        CHECK(sum == (long)n * i + (long)n * (n - 1) / 2, "allreduce %d: got %ld", i, sum);
+        CHECK_MPI(MPI_Reduce(&mine, &max, 1, MPI_LONG, MPI_MAX, root, comm));
+        if (me == root) CHECK(max == i + n - 1, "reduce %d: got %ld", i, max);
+        if (i % 7 == 0) CHECK_MPI(MPI_Barrier(comm));
+    }
+}
+
+/* 12 ints described three ways: plain, every other int of 24, and from
+ * byte 4 of the buffer on. A user op (predefined ops need predefined types
+ * in some MPIs) adds them up whichever way this member describes them. */
+static MPI_Datatype strided, shifted;
+static void int_sum(void *in, void *inout, int *len, MPI_Datatype *type) {
+    int n = *len, stride = 1, skip = 0;
+    if (*type == strided) n = 12 * *len, stride = 2;
+    if (*type == shifted) n = 12 * *len, skip = 1;
+    const int *a = (const int *)in + skip;
+    int *b = (int *)inout + skip;
+    for (int k = 0; k < n; ++k) b[k * stride] += a[k * stride];
+}
+
+static void mixed_types(void) {
+    MPI_Datatype type;
+    MPI_Op sum;
+    MPI_Op_create(int_sum, 1, &sum);
+    int count;
+    MPI_Type_vector(12, 1, 2, MPI_INT, &strided); /* every other int of 24 */
+    MPI_Type_commit(&strided);
+    const MPI_Aint four = 4;
+    MPI_Type_create_hindexed_block(1, 12, &four, MPI_INT, &shifted); /* 12 ints from byte 4 on */
+    MPI_Type_commit(&shifted);
+    int buf[24 + 2], out[24 + 2], *data = buf + 1, *result = out + 1;
+    for (int round = 0; round < 50; ++round) {
+        for (int k = 0; k < 26; ++k) buf[k] = out[k] = -7;
+        void *at = data;
+        switch (rank % 3) {
+        case 0: type = MPI_INT, count = 12; break;
+        case 1: type = strided, count = 1; break;
+        default: type = shifted, count = 1, at = buf; break;
+        }
+        const int stride = rank % 3 == 1 ? 2 : 1;
+        void *result_at = rank % 3 == 2 ? (void *)out : (void *)result;
+        for (int k = 0; k < 12; ++k) data[k * stride] = round + k * (rank + 1);
+        CHECK_MPI(MPI_Allreduce(at, result_at, count, type, sum, MPI_COMM_WORLD));
+        for (int k = 0; k < 12; ++k) {
+            const int want = size * round + k * size * (size + 1) / 2;
+            CHECK(result[k * stride] == want, "mixed types round %d element %d: got %d, want %d", round, k,
+                  result[k * stride], want);
+            if (stride == 2) CHECK(result[k * 2 + 1] == -7, "mixed types: a gap was written");
+        }
+        CHECK(out[0] == -7 && result[stride * 11 + 1] == -7, "mixed types: written outside the data");
+        const int root = round % size;
+        if (rank == root)
+            for (int k = 0; k < 12; ++k) data[k * stride] = 5 * round + k;
+        else
+            for (int k = 0; k < 12; ++k) data[k * stride] = -1;
+        CHECK_MPI(MPI_Bcast(at, count, type, root, MPI_COMM_WORLD));
+        for (int k = 0; k < 12; ++k)
+            CHECK(data[k * stride] == 5 * round + k, "mixed bcast round %d element %d: got %d", round, k,
+                  data[k * stride]);
+    }
+    MPI_Type_free(&strided);
+    MPI_Type_free(&shifted);
+    MPI_Op_free(&sum);
+}
+
+static void non_commutative(void) {
+    MPI_Datatype mat_type;
+    MPI_Type_contiguous(4, MPI_LONG, &mat_type);
+    MPI_Type_commit(&mat_type);
+    MPI_Op op;
+    MPI_Op_create(mat_mul, 0, &op);
+    mat want[3];
+    for (int e = 0; e < 3; ++e) {
+        want[e] = mat_of(e);
+        for (int r = 1; r < size; ++r) {
+            mat next = mat_of(r + e);
+            int one = 1;
+            mat_mul(&want[e], &next, &one, NULL); /* next = want op next */
+            want[e] = next;
+        }
+    }
+    for (int round = 0; round < 20; ++round) {
+        mat in[3], out[3];
+        for (int e = 0; e < 3; ++e) in[e] = mat_of(rank + e);
+        memset(out, 0, sizeof out);
+        CHECK_MPI(MPI_Allreduce(in, out, 3, mat_type, op, MPI_COMM_WORLD));
+        for (int e = 0; e < 3; ++e)
+            CHECK(memcmp(&out[e], &want[e], sizeof(mat)) == 0, "non-commutative allreduce element %d wrong", e);
+        const int root = round % size;
+        memset(out, 0, sizeof out);
+        CHECK_MPI(MPI_Reduce(in, out, 3, mat_type, op, root, MPI_COMM_WORLD));
+        if (rank == root)
+            for (int e = 0; e < 3; ++e)
+                CHECK(memcmp(&out[e], &want[e], sizeof(mat)) == 0, "non-commutative reduce element %d wrong", e);
+    }
+    MPI_Op_free(&op);
+    MPI_Type_free(&mat_type);
+}
+
+/* Sums of doubles whose result depends on the order: every member must
+ * still get the same bits. */
+static void same_bits(void) {
+    enum { n = 64 };
+    double in[n], out[n], first[n];
+    for (int k = 0; k < n; ++k) in[k] = ((rank + k) % 2 ? 1e8 : 1e-8) / (rank + k + 3);
+    CHECK_MPI(MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+    memcpy(first, out, sizeof out);
+    CHECK_MPI(MPI_Bcast(first, n, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    CHECK(memcmp(first, out, sizeof out) == 0, "allreduce results differ between members");
+}
+
+/* Around the capacity (8 KiB by default): both paths agree. */
+static void sizes_and_in_place(void) {
+    const int counts[] = {1, 1023, 1024, 1025, 2048, 4096};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        const int count = counts[c];
+        double *v = malloc(sizeof(double) * (size_t)count);
+        for (int k = 0; k < count; ++k) v[k] = rank + k;
+        CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        for (int k = 0; k < count; ++k)
+            CHECK(v[k] == (double)size * k + size * (size - 1) / 2.0, "count %d element %d: %g", count, k, v[k]);
+        for (int k = 0; k < count; ++k) v[k] = rank + k;
+        if (rank == size - 1)
+            CHECK_MPI(MPI_Reduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_MIN, size - 1, MPI_COMM_WORLD));
+        else
+            CHECK_MPI(MPI_Reduce(v, NULL, count, MPI_DOUBLE, MPI_MIN, size - 1, MPI_COMM_WORLD));
+        if (rank == size - 1)
+            for (int k = 0; k < count; ++k) CHECK(v[k] == k, "reduce count %d element %d: %g", count, k, v[k]);
+        free(v);
+    }
+}
+
+static void mixed_with_nonblocking(MPI_Comm comm) {
+    int me, n;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    for (int i = 0; i < 200; ++i) {
+        int a = i, b = -1, c = me, d = -1;
+        MPI_Request r[2];
+        CHECK_MPI(MPI_Iallreduce(&a, &b, 1, MPI_INT, MPI_MAX, comm, &r[0]));
+        CHECK_MPI(MPI_Allreduce(&c, &d, 1, MPI_INT, MPI_SUM, comm));
+        CHECK_MPI(MPI_Ibarrier(comm, &r[1]));
+        CHECK_MPI(MPI_Barrier(comm));
+        CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+        CHECK(b == i && d == n * (n - 1) / 2, "interleaved %d: %d %d", i, b, d);
+    }
+}
+
+int main(int argc, char **argv) {
+    test_init(&argc, &argv, &rank, &size);
+    back_to_back(MPI_COMM_WORLD);
+    mixed_types();
+    non_commutative();
+    same_bits();
+    sizes_and_in_place();
+    mixed_with_nonblocking(MPI_COMM_WORLD);
+    MPI_Comm half, copy;
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half));
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &copy));
+    back_to_back(half);
+    back_to_back(copy);
+    mixed_with_nonblocking(half);
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&copy);
+    MPI_Finalize();
+    if (rank == 0) printf("shared segment collectives: ok\n");
+    return 0;
+}

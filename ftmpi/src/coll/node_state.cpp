@@ -23,8 +23,11 @@ namespace {
 
 constexpr int most_members = 64;  // beyond, every member looking at every other's word costs more than a tree
 // How long a blocked member sleeps at most before it looks for failures
-// itself (a failure notice does not ring the bell).
+// and makes a p2p progress step (neither a failure notice nor a message
+// rings the bell).
 constexpr long sleep_us = 1000;
+// Polls of the segment between two looks at failures and p2p.
+constexpr unsigned steps_between_checks = 128;
 
 // The beginning of every file this process makes in /dev/shm, as the comm
 // driver and the daemon's clean-up name them: /ftmpi.<job>.<rank>.<incarnation>.
@@ -177,8 +180,13 @@ int Call::wait(Ready &&ready) {
         if (ready()) return MPI_SUCCESS;
         if (policy.yield) sched_yield();
         else relax();
-        if (step % 64 != 0) continue;
+        if (step % steps_between_checks != 0) continue;
         if (int e = failure_code(); e != MPI_SUCCESS) return e;
+        // What any MPI wait does: messages and one-sided operations that
+        // peers wait for (a rendezvous send to this process, a target
+        // handler) move on, also those that must happen before a peer
+        // reaches this collective.
+        p2p::progress();
         if (std::chrono::steady_clock::now() < spin_end) continue;
         auto sleepers = segment_.sleepers();
         sleepers.fetch_add(1, std::memory_order_seq_cst);

@@ -123,6 +123,10 @@ struct WaitPolicy {
     bool yield;
 };
 WaitPolicy wait_policy();
+// One non-blocking progress step, as MPI_Test makes: a caller that waits on
+// something other than p2p (the collectives' shared segment) calls it now
+// and then, so messages and one-sided operations others wait for move on.
+void progress();
 
 // Counts failures declared so far (any peer); changes whenever a process is
 // declared failed, so a waiting loop can notice a failure it does not wait on.

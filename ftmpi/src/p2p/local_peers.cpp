@@ -1,6 +1,6 @@
-// What p2p tells other parts about the peers on this host and how a waiting
-// call behaves (internal/p2p.hpp): the collectives' shared-memory path waits
-// on its own flags but by the same policy, and only among such peers.
+// What p2p offers a part that waits on shared memory of its own (the
+// collectives' segment, internal/p2p.hpp): which peers share this host's
+// memory, how a waiting call polls, and a progress step to make meanwhile.
 #include "internal/p2p.hpp"
 #include "p2p/engine.hpp"
 
@@ -13,6 +13,10 @@ bool shares_memory_with(int world_rank) {
 WaitPolicy wait_policy() {
     const Settings &s = Engine::get().settings();
     return {s.spin, s.yield_when_idle};
+}
+
+void progress() {
+    Engine::get().progress();
 }
 
 }  // namespace ftmpi::p2p

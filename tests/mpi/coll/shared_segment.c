@@ -15,7 +15,8 @@
  *  - sizes on both sides of the segment's capacity, MPI_IN_PLACE,
  *    communicators made by split and dup, and the non-blocking forms (which
  *    run as messages) interleaved with the blocking ones on one
- *    communicator. */
+ *    communicator;
+ *  - a Barrier behind a peer's large send that needs this member's reply. */
 #include "support/check.h"
 
 #include <string.h>
@@ -201,6 +202,31 @@ static void mixed_with_nonblocking(MPI_Comm comm) {
     }
 }
 
+/* A member in Barrier must still answer a peer's large send that the peer
+ * must finish before it reaches the Barrier (a rendezvous needs the
+ * receiver's reply): waiting on the segment keeps p2p moving. */
+static void barrier_behind_a_send(void) {
+    if (size < 2) return;
+    enum { n = 1 << 18 };
+    int *big = malloc(sizeof(int) * n);
+    for (int round = 0; round < 5; ++round) {
+        if (rank == 0) {
+            MPI_Request r;
+            CHECK_MPI(MPI_Irecv(big, n, MPI_INT, 1, round, MPI_COMM_WORLD, &r));
+            CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+            CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+            CHECK(big[n - 1] == round, "rendezvous round %d: got %d", round, big[n - 1]);
+        } else {
+            if (rank == 1) {
+                for (int k = 0; k < n; ++k) big[k] = round;
+                CHECK_MPI(MPI_Send(big, n, MPI_INT, 0, round, MPI_COMM_WORLD));
+            }
+            CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        }
+    }
+    free(big);
+}
+
 int main(int argc, char **argv) {
     test_init(&argc, &argv, &rank, &size);
     back_to_back(MPI_COMM_WORLD);
@@ -209,6 +235,7 @@ int main(int argc, char **argv) {
     same_bits();
     sizes_and_in_place();
     mixed_with_nonblocking(MPI_COMM_WORLD);
+    barrier_behind_a_send();
     MPI_Comm half, copy;
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half));
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &copy));

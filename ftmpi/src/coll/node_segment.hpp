@@ -41,7 +41,7 @@ struct alignas(line) Header {
 };
 
 struct alignas(line) MemberBlock {
-    uint64_t published;                // written by the member
+    uint64_t published;               // written by the member
     alignas(line) uint64_t finished;  // written by the member
     // The two data buffers follow.
 };

@@ -178,8 +178,10 @@ int Call::wait(Ready &&ready) {
     const auto spin_end = std::chrono::steady_clock::now() + policy.spin;
     for (unsigned step = 1;; ++step) {
         if (ready()) return MPI_SUCCESS;
-        if (policy.yield) sched_yield();
-        else relax();
+        if (policy.yield)
+            sched_yield();
+        else
+            relax();
         if (step % steps_between_checks != 0) continue;
         if (int e = failure_code(); e != MPI_SUCCESS) return e;
         // What any MPI wait does: messages and one-sided operations that

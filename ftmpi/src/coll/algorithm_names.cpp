@@ -24,10 +24,10 @@ const std::array<Entry, collective_count> &entries() {
         {"reduce_scatter", {"ring", "reduce_scatterv", "recursive_halving"}, {}},
         {"scan", {"linear", "recursive_doubling"}, {}},
         {"exscan", {"linear", "recursive_doubling"}, {}},
-        {"gather", {"linear", "binomial"}, {}},
-        {"scatter", {"linear", "binomial"}, {}},
-        {"allgather", {"ring", "bruck"}, {}},
-        {"alltoall", {"linear", "pairwise", "bruck"}, {}},
+        {"gather", {"linear", "binomial", "shm"}, {}},
+        {"scatter", {"linear", "binomial", "shm"}, {}},
+        {"allgather", {"ring", "bruck", "shm"}, {}},
+        {"alltoall", {"linear", "pairwise", "bruck", "shm"}, {}},
     }};
     return list;
 }

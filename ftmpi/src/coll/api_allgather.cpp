@@ -3,6 +3,7 @@
 // rank), and MPI_IN_PLACE is refused (MPI_ERR_BUFFER).
 #include "algorithms.hpp"
 #include "api_common.hpp"
+#include "node.hpp"
 #include "buffers.hpp"
 #include "select.hpp"
 
@@ -31,6 +32,7 @@ void build_allgather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype 
     switch (choose<AllgatherAlgorithm>(Collective::allgather, s.size(), block).algorithm) {
     case AllgatherAlgorithm::ring: return allgather_ring(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
     case AllgatherAlgorithm::bruck: return allgather_bruck(s, sendbuf, scount, stype, recvbuf, rcount, rtype);
+    case AllgatherAlgorithm::shm:  // a communicator that cannot use it
     case AllgatherAlgorithm::automatic: break;
     }
     if (s.size() <= 2 || block >= threshold::allgather_ring_bytes)
@@ -62,9 +64,10 @@ using namespace ftmpi::coll;
 
 extern "C" int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm) noexcept {
-    return blocking(
+    return blocking_or(
         "MPI_Allgather", comm,
         [&] { return check_allgather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); },
+        [&] { return node::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
         [&](Schedule &s) { build_allgather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); });
 }
 FTMPI_PMPI(Allgather)

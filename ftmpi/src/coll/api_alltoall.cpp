@@ -5,6 +5,7 @@
 // size) and MPI_IN_PLACE is refused (MPI_ERR_BUFFER).
 #include "algorithms.hpp"
 #include "api_common.hpp"
+#include "node.hpp"
 #include "buffers.hpp"
 #include "select.hpp"
 
@@ -133,9 +134,10 @@ using namespace ftmpi::coll;
 extern "C" int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm) noexcept {
     Layout l;
-    return blocking(
+    return blocking_or(
         "MPI_Alltoall", comm,
         [&] { return check_alltoall(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, l); },
+        [&] { return node::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); },
         [&](Schedule &s) { build_alltoall(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, l); });
 }
 FTMPI_PMPI(Alltoall)

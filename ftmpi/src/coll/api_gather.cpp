@@ -3,6 +3,7 @@
 // group MPI_PROC_NULL, the other group the root's rank.
 #include "algorithms.hpp"
 #include "api_common.hpp"
+#include "node.hpp"
 #include "buffers.hpp"
 #include "select.hpp"
 
@@ -43,6 +44,7 @@ void build_gather(Schedule &s, const void *sendbuf, int scount, MPI_Datatype sty
     switch (choose<RootedAlgorithm>(Collective::gather, s.size(), block).algorithm) {
     case RootedAlgorithm::linear: return gather_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     case RootedAlgorithm::binomial: return gather_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    case RootedAlgorithm::shm:  // a communicator that cannot use it
     case RootedAlgorithm::automatic: break;
     }
     if (block >= threshold::gather_linear_bytes || s.size() <= 2)
@@ -79,9 +81,10 @@ using namespace ftmpi::coll;
 
 extern "C" int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm) noexcept {
-    return blocking(
+    return blocking_or(
         "MPI_Gather", comm,
         [&] { return check_gather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); },
+        [&] { return node::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); },
         [&](Schedule &s) { build_gather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); });
 }
 FTMPI_PMPI(Gather)

@@ -3,6 +3,7 @@
 // group MPI_PROC_NULL, the other group the root's rank.
 #include "algorithms.hpp"
 #include "api_common.hpp"
+#include "node.hpp"
 #include "buffers.hpp"
 #include "select.hpp"
 
@@ -41,6 +42,7 @@ void build_scatter(Schedule &s, const void *sendbuf, int scount, MPI_Datatype st
     switch (choose<RootedAlgorithm>(Collective::scatter, s.size(), block).algorithm) {
     case RootedAlgorithm::linear: return scatter_linear(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
     case RootedAlgorithm::binomial: return scatter_binomial(s, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
+    case RootedAlgorithm::shm:  // a communicator that cannot use it
     case RootedAlgorithm::automatic: break;
     }
     if (block >= threshold::gather_linear_bytes || s.size() <= 2)
@@ -77,9 +79,10 @@ using namespace ftmpi::coll;
 
 extern "C" int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, int root, MPI_Comm comm) noexcept {
-    return blocking(
+    return blocking_or(
         "MPI_Scatter", comm,
         [&] { return check_scatter(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); },
+        [&] { return node::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); },
         [&](Schedule &s) { build_scatter(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); },
         Strict::none);
 }

@@ -1,6 +1,7 @@
-// Shared-memory collectives: Barrier, Bcast, Reduce and Allreduce of short
-// messages on a communicator whose members all run on this host, through a
-// segment the members map (node_segment.hpp) instead of messages.
+// Shared-memory collectives: Barrier, and Bcast, Reduce, Allreduce, Gather,
+// Allgather, Scatter and Alltoall of short messages, on a communicator whose
+// members all run on this host, through a segment the members map
+// (node_segment.hpp) instead of messages.
 //
 // Why: a short collective through p2p costs every message's matching,
 // request and wake-up; through the segment a barrier is one store per
@@ -40,6 +41,15 @@ std::optional<int> reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
                           MPI_Comm comm);
 std::optional<int> allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm);
+std::optional<int> gather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                          MPI_Datatype rtype, int root, MPI_Comm comm);
+std::optional<int> allgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                             MPI_Datatype rtype, MPI_Comm comm);
+// Scatter and Alltoall: only when the p blocks fit the segment's slot.
+std::optional<int> scatter(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                           MPI_Datatype rtype, int root, MPI_Comm comm);
+std::optional<int> alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                            MPI_Datatype rtype, MPI_Comm comm);
 
 // A recovery in place restarted comm's collectives: its members number
 // them from 1 again, and a replacement has no segment; the next call that

@@ -4,15 +4,21 @@
 // with messages.
 //
 // Every algorithm is flat: a member publishes before it waits for anyone
-// (except for the buffers of two collectives ago to be read), so a live
-// member never waits for another live member that waits for it.
-//   Barrier:   publish, then wait until every member published.
+// (except for its slot's previous data to be read), so a live member never
+// waits for another live member that waits for it.
+//   Barrier:   arrive, then wait until every member arrived.
 //   Bcast:     the root copies its data in and publishes; the others wait
 //              for it and copy it out.
 //   Reduce:    every member copies its data in and publishes; the root
 //              combines them in rank order.
 //   Allreduce: the same, every member combining all of them, in the same
 //              order, so every member gets the same bits.
+//   Gather:    every member but the root copies its block in; the root
+//              copies them out.
+//   Allgather: every member copies its block in, then all of them out.
+//   Scatter:   the root copies every member's block in; each copies its own out.
+//   Alltoall:  every member copies its p blocks in, then its own block of
+//              each member's out.
 #include "node.hpp"
 
 #include "buffers.hpp"
@@ -94,12 +100,12 @@ Started start(MPI_Comm comm) {
 // data: the order MPI gives for any op, the same on every member.
 int combine(Call &call, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, size_t bytes) {
     const int last = call.members() - 1;
-    if (int e = call.await_published(last); e != MPI_SUCCESS) return e;
+    if (int e = call.await_data(last); e != MPI_SUCCESS) return e;
     if (int e = unpack(call.segment().data(last, call.number()), bytes, recvbuf, count, type); e != MPI_SUCCESS)
         return e;
     Operand operand(count, type);
     for (int m = last - 1; m >= 0; --m) {
-        if (int e = call.await_published(m); e != MPI_SUCCESS) return e;
+        if (int e = call.await_data(m); e != MPI_SUCCESS) return e;
         int err = MPI_SUCCESS;
         const void *in = operand.from(call.segment().data(m, call.number()), bytes, &err);
         if (err == MPI_SUCCESS) err = op::apply(op, in, recvbuf, count, type);
@@ -110,11 +116,28 @@ int combine(Call &call, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, 
 
 // Copies this member's contribution in and publishes it.
 int contribute(Call &call, const void *buf, int count, MPI_Datatype type, size_t bytes) {
-    if (int e = call.await_buffers_free(); e != MPI_SUCCESS) return e;
+    if (int e = call.await_slot_free(); e != MPI_SUCCESS) return e;
     if (int e = pack(buf, count, type, call.segment().data(call.me(), call.number()), bytes); e != MPI_SUCCESS)
         return e;
     call.publish();
     return MPI_SUCCESS;
+}
+
+// The blocks of p members, each of `block` bytes, fit one slot.
+bool blocks_fit(MPI_Comm comm, size_t block) {
+    return block <= capacity() / static_cast<size_t>(comm->size);
+}
+
+// Packs p blocks of (count, type), one after the other in buf, into dst.
+int pack_blocks(const void *buf, int count, MPI_Datatype type, int p, char *dst, size_t block) {
+    for (int m = 0; m < p; ++m)
+        if (int e = pack(element(buf, MPI_Aint{m} * count, type), count, type, dst + m * block, block); e != MPI_SUCCESS)
+            return e;
+    return MPI_SUCCESS;
+}
+
+std::optional<int> code(const Started &s) {
+    return s.err == MPI_SUCCESS ? std::nullopt : std::optional<int>(s.err);
 }
 
 }  // namespace
@@ -122,12 +145,12 @@ int contribute(Call &call, const void *buf, int count, MPI_Datatype type, size_t
 std::optional<int> barrier(MPI_Comm comm) {
     if (!picked<BarrierAlgorithm>(Collective::barrier, comm, 0)) return std::nullopt;
     const Started s = start(comm);
-    if (s.state == nullptr) return s.err == MPI_SUCCESS ? std::nullopt : std::optional<int>(s.err);
+    if (s.state == nullptr) return code(s);
     Call call(comm, *s.state, s.epoch);
-    call.publish();
+    call.arrive();
     int rc = MPI_SUCCESS;
     for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m)
-        if (m != call.me()) rc = call.await_published(m);
+        if (m != call.me()) rc = call.await_arrived(m);
     call.finish();
     return rc;
 }
@@ -136,13 +159,13 @@ std::optional<int> bcast(void *buf, int count, MPI_Datatype type, int root, MPI_
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<BcastAlgorithm>(Collective::bcast, comm, bytes)) return std::nullopt;
     const Started s = start(comm);
-    if (s.state == nullptr) return s.err == MPI_SUCCESS ? std::nullopt : std::optional<int>(s.err);
+    if (s.state == nullptr) return code(s);
     Call call(comm, *s.state, s.epoch);
     int rc;
     if (call.me() == root) {
         rc = contribute(call, buf, count, type, bytes);
     } else {
-        rc = call.await_published(root);
+        rc = call.await_data(root);
         if (rc == MPI_SUCCESS) rc = unpack(call.segment().data(root, call.number()), bytes, buf, count, type);
     }
     call.finish();
@@ -154,7 +177,7 @@ std::optional<int> reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<ReduceAlgorithm>(Collective::reduce, comm, bytes)) return std::nullopt;
     const Started s = start(comm);
-    if (s.state == nullptr) return s.err == MPI_SUCCESS ? std::nullopt : std::optional<int>(s.err);
+    if (s.state == nullptr) return code(s);
     Call call(comm, *s.state, s.epoch);
     const bool at_root = call.me() == root;
     int rc = contribute(call, at_root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
@@ -168,10 +191,111 @@ std::optional<int> allreduce(const void *sendbuf, void *recvbuf, int count, MPI_
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<AllreduceAlgorithm>(Collective::allreduce, comm, bytes)) return std::nullopt;
     const Started s = start(comm);
-    if (s.state == nullptr) return s.err == MPI_SUCCESS ? std::nullopt : std::optional<int>(s.err);
+    if (s.state == nullptr) return code(s);
     Call call(comm, *s.state, s.epoch);
     int rc = contribute(call, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
     if (rc == MPI_SUCCESS) rc = combine(call, recvbuf, count, type, op, bytes);
+    call.finish();
+    return rc;
+}
+
+std::optional<int> gather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                          MPI_Datatype rtype, int root, MPI_Comm comm) {
+    const bool at_root = comm->rank == root;
+    const size_t block = at_root ? data_bytes(rcount, rtype) : data_bytes(scount, stype);
+    if (block == 0 || !picked<RootedAlgorithm>(Collective::gather, comm, block)) return std::nullopt;
+    const Started s = start(comm);
+    if (s.state == nullptr) return code(s);
+    Call call(comm, *s.state, s.epoch);
+    int rc = MPI_SUCCESS;
+    if (!at_root) {
+        rc = contribute(call, sendbuf, scount, stype, block);
+    } else {
+        if (sendbuf != MPI_IN_PLACE)
+            rc = copy(sendbuf, scount, stype, element(recvbuf, MPI_Aint{root} * rcount, rtype), rcount, rtype);
+        for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m) {
+            if (m == root) continue;
+            rc = call.await_data(m);
+            if (rc == MPI_SUCCESS)
+                rc = unpack(call.segment().data(m, call.number()), block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
+                            rcount, rtype);
+        }
+    }
+    call.finish();
+    return rc;
+}
+
+std::optional<int> allgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                             MPI_Datatype rtype, MPI_Comm comm) {
+    const size_t block = data_bytes(rcount, rtype);
+    if (block == 0 || !picked<AllgatherAlgorithm>(Collective::allgather, comm, block)) return std::nullopt;
+    const Started s = start(comm);
+    if (s.state == nullptr) return code(s);
+    Call call(comm, *s.state, s.epoch);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    int rc = in_place ? contribute(call, element(recvbuf, MPI_Aint{call.me()} * rcount, rtype), rcount, rtype, block)
+                      : contribute(call, sendbuf, scount, stype, block);
+    for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m) {
+        if (m == call.me() && in_place) continue;
+        rc = call.await_data(m);
+        if (rc == MPI_SUCCESS)
+            rc = unpack(call.segment().data(m, call.number()), block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
+                        rcount, rtype);
+    }
+    call.finish();
+    return rc;
+}
+
+std::optional<int> scatter(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                           MPI_Datatype rtype, int root, MPI_Comm comm) {
+    const bool at_root = comm->rank == root;
+    const size_t block = at_root ? data_bytes(scount, stype) : data_bytes(rcount, rtype);
+    if (block == 0 || !blocks_fit(comm, block) || !picked<RootedAlgorithm>(Collective::scatter, comm, block))
+        return std::nullopt;
+    const Started s = start(comm);
+    if (s.state == nullptr) return code(s);
+    Call call(comm, *s.state, s.epoch);
+    int rc;
+    if (at_root) {
+        rc = call.await_slot_free();
+        if (rc == MPI_SUCCESS)
+            rc = pack_blocks(sendbuf, scount, stype, call.members(), call.segment().data(root, call.number()), block);
+        if (rc == MPI_SUCCESS) call.publish();
+        if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
+            rc = copy(element(sendbuf, MPI_Aint{root} * scount, stype), scount, stype, recvbuf, rcount, rtype);
+    } else {
+        rc = call.await_data(root);
+        if (rc == MPI_SUCCESS)
+            rc = unpack(call.segment().data(root, call.number()) + static_cast<size_t>(call.me()) * block, block,
+                        recvbuf, rcount, rtype);
+    }
+    call.finish();
+    return rc;
+}
+
+std::optional<int> alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                            MPI_Datatype rtype, MPI_Comm comm) {
+    const size_t block = data_bytes(rcount, rtype);
+    if (block == 0 || !blocks_fit(comm, block) || !picked<AlltoallAlgorithm>(Collective::alltoall, comm, block))
+        return std::nullopt;
+    const Started s = start(comm);
+    if (s.state == nullptr) return code(s);
+    Call call(comm, *s.state, s.epoch);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    int rc = call.await_slot_free();
+    if (rc == MPI_SUCCESS)
+        rc = in_place ? pack_blocks(recvbuf, rcount, rtype, call.members(), call.segment().data(call.me(), call.number()),
+                                    block)
+                      : pack_blocks(sendbuf, scount, stype, call.members(), call.segment().data(call.me(), call.number()),
+                                    block);
+    if (rc == MPI_SUCCESS) call.publish();
+    const size_t mine = static_cast<size_t>(call.me()) * block;
+    for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m) {
+        rc = call.await_data(m);
+        if (rc == MPI_SUCCESS)
+            rc = unpack(call.segment().data(m, call.number()) + mine, block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
+                        rcount, rtype);
+    }
     call.finish();
     return rc;
 }

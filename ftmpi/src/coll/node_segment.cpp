@@ -24,8 +24,12 @@ size_t round_up(size_t n, size_t to) {
     return (n + to - 1) / to * to;
 }
 
+size_t slot_stride_for(size_t buffer_bytes) {
+    return round_up(slot_data_offset + buffer_bytes, line);
+}
+
 size_t stride_for(size_t buffer_bytes) {
-    return sizeof(MemberBlock) + 2 * buffer_bytes;
+    return sizeof(MemberBlock) + slots * slot_stride_for(buffer_bytes);
 }
 
 size_t total_for(int members, size_t buffer_bytes) {
@@ -67,7 +71,6 @@ void Segment::unmap() {
 }
 
 Segment Segment::create(const std::string &prefix, int members, size_t buffer_bytes, std::string *why) {
-    buffer_bytes = round_up(buffer_bytes, line);
     uint64_t random = 0;
     if (getrandom(&random, sizeof random, 0) != static_cast<ssize_t>(sizeof random)) random = 0;
     static std::atomic<uint64_t> made{0};
@@ -98,6 +101,7 @@ Segment Segment::create(const std::string &prefix, int members, size_t buffer_by
     Header *h = s.header();  // the file is zero-filled: every word starts at 0
     h->members = static_cast<uint32_t>(members);
     h->buffer_bytes = buffer_bytes;
+    h->slot_stride = slot_stride_for(buffer_bytes);
     h->stride = stride_for(buffer_bytes);
     h->total_bytes = total;
     store_release(h->magic, segment_magic);
@@ -105,7 +109,6 @@ Segment Segment::create(const std::string &prefix, int members, size_t buffer_by
 }
 
 Segment Segment::attach(const std::string &name, int members, size_t buffer_bytes, std::string *why) {
-    buffer_bytes = round_up(buffer_bytes, line);
     const int fd = shm_open(name.c_str(), O_RDWR, 0600);
     if (fd < 0) {
         *why = errno_text(("shm_open " + name).c_str());
@@ -126,7 +129,8 @@ Segment Segment::attach(const std::string &name, int members, size_t buffer_byte
     s.name_ = name;
     const Header *h = s.header();
     if (load_acquire(const_cast<Header *>(h)->magic) != segment_magic || h->members != static_cast<uint32_t>(members) ||
-        h->buffer_bytes != buffer_bytes || h->stride != stride_for(buffer_bytes)) {
+        h->buffer_bytes != buffer_bytes || h->slot_stride != slot_stride_for(buffer_bytes) ||
+        h->stride != stride_for(buffer_bytes)) {
         *why = name + " has another layout than this member expects";
         return {};
     }

@@ -3,16 +3,20 @@
 // instead of sending messages.
 //
 // Layout: a header line, a line of waiting words, then one block per
-// member: a line it writes when it publishes, a line it writes when it has
-// finished a collective, and two data buffers (collective n uses buffer
-// n % 2, so a member can publish n+1 while slower ones still read n).
+// member: a line it writes when it arrives at a barrier, a line it writes
+// when it has finished a collective, and `slots` data slots. Collective n
+// uses slot n % slots, so a member can run that many collectives ahead of
+// the slowest reader before it waits. A slot starts with its sequence word,
+// the number of the collective whose data it holds, and the data follows
+// on the same line: a short message and the word saying it is there cross
+// between cores together.
 // Everything shared is a plain integer accessed through std::atomic_ref: no
 // C++ object lives in the mapping, so processes built alike agree on it.
 //
 // Collectives are numbered 1, 2, … per communicator (every member runs the
-// same ones in the same order). A member's `published` word is the number
-// of the last collective in which it published (wrote its data, or arrived
-// at a barrier); its `finished` word the last one it has finished reading.
+// same ones in the same order). A member's `arrived` word is the number of
+// the last barrier it arrived at; its `finished` word the last collective
+// it has finished reading others' data for.
 //
 // Waking: a member about to block counts itself in `sleepers` and sleeps on
 // the futex word `bell`; a member that publishes or finishes rings the bell
@@ -26,14 +30,17 @@
 
 namespace ftmpi::coll::node {
 
-constexpr uint64_t segment_magic = 0x314c4c4f43504d46ull;  // "FMPCOLL1" in memory order
+constexpr uint64_t segment_magic = 0x324c4c4f43504d46ull;  // "FMPCOLL2" in memory order
 constexpr size_t line = 64;
+constexpr size_t slots = 4;
+constexpr size_t slot_data_offset = 16;  // after the sequence word, aligned for any element type
 
 struct alignas(line) Header {
     uint64_t magic;
     uint32_t members;
     uint32_t reserved;
-    uint64_t buffer_bytes;  // bytes of each data buffer (a multiple of a line)
+    uint64_t buffer_bytes;  // data bytes of each slot
+    uint64_t slot_stride;   // bytes from one slot to the next (a multiple of a line)
     uint64_t stride;        // bytes from one member's block to the next
     uint64_t total_bytes;
     alignas(line) uint32_t bell;  // futex word, bumped to wake sleepers
@@ -41,9 +48,9 @@ struct alignas(line) Header {
 };
 
 struct alignas(line) MemberBlock {
-    uint64_t published;               // written by the member
+    uint64_t arrived;                 // written by the member
     alignas(line) uint64_t finished;  // written by the member
-    // The two data buffers follow.
+    // The slots follow.
 };
 static_assert(sizeof(Header) == 2 * line && sizeof(MemberBlock) == 2 * line, "words on lines of their own");
 
@@ -86,10 +93,9 @@ public:
     MemberBlock &member(int m) const {
         return *reinterpret_cast<MemberBlock *>(base_ + sizeof(Header) + static_cast<size_t>(m) * header()->stride);
     }
-    // Member m's data buffer for collective n.
-    char *data(int m, uint64_t n) const {
-        return reinterpret_cast<char *>(&member(m)) + sizeof(MemberBlock) + (n % 2) * header()->buffer_bytes;
-    }
+    // Member m's slot for collective n: its sequence word and its data.
+    uint64_t &sequence(int m, uint64_t n) const { return *reinterpret_cast<uint64_t *>(slot(m, n)); }
+    char *data(int m, uint64_t n) const { return slot(m, n) + slot_data_offset; }
 
     // After publishing or finishing: wakes the members that sleep, if any.
     void ring() const;
@@ -101,6 +107,9 @@ public:
 
 private:
     Header *header() const { return reinterpret_cast<Header *>(base_); }
+    char *slot(int m, uint64_t n) const {
+        return reinterpret_cast<char *>(&member(m)) + sizeof(MemberBlock) + (n % slots) * header()->slot_stride;
+    }
     void unmap();
 
     char *base_ = nullptr;

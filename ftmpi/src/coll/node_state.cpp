@@ -198,23 +198,33 @@ int Call::wait(Ready &&ready) {
     }
 }
 
-int Call::await_published(int m) {
-    uint64_t &word = segment_.member(m).published;
+int Call::await_arrived(int m) {
+    uint64_t &word = segment_.member(m).arrived;
     return wait([&] { return load_acquire(word) >= n_; });
 }
 
-int Call::await_buffers_free() {
-    if (n_ <= 2) return MPI_SUCCESS;
+int Call::await_data(int m) {
+    uint64_t &word = segment_.sequence(m, n_);
+    return wait([&] { return load_acquire(word) >= n_; });
+}
+
+int Call::await_slot_free() {
+    if (n_ <= slots) return MPI_SUCCESS;
     for (int m = 0; m < members_; ++m) {
         if (m == me_) continue;
         uint64_t &word = segment_.member(m).finished;
-        if (int e = wait([&] { return load_acquire(word) >= n_ - 2; }); e != MPI_SUCCESS) return e;
+        if (int e = wait([&] { return load_acquire(word) >= n_ - slots; }); e != MPI_SUCCESS) return e;
     }
     return MPI_SUCCESS;
 }
 
+void Call::arrive() {
+    store_release(segment_.member(me_).arrived, n_);
+    segment_.ring();
+}
+
 void Call::publish() {
-    store_release(segment_.member(me_).published, n_);
+    store_release(segment_.sequence(me_, n_), n_);
     segment_.ring();
 }
 

@@ -49,12 +49,16 @@ public:
     int me() const { return me_; }
     int members() const { return members_; }
 
-    // Waits until member m published collective n (or later); an MPI code.
-    int await_published(int m);
+    // Waits until member m arrived at barrier n (or a later one); an MPI code.
+    int await_arrived(int m);
+    // Waits until member m's data of collective n is in its slot.
+    int await_data(int m);
     // Waits until every member other than this one finished collective
-    // n - 2 (the last that used the data buffers collective n writes).
-    int await_buffers_free();
-    // This member published / finished collective n: the words others wait for.
+    // n - slots (the last that used the slot collective n writes).
+    int await_slot_free();
+    // This member arrived at barrier n / put its data of collective n in
+    // its slot / finished reading collective n: the words others wait for.
+    void arrive();
     void publish();
     void finish();
 

@@ -31,9 +31,9 @@ enum class ReduceAlgorithm : uint8_t { automatic, binomial, shm };
 enum class AllreduceAlgorithm : uint8_t { automatic, recursive_doubling, ring, reduce_bcast, rabenseifner, shm };
 enum class ReduceScatterAlgorithm : uint8_t { automatic, ring, reduce_scatterv, recursive_halving };
 enum class ScanAlgorithm : uint8_t { automatic, linear, recursive_doubling };  // Scan and Exscan
-enum class RootedAlgorithm : uint8_t { automatic, linear, binomial };          // Gather and Scatter
-enum class AllgatherAlgorithm : uint8_t { automatic, ring, bruck };
-enum class AlltoallAlgorithm : uint8_t { automatic, linear, pairwise, bruck };
+enum class RootedAlgorithm : uint8_t { automatic, linear, binomial, shm };     // Gather and Scatter
+enum class AllgatherAlgorithm : uint8_t { automatic, ring, bruck, shm };
+enum class AlltoallAlgorithm : uint8_t { automatic, linear, pairwise, bruck, shm };
 
 template <class Algorithm>
 struct Choice {

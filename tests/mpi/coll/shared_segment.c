@@ -1,7 +1,7 @@
 /* The short collectives that go through a communicator's shared segment
- * when all of its members run on one host (Barrier, Bcast, Reduce,
- * Allreduce up to FTMPI_COLL_SHM_BYTES): what makes that path different
- * from messages. Plain MPI: it also passes with Open MPI and MPICH, and
+ * when all of its members run on one host (Barrier; Bcast, Reduce,
+ * Allreduce, Gather, Allgather, Scatter, Alltoall up to
+ * FTMPI_COLL_SHM_BYTES): what makes that path different from messages. Plain MPI: it also passes with Open MPI and MPICH, and
  * over TCP only, where the same calls run as messages.
  *
  *  - many back-to-back calls with changing roots and data, so members run
@@ -202,6 +202,81 @@ static void mixed_with_nonblocking(MPI_Comm comm) {
     }
 }
 
+/* Gather, Allgather, Scatter and Alltoall, back to back with changing
+ * roots and block sizes (slots reused while others still read), then each
+ * with MPI_IN_PLACE, then blocks too large for the segment. */
+static void movement(MPI_Comm comm) {
+    int me, n;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    int *send = malloc(sizeof(int) * 64 * 8), *recv = malloc(sizeof(int) * 64 * 8);
+    for (int i = 0; i < 400; ++i) {
+        const int root = (i / 2) % n, blk = 1 + i % 5;
+        for (int k = 0; k < blk; ++k) send[k] = i * 100 + me * 10 + k;
+        for (int k = 0; k < n * blk; ++k) recv[k] = -1;
+        CHECK_MPI(MPI_Allgather(send, blk, MPI_INT, recv, blk, MPI_INT, comm));
+        for (int m = 0; m < n; ++m)
+            for (int k = 0; k < blk; ++k)
+                CHECK(recv[m * blk + k] == i * 100 + m * 10 + k, "allgather %d: [%d][%d] = %d", i, m, k,
+                      recv[m * blk + k]);
+        for (int k = 0; k < n * blk; ++k) recv[k] = -1;
+        CHECK_MPI(MPI_Gather(send, blk, MPI_INT, recv, blk, MPI_INT, root, comm));
+        if (me == root)
+            for (int m = 0; m < n; ++m)
+                for (int k = 0; k < blk; ++k)
+                    CHECK(recv[m * blk + k] == i * 100 + m * 10 + k, "gather %d: [%d][%d] = %d", i, m, k,
+                          recv[m * blk + k]);
+        for (int k = 0; k < n * blk; ++k) send[k] = i * 1000 + k;
+        int mine[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+        CHECK_MPI(MPI_Scatter(send, blk, MPI_INT, mine, blk, MPI_INT, root, comm));
+        for (int k = 0; k < blk; ++k)
+            CHECK(mine[k] == i * 1000 + me * blk + k, "scatter %d: [%d] = %d", i, k, mine[k]);
+        for (int m = 0; m < n; ++m)
+            for (int k = 0; k < blk; ++k) send[m * blk + k] = i * 1000 + me * 64 + m * 8 + k;
+        CHECK_MPI(MPI_Alltoall(send, blk, MPI_INT, recv, blk, MPI_INT, comm));
+        for (int m = 0; m < n; ++m)
+            for (int k = 0; k < blk; ++k)
+                CHECK(recv[m * blk + k] == i * 1000 + m * 64 + me * 8 + k, "alltoall %d: [%d][%d] = %d", i, m, k,
+                      recv[m * blk + k]);
+    }
+    /* In place. */
+    for (int m = 0; m < n; ++m) recv[m] = m == me ? 7 * me : -1;
+    CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recv, 1, MPI_INT, comm));
+    for (int m = 0; m < n; ++m) CHECK(recv[m] == 7 * m, "allgather in place [%d] = %d", m, recv[m]);
+    const int root = n - 1;
+    for (int m = 0; m < n; ++m) recv[m] = m == me ? 3 * me : -1;
+    if (me == root)
+        CHECK_MPI(MPI_Gather(MPI_IN_PLACE, 1, MPI_INT, recv, 1, MPI_INT, root, comm));
+    else
+        CHECK_MPI(MPI_Gather(&recv[me], 1, MPI_INT, NULL, 1, MPI_INT, root, comm));
+    if (me == root)
+        for (int m = 0; m < n; ++m) CHECK(recv[m] == 3 * m, "gather in place [%d] = %d", m, recv[m]);
+    for (int m = 0; m < n; ++m) send[m] = 5 * m;
+    int one = -1;
+    if (me == root)
+        CHECK_MPI(MPI_Scatter(send, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, root, comm));
+    else
+        CHECK_MPI(MPI_Scatter(NULL, 1, MPI_INT, &one, 1, MPI_INT, root, comm));
+    if (me != root) CHECK(one == 5 * me, "scatter in place: %d", one);
+    for (int m = 0; m < n; ++m) recv[m] = me * 100 + m;
+    CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recv, 1, MPI_INT, comm));
+    for (int m = 0; m < n; ++m) CHECK(recv[m] == m * 100 + me, "alltoall in place [%d] = %d", m, recv[m]);
+    free(send);
+    free(recv);
+    /* Blocks of 2 KiB: every member's fits a slot (Gather, Allgather) but
+     * not all of them together (Scatter, Alltoall). */
+    enum { big = 512 };
+    int *a = malloc(sizeof(int) * big * (size_t)n), *b = malloc(sizeof(int) * big * (size_t)n);
+    for (int k = 0; k < big * n; ++k) a[k] = me * 100000 + k;
+    CHECK_MPI(MPI_Alltoall(a, big, MPI_INT, b, big, MPI_INT, comm));
+    for (int m = 0; m < n; ++m)
+        CHECK(b[m * big + 3] == m * 100000 + me * big + 3, "large alltoall from %d: %d", m, b[m * big + 3]);
+    CHECK_MPI(MPI_Allgather(a, big, MPI_INT, b, big, MPI_INT, comm));
+    for (int m = 0; m < n; ++m) CHECK(b[m * big + 5] == m * 100000 + 5, "large allgather from %d", m);
+    free(a);
+    free(b);
+}
+
 /* A member in Barrier must still answer a peer's large send that the peer
  * must finish before it reaches the Barrier (a rendezvous needs the
  * receiver's reply): waiting on the segment keeps p2p moving. */
@@ -230,6 +305,7 @@ static void barrier_behind_a_send(void) {
 int main(int argc, char **argv) {
     test_init(&argc, &argv, &rank, &size);
     back_to_back(MPI_COMM_WORLD);
+    movement(MPI_COMM_WORLD);
     mixed_types();
     non_commutative();
     same_bits();
@@ -241,6 +317,7 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &copy));
     back_to_back(half);
     back_to_back(copy);
+    movement(half);
     mixed_with_nonblocking(half);
     MPI_Comm_free(&half);
     MPI_Comm_free(&copy);

@@ -157,13 +157,16 @@ TEST_CASE("the enums follow the name lists") {
     for (Collective c : {Collective::gather, Collective::scatter}) {
         CHECK(name(c, RootedAlgorithm::linear) == "linear");
         CHECK(name(c, RootedAlgorithm::binomial) == "binomial");
-        CHECK(algorithm_count(c) == 2);
+        CHECK(name(c, RootedAlgorithm::shm) == "shm");
+        CHECK(algorithm_count(c) == 3);
     }
     CHECK(name(Collective::allgather, AllgatherAlgorithm::ring) == "ring");
     CHECK(name(Collective::allgather, AllgatherAlgorithm::bruck) == "bruck");
-    CHECK(algorithm_count(Collective::allgather) == 2);
+    CHECK(name(Collective::allgather, AllgatherAlgorithm::shm) == "shm");
+    CHECK(algorithm_count(Collective::allgather) == 3);
     CHECK(name(Collective::alltoall, AlltoallAlgorithm::linear) == "linear");
     CHECK(name(Collective::alltoall, AlltoallAlgorithm::pairwise) == "pairwise");
     CHECK(name(Collective::alltoall, AlltoallAlgorithm::bruck) == "bruck");
-    CHECK(algorithm_count(Collective::alltoall) == 3);
+    CHECK(name(Collective::alltoall, AlltoallAlgorithm::shm) == "shm");
+    CHECK(algorithm_count(Collective::alltoall) == 4);
 }

@@ -3,8 +3,8 @@
 // rank), and MPI_IN_PLACE is refused (MPI_ERR_BUFFER).
 #include "algorithms.hpp"
 #include "api_common.hpp"
-#include "node.hpp"
 #include "buffers.hpp"
+#include "node.hpp"
 #include "select.hpp"
 
 namespace ftmpi::coll {

@@ -5,8 +5,8 @@
 // size) and MPI_IN_PLACE is refused (MPI_ERR_BUFFER).
 #include "algorithms.hpp"
 #include "api_common.hpp"
-#include "node.hpp"
 #include "buffers.hpp"
+#include "node.hpp"
 #include "select.hpp"
 
 #include <climits>

@@ -3,8 +3,8 @@
 // group MPI_PROC_NULL, the other group the root's rank.
 #include "algorithms.hpp"
 #include "api_common.hpp"
-#include "node.hpp"
 #include "buffers.hpp"
+#include "node.hpp"
 #include "select.hpp"
 
 namespace ftmpi::coll {

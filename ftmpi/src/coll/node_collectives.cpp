@@ -131,7 +131,8 @@ bool blocks_fit(MPI_Comm comm, size_t block) {
 // Packs p blocks of (count, type), one after the other in buf, into dst.
 int pack_blocks(const void *buf, int count, MPI_Datatype type, int p, char *dst, size_t block) {
     for (int m = 0; m < p; ++m)
-        if (int e = pack(element(buf, MPI_Aint{m} * count, type), count, type, dst + m * block, block); e != MPI_SUCCESS)
+        if (int e = pack(element(buf, MPI_Aint{m} * count, type), count, type, dst + m * block, block);
+            e != MPI_SUCCESS)
             return e;
     return MPI_SUCCESS;
 }
@@ -283,18 +284,17 @@ std::optional<int> alltoall(const void *sendbuf, int scount, MPI_Datatype stype,
     Call call(comm, *s.state, s.epoch);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     int rc = call.await_slot_free();
+    char *slot = call.segment().data(call.me(), call.number());
     if (rc == MPI_SUCCESS)
-        rc = in_place ? pack_blocks(recvbuf, rcount, rtype, call.members(), call.segment().data(call.me(), call.number()),
-                                    block)
-                      : pack_blocks(sendbuf, scount, stype, call.members(), call.segment().data(call.me(), call.number()),
-                                    block);
+        rc = in_place ? pack_blocks(recvbuf, rcount, rtype, call.members(), slot, block)
+                      : pack_blocks(sendbuf, scount, stype, call.members(), slot, block);
     if (rc == MPI_SUCCESS) call.publish();
     const size_t mine = static_cast<size_t>(call.me()) * block;
     for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m) {
         rc = call.await_data(m);
         if (rc == MPI_SUCCESS)
-            rc = unpack(call.segment().data(m, call.number()) + mine, block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
-                        rcount, rtype);
+            rc = unpack(call.segment().data(m, call.number()) + mine, block,
+                        element(recvbuf, MPI_Aint{m} * rcount, rtype), rcount, rtype);
     }
     call.finish();
     return rc;

@@ -229,8 +229,7 @@ static void movement(MPI_Comm comm) {
         for (int k = 0; k < n * blk; ++k) send[k] = i * 1000 + k;
         int mine[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
         CHECK_MPI(MPI_Scatter(send, blk, MPI_INT, mine, blk, MPI_INT, root, comm));
-        for (int k = 0; k < blk; ++k)
-            CHECK(mine[k] == i * 1000 + me * blk + k, "scatter %d: [%d] = %d", i, k, mine[k]);
+        for (int k = 0; k < blk; ++k) CHECK(mine[k] == i * 1000 + me * blk + k, "scatter %d: [%d] = %d", i, k, mine[k]);
         for (int m = 0; m < n; ++m)
             for (int k = 0; k < blk; ++k) send[m * blk + k] = i * 1000 + me * 64 + m * 8 + k;
         CHECK_MPI(MPI_Alltoall(send, blk, MPI_INT, recv, blk, MPI_INT, comm));

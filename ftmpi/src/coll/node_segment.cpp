@@ -40,6 +40,8 @@ std::string errno_text(const char *what) {
     return std::string(what) + ": " + std::strerror(errno);
 }
 
+std::atomic<int> mapped_segments{0};
+
 long futex(uint32_t *word, int op, uint32_t value, const timespec *timeout) {
     return syscall(SYS_futex, word, op, value, timeout, nullptr, 0);
 }
@@ -64,8 +66,15 @@ Segment &Segment::operator=(Segment &&other) noexcept {
     return *this;
 }
 
+int Segment::live() {
+    return mapped_segments.load(std::memory_order_relaxed);
+}
+
 void Segment::unmap() {
-    if (base_ != nullptr) munmap(base_, bytes_);
+    if (base_ != nullptr) {
+        munmap(base_, bytes_);
+        mapped_segments.fetch_sub(1, std::memory_order_relaxed);
+    }
     base_ = nullptr;
     bytes_ = 0;
 }
@@ -98,6 +107,7 @@ Segment Segment::create(const std::string &prefix, int members, size_t buffer_by
     }
     s.base_ = static_cast<char *>(p);
     s.bytes_ = total;
+    mapped_segments.fetch_add(1, std::memory_order_relaxed);
     Header *h = s.header();  // the file is zero-filled: every word starts at 0
     h->members = static_cast<uint32_t>(members);
     h->buffer_bytes = buffer_bytes;
@@ -127,6 +137,7 @@ Segment Segment::attach(const std::string &name, int members, size_t buffer_byte
     s.base_ = static_cast<char *>(p);
     s.bytes_ = total;
     s.name_ = name;
+    mapped_segments.fetch_add(1, std::memory_order_relaxed);
     const Header *h = s.header();
     if (load_acquire(const_cast<Header *>(h)->magic) != segment_magic || h->members != static_cast<uint32_t>(members) ||
         h->buffer_bytes != buffer_bytes || h->slot_stride != slot_stride_for(buffer_bytes) ||
@@ -141,18 +152,19 @@ void Segment::unlink_name() const {
     if (!name_.empty()) shm_unlink(name_.c_str());
 }
 
-void Segment::ring() const {
+void Segment::ring(int m) const {
+    MemberBlock &b = member(m);
     // Pairs with the sleeper's count-then-recheck: either this load sees the
     // sleeper, or the sleeper's recheck sees what was published before.
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (std::atomic_ref<uint32_t>(header()->sleepers).load(std::memory_order_relaxed) == 0) return;
-    std::atomic_ref<uint32_t>(header()->bell).fetch_add(1, std::memory_order_release);
-    futex(&header()->bell, FUTEX_WAKE, INT_MAX, nullptr);
+    if (std::atomic_ref<uint32_t>(b.sleepers).load(std::memory_order_relaxed) == 0) return;
+    std::atomic_ref<uint32_t>(b.bell).fetch_add(1, std::memory_order_release);
+    futex(&b.bell, FUTEX_WAKE, INT_MAX, nullptr);
 }
 
-void Segment::sleep(uint32_t seen, long timeout_us) const {
+void Segment::sleep(int m, uint32_t seen, long timeout_us) const {
     const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000};
-    futex(&header()->bell, FUTEX_WAIT, seen, &timeout);  // returns at once if the bell moved past seen
+    futex(&member(m).bell, FUTEX_WAIT, seen, &timeout);  // returns at once if the bell moved past seen
 }
 
 }  // namespace ftmpi::coll::node

@@ -18,9 +18,13 @@
 // the last barrier it arrived at; its `finished` word the last collective
 // it has finished reading others' data for.
 //
-// Waking: a member about to block counts itself in `sleepers` and sleeps on
-// the futex word `bell`; a member that publishes or finishes rings the bell
-// when anyone sleeps (one load of a line that is rarely written).
+// Waking: every word a member waits on is written by one member, and each
+// member has a futex word `bell` with a count of `sleepers` on a line of
+// their own. A member about to block counts itself in the sleepers of the
+// member it waits for and sleeps on that one's bell; a member that
+// publishes, arrives or finishes rings its own bell when anyone sleeps on
+// it (one load of a line that is rarely written), so only the members
+// waiting for it wake.
 #pragma once
 
 #include <atomic>
@@ -43,16 +47,16 @@ struct alignas(line) Header {
     uint64_t slot_stride;   // bytes from one slot to the next (a multiple of a line)
     uint64_t stride;        // bytes from one member's block to the next
     uint64_t total_bytes;
-    alignas(line) uint32_t bell;  // futex word, bumped to wake sleepers
-    uint32_t sleepers;            // members blocked (or about to block) on bell
 };
 
 struct alignas(line) MemberBlock {
     uint64_t arrived;                 // written by the member
     alignas(line) uint64_t finished;  // written by the member
+    alignas(line) uint32_t bell;      // futex word, bumped by the member to wake its sleepers
+    uint32_t sleepers;                // members blocked (or about to block) on bell
     // The slots follow.
 };
-static_assert(sizeof(Header) == 2 * line && sizeof(MemberBlock) == 2 * line, "words on lines of their own");
+static_assert(sizeof(Header) == line && sizeof(MemberBlock) == 3 * line, "words on lines of their own");
 
 template <class T>
 inline T load_acquire(T &x) {
@@ -86,6 +90,8 @@ public:
     void unlink_name() const;
 
     bool mapped() const { return base_ != nullptr; }
+    // Segments this process has mapped now.
+    static int live();
     const std::string &name() const { return name_; }
     int members() const { return static_cast<int>(header()->members); }
     size_t buffer_bytes() const { return header()->buffer_bytes; }
@@ -97,13 +103,15 @@ public:
     uint64_t &sequence(int m, uint64_t n) const { return *reinterpret_cast<uint64_t *>(slot(m, n)); }
     char *data(int m, uint64_t n) const { return slot(m, n) + slot_data_offset; }
 
-    // After publishing or finishing: wakes the members that sleep, if any.
-    void ring() const;
-    // Blocks until the bell rings past `seen` or `timeout_us` passes.
-    // Callers count themselves in sleepers first (Sleeping below).
-    void sleep(uint32_t seen, long timeout_us) const;
-    uint32_t bell() const { return load_acquire(header()->bell); }
-    std::atomic_ref<uint32_t> sleepers() const { return std::atomic_ref<uint32_t>(header()->sleepers); }
+    // After member m published, arrived or finished: wakes those that sleep
+    // on it, if any.
+    void ring(int m) const;
+    // Blocks until member m's bell rings past `seen` or `timeout_us`
+    // passes. Callers count themselves in m's sleepers first, then read
+    // the bell, then look at what they wait for once more.
+    void sleep(int m, uint32_t seen, long timeout_us) const;
+    uint32_t bell(int m) const { return load_acquire(member(m).bell); }
+    std::atomic_ref<uint32_t> sleepers(int m) const { return std::atomic_ref<uint32_t>(member(m).sleepers); }
 
 private:
     Header *header() const { return reinterpret_cast<Header *>(base_); }

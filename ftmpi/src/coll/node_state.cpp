@@ -22,6 +22,10 @@ namespace ftmpi::coll::node {
 namespace {
 
 constexpr int most_members = 64;  // beyond, every member looking at every other's word costs more than a tree
+// Segments one process keeps mapped at most (a program with many
+// communicators runs the later ones' collectives as messages): bounds what
+// a process holds in /dev/shm and in its address space.
+constexpr int most_segments = 128;
 // How long a blocked member sleeps at most before it looks for failures
 // and makes a p2p progress step (neither a failure notice nor a message
 // rings the bell).
@@ -104,12 +108,12 @@ bool shaped_for(MPI_Comm comm) {
 State *state_of(MPI_Comm comm, int *err) {
     *err = MPI_SUCCESS;
     if (comm->coll_node) return comm->coll_node->status == State::Status::on ? comm->coll_node.get() : nullptr;
-    const bool reachable = reaches_all_through_memory(comm);
+    const bool willing = Segment::live() < most_segments && reaches_all_through_memory(comm);
     const size_t buffer = capacity();
     std::string why;
     Segment segment;
     Offer offer{};
-    if (comm->rank == 0 && reachable) {
+    if (comm->rank == 0 && willing) {
         segment = Segment::create(file_prefix(), comm->size, buffer, &why);
         if (segment.mapped() && segment.name().size() < sizeof offer.name) {
             offer.usable = 1;
@@ -125,7 +129,7 @@ State *state_of(MPI_Comm comm, int *err) {
     }
     auto state = std::make_shared<State>();
     if (offer.usable) {
-        if (comm->rank != 0 && reachable) segment = Segment::attach(offer.name, comm->size, buffer, &why);
+        if (comm->rank != 0 && willing) segment = Segment::attach(offer.name, comm->size, buffer, &why);
         int usable = segment.mapped() ? 1 : 0;
         const int rc = agree_all_usable(comm, &usable);
         if (comm->rank == 0) segment.unlink_name();  // every member has mapped it or never will
@@ -172,40 +176,46 @@ int Call::failure_code() {
 }
 
 template <class Ready>
-int Call::wait(Ready &&ready) {
+int Call::wait(int m, Ready &&ready) {
     if (ready()) return MPI_SUCCESS;
     const p2p::WaitPolicy policy = p2p::wait_policy();
     const auto spin_end = std::chrono::steady_clock::now() + policy.spin;
+    bool spinning = true;
     for (unsigned step = 1;; ++step) {
         if (ready()) return MPI_SUCCESS;
-        if (policy.yield)
-            sched_yield();
-        else
-            relax();
-        if (step % steps_between_checks != 0) continue;
+        if (spinning) {
+            if (policy.yield)
+                sched_yield();
+            else
+                relax();
+            if (step % steps_between_checks != 0) continue;
+        }
         if (int e = failure_code(); e != MPI_SUCCESS) return e;
         // What any MPI wait does: messages and one-sided operations that
         // peers wait for (a rendezvous send to this process, a target
         // handler) move on, also those that must happen before a peer
         // reaches this collective.
         p2p::progress();
-        if (std::chrono::steady_clock::now() < spin_end) continue;
-        auto sleepers = segment_.sleepers();
+        if (spinning && std::chrono::steady_clock::now() < spin_end) continue;
+        // Blocked from now on: woken by m's bell, or after sleep_us to look
+        // at failures and p2p again.
+        spinning = false;
+        auto sleepers = segment_.sleepers(m);
         sleepers.fetch_add(1, std::memory_order_seq_cst);
-        const uint32_t seen = segment_.bell();
-        if (!ready()) segment_.sleep(seen, sleep_us);
+        const uint32_t seen = segment_.bell(m);
+        if (!ready()) segment_.sleep(m, seen, sleep_us);
         sleepers.fetch_sub(1, std::memory_order_relaxed);
     }
 }
 
 int Call::await_arrived(int m) {
     uint64_t &word = segment_.member(m).arrived;
-    return wait([&] { return load_acquire(word) >= n_; });
+    return wait(m, [&] { return load_acquire(word) >= n_; });
 }
 
 int Call::await_data(int m) {
     uint64_t &word = segment_.sequence(m, n_);
-    return wait([&] { return load_acquire(word) >= n_; });
+    return wait(m, [&] { return load_acquire(word) >= n_; });
 }
 
 int Call::await_slot_free() {
@@ -213,24 +223,24 @@ int Call::await_slot_free() {
     for (int m = 0; m < members_; ++m) {
         if (m == me_) continue;
         uint64_t &word = segment_.member(m).finished;
-        if (int e = wait([&] { return load_acquire(word) >= n_ - slots; }); e != MPI_SUCCESS) return e;
+        if (int e = wait(m, [&] { return load_acquire(word) >= n_ - slots; }); e != MPI_SUCCESS) return e;
     }
     return MPI_SUCCESS;
 }
 
 void Call::arrive() {
     store_release(segment_.member(me_).arrived, n_);
-    segment_.ring();
+    segment_.ring(me_);
 }
 
 void Call::publish() {
     store_release(segment_.sequence(me_, n_), n_);
-    segment_.ring();
+    segment_.ring(me_);
 }
 
 void Call::finish() {
     store_release(segment_.member(me_).finished, n_);
-    segment_.ring();
+    segment_.ring(me_);
 }
 
 }  // namespace ftmpi::coll::node

@@ -63,8 +63,9 @@ public:
     void finish();
 
 private:
+    // Waits until ready() (a word member m writes) holds.
     template <class Ready>
-    int wait(Ready &&ready);
+    int wait(int m, Ready &&ready);
     int failure_code();  // MPI_SUCCESS, or why waiting must end
 
     MPI_Comm comm_;

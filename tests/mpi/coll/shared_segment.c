@@ -16,7 +16,8 @@
  *    communicators made by split and dup, and the non-blocking forms (which
  *    run as messages) interleaved with the blocking ones on one
  *    communicator;
- *  - a Barrier behind a peer's large send that needs this member's reply. */
+ *  - a Barrier behind a peer's large send that needs this member's reply;
+ *  - more communicators with collectives than a process keeps segments for. */
 #include "support/check.h"
 
 #include <string.h>
@@ -276,6 +277,25 @@ static void movement(MPI_Comm comm) {
     free(b);
 }
 
+/* More communicators with collectives than a process keeps segments for
+ * (128): the later ones run as messages, all of them right. */
+static void many_communicators(void) {
+    enum { count = 140 };
+    MPI_Comm comms[count];
+    for (int c = 0; c < count; ++c) {
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comms[c]));
+        long v = c + rank, sum = 0;
+        CHECK_MPI(MPI_Allreduce(&v, &sum, 1, MPI_LONG, MPI_SUM, comms[c]));
+        CHECK(sum == (long)size * c + (long)size * (size - 1) / 2, "communicator %d: sum %ld", c, sum);
+    }
+    for (int c = count - 1; c >= 0; --c) {
+        long v = c, max = -1;
+        CHECK_MPI(MPI_Allreduce(&v, &max, 1, MPI_LONG, MPI_MAX, comms[c]));
+        CHECK(max == c, "communicator %d again: %ld", c, max);
+        CHECK_MPI(MPI_Comm_free(&comms[c]));
+    }
+}
+
 /* A member in Barrier must still answer a peer's large send that the peer
  * must finish before it reaches the Barrier (a rendezvous needs the
  * receiver's reply): waiting on the segment keeps p2p moving. */
@@ -311,6 +331,7 @@ int main(int argc, char **argv) {
     sizes_and_in_place();
     mixed_with_nonblocking(MPI_COMM_WORLD);
     barrier_behind_a_send();
+    many_communicators();
     MPI_Comm half, copy;
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half));
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &copy));

@@ -120,6 +120,7 @@ State *state_of(MPI_Comm comm, int *err) {
             std::memcpy(offer.name, segment.name().c_str(), segment.name().size() + 1);
         } else if (segment.mapped()) {
             why = "segment name too long";
+            segment.unlink_name();
         }
     }
     if (int rc = share_offer(comm, &offer); rc != MPI_SUCCESS) {

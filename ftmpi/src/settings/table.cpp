@@ -152,7 +152,7 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
 
     text(Id::coll_table, "coll_table", "FTMPI_COLL_TABLE", "", user,
          "a decision table file that takes precedence over the built-in one (written by ftmpi_tune)"),
-    size(Id::coll_shm_bytes, "coll_shm_bytes", "FTMPI_COLL_SHM_BYTES", "8K", 0, 1 << 20,
+    size(Id::coll_shm_bytes, "coll_shm_bytes", "FTMPI_COLL_SHM_BYTES", "8K", 0, 64 << 10,
          "the largest message of a collective through a communicator's shared segment when all of its members "
          "run on one host (the decision table picks the shm algorithm); 0: never"),
 }};

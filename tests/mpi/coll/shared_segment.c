@@ -20,6 +20,8 @@
  *  - more communicators with collectives than a process keeps segments for. */
 #include "support/check.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int rank, size;
@@ -321,6 +323,25 @@ static void barrier_behind_a_send(void) {
     free(big);
 }
 
+/* Segments are named only while their communicator is set up: nothing of
+ * this job's stays in /dev/shm under a collective's name (libftmpi's are
+ * /dev/shm/ftmpi.<job>[-<key>].<rank>.<incarnation>.coll.*; other MPIs
+ * have no FTMPI_JOB and nothing to find). */
+static void no_names_left(void) {
+    const char *job = getenv("FTMPI_JOB");
+    DIR *dir = opendir("/dev/shm");
+    if (job == NULL || dir == NULL) {
+        if (dir) closedir(dir);
+        return;
+    }
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "ftmpi.%s", job);
+    for (struct dirent *e; (e = readdir(dir)) != NULL;)
+        CHECK(strncmp(e->d_name, prefix, strlen(prefix)) != 0 || strstr(e->d_name, ".coll.") == NULL,
+              "/dev/shm/%s is still there", e->d_name);
+    closedir(dir);
+}
+
 int main(int argc, char **argv) {
     test_init(&argc, &argv, &rank, &size);
     back_to_back(MPI_COMM_WORLD);
@@ -341,6 +362,7 @@ int main(int argc, char **argv) {
     mixed_with_nonblocking(half);
     MPI_Comm_free(&half);
     MPI_Comm_free(&copy);
+    no_names_left();
     MPI_Finalize();
     if (rank == 0) printf("shared segment collectives: ok\n");
     return 0;

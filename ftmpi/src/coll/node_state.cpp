@@ -196,7 +196,7 @@ int Call::wait(int m, Ready &&ready) {
         // peers wait for (a rendezvous send to this process, a target
         // handler) move on, also those that must happen before a peer
         // reaches this collective.
-        p2p::progress();
+        p2p::progress(!spinning);
         if (spinning && std::chrono::steady_clock::now() < spin_end) continue;
         // Blocked from now on: woken by m's bell, or after sleep_us to look
         // at failures and p2p again.

@@ -126,7 +126,10 @@ WaitPolicy wait_policy();
 // One non-blocking progress step, as MPI_Test makes: a caller that waits on
 // something other than p2p (the collectives' shared segment) calls it now
 // and then, so messages and one-sided operations others wait for move on.
-void progress();
+// `blocking_between`: the caller sleeps elsewhere between steps, so the
+// progress thread must go on waiting for frames meanwhile (a window's
+// target handler then answers at once, not at the caller's next step).
+void progress(bool blocking_between = false);
 
 // Counts failures declared so far (any peer); changes whenever a process is
 // declared failed, so a waiting loop can notice a failure it does not wait on.

@@ -217,7 +217,12 @@ void Engine::poll_step(Lock &lk, bool block) {
 
 namespace {
 thread_local int advances_deferred = 0;  // AdvancesDeferred objects alive on this thread
+thread_local int advancing = 0;          // generalized requests' advance functions running on this thread
 }  // namespace
+
+bool Engine::called_by_user() const {
+    return advancing == 0 && std::this_thread::get_id() != progress_thread_id_;
+}
 
 AdvancesDeferred::AdvancesDeferred() {
     ++advances_deferred;
@@ -241,12 +246,14 @@ void Engine::run_advances(Lock &lk) {
         st.MPI_TAG = MPI_ANY_TAG;
         lk.unlock();
         bool done = false;
+        ++advancing;
         try {
             done = r->advance(&st);
         } catch (...) {
             done = true;
             st.MPI_ERROR = MPI_ERR_INTERN;
         }
+        --advancing;
         lk.lock();
         r->advancing = false;
         if (done) {
@@ -321,12 +328,19 @@ void Engine::wait_locked(Lock &lk, const std::function<bool()> &done) {
         --turn_.followers;
     }
     --turn_.user_waiting;
-    ++turn_.user_activity;
+    if (called_by_user()) ++turn_.user_activity;
 }
 
 void Engine::progress() {
+    if (called_by_user()) {
+        Lock lk(mu_);
+        ++turn_.user_activity;  // a user is polling: keep the progress thread parked
+    }
+    progress_between_sleeps();
+}
+
+void Engine::progress_between_sleeps() {
     Lock lk(mu_);
-    ++turn_.user_activity;  // a user is polling: keep the progress thread parked
     if (!turn_.polling && networked_)
         poll_step(lk, false);
     else

@@ -122,6 +122,10 @@ public:
     // Waiting: `done` is evaluated under the lock.
     void wait_until(const std::function<bool()> &done);
     void progress();  // one non-blocking step (MPI_Test*)
+    // The same step for a thread that blocks elsewhere between steps: it
+    // does not count as a user polling, so the progress thread still takes
+    // over the waiting for frames meanwhile.
+    void progress_between_sleeps();
     std::mutex &mutex() { return mu_; }
     // Posted receives not matched yet, and messages nobody received yet (queue_lengths.cpp).
     std::pair<std::size_t, std::size_t> queue_lengths();
@@ -192,6 +196,9 @@ private:
     void on_joined(int peer) override;  // joins.cpp
     void renew_peer(int peer);          // joins.cpp: a new incarnation's per-peer state (lock held)
     void wake_all();                    // joins.cpp: every waiter re-checks (a deadline passed)
+    // Not the progress thread, and not inside a generalized request's
+    // advance function (the engine's own work, whoever runs it).
+    bool called_by_user() const;
     // joins.cpp: wait_until, also ended when `deadline` passes (`done` then
     // decides); returns done()'s last answer.
     bool wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done);

@@ -15,8 +15,11 @@ WaitPolicy wait_policy() {
     return {s.spin, s.yield_when_idle};
 }
 
-void progress() {
-    Engine::get().progress();
+void progress(bool blocking_between) {
+    if (blocking_between)
+        Engine::get().progress_between_sleeps();
+    else
+        Engine::get().progress();
 }
 
 }  // namespace ftmpi::p2p

@@ -100,7 +100,11 @@ int Engine::post(MPI_Request r, int refused, bool *completed) {
             if (completed) *completed = r->complete;
         }
     } report_completion{r, completed};
-    ++turn_.user_activity;
+    // A user posting keeps the progress thread parked; the engine's own posts
+    // (a window's target handler answering, run by whichever thread polls)
+    // must not, or the progress thread would park after every operation it
+    // serves.
+    if (called_by_user()) ++turn_.user_activity;
     r->active = true;
     r->complete = false;
     r->cancelled = false;
@@ -537,7 +541,7 @@ int Engine::probe(int source_world, int tag, MPI_Comm comm, uint32_t context, bo
     if (block) {
         wait_locked(lk, look);
     } else if (!look() && networked_ && !turn_.polling) {
-        ++turn_.user_activity;
+        if (called_by_user()) ++turn_.user_activity;
         poll_step(lk, false);
         look();
     }

@@ -84,16 +84,20 @@ private:
     std::unique_ptr<char[]> scratch_;
 };
 
-// The start every call shares: nullopt when the segment does not take it.
-struct Started {
-    State *state = nullptr;
+// Runs body(call) as comm's next collective through its segment, or
+// returns nullopt when the segment does not take the call (comm does not
+// use one, a member is known failed, comm is revoked). Every member
+// finishes the call, also after an error, so nobody waits for its slot.
+template <class Body>
+std::optional<int> through_segment(MPI_Comm comm, Body &&body) {
     uint64_t epoch = 0;
     int err = MPI_SUCCESS;
-};
-Started start(MPI_Comm comm) {
-    Started s;
-    s.state = enter(comm, &s.epoch, &s.err);
-    return s;
+    State *state = enter(comm, &epoch, &err);
+    if (state == nullptr) return err == MPI_SUCCESS ? std::nullopt : std::optional<int>(err);
+    Call call(comm, *state, epoch);
+    const int rc = body(call);
+    call.finish();
+    return rc;
 }
 
 // recvbuf = d[0] op (d[1] op (... op d[p-1])) over every member's packed
@@ -137,67 +141,64 @@ int pack_blocks(const void *buf, int count, MPI_Datatype type, int p, char *dst,
     return MPI_SUCCESS;
 }
 
-std::optional<int> code(const Started &s) {
-    return s.err == MPI_SUCCESS ? std::nullopt : std::optional<int>(s.err);
+// Copies every member's block but `skip`'s out of the slots, member m's to
+// block m of recvbuf.
+int collect(Call &call, void *recvbuf, int rcount, MPI_Datatype rtype, size_t block, int skip) {
+    for (int m = 0; m < call.members(); ++m) {
+        if (m == skip) continue;
+        if (int e = call.await_data(m); e != MPI_SUCCESS) return e;
+        if (int e = unpack(call.segment().data(m, call.number()), block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
+                           rcount, rtype);
+            e != MPI_SUCCESS)
+            return e;
+    }
+    return MPI_SUCCESS;
 }
 
 }  // namespace
 
 std::optional<int> barrier(MPI_Comm comm) {
     if (!picked<BarrierAlgorithm>(Collective::barrier, comm, 0)) return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    call.arrive();
-    int rc = MPI_SUCCESS;
-    for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m)
-        if (m != call.me()) rc = call.await_arrived(m);
-    call.finish();
-    return rc;
+    return through_segment(comm, [&](Call &call) {
+        call.arrive();
+        for (int m = 0; m < call.members(); ++m)
+            if (m != call.me())
+                if (int e = call.await_arrived(m); e != MPI_SUCCESS) return e;
+        return MPI_SUCCESS;
+    });
 }
 
 std::optional<int> bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<BcastAlgorithm>(Collective::bcast, comm, bytes)) return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    int rc;
-    if (call.me() == root) {
-        rc = contribute(call, buf, count, type, bytes);
-    } else {
-        rc = call.await_data(root);
-        if (rc == MPI_SUCCESS) rc = unpack(call.segment().data(root, call.number()), bytes, buf, count, type);
-    }
-    call.finish();
-    return rc;
+    return through_segment(comm, [&](Call &call) {
+        if (call.me() == root) return contribute(call, buf, count, type, bytes);
+        if (int e = call.await_data(root); e != MPI_SUCCESS) return e;
+        return unpack(call.segment().data(root, call.number()), bytes, buf, count, type);
+    });
 }
 
 std::optional<int> reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                           MPI_Comm comm) {
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<ReduceAlgorithm>(Collective::reduce, comm, bytes)) return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    const bool at_root = call.me() == root;
-    int rc = contribute(call, at_root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
-    if (rc == MPI_SUCCESS && at_root) rc = combine(call, recvbuf, count, type, op, bytes);
-    call.finish();
-    return rc;
+    return through_segment(comm, [&](Call &call) {
+        const bool at_root = call.me() == root;
+        int rc = contribute(call, at_root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
+        if (rc == MPI_SUCCESS && at_root) rc = combine(call, recvbuf, count, type, op, bytes);
+        return rc;
+    });
 }
 
 std::optional<int> allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<AllreduceAlgorithm>(Collective::allreduce, comm, bytes)) return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    int rc = contribute(call, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
-    if (rc == MPI_SUCCESS) rc = combine(call, recvbuf, count, type, op, bytes);
-    call.finish();
-    return rc;
+    return through_segment(comm, [&](Call &call) {
+        int rc = contribute(call, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
+        if (rc == MPI_SUCCESS) rc = combine(call, recvbuf, count, type, op, bytes);
+        return rc;
+    });
 }
 
 std::optional<int> gather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
@@ -205,46 +206,27 @@ std::optional<int> gather(const void *sendbuf, int scount, MPI_Datatype stype, v
     const bool at_root = comm->rank == root;
     const size_t block = at_root ? data_bytes(rcount, rtype) : data_bytes(scount, stype);
     if (block == 0 || !picked<RootedAlgorithm>(Collective::gather, comm, block)) return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    int rc = MPI_SUCCESS;
-    if (!at_root) {
-        rc = contribute(call, sendbuf, scount, stype, block);
-    } else {
+    return through_segment(comm, [&](Call &call) {
+        if (!at_root) return contribute(call, sendbuf, scount, stype, block);
         if (sendbuf != MPI_IN_PLACE)
-            rc = copy(sendbuf, scount, stype, element(recvbuf, MPI_Aint{root} * rcount, rtype), rcount, rtype);
-        for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m) {
-            if (m == root) continue;
-            rc = call.await_data(m);
-            if (rc == MPI_SUCCESS)
-                rc = unpack(call.segment().data(m, call.number()), block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
-                            rcount, rtype);
-        }
-    }
-    call.finish();
-    return rc;
+            if (int e = copy(sendbuf, scount, stype, element(recvbuf, MPI_Aint{root} * rcount, rtype), rcount, rtype);
+                e != MPI_SUCCESS)
+                return e;
+        return collect(call, recvbuf, rcount, rtype, block, root);
+    });
 }
 
 std::optional<int> allgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                              MPI_Datatype rtype, MPI_Comm comm) {
     const size_t block = data_bytes(rcount, rtype);
     if (block == 0 || !picked<AllgatherAlgorithm>(Collective::allgather, comm, block)) return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    int rc = in_place ? contribute(call, element(recvbuf, MPI_Aint{call.me()} * rcount, rtype), rcount, rtype, block)
-                      : contribute(call, sendbuf, scount, stype, block);
-    for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m) {
-        if (m == call.me() && in_place) continue;
-        rc = call.await_data(m);
-        if (rc == MPI_SUCCESS)
-            rc = unpack(call.segment().data(m, call.number()), block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
-                        rcount, rtype);
-    }
-    call.finish();
-    return rc;
+    return through_segment(comm, [&](Call &call) {
+        const bool in_place = sendbuf == MPI_IN_PLACE;
+        const int rc = in_place
+            ? contribute(call, element(recvbuf, MPI_Aint{call.me()} * rcount, rtype), rcount, rtype, block)
+            : contribute(call, sendbuf, scount, stype, block);
+        return rc != MPI_SUCCESS ? rc : collect(call, recvbuf, rcount, rtype, block, in_place ? call.me() : -1);
+    });
 }
 
 std::optional<int> scatter(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
@@ -253,25 +235,21 @@ std::optional<int> scatter(const void *sendbuf, int scount, MPI_Datatype stype, 
     const size_t block = at_root ? data_bytes(scount, stype) : data_bytes(rcount, rtype);
     if (block == 0 || !blocks_fit(comm, block) || !picked<RootedAlgorithm>(Collective::scatter, comm, block))
         return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    int rc;
-    if (at_root) {
-        rc = call.await_slot_free();
-        if (rc == MPI_SUCCESS)
-            rc = pack_blocks(sendbuf, scount, stype, call.members(), call.segment().data(root, call.number()), block);
-        if (rc == MPI_SUCCESS) call.publish();
-        if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-            rc = copy(element(sendbuf, MPI_Aint{root} * scount, stype), scount, stype, recvbuf, rcount, rtype);
-    } else {
-        rc = call.await_data(root);
-        if (rc == MPI_SUCCESS)
-            rc = unpack(call.segment().data(root, call.number()) + static_cast<size_t>(call.me()) * block, block,
-                        recvbuf, rcount, rtype);
-    }
-    call.finish();
-    return rc;
+    return through_segment(comm, [&](Call &call) {
+        if (!at_root) {
+            if (int e = call.await_data(root); e != MPI_SUCCESS) return e;
+            return unpack(call.segment().data(root, call.number()) + static_cast<size_t>(call.me()) * block, block,
+                          recvbuf, rcount, rtype);
+        }
+        if (int e = call.await_slot_free(); e != MPI_SUCCESS) return e;
+        if (int e =
+                pack_blocks(sendbuf, scount, stype, call.members(), call.segment().data(root, call.number()), block);
+            e != MPI_SUCCESS)
+            return e;
+        call.publish();
+        if (recvbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+        return copy(element(sendbuf, MPI_Aint{root} * scount, stype), scount, stype, recvbuf, rcount, rtype);
+    });
 }
 
 std::optional<int> alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
@@ -279,25 +257,23 @@ std::optional<int> alltoall(const void *sendbuf, int scount, MPI_Datatype stype,
     const size_t block = data_bytes(rcount, rtype);
     if (block == 0 || !blocks_fit(comm, block) || !picked<AlltoallAlgorithm>(Collective::alltoall, comm, block))
         return std::nullopt;
-    const Started s = start(comm);
-    if (s.state == nullptr) return code(s);
-    Call call(comm, *s.state, s.epoch);
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    int rc = call.await_slot_free();
-    char *slot = call.segment().data(call.me(), call.number());
-    if (rc == MPI_SUCCESS)
-        rc = in_place ? pack_blocks(recvbuf, rcount, rtype, call.members(), slot, block)
-                      : pack_blocks(sendbuf, scount, stype, call.members(), slot, block);
-    if (rc == MPI_SUCCESS) call.publish();
-    const size_t mine = static_cast<size_t>(call.me()) * block;
-    for (int m = 0; m < call.members() && rc == MPI_SUCCESS; ++m) {
-        rc = call.await_data(m);
-        if (rc == MPI_SUCCESS)
-            rc = unpack(call.segment().data(m, call.number()) + mine, block,
-                        element(recvbuf, MPI_Aint{m} * rcount, rtype), rcount, rtype);
-    }
-    call.finish();
-    return rc;
+    return through_segment(comm, [&](Call &call) {
+        if (int e = call.await_slot_free(); e != MPI_SUCCESS) return e;
+        char *slot = call.segment().data(call.me(), call.number());
+        const int rc = sendbuf == MPI_IN_PLACE ? pack_blocks(recvbuf, rcount, rtype, call.members(), slot, block)
+                                               : pack_blocks(sendbuf, scount, stype, call.members(), slot, block);
+        if (rc != MPI_SUCCESS) return rc;
+        call.publish();
+        const size_t mine = static_cast<size_t>(call.me()) * block;
+        for (int m = 0; m < call.members(); ++m) {
+            if (int e = call.await_data(m); e != MPI_SUCCESS) return e;
+            if (int e = unpack(call.segment().data(m, call.number()) + mine, block,
+                               element(recvbuf, MPI_Aint{m} * rcount, rtype), rcount, rtype);
+                e != MPI_SUCCESS)
+                return e;
+        }
+        return MPI_SUCCESS;
+    });
 }
 
 }  // namespace ftmpi::coll::node

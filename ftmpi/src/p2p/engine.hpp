@@ -17,6 +17,7 @@
 // on a communicator that contains it, completes with MPIX_ERR_PROC_FAILED.
 #pragma once
 
+#include "internal/p2p.hpp"
 #include "internal/predefined_storage.hpp"
 #include "p2p/failure_record.hpp"
 #include "p2p/match_queues.hpp"
@@ -173,7 +174,13 @@ public:
     // Makes room for `worlds` (not connected, not failed until they connect
     // or fail) and waits until each is connected, said bye or failed, or the
     // deadline passes: the ones still missing then are declared failed.
-    void wait_connected(const std::vector<int> &worlds, int deadline_ms);
+    void wait_connected(const std::vector<int> &worlds, int deadline_ms,
+                        const char *why = "a spawned process did not connect in time");
+
+    // ---- Processes of another job (p2p/foreign.cpp) ----
+    std::string own_contact();
+    void expect_foreign(const std::vector<int> &peers);
+    void reach_foreign(const std::vector<ForeignPeer> &peers, std::chrono::steady_clock::time_point deadline);
 
 private:
     Engine() = default;
@@ -190,7 +197,14 @@ private:
     // joins.cpp: wait_until, also ended when `deadline` passes (`done` then
     // decides); returns done()'s last answer.
     bool wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done);
-    void grow_locked(int n);                                  // spawned.cpp
+    void grow_locked(int n);  // spawned.cpp
+    // Numbers given to processes of another job (foreign.cpp): the VM never
+    // reports them, so a broken connection to one is its failure at once.
+    std::vector<char> foreign_;
+    bool is_foreign(int peer) const {
+        return peer >= 0 && peer < static_cast<int>(foreign_.size()) && foreign_[static_cast<size_t>(peer)];
+    }
+    void mark_foreign_locked(int peer);
     int my_incarnation_ = 0, my_round_ = 0;                   // set_identity
     std::function<std::string(int)> reread_card_;             // Wired::reread, set by start()
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS

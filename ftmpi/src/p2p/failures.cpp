@@ -39,7 +39,7 @@ void Engine::apply_injected() {
 
 void Engine::on_peer_lost(int peer) {
     if (failures_.failed(peer)) return;
-    if (ft::confirm()) {
+    if (ft::confirm() && !is_foreign(peer)) {
         // One broken connection is not a verdict: keep the peer's operations
         // pending until the VM confirms (notify_failed) or ftstate's deadline.
         failures_.mark_suspected(peer);

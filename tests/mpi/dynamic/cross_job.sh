@@ -1,24 +1,66 @@
 #!/bin/bash
-# Two jobs at once: the server job opens a port, the client job tries to
-# connect and join to it. Both must end well, the client's connect with
-# MPI_ERR_PORT and a line naming the two jobs.
-#   cross_job.sh LAUNCHER... PROGRAM
+# Two jobs at once, each its own launch: the server job accepts, the client
+# job connects (cross_job.c or cross_job_kill.c); both must end as the
+# program expects and say so.
+#   cross_job.sh [--vm HCORED PLUGIN_DIR] [--kill] SERVER_NP CLIENT_NP HOW LAUNCHER... PROGRAM
+# HOW is the program's third argument (file or names). With --vm a daemon
+# running the VM services is started first and both jobs run on it
+# (HARNESS_ROOT), so a name one job publishes is seen by the other. With
+# --kill the client job's rank 1 writes its pid into DIR/victim and is
+# killed here with SIGKILL; the client job then ends with 137 (the killed
+# rank's status) and the server job must still end well.
 set -u
+hcored= plugins= kill_client=0
+if [[ ${1:-} == --vm ]]; then hcored=$2 plugins=$3; shift 3; fi
+if [[ ${1:-} == --kill ]]; then kill_client=1; shift; fi
+server_np=$1 client_np=$2 how=$3
+shift 3
 program=${*: -1}
 launcher=("${@:1:$#-1}")
 dir=$(mktemp -d /tmp/ftmpi-cross-job-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-"${launcher[@]}" -np 1 --timeout 50 "$program" server "$dir" >"$dir/server.out" 2>&1 &
+daemon_pid=
+cleanup() {
+    [[ -n $daemon_pid ]] && { kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null; }
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+
+if [[ -n $hcored ]]; then
+    mkdir "$dir/root"
+    coproc daemon { exec "$hcored" --root "$dir/root" --listen 127.0.0.1:0 --foreground \
+        --services vm/drd,vm/naming,vm/events,vm/spawn_notify --plugin-path "$plugins" 2>"$dir/daemon.err"; }
+    daemon_pid=$daemon_PID
+    ready=
+    while IFS= read -r -t 30 line <&"${daemon[0]}"; do
+        if [[ $line == "hcored ready"* ]]; then ready=$line; break; fi
+    done
+    [[ -n $ready ]] || { echo "cross_job.sh: hcored did not print its ready line within 30 s" >&2; cat "$dir/daemon.err" >&2; exit 1; }
+    export HARNESS_ROOT=$dir/root
+    unset HARNESS_HCORE
+fi
+
+"${launcher[@]}" -np "$server_np" --timeout 50 "$program" server "$dir" "$how" >"$dir/server.out" 2>&1 &
 server=$!
-"${launcher[@]}" -np 1 --timeout 50 "$program" client "$dir" >"$dir/client.out" 2>&1
+"${launcher[@]}" -np "$client_np" --timeout 50 "$program" client "$dir" "$how" >"$dir/client.out" 2>&1 &
+client=$!
+if ((kill_client)); then
+    for ((i = 0; i < 3000 && ! -s $dir/victim; ++i)); do sleep 0.01; done
+    victim=$(cat "$dir/victim" 2>/dev/null)
+    [[ -n $victim ]] || { echo "cross_job.sh: the client's rank 1 never wrote its pid" >&2; kill $server $client; }
+    [[ -n $victim ]] && kill -9 "$victim"
+fi
+wait $client
 client_status=$?
 wait $server
 server_status=$?
-cat "$dir/server.out" "$dir/client.out"
-[[ $server_status -eq 0 && $client_status -eq 0 ]] ||
-    { echo "cross_job.sh: server job exited with $server_status, client job with $client_status" >&2; exit 1; }
-grep -q "cross_job server: ok" "$dir/server.out" || { echo "cross_job.sh: no server success line" >&2; exit 1; }
-grep -q "cross_job client: ok" "$dir/client.out" || { echo "cross_job.sh: no client success line" >&2; exit 1; }
-grep -q "MPI_Comm_connect: port .* belongs to job" "$dir/client.out" ||
-    { echo "cross_job.sh: the client did not say why its connect failed" >&2; exit 1; }
-echo "cross_job.sh: both jobs refused each other cleanly"
+echo "--- server job (status $server_status)"
+cat "$dir/server.out"
+echo "--- client job (status $client_status)"
+cat "$dir/client.out"
+want_client=0
+((kill_client)) && want_client=137
+[[ $server_status -eq 0 && $client_status -eq $want_client ]] ||
+    { echo "cross_job.sh: server job exited with $server_status, client job with $client_status (want 0 and $want_client)" >&2; exit 1; }
+grep -q "cross_job.* server: ok" "$dir/server.out" || { echo "cross_job.sh: no server success line" >&2; exit 1; }
+grep -q "cross_job.* client: ok" "$dir/client.out" || { echo "cross_job.sh: no client success line" >&2; exit 1; }
+echo "cross_job.sh: $server_np + $client_np ranks in two jobs connected ($how)"

@@ -1,0 +1,69 @@
+// Processes of another job at the engine (internal/p2p.hpp "Processes of
+// another job"): their numbers follow every world rank this process knows,
+// so making room is growing the per-peer tables as for spawned processes;
+// unlike those, the VM never reports their failure, so a broken connection
+// decides (on_peer_lost).
+#include "p2p/engine.hpp"
+
+#include <unistd.h>
+
+namespace ftmpi::p2p {
+
+void Engine::mark_foreign_locked(int peer) {
+    grow_locked(peer + 1);
+    if (foreign_.size() <= static_cast<size_t>(peer)) foreign_.resize(static_cast<size_t>(peer) + 1, 0);
+    foreign_[static_cast<size_t>(peer)] = 1;
+}
+
+std::string Engine::own_contact() {
+    Lock lk(mu_);
+    if (!running_ || !networked_) return {};
+    return net_->tcp_record();
+}
+
+void Engine::expect_foreign(const std::vector<int> &peers) {
+    Lock lk(mu_);
+    if (!running_ || !networked_) return;
+    for (int p : peers) {
+        if (p < size_ || p >= transport::max_world_ranks) continue;  // a number in use is never given again
+        mark_foreign_locked(p);
+        net_->expect_foreign(p);
+    }
+}
+
+void Engine::reach_foreign(const std::vector<ForeignPeer> &peers, std::chrono::steady_clock::time_point deadline) {
+    {
+        Lock lk(mu_);
+        if (!running_ || !networked_) return;
+        for (const ForeignPeer &f : peers)
+            if (f.peer >= size_ && f.peer < transport::max_world_ranks) mark_foreign_locked(f.peer);
+    }
+    for (const ForeignPeer &f : peers) {
+        // The handshake touches only a new socket: the poller goes on meanwhile.
+        int incarnation = 0;
+        const int fd = net_->reach_foreign(f.record, f.world, f.alias_there, deadline, &incarnation);
+        Lock lk(mu_);
+        if (!is_foreign(f.peer)) {
+            if (fd >= 0) ::close(fd);
+            continue;
+        }
+        if (fd >= 0 && net_->adopt_foreign(f.peer, fd, incarnation))
+            renew_peer(f.peer);
+        else
+            declare_failed_locked(f.peer, "a process of the other job did not answer its connection");
+        report(lk);
+    }
+}
+
+std::string own_contact() {
+    return Engine::get().own_contact();
+}
+void expect_foreign(const std::vector<int> &peers) {
+    Engine::get().expect_foreign(peers);
+}
+void reach_foreign(const std::vector<ForeignPeer> &peers, int deadline_ms) {
+    Engine::get().reach_foreign(peers,
+                                std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(deadline_ms, 0)));
+}
+
+}  // namespace ftmpi::p2p

@@ -28,8 +28,14 @@ std::optional<int> port_field(const std::string &text, size_t begin, size_t end)
 
 const std::string &job_id() {
     static const std::string id = [] {
-        std::string job = settings::current().text(settings::Id::job);
-        return job.empty() ? "pid" + std::to_string(getpid()) : job;
+        const auto &env = settings::current();
+        const std::string job = env.text(settings::Id::job);
+        if (job.empty()) return "pid" + std::to_string(getpid());
+        // Job ids count from 1 in each VM: two jobs launched on two VMs
+        // (each ftmpirun on a private daemon) may share one; the launch's
+        // key tells them apart.
+        const std::string key = env.text(settings::Id::job_key);
+        return key.empty() ? job : job + "-" + key;
     }();
     return id;
 }

@@ -21,8 +21,9 @@ struct PortName {
     std::string address;  // "host:port" of the port's socket, or ""
 };
 
-// This process's job id: FTMPI_JOB, or "pid<n>" for a process started
-// without a launcher (a singleton is a job of its own).
+// This process's job: FTMPI_JOB-FTMPI_JOB_KEY (the key tells apart jobs of
+// one id in two VMs), or "pid<n>" for a process started without a launcher
+// (a singleton is a job of its own).
 const std::string &job_id();
 
 std::string format_port(const PortName &);

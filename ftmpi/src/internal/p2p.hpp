@@ -193,6 +193,9 @@ struct ForeignPeer {
 // Connects to each; those that do not answer before the deadline are
 // declared failed (is_failed tells which).
 void reach_foreign(const std::vector<ForeignPeer> &peers, int deadline_ms);
+// Some number here was given to a process of another job: the world ranks
+// the launcher would give new processes are taken (MPI_Comm_spawn refuses).
+bool has_foreign();
 // The incarnation of the connection currently used for `world`.
 int peer_incarnation(int world);
 }  // namespace ftmpi::p2p

@@ -181,6 +181,7 @@ public:
     std::string own_contact();
     void expect_foreign(const std::vector<int> &peers);
     void reach_foreign(const std::vector<ForeignPeer> &peers, std::chrono::steady_clock::time_point deadline);
+    bool has_foreign();
 
 private:
     Engine() = default;

@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace ftmpi::p2p {
 
 void Engine::mark_foreign_locked(int peer) {
@@ -55,11 +57,19 @@ void Engine::reach_foreign(const std::vector<ForeignPeer> &peers, std::chrono::s
     }
 }
 
+bool Engine::has_foreign() {
+    Lock lk(mu_);
+    return std::find(foreign_.begin(), foreign_.end(), 1) != foreign_.end();
+}
+
 std::string own_contact() {
     return Engine::get().own_contact();
 }
 void expect_foreign(const std::vector<int> &peers) {
     Engine::get().expect_foreign(peers);
+}
+bool has_foreign() {
+    return Engine::get().has_foreign();
 }
 void reach_foreign(const std::vector<ForeignPeer> &peers, int deadline_ms) {
     Engine::get().reach_foreign(peers,

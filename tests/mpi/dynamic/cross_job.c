@@ -13,6 +13,8 @@
  *          vm/drd holds the name).
  * MPI_Comm_join across the jobs is still refused: with "file" the server
  * also listens on TCP and both call MPI_Comm_join, which must fail cleanly.
+ * With "names" the server's rank 0 then tries MPI_Comm_spawn, which a job
+ * connected to another one refuses (cross_job.sh checks the reason).
  *   mpi_dynamic_cross_job server|client DIR file|names */
 #include "support/check.h"
 
@@ -155,6 +157,16 @@ static void server(const char *dir, int names) {
     CHECK_MPI(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     exercise(inter, 0);
+    if (rank == 0 && names) {
+        /* This job (on a VM that can spawn) numbered the client's processes
+         * after its own world ranks, where the launcher would put new
+         * processes: a spawn is refused, and says why. */
+        MPI_Comm children = MPI_COMM_NULL;
+        int code = MPI_SUCCESS;
+        CHECK_CLASS(MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &children, &code),
+                    MPI_ERR_SPAWN);
+        CHECK(children == MPI_COMM_NULL, "a refused spawn left a communicator");
+    }
     if (rank == 0) {
         if (names) CHECK_MPI(MPI_Unpublish_name(SERVICE, MPI_INFO_NULL, port));
         if (listener >= 0) {

@@ -2,9 +2,10 @@
  * server job opens a port and hands its name over, the client job connects,
  * and the two MPI_COMM_WORLDs get an intercommunicator on which everything
  * must work as within one job: point-to-point between every pair,
- * MPI_Bcast both ways, MPI_Allreduce, MPI_Allgather, MPI_Barrier,
- * MPI_Intercomm_merge (server first) with an Allreduce and a ring on the
- * merged communicator, and MPI_Comm_disconnect.
+ * MPI_Bcast and MPI_Reduce both ways, MPI_Allreduce, MPI_Alltoall,
+ * MPI_Allgather, MPI_Barrier, MPI_Intercomm_merge (server first) with an
+ * Allreduce and a ring on the merged communicator, and
+ * MPI_Comm_disconnect; then a second connection on the same port.
  *
  * How the port name travels, by the third argument:
  *   file   the server's rank 0 writes it into DIR/port (atomically), the
@@ -100,6 +101,17 @@ static void exercise(MPI_Comm inter, int side) {
     CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter));
     CHECK(sum == remote * (remote + 1) / 2, "allreduce %d, want %d", sum, remote * (remote + 1) / 2);
 
+    /* Reduce to each side's rank 0 in turn, and Alltoall. */
+    for (int to = 0; to < 2; ++to) {
+        int root = to == side ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, out = 10 + rank, in = -1;
+        CHECK_MPI(MPI_Reduce(&out, &in, 1, MPI_INT, MPI_MAX, root, inter));
+        if (to == side && rank == 0) CHECK(in == 10 + remote - 1, "reduce to side %d: %d", to, in);
+    }
+    for (int r = 0; r < remote; ++r) sent[r] = side * 1000 + rank * 10 + r;
+    CHECK_MPI(MPI_Alltoall(sent, 1, MPI_INT, got, 1, MPI_INT, inter));
+    for (int r = 0; r < remote; ++r)
+        CHECK(got[r] == (1 - side) * 1000 + r * 10 + rank, "alltoall from %d: %d", r, got[r]);
+
     /* Allgather: the remote group's values in its rank order. */
     int mark = side * 1000 + rank;
     CHECK_MPI(MPI_Allgather(&mark, 1, MPI_INT, got, 1, MPI_INT, inter));
@@ -130,6 +142,17 @@ static void exercise(MPI_Comm inter, int side) {
     free(reqs);
 }
 
+/* A second connection on the same port after the first was disconnected:
+ * the other job's processes get new numbers, the old ones are never reused. */
+static void again(MPI_Comm inter, int side) {
+    int remote = 0, mine = side * 100 + rank, sum = 0, want = 0;
+    CHECK_MPI(MPI_Comm_remote_size(inter, &remote));
+    for (int r = 0; r < remote; ++r) want += (1 - side) * 100 + r;
+    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter));
+    CHECK(sum == want, "second connection: allreduce %d, want %d", sum, want);
+    CHECK_MPI(MPI_Comm_disconnect(&inter));
+}
+
 static void server(const char *dir, int names) {
     char port[MPI_MAX_PORT_NAME] = "";
     int listener = -1;
@@ -157,6 +180,8 @@ static void server(const char *dir, int names) {
     CHECK_MPI(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     exercise(inter, 0);
+    CHECK_MPI(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
+    again(inter, 0);
     if (rank == 0 && names) {
         /* This job (on a VM that can spawn) numbered the client's processes
          * after its own world ranks, where the launcher would put new
@@ -197,6 +222,8 @@ static void client(const char *dir, int names) {
     CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     exercise(inter, 1);
+    CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
+    again(inter, 1);
     if (rank == 0 && tcp > 0) {
         int fd = socket(AF_INET, SOCK_STREAM, 0);
         struct sockaddr_in a;

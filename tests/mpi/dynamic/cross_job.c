@@ -12,8 +12,9 @@
  *          client's rank 0 reads it;
  *   names  MPI_Publish_name / MPI_Lookup_name (the jobs share a VM whose
  *          vm/drd holds the name).
- * MPI_Comm_join across the jobs is still refused: with "file" the server
- * also listens on TCP and both call MPI_Comm_join, which must fail cleanly.
+ * With "file" the server's rank 0 also listens on TCP, the client's rank 0
+ * connects, and both call MPI_Comm_join: one more intercommunicator, of the
+ * two, between the jobs.
  * With "names" the server's rank 0 then tries MPI_Comm_spawn, which a job
  * connected to another one refuses (cross_job.sh checks the reason).
  *   mpi_dynamic_cross_job server|client DIR file|names */
@@ -28,11 +29,18 @@
 
 static int rank, size;
 
-static void join_must_fail(int fd) {
-    MPI_Comm c = MPI_COMM_WORLD;
-    CHECK(MPI_Comm_join(fd, &c) != MPI_SUCCESS, "MPI_Comm_join across jobs succeeded");
-    CHECK(c == MPI_COMM_NULL, "a failed join left a communicator");
+/* Both ends of a TCP connection between the two jobs' rank 0s join; the
+ * intercommunicator of the two carries a message each way. */
+static void join_across(int fd, int side) {
+    MPI_Comm c = MPI_COMM_NULL;
+    CHECK_MPI(MPI_Comm_join(fd, &c));
     close(fd);
+    int remote = 0, out = 700 + side, in = -1;
+    CHECK_MPI(MPI_Comm_remote_size(c, &remote));
+    CHECK(remote == 1, "join: remote size %d", remote);
+    CHECK_MPI(MPI_Sendrecv(&out, 1, MPI_INT, 0, 2, &in, 1, MPI_INT, 0, 2, c, MPI_STATUS_IGNORE));
+    CHECK(in == 701 - side, "join: got %d", in);
+    CHECK_MPI(MPI_Comm_disconnect(&c));
 }
 
 static void write_file(const char *dir, const char *name, const char *text) {
@@ -198,7 +206,7 @@ static void server(const char *dir, int names) {
             int fd = accept(listener, NULL, NULL);
             CHECK(fd >= 0, "accept");
             close(listener);
-            join_must_fail(fd);
+            join_across(fd, 0);
         }
         CHECK_MPI(MPI_Close_port(port));
     }
@@ -232,7 +240,7 @@ static void client(const char *dir, int names) {
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         a.sin_port = htons((unsigned short)tcp);
         CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0, "connect to 127.0.0.1:%d", tcp);
-        join_must_fail(fd);
+        join_across(fd, 1);
     }
 }
 

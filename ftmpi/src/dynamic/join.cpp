@@ -39,8 +39,8 @@ struct JoinRecord {
     char job[112];  // NUL-padded
     int32_t world;
     uint32_t joins;
-    int32_t known;      // known_world_ranks(): its number for a process of another job
-    char record[120];   // its TCP contact record, NUL-padded ("" without a network)
+    int32_t known;     // known_world_ranks(): its number for a process of another job
+    char record[120];  // its TCP contact record, NUL-padded ("" without a network)
 };
 // How long the process that expects the other job's connection waits for it
 // (the other process is running, in MPI_Comm_join).

@@ -15,7 +15,9 @@
  * With "file" the server's rank 0 also listens on TCP, the client's rank 0
  * connects, and both call MPI_Comm_join: one more intercommunicator, of the
  * two, between the jobs.
- * With "names" the server's rank 0 then tries MPI_Comm_spawn, which a job
+ * With "names" the client job first spawns a process (then connects, its
+ * numbers for the server's processes following the spawned one's), and the
+ * server's rank 0 tries MPI_Comm_spawn after the connection, which a job
  * connected to another one refuses (cross_job.sh checks the reason).
  *   mpi_dynamic_cross_job server|client DIR file|names */
 #include "support/check.h"
@@ -212,9 +214,19 @@ static void server(const char *dir, int names) {
     }
 }
 
-static void client(const char *dir, int names) {
+static void client(const char *program, const char *dir, int names) {
     char port[MPI_MAX_PORT_NAME] = "";
     int tcp = 0;
+    if (names) {
+        /* Spawn first (this job runs on a VM that can), connect afterwards:
+         * the server's processes get numbers after the spawned one's world
+         * rank, which this job's processes all know. */
+        char *child_argv[] = {"child", NULL};
+        MPI_Comm children;
+        int code = MPI_SUCCESS;
+        CHECK_MPI(MPI_Comm_spawn(program, child_argv, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &children, &code));
+        CHECK_MPI(MPI_Comm_disconnect(&children));
+    }
     if (rank == 0) {
         if (names) {
             char yes[8];
@@ -248,13 +260,21 @@ int main(int argc, char **argv) {
     test_init(&argc, &argv, &rank, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    if (argc == 2 && strcmp(argv[1], "child") == 0) { /* the client's spawned process */
+        MPI_Comm parent;
+        CHECK_MPI(MPI_Comm_get_parent(&parent));
+        CHECK(parent != MPI_COMM_NULL, "a spawned process without parents");
+        CHECK_MPI(MPI_Comm_disconnect(&parent));
+        MPI_Finalize();
+        return 0;
+    }
     CHECK(argc == 4, "usage: %s server|client DIR file|names", argv[0]);
     const int names = strcmp(argv[3], "names") == 0;
     const int is_server = strcmp(argv[1], "server") == 0;
     if (is_server)
         server(argv[2], names);
     else
-        client(argv[2], names);
+        client(argv[0], argv[2], names);
     if (rank == 0) printf("cross_job %s: ok (%d ranks)\n", argv[1], size);
     MPI_Finalize();
     return 0;

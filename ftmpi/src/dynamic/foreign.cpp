@@ -1,7 +1,6 @@
 // Accept/connect between two jobs (foreign.hpp).
 #include "dynamic/foreign.hpp"
 
-#include "dynamic/port_name.hpp"
 #include "internal/comm.hpp"
 #include "internal/p2p.hpp"
 #include "internal/runtime.hpp"
@@ -14,7 +13,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -35,7 +33,6 @@ struct Offer {
     int32_t root = -1;
     int32_t count = 0;
     int32_t base = -1;
-    char job[60] = {};  // for the log
 };
 struct Answer {
     int32_t magic = answer_magic;
@@ -230,7 +227,6 @@ int connect_foreign(MPI_Comm comm, int root, const std::string &address, MPI_Com
             offer.root = root;
             offer.count = comm->size;
             offer.base = base;
-            std::snprintf(offer.job, sizeof offer.job, "%s", job_id().c_str());
             err = exchange_as_connector(address, offer, group, &answer, &remote);
         }
         outcome = {err, answer.base, answer.root, answer.count, answer.tag};

@@ -2,17 +2,21 @@
 # Two jobs at once, each its own launch: the server job accepts, the client
 # job connects (cross_job.c or cross_job_kill.c); both must end as the
 # program expects and say so.
-#   cross_job.sh [--vm HCORED PLUGIN_DIR] [--kill] SERVER_NP CLIENT_NP HOW LAUNCHER... PROGRAM
+#   cross_job.sh [--vm HCORED PLUGIN_DIR] [--kill|--abort] SERVER_NP CLIENT_NP HOW LAUNCHER... PROGRAM
 # HOW is the program's third argument (file or names). With --vm a daemon
 # running the VM services is started first and both jobs run on it
 # (HARNESS_ROOT), so a name one job publishes is seen by the other. With
 # --kill the client job's rank 1 writes its pid into DIR/victim and is
 # killed here with SIGKILL; both jobs must still end well (comm mode ulfm:
 # the client job's launcher says the rank was killed and the job went on).
+# With --abort a client process calls MPI_Abort with code 3 once connected:
+# both jobs must end with status 3, the server's processes saying that a
+# process of another job aborted.
 set -u
-hcored= plugins= kill_client=0
+hcored= plugins= kill_client=0 abort=0
 if [[ ${1:-} == --vm ]]; then hcored=$2 plugins=$3; shift 3; fi
 if [[ ${1:-} == --kill ]]; then kill_client=1; shift; fi
+if [[ ${1:-} == --abort ]]; then abort=1; shift; fi
 server_np=$1 client_np=$2 how=$3
 shift 3
 program=${*: -1}
@@ -57,6 +61,14 @@ echo "--- server job (status $server_status)"
 cat "$dir/server.out"
 echo "--- client job (status $client_status)"
 cat "$dir/client.out"
+if ((abort)); then
+    [[ $server_status -eq 3 && $client_status -eq 3 ]] ||
+        { echo "cross_job.sh: server job exited with $server_status, client job with $client_status (want 3 and 3)" >&2; exit 1; }
+    grep -q "a process of another job connected to this one aborted (code 3)" "$dir/server.out" ||
+        { echo "cross_job.sh: the server's processes did not say why they ended" >&2; exit 1; }
+    echo "cross_job.sh: an MPI_Abort in one job ended the connected processes of the other"
+    exit 0
+fi
 [[ $server_status -eq 0 && $client_status -eq 0 ]] ||
     { echo "cross_job.sh: server job exited with $server_status, client job with $client_status" >&2; exit 1; }
 if [[ $how == names ]]; then

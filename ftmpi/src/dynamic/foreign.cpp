@@ -1,6 +1,8 @@
 // Accept/connect between two jobs (foreign.hpp).
 #include "dynamic/foreign.hpp"
 
+#include "dynamic/port_name.hpp"
+
 #include "internal/comm.hpp"
 #include "internal/p2p.hpp"
 #include "internal/runtime.hpp"
@@ -27,12 +29,14 @@ namespace sockets = transport::sockets;
 constexpr int32_t offer_magic = 0x46545858;   // "FTXX"
 constexpr int32_t answer_magic = 0x46545859;  // "FTXY"
 constexpr int32_t wire_version = 1;
+constexpr size_t job_bytes = 64;  // a job id, NUL-padded
 struct Offer {
     int32_t magic = offer_magic;
     int32_t version = wire_version;
     int32_t root = -1;
     int32_t count = 0;
     int32_t base = -1;
+    char job[job_bytes] = {};
 };
 struct Answer {
     int32_t magic = answer_magic;
@@ -41,6 +45,7 @@ struct Answer {
     int32_t count = 0;
     int32_t base = -1;
     int32_t tag = 0;
+    char job[job_bytes] = {};
 };
 // One member of a group, in its comm's rank order.
 struct Member {
@@ -112,6 +117,26 @@ bool wait_readable(int fd) {
     }
 }
 
+void copy_job(char (&to)[job_bytes]) {
+    std::memcpy(to, job_id().data(), std::min(job_id().size(), job_bytes - 1));
+}
+std::string job_of(const char (&from)[job_bytes]) {
+    return std::string(from, strnlen(from, job_bytes));
+}
+
+// Text among ints, for share_from_root (its length, then one int per character).
+void append_text(std::vector<int> &v, const std::string &text) {
+    v.push_back(static_cast<int>(text.size()));
+    for (char c : text) v.push_back(static_cast<unsigned char>(c));
+}
+bool take_text(const std::vector<int> &v, size_t *at, std::string *text) {
+    if (*at >= v.size() || v[*at] < 0 || v.size() - *at - 1 < static_cast<size_t>(v[*at])) return false;
+    const size_t n = static_cast<size_t>(v[(*at)++]);
+    text->clear();
+    for (size_t i = 0; i < n; ++i) text->push_back(static_cast<char>(v[(*at)++]));
+    return true;
+}
+
 std::vector<int> numbers(int base, int count) {
     std::vector<int> v;
     for (int i = 0; i < count; ++i) v.push_back(base + i);
@@ -165,7 +190,10 @@ bool read_request(int fd, ForeignOffer *out, std::vector<Member> *remote) {
     out->root = offer.root;
     out->count = offer.count;
     out->base = offer.base;
-    return true;
+    out->job = job_of(offer.job);
+    out->worlds.clear();
+    for (const Member &m : *remote) out->worlds.push_back(m.world);
+    return !out->job.empty() && out->job != job_id();
 }
 
 }  // namespace
@@ -185,8 +213,29 @@ int accept_foreign(MPI_Comm comm, int root, const ForeignOffer &offer, int tag, 
     int base = 0;
     int err = gather_members(comm, root, &group, &base);
     const std::vector<int> theirs = numbers(base, offer.count);  // the connecting group, numbered here
+    // Who they are in their job, from the root: the order of processes
+    // both jobs see alike (p2p::process_before) needs it.
+    std::vector<int> who;
+    if (at_root) {
+        append_text(who, offer.job);
+        who.insert(who.end(), offer.worlds.begin(), offer.worlds.end());
+    }
+    if (err == MPI_SUCCESS) err = comm::share_from_root(comm, root, who);
+    std::string their_job;
+    size_t at = 0;
+    if (err == MPI_SUCCESS && (!take_text(who, &at, &their_job) || who.size() - at != static_cast<size_t>(offer.count)))
+        err = MPI_ERR_INTERN;
     if (err == MPI_SUCCESS) {
-        p2p::expect_foreign(theirs);
+        std::vector<p2p::ForeignPeer> peers;
+        for (int j = 0; j < offer.count; ++j) {
+            p2p::ForeignPeer f;
+            f.peer = theirs[static_cast<size_t>(j)];
+            f.world = who[at + static_cast<size_t>(j)];
+            f.job = their_job;
+            f.job_first = their_job < job_id();
+            peers.push_back(std::move(f));
+        }
+        p2p::expect_foreign(peers);
         // Every member expects the connections before the root answers.
         const char ready = 1;
         std::vector<unsigned char> all;
@@ -199,6 +248,7 @@ int accept_foreign(MPI_Comm comm, int root, const ForeignOffer &offer, int tag, 
         answer.count = comm->size;
         answer.base = base;
         answer.tag = tag;
+        copy_job(answer.job);
         if (!send_all(offer.fd, &answer, sizeof answer) ||
             (err == MPI_SUCCESS && !send_all(offer.fd, group.data(), group.size() * sizeof(Member))))
             log::warn("MPI_Comm_accept: the connecting root of the other job did not take the answer");
@@ -227,23 +277,28 @@ int connect_foreign(MPI_Comm comm, int root, const std::string &address, MPI_Com
             offer.root = root;
             offer.count = comm->size;
             offer.base = base;
+            copy_job(offer.job);
             err = exchange_as_connector(address, offer, group, &answer, &remote);
         }
         outcome = {err, answer.base, answer.root, answer.count, answer.tag};
         if (err == MPI_SUCCESS) {
-            const size_t ints = remote.size() * sizeof(Member) / sizeof(int);
-            outcome.resize(5 + ints);
-            std::memcpy(outcome.data() + 5, remote.data(), remote.size() * sizeof(Member));
+            append_text(outcome, job_of(answer.job));
+            const size_t at = outcome.size(), ints = remote.size() * sizeof(Member) / sizeof(int);
+            outcome.resize(at + ints);
+            std::memcpy(outcome.data() + at, remote.data(), remote.size() * sizeof(Member));
         }
     }
     if (int shared = comm::share_from_root(comm, root, outcome); shared != MPI_SUCCESS) return shared;
     if (outcome.size() < 5) return MPI_ERR_INTERN;
     if (outcome[0] != MPI_SUCCESS) return outcome[0];
     const int their_base = outcome[1], their_root = outcome[2], count = outcome[3], tag = outcome[4];
-    if (count < 1 || outcome.size() != 5 + static_cast<size_t>(count) * sizeof(Member) / sizeof(int))
+    size_t at = 5;
+    std::string their_job;
+    if (count < 1 || !take_text(outcome, &at, &their_job) || their_job.empty() || their_job == job_id() ||
+        outcome.size() - at != static_cast<size_t>(count) * sizeof(Member) / sizeof(int))
         return MPI_ERR_INTERN;
     std::vector<Member> remote(static_cast<size_t>(count));
-    std::memcpy(static_cast<void *>(remote.data()), outcome.data() + 5, remote.size() * sizeof(Member));
+    std::memcpy(static_cast<void *>(remote.data()), outcome.data() + at, remote.size() * sizeof(Member));
     std::vector<p2p::ForeignPeer> peers;
     for (int j = 0; j < count; ++j) {
         p2p::ForeignPeer f;
@@ -252,6 +307,8 @@ int connect_foreign(MPI_Comm comm, int root, const std::string &address, MPI_Com
         f.alias_there = their_base + comm->rank;
         f.record.assign(remote[static_cast<size_t>(j)].record,
                         strnlen(remote[static_cast<size_t>(j)].record, sizeof(Member::record)));
+        f.job = their_job;
+        f.job_first = their_job < job_id();
         peers.push_back(std::move(f));
     }
     p2p::reach_foreign(peers, connections_ms);  // those not reached are failed members

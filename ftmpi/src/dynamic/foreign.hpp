@@ -21,15 +21,18 @@
 #include "mpi.h"
 
 #include <string>
+#include <vector>
 
 namespace ftmpi::dynamic {
 
 // What the connecting root asked for, read by the accepting root.
 struct ForeignOffer {
-    int fd = -1;    // the connection on the port's socket (accepting root only)
-    int root = -1;  // the connecting group's root, a rank of its comm
-    int count = 0;  // the connecting group's size
-    int base = -1;  // the number the connecting job gives the accepting comm's rank 0
+    int fd = -1;              // the connection on the port's socket (accepting root only)
+    int root = -1;            // the connecting group's root, a rank of its comm
+    int count = 0;            // the connecting group's size
+    int base = -1;            // the number the connecting job gives the accepting comm's rank 0
+    std::string job;          // the connecting job (accepting root only)
+    std::vector<int> worlds;  // the connecting group's world ranks in its job (accepting root only)
 };
 
 // The accepting root: reads the offer from a connection taken from a port's

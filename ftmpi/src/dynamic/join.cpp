@@ -104,17 +104,19 @@ int join_jobs(int fd, const JoinRecord &mine, const JoinRecord &theirs, MPI_Comm
     const int peer = mine.known;  // the other process, here
     const bool expecting = std::strcmp(mine.job, theirs.job) < 0;
     char ready = 1;
+    p2p::ForeignPeer f;
+    f.peer = peer;
+    f.world = theirs.world;
+    f.alias_there = theirs.known;
+    f.record.assign(theirs.record, strnlen(theirs.record, sizeof theirs.record));
+    f.job = theirs.job;
+    f.job_first = !expecting;
     if (expecting) {
-        p2p::expect_foreign({peer});
+        p2p::expect_foreign({f});
         if (int e = write_all(fd, &ready, 1)) return io_error("writing to", e);
         p2p::wait_connected({peer}, foreign_connection_ms, "the process of the other job did not connect in time");
     } else {
         if (int e = read_all(fd, &ready, 1)) return io_error("reading from", e);
-        p2p::ForeignPeer f;
-        f.peer = peer;
-        f.world = theirs.world;
-        f.alias_there = theirs.known;
-        f.record.assign(theirs.record, strnlen(theirs.record, sizeof theirs.record));
         p2p::reach_foreign({f}, foreign_connection_ms);
     }
     if (p2p::is_failed(peer)) {

@@ -183,19 +183,27 @@ void wait_connected(const std::vector<int> &worlds, int deadline_ms,
 // This process's TCP contact record ("host:port incarnation round"), ""
 // when it has no network (a singleton started without a launcher).
 std::string own_contact();
-void expect_foreign(const std::vector<int> &peers);
 struct ForeignPeer {
-    int peer = -1;         // the number this process gives it
-    int world = -1;        // its world rank in its own job
-    int alias_there = -1;  // the number its job gives this process
-    std::string record;    // its TCP contact record
+    int peer = -1;           // the number this process gives it
+    int world = -1;          // its world rank in its own job
+    int alias_there = -1;    // the number its job gives this process (reach_foreign)
+    std::string record;      // its TCP contact record (reach_foreign)
+    std::string job;         // its job's id
+    bool job_first = false;  // its job's id sorts before this process's job's
 };
+void expect_foreign(const std::vector<ForeignPeer> &peers);
 // Connects to each; those that do not answer before the deadline are
 // declared failed (is_failed tells which).
 void reach_foreign(const std::vector<ForeignPeer> &peers, int deadline_ms);
 // Some number here was given to a process of another job: the world ranks
 // the launcher would give new processes are taken (MPI_Comm_spawn refuses).
 bool has_foreign();
+// An order of processes that both jobs of a connection see alike: by job id,
+// then by world rank in that job (a number given to a process of another job
+// stands for that job and that process's own world rank). Within one job it
+// is the order of world ranks. Orders the two groups of an
+// intercommunicator alike on both sides (agreements, MPI_Intercomm_merge).
+bool process_before(int a, int b);
 // The incarnation of the connection currently used for `world`.
 int peer_incarnation(int world);
 }  // namespace ftmpi::p2p

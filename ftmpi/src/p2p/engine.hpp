@@ -179,9 +179,10 @@ public:
 
     // ---- Processes of another job (p2p/foreign.cpp) ----
     std::string own_contact();
-    void expect_foreign(const std::vector<int> &peers);
+    void expect_foreign(const std::vector<ForeignPeer> &peers);
     void reach_foreign(const std::vector<ForeignPeer> &peers, std::chrono::steady_clock::time_point deadline);
     bool has_foreign();
+    bool process_before(int a, int b);
 
 private:
     Engine() = default;
@@ -205,7 +206,13 @@ private:
     bool is_foreign(int peer) const {
         return peer >= 0 && peer < static_cast<int>(foreign_.size()) && foreign_[static_cast<size_t>(peer)];
     }
-    void mark_foreign_locked(int peer);
+    void mark_foreign_locked(const ForeignPeer &f);
+    struct ForeignIdentity {
+        std::string job;
+        int world = -1;
+        bool job_first = false;
+    };
+    std::map<int, ForeignIdentity> foreign_identity_;         // per number given to another job's process
     int my_incarnation_ = 0, my_round_ = 0;                   // set_identity
     std::function<std::string(int)> reread_card_;             // Wired::reread, set by start()
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS

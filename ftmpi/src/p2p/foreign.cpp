@@ -11,10 +11,22 @@
 
 namespace ftmpi::p2p {
 
-void Engine::mark_foreign_locked(int peer) {
-    grow_locked(peer + 1);
-    if (foreign_.size() <= static_cast<size_t>(peer)) foreign_.resize(static_cast<size_t>(peer) + 1, 0);
-    foreign_[static_cast<size_t>(peer)] = 1;
+void Engine::mark_foreign_locked(const ForeignPeer &f) {
+    grow_locked(f.peer + 1);
+    if (foreign_.size() <= static_cast<size_t>(f.peer)) foreign_.resize(static_cast<size_t>(f.peer) + 1, 0);
+    foreign_[static_cast<size_t>(f.peer)] = 1;
+    foreign_identity_[f.peer] = {f.job, f.world, f.job_first};
+}
+
+bool Engine::process_before(int a, int b) {
+    Lock lk(mu_);
+    auto ia = foreign_identity_.find(a), ib = foreign_identity_.find(b);
+    const bool fa = a >= 0 && ia != foreign_identity_.end(), fb = b >= 0 && ib != foreign_identity_.end();
+    if (!fa && !fb) return a < b;                // one job's world ranks
+    if (fa && !fb) return ia->second.job_first;  // the other job's process first if its job sorts first
+    if (!fa && fb) return !ib->second.job_first;
+    if (ia->second.job != ib->second.job) return ia->second.job < ib->second.job;
+    return ia->second.world < ib->second.world;
 }
 
 std::string Engine::own_contact() {
@@ -23,13 +35,13 @@ std::string Engine::own_contact() {
     return net_->tcp_record();
 }
 
-void Engine::expect_foreign(const std::vector<int> &peers) {
+void Engine::expect_foreign(const std::vector<ForeignPeer> &peers) {
     Lock lk(mu_);
     if (!running_ || !networked_) return;
-    for (int p : peers) {
-        if (p < size_ || p >= transport::max_world_ranks) continue;  // a number in use is never given again
-        mark_foreign_locked(p);
-        net_->expect_foreign(p);
+    for (const ForeignPeer &f : peers) {
+        if (f.peer < size_ || f.peer >= transport::max_world_ranks) continue;  // a number in use is never given again
+        mark_foreign_locked(f);
+        net_->expect_foreign(f.peer);
     }
 }
 
@@ -38,7 +50,7 @@ void Engine::reach_foreign(const std::vector<ForeignPeer> &peers, std::chrono::s
         Lock lk(mu_);
         if (!running_ || !networked_) return;
         for (const ForeignPeer &f : peers)
-            if (f.peer >= size_ && f.peer < transport::max_world_ranks) mark_foreign_locked(f.peer);
+            if (f.peer >= size_ && f.peer < transport::max_world_ranks) mark_foreign_locked(f);
     }
     for (const ForeignPeer &f : peers) {
         // The handshake touches only a new socket: the poller goes on meanwhile.
@@ -65,7 +77,10 @@ bool Engine::has_foreign() {
 std::string own_contact() {
     return Engine::get().own_contact();
 }
-void expect_foreign(const std::vector<int> &peers) {
+bool process_before(int a, int b) {
+    return Engine::get().process_before(a, b);
+}
+void expect_foreign(const std::vector<ForeignPeer> &peers) {
     Engine::get().expect_foreign(peers);
 }
 bool has_foreign() {

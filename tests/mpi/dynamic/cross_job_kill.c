@@ -7,10 +7,13 @@
  * mode ulfm), and nothing may hang.
  *   server: a receive from the killed process fails, and so does a
  *           synchronous send to it and a barrier on the intercommunicator;
- *           the other client process still talks to us; then free and
+ *           the other client process still talks to us; MPIX_Comm_agree,
+ *           MPIX_Comm_revoke and MPIX_Comm_shrink on the intercommunicator
+ *           (both jobs order the participants alike) give an
+ *           intercommunicator of the survivors that works; then free and
  *           finalize, and the server job ends with status 0.
  *   client rank 0: learns its rank 1 died (its own job), then the same
- *           barrier and the exchange with the server's rank 0.
+ *           barrier, exchange, agree, revoke and shrink.
  *   mpi_dynamic_cross_job_kill server|client DIR file */
 #define CHECK_ENDS_RANK_ONLY
 #include "support/check.h"
@@ -59,6 +62,21 @@ static void after_failure(MPI_Comm inter, int side) {
         CHECK_MPI(MPI_Sendrecv(&out, 1, MPI_INT, 0, 5, &in, 1, MPI_INT, 0, 5, inter, MPI_STATUS_IGNORE));
         CHECK(in == 501 - side, "from the other job's rank 0: %d", in);
     }
+    /* The ULFM recipe on the intercommunicator: agree, revoke, shrink. */
+    int flag = 1;
+    const int agreed = error_class(MPIX_Comm_agree(inter, &flag));
+    CHECK(agreed == MPI_SUCCESS || agreed == MPIX_ERR_PROC_FAILED, "agree: class %d", agreed);
+    CHECK_MPI(MPIX_Comm_revoke(inter));
+    MPI_Comm shrunk;
+    CHECK_MPI(MPIX_Comm_shrink(inter, &shrunk));
+    int lsize = 0, rsize = 0;
+    CHECK_MPI(MPI_Comm_size(shrunk, &lsize));
+    CHECK_MPI(MPI_Comm_remote_size(shrunk, &rsize));
+    CHECK(lsize == (side == 0 ? 2 : 1) && rsize == (side == 0 ? 1 : 2), "shrunk: %d local, %d remote", lsize, rsize);
+    int mine = 1, sum = 0;
+    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, shrunk));
+    CHECK(sum == rsize, "allreduce on the shrunk communicator: %d", sum);
+    CHECK_MPI(MPI_Comm_free(&shrunk));
     CHECK_MPI(MPI_Comm_free(&inter));
 }
 

@@ -4,7 +4,8 @@
  * must work as within one job: point-to-point between every pair,
  * MPI_Bcast and MPI_Reduce both ways, MPI_Allreduce, MPI_Alltoall,
  * MPI_Allgather, MPI_Barrier, MPI_Intercomm_merge (server first) with an
- * Allreduce and a ring on the merged communicator, and
+ * Allreduce and a ring on the merged communicator, a merge with the same
+ * `high` on both sides (both jobs must choose one order), and
  * MPI_Comm_disconnect; then a second connection on the same port.
  *
  * How the port name travels, by the third argument:
@@ -143,6 +144,25 @@ static void exercise(MPI_Comm inter, int side) {
     CHECK_MPI(MPI_Sendrecv(&mrank, 1, MPI_INT, (mrank + 1) % msize, 3, &left, 1, MPI_INT, (mrank + msize - 1) % msize,
                            3, merged, MPI_STATUS_IGNORE));
     CHECK(left == (mrank + msize - 1) % msize, "ring: %d", left);
+    CHECK_MPI(MPI_Comm_free(&merged));
+
+    /* Merge with the same `high` on both sides: the implementation picks
+     * the order, and both jobs must pick the same one (each side's ranks
+     * one block, in its rank order). */
+    CHECK_MPI(MPI_Intercomm_merge(inter, 0, &merged));
+    CHECK_MPI(MPI_Comm_rank(merged, &mrank));
+    CHECK_MPI(MPI_Comm_size(merged, &msize));
+    CHECK(msize == size + remote, "tied merge: size %d", msize);
+    int *who = calloc((size_t)msize * 2, sizeof *who), me[2] = {side, rank};
+    CHECK_MPI(MPI_Allgather(me, 2, MPI_INT, who, 2, MPI_INT, merged));
+    const int first_side = who[0];
+    for (int i = 0; i < msize; ++i) {
+        const int block = i < (first_side == side ? size : remote) ? first_side : 1 - first_side;
+        const int offset = block == first_side ? 0 : (first_side == side ? size : remote);
+        CHECK(who[2 * i] == block && who[2 * i + 1] == i - offset, "tied merge: rank %d is side %d rank %d", i,
+              who[2 * i], who[2 * i + 1]);
+    }
+    free(who);
     CHECK_MPI(MPI_Comm_free(&merged));
 
     CHECK_MPI(MPI_Comm_disconnect(&inter));

@@ -3,7 +3,8 @@
  * and the two MPI_COMM_WORLDs get an intercommunicator on which everything
  * must work as within one job: point-to-point between every pair,
  * MPI_Bcast and MPI_Reduce both ways, MPI_Allreduce, MPI_Alltoall,
- * MPI_Allgather, MPI_Barrier, MPI_Intercomm_merge (server first) with an
+ * MPI_Allgather, MPI_Barrier, MPI_Comm_dup and MPI_Comm_split of the
+ * intercommunicator, MPI_Intercomm_merge (server first) with an
  * Allreduce and a ring on the merged communicator, a merge with the same
  * `high` on both sides (both jobs must choose one order), and
  * MPI_Comm_disconnect; then a second connection on the same port.
@@ -128,6 +129,24 @@ static void exercise(MPI_Comm inter, int side) {
     CHECK_MPI(MPI_Allgather(&mark, 1, MPI_INT, got, 1, MPI_INT, inter));
     for (int r = 0; r < remote; ++r) CHECK(got[r] == (1 - side) * 1000 + r, "allgather[%d] = %d", r, got[r]);
     CHECK_MPI(MPI_Barrier(inter));
+
+    /* A duplicate, and a split keeping each side's even ranks. */
+    MPI_Comm dup, evens;
+    CHECK_MPI(MPI_Comm_dup(inter, &dup));
+    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, dup));
+    CHECK(sum == remote * (remote + 1) / 2, "allreduce on the duplicate: %d", sum);
+    CHECK_MPI(MPI_Comm_free(&dup));
+    CHECK_MPI(MPI_Comm_split(inter, rank % 2 == 0 ? 0 : MPI_UNDEFINED, rank, &evens));
+    if (rank % 2 == 0) {
+        int rs = 0;
+        CHECK_MPI(MPI_Comm_remote_size(evens, &rs));
+        CHECK(rs == (remote + 1) / 2, "split: remote size %d", rs);
+        CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, evens));
+        CHECK(sum == rs * rs, "allreduce on the split: %d", sum); /* 1 + 3 + 5 + ... */
+        CHECK_MPI(MPI_Comm_free(&evens));
+    } else {
+        CHECK(evens == MPI_COMM_NULL, "split: an odd rank got a communicator");
+    }
 
     /* Merge, the server's ranks first. */
     MPI_Comm merged;

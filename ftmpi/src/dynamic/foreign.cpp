@@ -158,6 +158,7 @@ int exchange_as_connector(const std::string &address, const Offer &offer, const 
         log::error("MPI_Comm_connect: the port's socket %s refuses connections: the port is closed", address.c_str());
         return MPI_ERR_PORT;
     }
+    sockets::set_keepalive(fd);  // a wait for the accept ends if the acceptor's host dies silently
     int status = MPI_SUCCESS;
     if (!send_all(fd, &offer, sizeof offer) || !send_all(fd, group.data(), group.size() * sizeof(Member)) ||
         !wait_readable(fd) || !receive_all(fd, answer, sizeof *answer) || answer->magic != answer_magic) {

@@ -45,7 +45,13 @@ void Engine::on_peer_lost(int peer) {
         failures_.mark_suspected(peer);
         return;
     }
-    declare_failed_locked(peer, "its connection broke without MPI_Finalize");
+    if (auto it = foreign_identity_.find(peer); it != foreign_identity_.end())
+        declare_failed_locked(peer,
+                              "a process of job " + it->second.job + " (its world rank " +
+                                  std::to_string(it->second.world) +
+                                  " there) connected to this job, whose connection broke without MPI_Finalize");
+    else
+        declare_failed_locked(peer, "its connection broke without MPI_Finalize");
 }
 
 void Engine::declare_failed_locked(int world, const std::string &why) {

@@ -2,20 +2,25 @@
 # Two jobs at once, each its own launch: the server job accepts, the client
 # job connects (cross_job.c or cross_job_kill.c); both must end as the
 # program expects and say so.
-#   cross_job.sh [--vm HCORED PLUGIN_DIR] [--kill|--abort] SERVER_NP CLIENT_NP HOW LAUNCHER... PROGRAM
+#   cross_job.sh [--vm HCORED PLUGIN_DIR] [--kill [--abort-mode]|--abort] SERVER_NP CLIENT_NP HOW LAUNCHER... PROGRAM
 # HOW is the program's third argument (file or names). With --vm a daemon
 # running the VM services is started first and both jobs run on it
 # (HARNESS_ROOT), so a name one job publishes is seen by the other. With
 # --kill the client job's rank 1 writes its pid into DIR/victim and is
 # killed here with SIGKILL; both jobs must still end well (comm mode ulfm:
 # the client job's launcher says the rank was killed and the job went on).
+# With --kill --abort-mode the launchers run comm mode ABORT: the killed
+# process ends both jobs, the server's saying it was a process of the other
+# job whose connection broke (or that the other job aborted).
 # With --abort a client process calls MPI_Abort with code 3 once connected:
 # both jobs must end with status 3, the server's processes saying that a
 # process of another job aborted.
 set -u
 hcored= plugins= kill_client=0 abort=0
 if [[ ${1:-} == --vm ]]; then hcored=$2 plugins=$3; shift 3; fi
+abort_mode=0
 if [[ ${1:-} == --kill ]]; then kill_client=1; shift; fi
+if [[ ${1:-} == --abort-mode ]]; then abort_mode=1; shift; fi
 if [[ ${1:-} == --abort ]]; then abort=1; shift; fi
 server_np=$1 client_np=$2 how=$3
 shift 3
@@ -61,6 +66,16 @@ echo "--- server job (status $server_status)"
 cat "$dir/server.out"
 echo "--- client job (status $client_status)"
 cat "$dir/client.out"
+if ((abort_mode)); then
+    [[ $server_status -ne 0 && $client_status -ne 0 ]] ||
+        { echo "cross_job.sh: server job exited with $server_status, client job with $client_status (want both aborted)" >&2; exit 1; }
+    # Its own detection of the killed process, or the abort the client job's
+    # survivor sends when its job ends, whichever comes first.
+    grep -qE "a process of job .* connected to this job, whose connection broke without MPI_Finalize\); comm mode ABORT: ending the job|a process of another job connected to this one aborted" "$dir/server.out" ||
+        { echo "cross_job.sh: the server job did not end for the other job's killed process" >&2; exit 1; }
+    echo "cross_job.sh: the other job's killed process ended the server job (comm mode ABORT)"
+    exit 0
+fi
 if ((abort)); then
     [[ $server_status -eq 3 && $client_status -eq 3 ]] ||
         { echo "cross_job.sh: server job exited with $server_status, client job with $client_status (want 3 and 3)" >&2; exit 1; }

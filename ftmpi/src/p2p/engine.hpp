@@ -212,7 +212,12 @@ private:
         int world = -1;
         bool job_first = false;
     };
-    std::map<int, ForeignIdentity> foreign_identity_;         // per number given to another job's process
+    // Per number given to another job's process. Its own (leaf) mutex:
+    // process_before is asked by the agreements under their own locks.
+    std::mutex identity_mu_;
+    std::map<int, ForeignIdentity> foreign_identity_;
+    // "a process of job J (its world rank W there)", or "" for a process of this job.
+    std::string foreign_name(int peer);
     int my_incarnation_ = 0, my_round_ = 0;                   // set_identity
     std::function<std::string(int)> reread_card_;             // Wired::reread, set by start()
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS

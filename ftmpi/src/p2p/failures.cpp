@@ -45,11 +45,8 @@ void Engine::on_peer_lost(int peer) {
         failures_.mark_suspected(peer);
         return;
     }
-    if (auto it = foreign_identity_.find(peer); it != foreign_identity_.end())
-        declare_failed_locked(peer,
-                              "a process of job " + it->second.job + " (its world rank " +
-                                  std::to_string(it->second.world) +
-                                  " there) connected to this job, whose connection broke without MPI_Finalize");
+    if (const std::string name = foreign_name(peer); !name.empty())
+        declare_failed_locked(peer, name + " connected to this job, whose connection broke without MPI_Finalize");
     else
         declare_failed_locked(peer, "its connection broke without MPI_Finalize");
 }

@@ -15,11 +15,19 @@ void Engine::mark_foreign_locked(const ForeignPeer &f) {
     grow_locked(f.peer + 1);
     if (foreign_.size() <= static_cast<size_t>(f.peer)) foreign_.resize(static_cast<size_t>(f.peer) + 1, 0);
     foreign_[static_cast<size_t>(f.peer)] = 1;
+    std::lock_guard<std::mutex> lk(identity_mu_);
     foreign_identity_[f.peer] = {f.job, f.world, f.job_first};
 }
 
+std::string Engine::foreign_name(int peer) {
+    std::lock_guard<std::mutex> lk(identity_mu_);
+    auto it = foreign_identity_.find(peer);
+    if (it == foreign_identity_.end()) return {};
+    return "a process of job " + it->second.job + " (its world rank " + std::to_string(it->second.world) + " there)";
+}
+
 bool Engine::process_before(int a, int b) {
-    Lock lk(mu_);
+    std::lock_guard<std::mutex> lk(identity_mu_);
     auto ia = foreign_identity_.find(a), ib = foreign_identity_.find(b);
     const bool fa = a >= 0 && ia != foreign_identity_.end(), fb = b >= 0 && ib != foreign_identity_.end();
     if (!fa && !fb) return a < b;                // one job's world ranks

@@ -2,7 +2,7 @@
 # Two jobs at once, each its own launch: the server job accepts, the client
 # job connects (cross_job.c or cross_job_kill.c); both must end as the
 # program expects and say so.
-#   cross_job.sh [--vm HCORED PLUGIN_DIR] [--kill [--abort-mode]|--abort] SERVER_NP CLIENT_NP HOW LAUNCHER... PROGRAM
+#   cross_job.sh [--vm HCORED PLUGIN_DIR] [--kill [--abort-mode]|--abort|--second NP] SERVER_NP CLIENT_NP HOW LAUNCHER... PROGRAM
 # HOW is the program's third argument (file or names). With --vm a daemon
 # running the VM services is started first and both jobs run on it
 # (HARNESS_ROOT), so a name one job publishes is seen by the other. With
@@ -12,6 +12,8 @@
 # With --kill --abort-mode the launchers run comm mode ABORT: the killed
 # process ends both jobs, the server's saying it was a process of the other
 # job whose connection broke (or that the other job aborted).
+# With --second NP a second client job of NP ranks runs at the same time
+# as the first (both must say ok).
 # With --abort a client process calls MPI_Abort with code 3 once connected:
 # both jobs must end with status 3, the server's processes saying that a
 # process of another job aborted.
@@ -22,6 +24,8 @@ abort_mode=0
 if [[ ${1:-} == --kill ]]; then kill_client=1; shift; fi
 if [[ ${1:-} == --abort-mode ]]; then abort_mode=1; shift; fi
 if [[ ${1:-} == --abort ]]; then abort=1; shift; fi
+second_np=0
+if [[ ${1:-} == --second ]]; then second_np=$2; shift 2; fi
 server_np=$1 client_np=$2 how=$3
 shift 3
 program=${*: -1}
@@ -52,6 +56,11 @@ fi
 server=$!
 "${launcher[@]}" -np "$client_np" --timeout 50 "$program" client "$dir" "$how" >"$dir/client.out" 2>&1 &
 client=$!
+second=
+if ((second_np > 0)); then
+    "${launcher[@]}" -np "$second_np" --timeout 50 "$program" client "$dir" "$how" >"$dir/second.out" 2>&1 &
+    second=$!
+fi
 if ((kill_client)); then
     for ((i = 0; i < 3000; ++i)); do [[ -s $dir/victim ]] && break; sleep 0.01; done
     victim=$(cat "$dir/victim" 2>/dev/null)
@@ -60,12 +69,23 @@ if ((kill_client)); then
 fi
 wait $client
 client_status=$?
+second_status=0
+if [[ -n $second ]]; then
+    wait $second
+    second_status=$?
+fi
 wait $server
 server_status=$?
 echo "--- server job (status $server_status)"
 cat "$dir/server.out"
 echo "--- client job (status $client_status)"
 cat "$dir/client.out"
+if [[ -n $second ]]; then
+    echo "--- second client job (status $second_status)"
+    cat "$dir/second.out"
+    [[ $second_status -eq 0 ]] && grep -q "cross_job.* client: ok" "$dir/second.out" ||
+        { echo "cross_job.sh: the second client job did not end well" >&2; exit 1; }
+fi
 if ((abort_mode)); then
     [[ $server_status -ne 0 && $client_status -ne 0 ]] ||
         { echo "cross_job.sh: server job exited with $server_status, client job with $client_status (want both aborted)" >&2; exit 1; }

@@ -196,7 +196,8 @@ void expect_foreign(const std::vector<ForeignPeer> &peers);
 // declared failed (is_failed tells which).
 void reach_foreign(const std::vector<ForeignPeer> &peers, int deadline_ms);
 // Some number here was given to a process of another job: the world ranks
-// the launcher would give new processes are taken (MPI_Comm_spawn refuses).
+// the launcher would give new processes are taken (MPI_Comm_spawn asks it
+// to start after known_world_ranks()).
 bool has_foreign();
 // An order of processes that both jobs of a connection see alike: by job id,
 // then by world rank in that job (a number given to a process of another job

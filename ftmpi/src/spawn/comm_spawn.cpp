@@ -89,17 +89,12 @@ int spawn(const std::vector<App> &apps, int root, MPI_Comm comm, MPI_Comm *inter
             total += a.count;
         }
         Started started;
-        if (outcome[0] == MPI_SUCCESS && p2p::has_foreign()) {
-            // The launcher numbers new processes after the job's, where this
-            // job numbered the processes of a job it connected to.
-            log::error("%s: this job is connected to another job (MPI_Comm_connect/accept), whose processes hold "
-                       "the world ranks new processes would get: spawn before connecting",
-                       fn);
-            outcome[0] = MPI_ERR_SPAWN;
-        }
         if (outcome[0] == MPI_SUCCESS) {
             const auto timeout = std::chrono::milliseconds(settings::current().number(settings::Id::spawn_timeout));
-            const std::string why = request_spawn(apps, runtime::world_rank(), timeout, &started);
+            // After the numbers this process gave another job's processes
+            // (MPI_Comm_connect/accept), which the launcher then skips.
+            const int lowest_base = p2p::has_foreign() ? p2p::known_world_ranks() : 0;
+            const std::string why = request_spawn(apps, runtime::world_rank(), lowest_base, timeout, &started);
             if (!why.empty()) {
                 log::error("%s: %s", fn, why.c_str());
                 outcome[0] = MPI_ERR_SPAWN;

@@ -52,6 +52,9 @@ struct RouterOptions {
     // A process added by MPI_Comm_spawn: the world rank of the first of the
     // processes spawned with it (its MPI_COMM_WORLD's rank 0), else -1.
     int first_sibling = -1;
+    // A spawned process: world ranks below first_sibling that are no
+    // process of the job (FTMPI_WORLD_GAPS): not connected, not failed.
+    std::vector<int> absent;
 };
 
 class Router {

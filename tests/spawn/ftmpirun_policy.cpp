@@ -192,6 +192,26 @@ TEST_CASE("status: an own non-zero exit wins; nobody finishing is a failure; not
     CHECK(fine.summary().empty());
 }
 
+TEST_CASE("job topic events: a spawn request's lowest base (numbers given to another job's processes)") {
+    SpawnRequest r;
+    r.id = "0.1";
+    r.leader = 0;
+    r.apps.push_back(SpawnApp{"prog", {"a"}, 2, "", ""});
+    r.lowest_base = 7;
+    auto with = parse_job_event(pack_spawn(r));
+    REQUIRE(with.spawn);
+    CHECK(with.spawn->lowest_base == 7);
+    CHECK(with.spawn->apps.size() == 1);
+    // A request of a library that does not send it: no constraint.
+    Packer older;
+    older.str("spawn").str(r.id).i32(r.leader).i32(1).str("prog").i32(1).str("a").i32(2).str("").str("");
+    auto without = parse_job_event(older.take());
+    REQUIRE(without.spawn);
+    CHECK(without.spawn->lowest_base == 0);
+    r.lowest_base = -1;
+    CHECK(parse_job_event(pack_spawn(r)).malformed == "spawn");
+}
+
 TEST_CASE("job topic events: fence and respawn parse; ftmpirun's own events have the contract's fields") {
     auto fence = parse_job_event(pack_fence(3, 1, 0, "no answer for 3000 ms"));
     REQUIRE(fence.fence);

@@ -14,6 +14,8 @@
 #include "agree.hpp"
 #include "objects.hpp"
 
+#include <algorithm>
+
 namespace ftmpi::comm {
 
 MPI_Comm make_bridge(int other_world) {
@@ -28,7 +30,24 @@ int share_from_root(MPI_Comm comm, int root, std::vector<int> &data) {
     return share(s, data);
 }
 
-int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out) {
+int gather_to_all(MPI_Comm comm, int root, int tag, const void *mine, size_t len, std::vector<unsigned char> &all) {
+    if (!valid(comm) || comm->inter) return MPI_ERR_COMM;
+    if (root < 0 || root >= comm->size) return MPI_ERR_ROOT;
+    Scope s = led_by(comm, root);
+    s.tag = tag;
+    std::vector<unsigned char> led;  // in the scope's member order
+    if (int err = allgather(s, mine, len, led); err != MPI_SUCCESS) return err;
+    if (led.size() != s.members.size() * len || s.members.size() != static_cast<size_t>(comm->size))
+        return MPI_ERR_INTERN;
+    all.assign(led.size(), 0);
+    for (size_t i = 0; i < s.members.size(); ++i)
+        std::copy_n(led.begin() + static_cast<std::ptrdiff_t>(i * len), len,
+                    all.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(s.members[i]) * len));
+    return MPI_SUCCESS;
+}
+
+int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out,
+                   const std::vector<int> *as_seen_remotely) {
     if (!valid(local_comm) || local_comm->inter) return MPI_ERR_COMM;
     if (local_leader < 0 || local_leader >= local_comm->size) return MPI_ERR_ROOT;
     const bool leader = local_comm->rank == local_leader;
@@ -47,7 +66,9 @@ int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_worl
     MPI_Comm bridge = leader ? make_bridge(remote_leader_world) : MPI_COMM_NULL;
     s.bridge = bridge;
     s.remote_leader = 0;
-    std::vector<int> remote = leader ? local_comm->group->world : std::vector<int>{};
+    std::vector<int> remote = !leader ? std::vector<int>{}
+        : as_seen_remotely != nullptr ? *as_seen_remotely
+                                      : local_comm->group->world;
     err = share(s, remote);
     uint32_t context = 0;
     if (err == MPI_SUCCESS) err = allocate_context(s, &context);

@@ -3,6 +3,7 @@
 // intracommunicator over its local group (ftmpi_comm_s::local) through which
 // its members agree on context ids; the two leaders bridge the sides.
 #include "../internal/errors.hpp"
+#include "../internal/p2p.hpp"
 #include "../internal/pmpi.hpp"
 #include "agree.hpp"
 #include "objects.hpp"
@@ -84,8 +85,11 @@ extern "C" int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newin
     if (err != MPI_SUCCESS) return raise(intercomm, err, fn);
     if (flag.size() != 1) return raise(intercomm, MPI_ERR_INTERN, fn);
     const bool my_high = high != 0, their_high = flag[0] != 0;
-    // Low side first; on a tie the side whose leader has the lower world rank.
-    bool me_first = my_high != their_high ? !my_high : intercomm->group->world[0] < intercomm->remote->world[0];
+    // Low side first; on a tie the side whose leader comes first (the lower
+    // world rank within a job; alike on both sides of two jobs).
+    bool me_first = my_high != their_high
+        ? !my_high
+        : ftmpi::p2p::process_before(intercomm->group->world[0], intercomm->remote->world[0]);
     uint32_t context = 0;
     err = allocate_context(intercomm, &context);
     if (err != MPI_SUCCESS) return raise(intercomm, err, fn);

@@ -1,11 +1,14 @@
-// MPI_Open_port, MPI_Close_port, MPI_Comm_accept and MPI_Comm_connect
-// between processes of one job.
+// MPI_Open_port, MPI_Close_port, MPI_Comm_accept and MPI_Comm_connect.
 //
-// The roots meet through the acceptor's listener (ports.hpp): the
-// connecting root sends a request and waits for the answer, which carries
-// the tag of their bridge. Each root then tells its own group the outcome
-// (the other root's world rank and the tag, or an error), and both groups
-// build the intercommunicator with comm::connect_groups.
+// Within one job the roots meet through the acceptor's listener
+// (ports.hpp): the connecting root sends a request and waits for the
+// answer, which carries the tag of their bridge. Each root then tells its
+// own group the outcome (the other root's world rank and the tag, or an
+// error), and both groups build the intercommunicator with
+// comm::connect_groups. A port of another job is reached through its own
+// socket instead (foreign.hpp); the roots' outcome then says so, and both
+// groups go on there.
+#include "dynamic/foreign.hpp"
 #include "dynamic/port_name.hpp"
 #include "dynamic/ports.hpp"
 
@@ -20,6 +23,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace ftmpi::dynamic {
 namespace {
 
@@ -33,6 +38,17 @@ struct Outcome {
     int32_t status = MPI_SUCCESS;
     int32_t peer_world = -1;
     int32_t tag = 0;
+    // Another job's group (foreign.hpp): at the acceptor, what its root
+    // offered (root, size, alias base); at the connector, nothing yet.
+    int32_t foreign = 0;
+    int32_t offer_root = -1, offer_count = 0, offer_base = -1;
+};
+
+// Root-only state of a cross-job accept or connect: the offer's connection
+// and the port's socket address (never sent to the other members).
+struct RootSide {
+    ForeignOffer offer;
+    std::string address;
 };
 
 // A tag no other bridge between this process and `peer` uses: this
@@ -62,10 +78,14 @@ int parse_usable(const char *function, const char *text, PortName *out) {
         return MPI_ERR_PORT;
     }
     if (p->job != job_id()) {
-        log::error("%s: port %.200s belongs to job %s, this process to job %s: FT-MPI connects processes of one "
-                   "job only",
-                   function, text, p->job.c_str(), job_id().c_str());
-        return MPI_ERR_PORT;
+        if (p->address.empty()) {
+            log::error("%s: port %.200s belongs to job %s, this process to job %s, and names no address to reach "
+                       "it by (its process has no network)",
+                       function, text, p->job.c_str(), job_id().c_str());
+            return MPI_ERR_PORT;
+        }
+        *out = *p;
+        return MPI_SUCCESS;
     }
     if (p->world >= p2p::known_world_ranks()) {
         log::error("%s: port %.200s names process %d, which this job does not have", function, text, p->world);
@@ -75,11 +95,11 @@ int parse_usable(const char *function, const char *text, PortName *out) {
     return MPI_SUCCESS;
 }
 
-Outcome accept_at_root(const char *port_name) {
+Outcome accept_at_root(const char *port_name, RootSide *side) {
     Outcome o;
     PortName p;
     o.status = port_name == nullptr ? MPI_ERR_ARG : parse_usable("MPI_Comm_accept", port_name, &p);
-    if (o.status == MPI_SUCCESS && p.world != runtime::world_rank()) {
+    if (o.status == MPI_SUCCESS && (p.job != job_id() || p.world != runtime::world_rank())) {
         log::error("MPI_Comm_accept: port %.200s was opened by process %d, not by this one", port_name, p.world);
         o.status = MPI_ERR_PORT;
     }
@@ -88,6 +108,15 @@ Outcome accept_at_root(const char *port_name) {
         o.status = next_request(p.number, &in);
         if (o.status == MPI_ERR_PORT) log::error("MPI_Comm_accept: port %.200s is not open", port_name);
         if (o.status != MPI_SUCCESS) break;
+        if (in.fd >= 0) {  // a process of another job, on the port's socket
+            if (!read_offer(in.fd, &side->offer)) continue;
+            o.foreign = 1;
+            o.offer_root = side->offer.root;
+            o.offer_count = side->offer.count;
+            o.offer_base = side->offer.base;
+            o.tag = fresh_bridge_tag(-1);  // the bridge joins two new numbers: any tag is free
+            break;
+        }
         ConnectReply reply{MPI_SUCCESS, fresh_bridge_tag(in.world)};
         MPI_Comm bridge = comm::make_bridge(in.world);
         const int err = p2p::send(&reply, sizeof reply, MPI_BYTE, 0, reply_tag(in.nonce), bridge, p2p::Channel::user);
@@ -102,11 +131,16 @@ Outcome accept_at_root(const char *port_name) {
     return o;
 }
 
-Outcome connect_at_root(const char *port_name) {
+Outcome connect_at_root(const char *port_name, RootSide *side) {
     static std::atomic<int32_t> nonces{0};
     Outcome o;
     PortName p;
     o.status = port_name == nullptr ? MPI_ERR_ARG : parse_usable("MPI_Comm_connect", port_name, &p);
+    if (o.status == MPI_SUCCESS && p.job != job_id()) {
+        o.foreign = 1;  // the exchange on the port's socket follows, with every member
+        side->address = p.address;
+        return o;
+    }
     if (o.status == MPI_SUCCESS && p.world == runtime::world_rank()) {
         // Both roots would be this process: their bridge's two directions
         // could not be told apart.
@@ -152,9 +186,18 @@ int accept_or_connect(bool accepting, const char *port_name, int root, MPI_Comm 
     if (int err = check_collective_args(comm, root, newcomm); err != MPI_SUCCESS) return err;
     *newcomm = MPI_COMM_NULL;
     Outcome o;
-    if (comm->rank == root) o = accepting ? accept_at_root(port_name) : connect_at_root(port_name);
-    if (int err = announce(comm, root, o); err != MPI_SUCCESS) return err;
+    RootSide side;
+    if (comm->rank == root) o = accepting ? accept_at_root(port_name, &side) : connect_at_root(port_name, &side);
+    if (int err = announce(comm, root, o); err != MPI_SUCCESS) {
+        if (side.offer.fd >= 0) ::close(side.offer.fd);
+        return err;
+    }
     if (o.status != MPI_SUCCESS) return o.status;
+    if (o.foreign != 0 && accepting) {
+        if (comm->rank != root) side.offer = ForeignOffer{-1, o.offer_root, o.offer_count, o.offer_base};
+        return accept_foreign(comm, root, side.offer, o.tag, newcomm);
+    }
+    if (o.foreign != 0) return connect_foreign(comm, root, side.address, newcomm);
     return comm::connect_groups(comm, root, o.peer_world, o.tag, newcomm);
 }
 
@@ -169,10 +212,11 @@ extern "C" int MPI_Open_port(MPI_Info info, char *port_name) noexcept {
     if (info != MPI_INFO_NULL && !ftmpi::comm::valid(info)) return raise_unattached(MPI_ERR_INFO, fn);
     return raise_unattached(ftmpi::comm::code_of([&] {
                                 int number = -1;
-                                int err = ftmpi::dynamic::open_port(&number);
+                                std::string address;
+                                int err = ftmpi::dynamic::open_port(&number, &address);
                                 if (err != MPI_SUCCESS) return err;
                                 const std::string name = ftmpi::dynamic::format_port(
-                                    {ftmpi::dynamic::job_id(), ftmpi::runtime::world_rank(), number});
+                                    {ftmpi::dynamic::job_id(), ftmpi::runtime::world_rank(), number, address});
                                 std::snprintf(port_name, MPI_MAX_PORT_NAME, "%s", name.c_str());
                                 return MPI_SUCCESS;
                             }),

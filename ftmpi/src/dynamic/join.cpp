@@ -2,11 +2,14 @@
 // intercommunicator of the two.
 //
 // Each writes who it is on the socket (magic, job id, world rank, its count
-// of joins so far) and reads the other's. Processes of one job then build
-// the intercommunicator with comm::connect_groups over MPI_COMM_SELF; their
-// bridge's tag is the join count of the one with the lower world rank,
-// which no other bridge between the two uses. Processes of two jobs cannot
-// reach each other: an error, and MPI_COMM_NULL.
+// of joins so far, its known world ranks and TCP contact) and reads the
+// other's. Processes of one job then build the intercommunicator with
+// comm::connect_groups over MPI_COMM_SELF; their bridge's tag is the join
+// count of the one with the lower world rank, which no other bridge between
+// the two uses. Processes of two jobs first number each other after the
+// world ranks each knows, as accept/connect does (foreign.hpp): the one
+// whose job id sorts first expects the other's connection and says so on
+// the socket, the other then connects.
 #include "dynamic/port_name.hpp"
 
 #include "internal/comm.hpp"
@@ -14,6 +17,7 @@
 #include "internal/p2p.hpp"
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
+#include "mpi-ext.h"
 #include "runtime/log.hpp"
 
 #include <atomic>
@@ -21,6 +25,8 @@
 #include <cstring>
 #include <poll.h>
 #include <sys/socket.h>
+
+#include <vector>
 
 namespace ftmpi::dynamic {
 namespace {
@@ -33,7 +39,12 @@ struct JoinRecord {
     char job[112];  // NUL-padded
     int32_t world;
     uint32_t joins;
+    int32_t known;     // known_world_ranks(): its number for a process of another job
+    char record[120];  // its TCP contact record, NUL-padded ("" without a network)
 };
+// How long the process that expects the other job's connection waits for it
+// (the other process is running, in MPI_Comm_join).
+constexpr int foreign_connection_ms = 20000;
 
 // Waits until a non-blocking socket is ready for `events`: 0 or errno.
 int wait_ready(int fd, short events) {
@@ -81,6 +92,42 @@ int io_error(const char *what, int e) {
     return e == EBADF || e == ENOTSOCK ? MPI_ERR_ARG : MPI_ERR_OTHER;
 }
 
+// The two processes belong to two jobs: each numbers the other after the
+// world ranks it knows; the one whose job id sorts first expects the
+// other's connection, says so with one byte, and the other connects.
+int join_jobs(int fd, const JoinRecord &mine, const JoinRecord &theirs, MPI_Comm *intercomm) {
+    if (mine.record[0] == '\0' || theirs.record[0] == '\0') {
+        log::error("MPI_Comm_join: the other process belongs to job %s, this one to job %s, and %s no network",
+                   theirs.job, mine.job, mine.record[0] == '\0' ? "this one has" : "it has");
+        return MPI_ERR_OTHER;
+    }
+    const int peer = mine.known;  // the other process, here
+    const bool expecting = std::strcmp(mine.job, theirs.job) < 0;
+    char ready = 1;
+    p2p::ForeignPeer f;
+    f.peer = peer;
+    f.world = theirs.world;
+    f.alias_there = theirs.known;
+    f.record.assign(theirs.record, strnlen(theirs.record, sizeof theirs.record));
+    f.job = theirs.job;
+    f.job_first = !expecting;
+    if (expecting) {
+        p2p::expect_foreign({f});
+        if (int e = write_all(fd, &ready, 1)) return io_error("writing to", e);
+        p2p::wait_connected({peer}, foreign_connection_ms, "the process of the other job did not connect in time");
+    } else {
+        if (int e = read_all(fd, &ready, 1)) return io_error("reading from", e);
+        p2p::reach_foreign({f}, foreign_connection_ms);
+    }
+    if (p2p::is_failed(peer)) {
+        log::error("MPI_Comm_join: the process of job %s could not be reached", theirs.job);
+        return MPIX_ERR_PROC_FAILED;
+    }
+    const std::vector<int> me_there{theirs.known};
+    // A bridge between two numbers no other bridge joins: any tag is free.
+    return comm::connect_groups(MPI_COMM_SELF, 0, peer, join_bridge_tag_base, intercomm, &me_there);
+}
+
 int join(int fd, MPI_Comm *intercomm) {
     static std::atomic<uint32_t> joins{0};
     const std::string &job = job_id();
@@ -93,6 +140,9 @@ int join(int fd, MPI_Comm *intercomm) {
     std::memcpy(mine.job, job.data(), job.size());
     mine.world = runtime::world_rank();
     mine.joins = joins.fetch_add(1);
+    mine.known = p2p::known_world_ranks();
+    const std::string record = p2p::own_contact();
+    if (record.size() < sizeof mine.record) std::memcpy(mine.record, record.data(), record.size());
     // Both write first: a record is far smaller than a socket's buffer.
     if (int e = write_all(fd, reinterpret_cast<const char *>(&mine), sizeof mine)) return io_error("writing to", e);
     if (int e = read_all(fd, reinterpret_cast<char *>(&theirs), sizeof theirs)) return io_error("reading from", e);
@@ -101,11 +151,13 @@ int join(int fd, MPI_Comm *intercomm) {
         return MPI_ERR_OTHER;
     }
     theirs.job[sizeof theirs.job - 1] = '\0';
+    theirs.record[sizeof theirs.record - 1] = '\0';
     if (job != theirs.job) {
-        log::error("MPI_Comm_join: the other process belongs to job %s, this one to job %s: FT-MPI joins "
-                   "processes of one job only",
-                   theirs.job, job.c_str());
-        return MPI_ERR_OTHER;
+        if (theirs.known < 0 || theirs.world < 0) {
+            log::error("MPI_Comm_join: the other process sent a malformed record");
+            return MPI_ERR_OTHER;
+        }
+        return join_jobs(fd, mine, theirs, intercomm);
     }
     if (theirs.world < 0 || theirs.world >= p2p::known_world_ranks()) {
         log::error("MPI_Comm_join: the other process says it is process %d, which this job does not have",

@@ -28,19 +28,31 @@ std::optional<int> port_field(const std::string &text, size_t begin, size_t end)
 
 const std::string &job_id() {
     static const std::string id = [] {
-        std::string job = settings::current().text(settings::Id::job);
-        return job.empty() ? "pid" + std::to_string(getpid()) : job;
+        const auto &env = settings::current();
+        const std::string job = env.text(settings::Id::job);
+        if (job.empty()) return "pid" + std::to_string(getpid());
+        // Job ids count from 1 in each VM: two jobs launched on two VMs
+        // (each ftmpirun on a private daemon) may share one; the launch's
+        // key tells them apart.
+        const std::string key = env.text(settings::Id::job_key);
+        return key.empty() ? job : job + "-" + key;
     }();
     return id;
 }
 
 std::string format_port(const PortName &p) {
-    return port_prefix + p.job + ":" + std::to_string(p.world) + ":" + std::to_string(p.number);
+    std::string name = port_prefix + p.job + ":" + std::to_string(p.world) + ":" + std::to_string(p.number);
+    return p.address.empty() ? name : name + "@" + p.address;
 }
 
-std::optional<PortName> parse_port(const char *text) {
-    if (text == nullptr) return std::nullopt;
-    const std::string s(text, strnlen(text, 4096));
+namespace {
+// "host:port" with a host and a decimal port.
+bool is_address(const std::string &a) {
+    const size_t colon = a.rfind(':');
+    return colon != std::string::npos && colon > 0 && port_field(a, colon + 1, a.size()).has_value();
+}
+
+std::optional<PortName> parse_without_address(const std::string &s) {
     const size_t start = std::strlen(port_prefix);
     if (s.compare(0, start, port_prefix) != 0) return std::nullopt;
     // The last two fields are numbers; the job is what lies before them.
@@ -51,7 +63,20 @@ std::optional<PortName> parse_port(const char *text) {
     auto world = port_field(s, middle + 1, last);
     auto number = port_field(s, last + 1, s.size());
     if (!world || !number) return std::nullopt;
-    return PortName{s.substr(start, middle - start), *world, *number};
+    return PortName{s.substr(start, middle - start), *world, *number, {}};
+}
+}  // namespace
+
+std::optional<PortName> parse_port(const char *text) {
+    if (text == nullptr) return std::nullopt;
+    const std::string s(text, strnlen(text, 4096));
+    if (const size_t at = s.rfind('@'); at != std::string::npos && is_address(s.substr(at + 1))) {
+        if (auto p = parse_without_address(s.substr(0, at))) {
+            p->address = s.substr(at + 1);
+            return p;
+        }
+    }
+    return parse_without_address(s);
 }
 
 }  // namespace ftmpi::dynamic

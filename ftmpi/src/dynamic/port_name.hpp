@@ -2,8 +2,11 @@
 // (its job and world rank), for accept/connect and MPI_Comm_join.
 //
 // A port name is text: "ftmpi-port:<job>:<world rank of the opener>:<port
-// number>". Only processes of one job reach each other, so a name of another
-// job is refused where it is used.
+// number>@<host>:<tcp port>". Processes of the opener's job reach the port
+// through their own connections (the world rank); a process of another job
+// connects to the address after '@', the port's own listening socket
+// (dynamic/foreign.cpp). A process without a network (a singleton started
+// without a launcher) leaves the address out.
 #pragma once
 
 #include <optional>
@@ -15,10 +18,12 @@ struct PortName {
     std::string job;
     int world = -1;
     int number = -1;
+    std::string address;  // "host:port" of the port's socket, or ""
 };
 
-// This process's job id: FTMPI_JOB, or "pid<n>" for a process started
-// without a launcher (a singleton is a job of its own).
+// This process's job: FTMPI_JOB-FTMPI_JOB_KEY (the key tells apart jobs of
+// one id in two VMs), or "pid<n>" for a process started without a launcher
+// (a singleton is a job of its own).
 const std::string &job_id();
 
 std::string format_port(const PortName &);

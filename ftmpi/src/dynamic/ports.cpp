@@ -9,6 +9,11 @@
 #include "internal/pmpi.hpp"
 #include "internal/runtime.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstring>
 #include <deque>
@@ -26,9 +31,14 @@ struct Refusal {
     ConnectReply body;
 };
 
+struct Port {
+    std::deque<Incoming> waiting;  // requests waiting for accept
+    int socket = -1;               // listening, for processes of other jobs
+};
+
 struct Listener {
-    std::mutex mu;                              // guards ports, next_number, refuse and started
-    std::map<int, std::deque<Incoming>> ports;  // open ports -> requests waiting for accept
+    std::mutex mu;              // guards ports, next_number, refuse and started
+    std::map<int, Port> ports;  // open ports
     int next_number = 0;
     std::vector<Incoming> refuse;  // requests to answer MPI_ERR_PORT
     bool started = false;
@@ -74,7 +84,7 @@ void take_in(Listener &l) {
     std::lock_guard lk(l.mu);
     auto it = l.ports.find(rq.port);
     if (it != l.ports.end() && !l.stopping)
-        it->second.push_back({rq.world, rq.nonce});
+        it->second.waiting.push_back({rq.world, rq.nonce});
     else
         l.refuse.push_back({rq.world, rq.nonce});
 }
@@ -86,6 +96,10 @@ void send_refusals(Listener &l) {
         refuse.swap(l.refuse);
     }
     for (const Incoming &in : refuse) {
+        if (in.fd >= 0) {  // another job's process: its connect sees the end of file
+            ::close(in.fd);
+            continue;
+        }
         Refusal &r = l.sending.emplace_back();
         r.body.status = MPI_ERR_PORT;
         MPI_Comm bridge = comm::make_bridge(in.world);
@@ -120,13 +134,44 @@ bool advance(Listener &l, MPI_Status *status) {
     return false;
 }
 
+// A port closes (l.mu held): its waiting requests are refused, its socket closed.
+void forget(Listener &l, Port &port) {
+    l.refuse.insert(l.refuse.end(), port.waiting.begin(), port.waiting.end());
+    port.waiting.clear();
+    if (port.socket >= 0) ::close(port.socket);
+    port.socket = -1;
+}
+
+// A listening socket on this process's network address (the host of its
+// TCP contact), for processes of other jobs; -1 and "" without a network.
+int listen_for_other_jobs(std::string *address) {
+    address->clear();
+    const std::string contact = p2p::own_contact();  // "host:port incarnation round"
+    const size_t colon = contact.find(':');
+    if (contact.empty() || colon == std::string::npos) return -1;
+    const std::string host = contact.substr(0, colon);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    if (inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1) return -1;
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return -1;
+    socklen_t len = sizeof sa;
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(fd, 64) != 0 ||
+        getsockname(fd, reinterpret_cast<sockaddr *>(&sa), &len) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    *address = host + ":" + std::to_string(ntohs(sa.sin_port));
+    return fd;
+}
+
 // MPI_Finalize deletes MPI_COMM_SELF's attributes first: the listener
 // stops there, while the engine still runs.
 int stop_listener(MPI_Comm, int, void *, void *) noexcept {
     Listener &l = the_listener();
     {
         std::lock_guard lk(l.mu);
-        for (auto &[number, waiting] : l.ports) l.refuse.insert(l.refuse.end(), waiting.begin(), waiting.end());
+        for (auto &[number, port] : l.ports) forget(l, port);
         l.ports.clear();
     }
     l.stopping = true;
@@ -152,7 +197,7 @@ int start_listener(Listener &l) {
 
 }  // namespace
 
-int open_port(int *number) {
+int open_port(int *number, std::string *address) {
     Listener &l = the_listener();
     std::lock_guard lk(l.mu);
     if (l.stopping) return MPI_ERR_PORT;
@@ -160,7 +205,7 @@ int open_port(int *number) {
         if (int err = start_listener(l); err != MPI_SUCCESS) return err;
     }
     *number = l.next_number++;
-    l.ports[*number];
+    l.ports[*number].socket = listen_for_other_jobs(address);
     return MPI_SUCCESS;
 }
 
@@ -169,7 +214,7 @@ int close_port(int number) {
     std::lock_guard lk(l.mu);
     auto it = l.ports.find(number);
     if (it == l.ports.end()) return MPI_ERR_PORT;
-    l.refuse.insert(l.refuse.end(), it->second.begin(), it->second.end());
+    forget(l, it->second);
     l.ports.erase(it);
     return MPI_SUCCESS;
 }
@@ -184,9 +229,14 @@ int next_request(int number, Incoming *out) {
             status->MPI_ERROR = MPI_ERR_PORT;
             return true;
         }
-        if (it->second.empty()) return false;
-        *taken = it->second.front();
-        it->second.pop_front();
+        Port &port = it->second;
+        if (port.waiting.empty() && port.socket >= 0) {
+            const int fd = ::accept4(port.socket, nullptr, nullptr, SOCK_CLOEXEC);
+            if (fd >= 0) port.waiting.push_back({-1, 0, fd});
+        }
+        if (port.waiting.empty()) return false;
+        *taken = port.waiting.front();
+        port.waiting.pop_front();
         status->MPI_ERROR = MPI_SUCCESS;
         return true;
     });

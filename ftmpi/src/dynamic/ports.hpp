@@ -11,9 +11,15 @@
 // leaders then use (connect_groups). The listener stops at MPI_Finalize
 // (an attribute of MPI_COMM_SELF), answering MPI_ERR_PORT to every request
 // still queued.
+//
+// Each port also listens on a TCP socket of its own, for processes of
+// other jobs (dynamic/foreign.cpp): MPI_Comm_accept takes such a connection
+// like a queued request. Closing the port closes the socket, so another
+// job's connect to a closed port is refused by the kernel.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace ftmpi::dynamic {
 
@@ -41,15 +47,18 @@ struct ConnectReply {
 struct Incoming {
     int world = -1;
     int nonce = 0;
+    int fd = -1;  // a process of another job, connected to the port's socket (world -1)
 };
 
-// A new port of this process: its number. MPI code.
-int open_port(int *number);
+// A new port of this process: its number, and the "host:port" of its socket
+// ("" when this process has no network). MPI code.
+int open_port(int *number, std::string *address);
 // Forgets the port; the requests waiting on it are refused. MPI_ERR_PORT
 // when it is not open.
 int close_port(int number);
-// Waits until a request is queued on the port, and takes it: MPI_ERR_PORT
-// when the port is closed meanwhile (or was never open).
+// Waits until a request is queued on the port, or another job's process
+// connects to its socket, and takes it: MPI_ERR_PORT when the port is
+// closed meanwhile (or was never open).
 int next_request(int number, Incoming *out);
 
 }  // namespace ftmpi::dynamic

@@ -116,7 +116,15 @@ MPI_Comm make_bridge(int other_world);
 // names the other side's leader by its world rank; `tag` (0..0x3fffffff)
 // tells apart bridges between the same two leaders. *out: the new
 // intercommunicator, local group first. Returns an MPI code.
-int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out);
+// `as_seen_remotely`, when given, is the local group in the other side's
+// numbering (processes of another job, dynamic/foreign.cpp); otherwise the
+// two sides share the world numbering.
+int connect_groups(MPI_Comm local_comm, int local_leader, int remote_leader_world, int tag, MPI_Comm *out,
+                   const std::vector<int> *as_seen_remotely = nullptr);
+// Collective over an intracommunicator: every member's `len` bytes reach
+// every member, in comm rank order (`all` holds size * len bytes). The
+// members use collective-channel tags tag..tag+2. An MPI code.
+int gather_to_all(MPI_Comm comm, int root, int tag, const void *mine, size_t len, std::vector<unsigned char> &all);
 // Collective over an intracommunicator: `root`'s `data` reaches every
 // member (MPI_Comm_spawn's outcome, known at its root). An MPI code.
 int share_from_root(MPI_Comm comm, int root, std::vector<int> &data);

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace ftmpi::p2p {
@@ -190,7 +191,41 @@ int known_world_ranks();
 // makes room for `worlds` and waits until each connected to this process
 // or failed, declaring failed those still missing at the deadline
 // (is_failed tells which).
-void wait_connected(const std::vector<int> &worlds, int deadline_ms);
+void wait_connected(const std::vector<int> &worlds, int deadline_ms,
+                    const char *why = "a spawned process did not connect in time");
+
+// Processes of another job, joined by MPI_Comm_connect/accept
+// (p2p/foreign.cpp, transport/tcp_foreign.cpp). Each job numbers the other's
+// processes after its own world ranks (`peer` below); frames are told apart
+// by their connection. The connecting side reaches every process of the
+// accepting group; the accepting side expects those connections and waits
+// for them with wait_connected. A broken connection to such a process is
+// its failure at once (the VM does not know it).
+// This process's TCP contact record ("host:port incarnation round"), ""
+// when it has no network (a singleton started without a launcher).
+std::string own_contact();
+struct ForeignPeer {
+    int peer = -1;           // the number this process gives it
+    int world = -1;          // its world rank in its own job
+    int alias_there = -1;    // the number its job gives this process (reach_foreign)
+    std::string record;      // its TCP contact record (reach_foreign)
+    std::string job;         // its job's id
+    bool job_first = false;  // its job's id sorts before this process's job's
+};
+void expect_foreign(const std::vector<ForeignPeer> &peers);
+// Connects to each; those that do not answer before the deadline are
+// declared failed (is_failed tells which).
+void reach_foreign(const std::vector<ForeignPeer> &peers, int deadline_ms);
+// Some number here was given to a process of another job: the world ranks
+// the launcher would give new processes are taken (MPI_Comm_spawn asks it
+// to start after known_world_ranks()).
+bool has_foreign();
+// An order of processes that both jobs of a connection see alike: by job id,
+// then by world rank in that job (a number given to a process of another job
+// stands for that job and that process's own world rank). Within one job it
+// is the order of world ranks. Orders the two groups of an
+// intercommunicator alike on both sides (agreements, MPI_Intercomm_merge).
+bool process_before(int a, int b);
 // The incarnation of the connection currently used for `world`.
 int peer_incarnation(int world);
 }  // namespace ftmpi::p2p

@@ -62,6 +62,7 @@ constexpr std::array<Meta, static_cast<std::size_t>(Id::count)> metas{{
     {Id::standby, Category::job, v_dev, s_readonly},
     {Id::world_base, Category::job, v_dev, s_readonly},
     {Id::world_ranks, Category::job, v_dev, s_readonly},
+    {Id::world_gaps, Category::job, v_dev, s_readonly},
     {Id::universe_size, Category::job, v_dev, s_readonly},
     {Id::parent, Category::job, v_dev, s_readonly},
     {Id::spawn_timeout, Category::job, v_tuner_detail, s_local},

@@ -82,7 +82,8 @@ std::string Engine::start(const transport::RouterOptions &options, const Exchang
                 // dead peers, which its recovery learns from the survivors.
                 for (int lost : net_->join_spawned(wired.cards, options.first_sibling, join_connect_timeout(),
                                                    std::chrono::milliseconds(timeout_ms), ended_since))
-                    if (!failures_.failed(lost))
+                    if (!failures_.failed(lost) &&
+                        std::find(options.absent.begin(), options.absent.end(), lost) == options.absent.end())
                         failures_.mark_failed(lost, "it ended or did not answer while this spawned process started");
             } else if (my_incarnation_ > 0) {
                 for (int lost : net_->join(wired.cards, join_connect_timeout()))  // a replacement (joins.cpp)

@@ -17,6 +17,7 @@
 // on a communicator that contains it, completes with MPIX_ERR_PROC_FAILED.
 #pragma once
 
+#include "internal/p2p.hpp"
 #include "internal/predefined_storage.hpp"
 #include "p2p/failure_record.hpp"
 #include "p2p/match_queues.hpp"
@@ -182,7 +183,15 @@ public:
     // Makes room for `worlds` (not connected, not failed until they connect
     // or fail) and waits until each is connected, said bye or failed, or the
     // deadline passes: the ones still missing then are declared failed.
-    void wait_connected(const std::vector<int> &worlds, int deadline_ms);
+    void wait_connected(const std::vector<int> &worlds, int deadline_ms,
+                        const char *why = "a spawned process did not connect in time");
+
+    // ---- Processes of another job (p2p/foreign.cpp) ----
+    std::string own_contact();
+    void expect_foreign(const std::vector<ForeignPeer> &peers);
+    void reach_foreign(const std::vector<ForeignPeer> &peers, std::chrono::steady_clock::time_point deadline);
+    bool has_foreign();
+    bool process_before(int a, int b);
 
 private:
     Engine() = default;
@@ -202,7 +211,25 @@ private:
     // joins.cpp: wait_until, also ended when `deadline` passes (`done` then
     // decides); returns done()'s last answer.
     bool wait_until_deadline(std::chrono::steady_clock::time_point deadline, const std::function<bool()> &done);
-    void grow_locked(int n);                                  // spawned.cpp
+    void grow_locked(int n);  // spawned.cpp
+    // Numbers given to processes of another job (foreign.cpp): the VM never
+    // reports them, so a broken connection to one is its failure at once.
+    std::vector<char> foreign_;
+    bool is_foreign(int peer) const {
+        return peer >= 0 && peer < static_cast<int>(foreign_.size()) && foreign_[static_cast<size_t>(peer)];
+    }
+    void mark_foreign_locked(const ForeignPeer &f);
+    struct ForeignIdentity {
+        std::string job;
+        int world = -1;
+        bool job_first = false;
+    };
+    // Per number given to another job's process. Its own (leaf) mutex:
+    // process_before is asked by the agreements under their own locks.
+    std::mutex identity_mu_;
+    std::map<int, ForeignIdentity> foreign_identity_;
+    // "a process of job J (its world rank W there)", or "" for a process of this job.
+    std::string foreign_name(int peer);
     int my_incarnation_ = 0, my_round_ = 0;                   // set_identity
     std::function<std::string(int)> reread_card_;             // Wired::reread, set by start()
     static std::chrono::milliseconds join_connect_timeout();  // FTMPI_JOIN_CONNECT_MS

@@ -39,13 +39,16 @@ void Engine::apply_injected() {
 
 void Engine::on_peer_lost(int peer) {
     if (failures_.failed(peer)) return;
-    if (ft::confirm()) {
+    if (ft::confirm() && !is_foreign(peer)) {
         // One broken connection is not a verdict: keep the peer's operations
         // pending until the VM confirms (notify_failed) or ftstate's deadline.
         failures_.mark_suspected(peer);
         return;
     }
-    declare_failed_locked(peer, "its connection broke without MPI_Finalize");
+    if (const std::string name = foreign_name(peer); !name.empty())
+        declare_failed_locked(peer, name + " connected to this job, whose connection broke without MPI_Finalize");
+    else
+        declare_failed_locked(peer, "its connection broke without MPI_Finalize");
 }
 
 void Engine::declare_failed_locked(int world, const std::string &why) {

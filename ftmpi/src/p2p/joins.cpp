@@ -42,6 +42,12 @@ void Engine::renew_peer(int peer) {
 
 void Engine::on_joined(int peer) {
     grow_locked(peer + 1);  // a spawned process new here
+    if (is_foreign(peer) && failures_.failed(peer)) {
+        // Another job's process that connected after its wait gave up on
+        // it: it stays failed (a failure is for good).
+        net_->drop(peer);
+        return;
+    }
     renew_peer(peer);
 }
 

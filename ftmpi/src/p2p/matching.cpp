@@ -418,7 +418,11 @@ void Engine::on_frame(int peer, const Frame &f, const Landing &) {
         break;
     }
     case FrameKind::abort:
-        log::error("the job was aborted by rank %d (code %d)", peer, static_cast<int>(f.length));
+        if (is_foreign(peer))
+            log::error("a process of another job connected to this one aborted (code %d): ending this process too",
+                       static_cast<int>(f.length));
+        else
+            log::error("the job was aborted by rank %d (code %d)", peer, static_cast<int>(f.length));
         _exit(f.length & 0xff ? static_cast<int>(f.length & 0xff) : 1);
     case FrameKind::revoke: on_revoke_frame(f.context); break;
     case FrameKind::flush: on_flush_frame(peer, f.context); break;

@@ -16,7 +16,7 @@ void Engine::grow_locked(int n) {
     size_ = n;
 }
 
-void Engine::wait_connected(const std::vector<int> &worlds, int deadline_ms) {
+void Engine::wait_connected(const std::vector<int> &worlds, int deadline_ms, const char *why) {
     {
         Lock lk(mu_);
         if (!running_ || !networked_) return;
@@ -33,7 +33,7 @@ void Engine::wait_connected(const std::vector<int> &worlds, int deadline_ms) {
     });
     Lock lk(mu_);
     for (int w : worlds)
-        if (!settled(w)) declare_failed_locked(w, "a spawned process did not connect in time");
+        if (!settled(w)) declare_failed_locked(w, why);
     report(lk);
 }
 
@@ -42,8 +42,8 @@ int known_world_ranks() {
     std::lock_guard<std::mutex> lk(engine.mutex());
     return engine.size();
 }
-void wait_connected(const std::vector<int> &worlds, int deadline_ms) {
-    Engine::get().wait_connected(worlds, deadline_ms);
+void wait_connected(const std::vector<int> &worlds, int deadline_ms, const char *why) {
+    Engine::get().wait_connected(worlds, deadline_ms, why);
 }
 
 }  // namespace ftmpi::p2p

@@ -100,6 +100,27 @@ const settings::Values &become_replacement(const ft::Promotion &p) {
 
 }  // namespace
 
+namespace {
+// FTMPI_WORLD_GAPS: "FROM-TO[,FROM-TO...]", world ranks FROM..TO (both
+// included) below `below`, into absent[r] = 1. "" or the reason it is wrong.
+std::string parse_world_gaps(const std::string &text, int below, std::vector<char> *absent) {
+    absent->assign(static_cast<size_t>(std::max(below, 0)), 0);
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find(',', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string range = text.substr(start, end - start);
+        int from = -1, to = -1;
+        char extra = 0;
+        if (std::sscanf(range.c_str(), "%d-%d%c", &from, &to, &extra) != 2 || from < 0 || to < from || to >= below)
+            return "\"" + range + "\" is not FROM-TO with FROM <= TO below FTMPI_WORLD_BASE";
+        for (int r = from; r <= to; ++r) (*absent)[static_cast<size_t>(r)] = 1;
+        start = end + 1;
+    }
+    return {};
+}
+}  // namespace
+
 int init_before_join(int required, int *provided, bool *restarted) {
     std::lock_guard<std::mutex> lk(init_mutex);
     *restarted = false;
@@ -122,6 +143,8 @@ int init_before_join(int required, int *provided, bool *restarted) {
     job.wireup = env->text(Id::wireup);
     const bool spawned = !env->text(Id::parent).empty();
     if (spawned && job.world_base < 1) init_failed("FTMPI_PARENT is set but FTMPI_WORLD_BASE is not");
+    if (std::string why = parse_world_gaps(env->text(Id::world_gaps), job.world_base, &job.absent); !why.empty())
+        init_failed("FTMPI_WORLD_GAPS=" + env->text(Id::world_gaps) + ": " + why);
     if (job.size > 1 && job.wireup.empty()) init_failed("FTMPI_SIZE > 1 but FTMPI_WIREUP is not set");
     // Bad collective settings stop the job here, before it connects.
     if (std::string error = coll::init_selection(); !error.empty()) init_failed(error);
@@ -181,6 +204,8 @@ int init_before_join(int required, int *provided, bool *restarted) {
     if (spawned) {
         // Spawned processes reach the job over TCP (Router::join_spawned).
         options.first_sibling = job.world_base;
+        for (int r = 0; r < static_cast<int>(job.absent.size()); ++r)
+            if (job.absent[static_cast<size_t>(r)]) options.absent.push_back(r);
         options.listen_host = listen_host(job);
         options.preference = {"tcp"};
     } else if (job.size > 1) {

@@ -38,6 +38,11 @@ struct JobInfo {
     int world_base = 0;
     int world_size = 1;
     std::string wireup;  // FTMPI_WIREUP
+    // World ranks that are no process of the job (FTMPI_WORLD_GAPS: numbers
+    // the job gave another job's processes, skipped by the launcher): no
+    // card is waited for; absent[r] != 0.
+    std::vector<char> absent;
+    bool is_absent(int r) const { return r >= 0 && r < static_cast<int>(absent.size()) && absent[r]; }
     // A replacement (FTMPI_RESTARTED=1): FTMPI_INCARNATION (> 0), FTMPI_ROUND.
     bool restarted = false;
     int incarnation = 0;

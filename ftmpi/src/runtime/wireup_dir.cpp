@@ -74,7 +74,7 @@ Contacts exchange_dir(const std::string &path, const JobInfo &job, const std::st
     auto last_look = std::chrono::steady_clock::now();
     int next = 0;  // every other rank, in order: its card says which driver reaches it
     while (next < job.size) {
-        if (next == job.rank) {
+        if (next == job.rank || job.is_absent(next)) {
             ++next;
             continue;
         }

@@ -78,12 +78,14 @@ Contacts exchange_drd(const JobInfo &job, const std::string &contact, std::chron
         }
         return out;
     }
-    int missing = job.size - 1;  // every other rank's card: it says which driver reaches that rank
+    // Every other rank's card (it says which driver reaches that rank), but
+    // for the numbers that are no process of the job.
+    int missing = job.size - 1 - static_cast<int>(std::count(job.absent.begin(), job.absent.end(), 1));
     std::int64_t after = 0;
     // A rank the VM says has ended is not waited for (its card never comes).
     auto take_ended = [&] {
         for (const auto &[r, why] : notices.all())
-            if (contacts[r].empty() && out.ended.emplace(r, why).second) --missing;
+            if (!job.is_absent(r) && contacts[r].empty() && out.ended.emplace(r, why).second) --missing;
     };
     while (missing > 0) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - hl::Clock::now());
@@ -106,7 +108,9 @@ Contacts exchange_drd(const JobInfo &job, const std::string &contact, std::chron
                 throw std::runtime_error("drd: wire-up: malformed watch record");
             if (deleted || key.rfind(prefix, 0) != 0) continue;
             int r = std::atoi(key.c_str() + prefix.size());
-            if (r < 0 || r >= job.size || r == job.rank || !contacts[r].empty() || out.ended.count(r)) continue;
+            if (r < 0 || r >= job.size || r == job.rank || job.is_absent(r) || !contacts[r].empty() ||
+                out.ended.count(r))
+                continue;
             contacts[r].assign(value.begin(), value.end());
             --missing;
         }

@@ -66,6 +66,9 @@ constexpr std::array<Setting, static_cast<std::size_t>(Id::count)> entries{{
             "a spawned process's world rank in the job is this plus its rank in its MPI_COMM_WORLD"),
     integer(Id::world_ranks, "world_ranks", "FTMPI_WORLD_RANKS", "0", 0, int_max, launcher,
             "processes the job had started when this one started (0: FTMPI_WORLD_BASE + FTMPI_SIZE)"),
+    text(Id::world_gaps, "world_gaps", "FTMPI_WORLD_GAPS", "", launcher,
+         "world ranks below FTMPI_WORLD_BASE that are no process of the job, FROM-TO[,FROM-TO...] (numbers its "
+         "processes gave to another job's processes): a spawned process neither waits for nor connects to them"),
     integer(Id::universe_size, "universe_size", "FTMPI_UNIVERSE_SIZE", nullptr, 1, int_max, launcher,
             "MPI_UNIVERSE_SIZE: the slots of the job's hosts (ftmpirun); unset: the size of MPI_COMM_WORLD"),
     text(Id::parent, "parent", "FTMPI_PARENT", "", launcher,

@@ -38,6 +38,7 @@ enum class Id : int {
     standby,
     world_base,
     world_ranks,
+    world_gaps,
     universe_size,
     parent,
     spawn_timeout,

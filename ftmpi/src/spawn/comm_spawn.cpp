@@ -91,7 +91,10 @@ int spawn(const std::vector<App> &apps, int root, MPI_Comm comm, MPI_Comm *inter
         Started started;
         if (outcome[0] == MPI_SUCCESS) {
             const auto timeout = std::chrono::milliseconds(settings::current().number(settings::Id::spawn_timeout));
-            const std::string why = request_spawn(apps, runtime::world_rank(), timeout, &started);
+            // After the numbers this process gave another job's processes
+            // (MPI_Comm_connect/accept), which the launcher then skips.
+            const int lowest_base = p2p::has_foreign() ? p2p::known_world_ranks() : 0;
+            const std::string why = request_spawn(apps, runtime::world_rank(), lowest_base, timeout, &started);
             if (!why.empty()) {
                 log::error("%s: %s", fn, why.c_str());
                 outcome[0] = MPI_ERR_SPAWN;

@@ -18,7 +18,7 @@ namespace hl = harness::hlib;
 using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds poll{500};
 
-std::vector<uint8_t> encode(const std::string &id, const std::vector<App> &apps, int leader_world) {
+std::vector<uint8_t> encode(const std::string &id, const std::vector<App> &apps, int leader_world, int lowest_base) {
     harness::Packer p;
     p.str("spawn").str(id).i32(leader_world).i32(static_cast<int32_t>(apps.size()));
     for (const App &a : apps) {
@@ -26,6 +26,7 @@ std::vector<uint8_t> encode(const std::string &id, const std::vector<App> &apps,
         for (const auto &arg : a.argv) p.str(arg);
         p.i32(a.count).str(a.host).str(a.wdir);
     }
+    p.i32(lowest_base);  // a later field: a launcher that does not read it ignores it
     return p.take();
 }
 
@@ -50,8 +51,8 @@ Answer decode(const std::vector<uint8_t> &payload, const std::string &id, Starte
 
 }  // namespace
 
-std::string request_spawn(const std::vector<App> &apps, int leader_world, std::chrono::milliseconds timeout,
-                          Started *out) {
+std::string request_spawn(const std::vector<App> &apps, int leader_world, int lowest_base,
+                          std::chrono::milliseconds timeout, Started *out) {
     const auto &env = settings::current();
     if (!env.is_set(settings::Id::job) || std::getenv("HARNESS_HCORE") == nullptr)
         return "this job was not started by ftmpirun through a VM, which is what starts new processes";
@@ -64,8 +65,8 @@ std::string request_spawn(const std::vector<App> &apps, int leader_world, std::c
     options.timeout = std::chrono::milliseconds(5000);
     auto vm = hl::VirtualMachine::connect(options.resolved());
     if (!vm) return "cannot reach this host's daemon: " + vm.error().describe();
-    auto published =
-        runtime::publish_event(*vm, topic, encode(id, apps, leader_world), Clock::now() + std::chrono::seconds(5));
+    auto published = runtime::publish_event(*vm, topic, encode(id, apps, leader_world, lowest_base),
+                                            Clock::now() + std::chrono::seconds(5));
     if (!published) return "cannot publish the request on " + topic + ": " + published.error().describe();
 
     int64_t after = *published;  // the answer comes after the request

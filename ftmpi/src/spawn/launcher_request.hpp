@@ -28,8 +28,10 @@ struct Started {
 };
 
 // Publishes the request and waits for its answer until `timeout`. Returns
-// "" and fills *out, or says why nothing was started.
-std::string request_spawn(const std::vector<App> &apps, int leader_world, std::chrono::milliseconds timeout,
-                          Started *out);
+// "" and fills *out, or says why nothing was started. `lowest_base`: the
+// new processes' world ranks start there at the least (the numbers below
+// were given to another job's processes; the launcher skips them).
+std::string request_spawn(const std::vector<App> &apps, int leader_world, int lowest_base,
+                          std::chrono::milliseconds timeout, Started *out);
 
 }  // namespace ftmpi::spawn

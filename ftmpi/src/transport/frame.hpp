@@ -17,6 +17,11 @@
 // replacement joining) is answered with a hello carrying frame_hello_ack.
 // A process that MPI_Comm_spawn added to the job sets frame_hello_spawned:
 // a receiver that has no connection for its world rank yet takes it at once.
+// A process of another job that MPI_Comm_connect/accept joined to this one
+// sets frame_hello_foreign: its source is the number the receiver gave it
+// (an alias after the receiver's own world ranks, tcp_foreign.cpp), and the
+// answer names the receiver's own world rank in source and the alias in
+// length.
 #pragma once
 
 #include "ftmpi/transport.h"
@@ -45,10 +50,11 @@ enum class FrameKind : uint8_t {
 };
 
 enum FrameFlags : uint8_t {
-    frame_sync = 1,           // eager: the sender waits for sync_ack (MPI_Ssend)
-    frame_hello_ack = 2,      // hello: the answer of a rank that accepted a joining connection
-    frame_cancelled = 4,      // cancel_reply: the message was taken back
-    frame_hello_spawned = 8,  // hello: from a process MPI_Comm_spawn added to the job, new to the receiver
+    frame_sync = 1,            // eager: the sender waits for sync_ack (MPI_Ssend)
+    frame_hello_ack = 2,       // hello: the answer of a rank that accepted a joining connection
+    frame_cancelled = 4,       // cancel_reply: the message was taken back
+    frame_hello_spawned = 8,   // hello: from a process MPI_Comm_spawn added to the job, new to the receiver
+    frame_hello_foreign = 16,  // hello: from a process of another job, at a number the receiver expects
 };
 
 constexpr uint64_t hello_magic = 0x46544d5049484c4full;  // "FTMPIHLO"

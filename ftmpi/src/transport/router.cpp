@@ -160,6 +160,7 @@ std::string Router::open(const RouterOptions &o) {
         char address[512] = "";
         if (d.ops->address(d.state, address, sizeof address) == FTMPI_TRANSPORT_OK) card.add(d.name, address);
     }
+    tcp_record_ = card.address("tcp");
     return card.text();
 }
 
@@ -266,6 +267,21 @@ std::vector<Card> Router::route_all_over_tcp(const std::vector<std::string> &tex
     for (Driver &d : drivers_) d.carries = false;
     drivers_[tcp].carries = true;
     return parse_cards(texts);
+}
+
+void Router::expect_foreign(int peer) {
+    grow(peer + 1);
+    tcp_expect_foreign(drivers_[tcp].state, peer);
+}
+
+int Router::reach_foreign(const std::string &record, int their_world, int alias_there,
+                          std::chrono::steady_clock::time_point deadline, int *incarnation) const {
+    return tcp_reach_foreign(drivers_[tcp].state, record, their_world, alias_there, deadline, incarnation);
+}
+
+bool Router::adopt_foreign(int peer, int fd, int incarnation) {
+    grow(peer + 1);
+    return tcp_adopt_foreign(drivers_[tcp].state, peer, fd, incarnation);
 }
 
 void Router::grow(int n) {

@@ -52,6 +52,9 @@ struct RouterOptions {
     // A process added by MPI_Comm_spawn: the world rank of the first of the
     // processes spawned with it (its MPI_COMM_WORLD's rank 0), else -1.
     int first_sibling = -1;
+    // A spawned process: world ranks below first_sibling that are no
+    // process of the job (FTMPI_WORLD_GAPS): not connected, not failed.
+    std::vector<int> absent;
 };
 
 class Router {
@@ -97,6 +100,17 @@ public:
     // over TCP (a spawned process's connection also makes room for it).
     void grow(int n);
     int size() const { return size_; }
+
+    // Processes of another job, reached over TCP at numbers after this
+    // job's (tcp_foreign.cpp): this process's own TCP contact record (for
+    // the other job), the accepting side's expectation of a connection at
+    // `peer`, and the connecting side's handshake (without the engine's
+    // lock: a new socket only) and adoption of the answered socket.
+    const std::string &tcp_record() const { return tcp_record_; }
+    void expect_foreign(int peer);
+    int reach_foreign(const std::string &record, int their_world, int alias_there,
+                      std::chrono::steady_clock::time_point deadline, int *incarnation) const;
+    bool adopt_foreign(int peer, int fd, int incarnation);
 
     SendResult send(int peer, const Frame &, const void *payload, size_t len, bool copy, uint64_t token);
     size_t eager_limit(int peer) const;
@@ -151,6 +165,7 @@ private:
     std::chrono::steady_clock::time_point last_tcp_look_{};  // of a spinning step's periodic look
     bool blocked_ = false;                                   // the last wait_events blocked in epoll
     bool woken_ = false;                                     // and the wake eventfd was among its events
+    std::string tcp_record_;                                 // this process's TCP address in its card
 };
 
 }  // namespace ftmpi::transport

@@ -113,6 +113,21 @@ public:
     // Room for peers 0..n-1 (a spawned process's hello grows it too).
     void grow(int n);
 
+    // ---- Processes of another job (tcp_foreign.cpp) ----
+    // The acceptor's side: a hello flagged frame_hello_foreign for `peer`
+    // (a number this process gave a process of the other job) is taken, once.
+    void expect_foreign(int peer);
+    // The connector's side: the handshake with a process of the other job
+    // at `record` (its contact record), whose own world rank is
+    // `their_world` and which knows this process as `alias_there`. Returns
+    // the fd (and the incarnation that answered) or -1; touches no state
+    // (callable without the engine's lock).
+    int reach_foreign(const std::string &record, int their_world, int alias_there,
+                      std::chrono::steady_clock::time_point deadline, int *incarnation) const;
+    // The answered fd becomes `peer`'s connection; false (fd closed) when
+    // that number was ever used.
+    bool adopt_foreign(int peer, int fd, int incarnation);
+
     // The incarnation of the connection used for `peer` (this process's own
     // for peer == my rank), and of a joining connection held for it (-1: none).
     int incarnation(int peer) const;
@@ -211,6 +226,7 @@ private:
     void expire_pending();
     void hello_complete(Pending p);
     bool take_spawned(const Pending &p);  // tcp_spawned.cpp
+    void take_foreign(const Pending &p);  // tcp_foreign.cpp
     void install(int peer, int fd, int incarnation);
     void refuse(int fd, const std::string &from, const std::string &why);
 
@@ -227,6 +243,7 @@ private:
     std::unordered_map<uint64_t, Pending> pending_;
     uint64_t next_pending_ = 0;
     std::vector<Joining> joining_;
+    std::vector<char> expected_foreign_;  // per peer: a foreign hello for it is awaited
     epoll_event_buffer events_;
 };
 

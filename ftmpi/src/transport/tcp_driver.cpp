@@ -129,6 +129,22 @@ bool tcp_adopt_fellow(ftmpi_transport *t, int peer, int fd, int incarnation) {
     return t->tcp->adopt_fellow(peer, fd, incarnation);
 }
 
+void tcp_expect_foreign(ftmpi_transport *t, int peer) {
+    t->tcp->expect_foreign(peer);
+    t->size = std::max(t->size, t->tcp->size());
+}
+
+int tcp_reach_foreign(const ftmpi_transport *t, const std::string &address, int their_world, int alias_there,
+                      std::chrono::steady_clock::time_point deadline, int *incarnation) {
+    return t->tcp->reach_foreign(address, their_world, alias_there, deadline, incarnation);
+}
+
+bool tcp_adopt_foreign(ftmpi_transport *t, int peer, int fd, int incarnation) {
+    const bool adopted = t->tcp->adopt_foreign(peer, fd, incarnation);
+    t->size = std::max(t->size, t->tcp->size());
+    return adopted;
+}
+
 namespace {
 
 int tcp_send(ftmpi_transport *t, int peer, const ftmpi_frame *f, const struct iovec *iov, int iovcnt, unsigned flags,

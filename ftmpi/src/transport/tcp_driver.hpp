@@ -35,4 +35,12 @@ int tcp_reach_fellow(const ftmpi_transport *state, int peer, const std::string &
                      std::chrono::steady_clock::time_point deadline, int *incarnation);
 bool tcp_adopt_fellow(ftmpi_transport *state, int peer, int fd, int incarnation);
 
+// Processes of another job (tcp_foreign.cpp): the accepting side expects a
+// foreign hello for `peer`; the connecting side reaches one (without the
+// engine's lock) and adopts the answered socket (with it).
+void tcp_expect_foreign(ftmpi_transport *state, int peer);
+int tcp_reach_foreign(const ftmpi_transport *state, const std::string &address, int their_world, int alias_there,
+                      std::chrono::steady_clock::time_point deadline, int *incarnation);
+bool tcp_adopt_foreign(ftmpi_transport *state, int peer, int fd, int incarnation);
+
 }  // namespace ftmpi::transport

@@ -150,6 +150,7 @@ void Tcp::hello_complete(Pending p) {
     const int n = static_cast<int>(conns_.size());
     if (h.kind != FrameKind::hello || h.sender_id != hello_magic) return refuse(p.fd, p.from, "not an FT-MPI hello");
     const int src = h.source, inc = h.tag;
+    if (h.flags & frame_hello_foreign) return take_foreign(p);
     if ((h.flags & frame_hello_spawned) && take_spawned(p)) return;
     if (src < 0 || src >= n || src == my_rank_)
         return refuse(p.fd, p.from,

@@ -1,6 +1,8 @@
 // The participants of a communicator's agreements (participants.hpp).
 #include "participants.hpp"
 
+#include "../internal/p2p.hpp"
+
 namespace ftmpi::ulfm {
 
 namespace {
@@ -21,7 +23,8 @@ Participants participants_of(MPI_Comm comm) {
         return p;
     }
     p.inter = true;
-    const bool local_first = first_world(comm->group) < first_world(comm->remote);
+    // The same order on both sides, also when they are two jobs.
+    const bool local_first = p2p::process_before(first_world(comm->group), first_world(comm->remote));
     const auto &first = local_first ? comm->group->world : comm->remote->world;
     const auto &second = local_first ? comm->remote->world : comm->group->world;
     p.worlds = first;

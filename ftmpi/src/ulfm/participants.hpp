@@ -1,7 +1,8 @@
 // Who takes part in a communicator's agreements and how to reach each of
 // them. On an intracommunicator: its members, in rank order, reached
 // through it. On an intercommunicator: both groups, the one whose first
-// member has the lower world rank first (the same order on both sides),
+// member comes first in p2p::process_before's order (the lower world rank
+// within a job; the same order on both sides, also of two jobs),
 // this side's members reached through the private local communicator and
 // the other side's through the intercommunicator itself. Agreements then run
 // over both groups at once, which is what MPIX_Comm_agree and

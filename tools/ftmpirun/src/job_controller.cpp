@@ -3,6 +3,7 @@
 // MPI_Comm_spawn (job_controller.hpp).
 #include "job_controller.hpp"
 
+#include <algorithm>
 #include <csignal>
 
 namespace harness::ftmpirun {
@@ -323,9 +324,14 @@ void Job::on_spawn(const SpawnRequest &r, bool stopping) {
         total += a.count;
     }
     if (total < 1 || total > kMaxSpawn) return refuse("from 1 to " + std::to_string(kMaxSpawn) + " processes");
-    if (next_rank_ + total > kMaxWorldRanks)
+    const int base = std::max(next_rank_, r.lowest_base);
+    if (base + total > kMaxWorldRanks)
         return refuse("the job would pass " + std::to_string(kMaxWorldRanks) + " world ranks");
-    const int base = next_rank_;
+    if (base > next_rank_) {
+        // The parents numbered another job's processes there: skipped for good.
+        world_gaps_ += (world_gaps_.empty() ? "" : ",") + std::to_string(next_rank_) + "-" + std::to_string(base - 1);
+        next_rank_ = base;
+    }
     const int spawn_id = ++spawns_;
     const std::size_t first = procs_.size();
     const std::vector<RankPlace> candidates = alive_candidates();
@@ -355,7 +361,7 @@ void Job::on_spawn(const SpawnRequest &r, bool stopping) {
                 const std::vector<std::string> env{
                     "FTMPI_WORLD_BASE=" + std::to_string(base), "FTMPI_WORLD_RANKS=" + std::to_string(base + total),
                     "FTMPI_PARENT=" + std::to_string(r.leader) + ":" + std::to_string(spawn_id),
-                    "FTMPI_APPNUM=" + std::to_string(app)};
+                    "FTMPI_APPNUM=" + std::to_string(app), "FTMPI_WORLD_GAPS=" + world_gaps_};
                 auto started = start_process(base + rank_in_world, 0, where, env, &s);
                 if (started) {
                     (void)control_.at(where.member_id).write_stdin(started->handle, {}, true, 0ms);

@@ -148,7 +148,10 @@ private:
     std::map<int, Awaited> awaiting_respawn_;               // rank → its failure seen, no respawn request for it yet
     std::map<std::size_t, Awaited> awaiting_init_;          // process → replacement started, MPI_Init not done yet
     int next_rank_ = static_cast<int>(spec_.ranks.size());  // the next spawned process's world rank
-    int spawns_ = 0;                                        // MPI_Comm_spawn requests served
+    // World ranks a spawn skipped (SpawnRequest::lowest_base): no process of
+    // the job; spawned processes learn them (FTMPI_WORLD_GAPS).
+    std::string world_gaps_;
+    int spawns_ = 0;  // MPI_Comm_spawn requests served
     std::string wireup_ = "drd:";
     // Tells this job apart from a job of the same id in another VM on this
     // host (job ids count from 1 in each VM): names its shared-memory files.

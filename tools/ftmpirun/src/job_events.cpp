@@ -48,11 +48,15 @@ JobRequest parse_job_event(std::span<const std::uint8_t> payload) {
             app.count = count;
             r.apps.push_back(std::move(app));
         }
+        // A later field: requests of older libraries end before it.
+        std::int32_t lowest = 0;
+        if (ok && !u.done()) ok = u.i32(lowest) && lowest >= 0;
         if (!ok) {
             out.malformed = "spawn";
             return out;
         }
         r.leader = leader;
+        r.lowest_base = lowest;
         out.spawn = std::move(r);
     }
     return out;
@@ -78,6 +82,7 @@ Bytes pack_spawn(const SpawnRequest &r) {
         for (const auto &arg : a.argv) p.str(arg);
         p.i32(a.count).str(a.host).str(a.wdir);
     }
+    p.i32(r.lowest_base);
     return p.take();
 }
 

@@ -39,6 +39,10 @@ struct SpawnRequest {
     std::string id;  // the requester's, echoed in the answer
     int leader = 0;  // the parents' leader (world rank): the children's FTMPI_PARENT
     std::vector<SpawnApp> apps;
+    // The new processes' world ranks start there at the least: the numbers
+    // below were given by the parents to another job's processes
+    // (MPI_Comm_connect/accept). 0: no constraint (also when not sent).
+    int lowest_base = 0;
 };
 struct JobRequest {
     std::optional<FenceRequest> fence;

@@ -105,6 +105,9 @@ bool shaped_for(MPI_Comm comm) {
     return true;
 }
 
+namespace {
+
+// comm's state, set up at its first call (see enter()).
 State *state_of(MPI_Comm comm, int *err) {
     *err = MPI_SUCCESS;
     if (comm->coll_node) return comm->coll_node->status == State::Status::on ? comm->coll_node.get() : nullptr;
@@ -148,6 +151,8 @@ State *state_of(MPI_Comm comm, int *err) {
     comm->coll_node = state;
     return state->status == State::Status::on ? state.get() : nullptr;
 }
+
+}  // namespace
 
 State *enter(MPI_Comm comm, uint64_t *epoch, int *err) {
     *err = MPI_SUCCESS;

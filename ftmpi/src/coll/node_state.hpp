@@ -27,14 +27,12 @@ size_t capacity();
 // Every member answers alike.
 bool shaped_for(MPI_Comm comm);
 
-// comm's state, set up at the first call (collective: every member calls
-// it at the same collective). Null when comm does not use shared memory
-// (*err MPI_SUCCESS: run the schedules) or when the set-up failed (*err
-// says why: a member failed during it; the call fails with that).
-State *state_of(MPI_Comm comm, int *err);
-// The same, after the checks of a call's start: null (*err MPI_SUCCESS)
-// also when comm is revoked or a member is known failed, so the schedules
-// say which error. *epoch: p2p's failure count the checks saw, for Call.
+// At a call's start: comm's state, set up at its first call (collective:
+// every member calls it at the same collective). Null when comm does not
+// use shared memory, is revoked or has a member known failed (*err
+// MPI_SUCCESS: run the schedules, which say which error), or when the
+// set-up failed (*err says why: a member failed during it; the call fails
+// with that). *epoch: p2p's failure count the checks saw, for Call.
 State *enter(MPI_Comm comm, uint64_t *epoch, int *err);
 
 // One shared-memory collective: draws comm's collective tag and number

@@ -6,8 +6,8 @@
 #include "../internal/ft.hpp"
 #include "../internal/p2p.hpp"
 
+#include <algorithm>
 #include <atomic>
-#include <list>
 #include <map>
 #include <mutex>
 
@@ -70,7 +70,10 @@ private:
     std::vector<Message> stash_;           // for instances not started here yet
     std::map<uint32_t, Value> forgotten_;  // recent released instances' decisions
     uint32_t next_instance_ = 0;           // instances below it were started here
-    std::list<Outgoing> sends_;
+    // Sends in flight (request set) and free slots (MPI_REQUEST_NULL),
+    // whose buffers are kept for the next messages.
+    std::vector<Outgoing> sends_;
+    size_t sends_in_flight_ = 0;
     std::atomic<bool> driving_{false};  // a driver request is alive (written under mu_)
     Message received_;                  // the message being handled (its vectors reused)
     uint64_t failure_epoch_seen_ = ~uint64_t{0};
@@ -144,7 +147,7 @@ bool Board::driver_step() {
 // false when the board must stay active.
 bool Board::go_idle_locked() {
     if (comm_ == MPI_COMM_NULL) return true;
-    if (!machines_.empty() || !sends_.empty()) return false;
+    if (!machines_.empty() || sends_in_flight_ > 0) return false;
     for (Listener &l : listeners_)
         if (!cancel_receive_locked(l)) return false;
     comm::release(comm_);
@@ -167,7 +170,7 @@ bool Board::cancel_receive_locked(Listener &l) {
     MPI_Get_count(&st, MPI_INT, &count);
     Message m;
     if (wire::decode(l.inbox.data(), static_cast<size_t>(count), n_, m)) dispatch_locked(m);
-    return machines_.empty() && sends_.empty();
+    return machines_.empty() && sends_in_flight_ == 0;
 }
 
 Bits Board::failed_now_locked() const {
@@ -193,10 +196,11 @@ void Board::work_locked() {
         for (auto it = machines_.begin(); it != machines_.end();) {
             Machine &m = *it->second;
             m.progress();
-            for (auto &[dest, msg] : m.take_outbox()) {
+            for (const auto &[dest, msg] : m.outbox()) {
                 send_locked(dest, msg);
                 sent = true;
             }
+            m.clear_outbox();
             if (m.finished()) {
                 if (m.decided()) forgotten_[m.instance()] = m.decision();
                 if (forgotten_.size() > remembered_decisions) forgotten_.erase(forgotten_.begin());
@@ -264,20 +268,28 @@ void Board::dispatch_locked(const Message &m) {
 }
 
 void Board::send_locked(int dest, const Message &m) {
-    Outgoing out;
-    out.ints = wire::encode(m, n_);
+    auto slot =
+        std::find_if(sends_.begin(), sends_.end(), [](const Outgoing &o) { return o.request == MPI_REQUEST_NULL; });
+    if (slot == sends_.end()) slot = sends_.emplace(sends_.end());
+    Outgoing &out = *slot;
+    wire::encode(m, n_, out.ints);
     const Route to = route_to(comm_, parts_, dest);
     if (p2p::isend(out.ints.data(), static_cast<int>(out.ints.size()), MPI_INT, to.rank, agreement_tag, to.via,
-                   p2p::Channel::collective, &out.request) != MPI_SUCCESS)
+                   p2p::Channel::collective, &out.request) != MPI_SUCCESS) {
+        out.request = MPI_REQUEST_NULL;
         return;  // the destination failed: the failure reaches the machines as news
-    sends_.push_back(std::move(out));
+    }
+    ++sends_in_flight_;
 }
 
 void Board::reap_sends_locked() {
-    for (auto it = sends_.begin(); it != sends_.end();) {
+    for (Outgoing &out : sends_) {
+        if (out.request == MPI_REQUEST_NULL) continue;
         int flag = 0;
-        p2p::test_all_after_poll(1, &it->request, &flag, MPI_STATUSES_IGNORE);
-        it = flag ? sends_.erase(it) : std::next(it);
+        p2p::test_all_after_poll(1, &out.request, &flag, MPI_STATUSES_IGNORE);
+        if (!flag) continue;
+        out.request = MPI_REQUEST_NULL;
+        --sends_in_flight_;
     }
 }
 

@@ -37,7 +37,10 @@ public:
     // Moves on as far as the messages so far allow.
     void progress();
 
-    std::vector<std::pair<int, wire::Message>> take_outbox() { return std::exchange(outbox_, {}); }
+    // The messages to send, (destination, message); the board sends them
+    // and clears the outbox (which keeps its room for the next ones).
+    const std::vector<std::pair<int, wire::Message>> &outbox() const { return outbox_; }
+    void clear_outbox() { outbox_.clear(); }
     bool decided() const { return decided_.has_value(); }
     bool finished() const { return finished_; }
     const wire::Value &decision() const { return *decided_; }
@@ -52,10 +55,13 @@ private:
     void on_propose(const wire::Value &);
     void on_commit(const wire::Value &);
     void on_release(const wire::Value &);
+    void step_all_to_all();
+    void choose_proposal();
     void root_gathered();
     void root_commit(const wire::Value &);
     void carry(wire::Carried kind, const wire::Bits &ballot, const wire::Value &value);
-    bool all_children(const std::vector<bool> &got) const;
+    bool all_children(const wire::Bits &got) const;
+    static void mark(wire::Bits &got, int slot) { wire::set(got, slot); }
     int child_slot(int rank) const;
     wire::Message message(wire::Kind, const wire::Value &) const;
     void send_children(wire::Kind, const wire::Value &);
@@ -71,13 +77,15 @@ private:
     std::optional<wire::Value> decided_;
     bool finished_ = false;
 
-    // The current epoch: a binomial tree over the live members in rank
-    // order, rooted at the lowest.
+    // The current epoch: all-to-all (children_ are then every other live
+    // member), or a tree over the live members in rank order, rooted at the
+    // lowest.
+    bool all_to_all_ = false;
     Phase phase_ = Phase::gather;
     int parent_ = -1;
     std::vector<int> children_;
-    std::vector<bool> got_up_, got_ack_, got_done_;
-    wire::Value gathered_;  // contributions of this subtree so far
+    wire::Bits got_up_, got_ack_, got_done_;  // by child slot
+    wire::Value gathered_;                    // contributions of this subtree so far
     wire::Carried carried_ = wire::Carried::nothing;
     wire::Bits carried_ballot_;
     wire::Value carried_value_;

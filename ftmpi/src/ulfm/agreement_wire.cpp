@@ -75,6 +75,12 @@ size_t message_ints(int n) {
 
 std::vector<int32_t> encode(const Message &m, int n) {
     std::vector<int32_t> out;
+    encode(m, n, out);
+    return out;
+}
+
+void encode(const Message &m, int n, std::vector<int32_t> &out) {
+    out.clear();
     out.reserve(message_ints(n));
     out.push_back(static_cast<int32_t>(m.kind));
     out.push_back(static_cast<int32_t>(m.instance));
@@ -84,7 +90,6 @@ std::vector<int32_t> encode(const Message &m, int n) {
     out.push_back(static_cast<int32_t>(m.carried));
     put_bits(out, m.carried_ballot);
     put_value(out, m.carried_value, words_for(n));
-    return out;
 }
 
 bool decode(const int32_t *ints, size_t count, int n, Message &out) {

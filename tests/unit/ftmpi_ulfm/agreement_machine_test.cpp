@@ -271,7 +271,8 @@ private:
         Member &m = at(r);
         if (!m.machine) return;
         m.machine->progress();
-        for (auto &[dest, msg] : m.machine->take_outbox()) send(r, dest, msg);
+        for (const auto &[dest, msg] : m.machine->outbox()) send(r, dest, msg);
+        m.machine->clear_outbox();
         if (m.machine->finished()) {
             if (m.machine->decided()) m.decision = m.machine->decision();
             m.machine.reset();

@@ -8,8 +8,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace ftmpi::ulfm {
 using wire::Bits;
@@ -22,6 +26,12 @@ namespace {
 constexpr int agreement_tag = p2p::ft_tag_base + 0x10;
 // Decisions of forgotten instances kept to answer late messages.
 constexpr size_t remembered_decisions = 16;
+// How long a decided machine holds back the done it owes (Machine::
+// owes_cleanup) waiting for the participants' next messages to say the
+// instance is decided everywhere. A program that agrees again within it
+// (a loop of agreements, strict collectives) sends no cleanup messages at
+// all; one that does not pays this much more lingering of the board.
+constexpr auto cleanup_delay = std::chrono::milliseconds(1);
 }  // namespace
 
 class Board : public std::enable_shared_from_this<Board> {
@@ -55,9 +65,12 @@ private:
     bool receive_from_locked(Listener &);
     bool cancel_receive_locked(Listener &);
     void dispatch_locked(const Message &);
-    void send_locked(int dest, const Message &);
+    void send_locked(int dest, Message &);
     void reap_sends_locked();
     Bits failed_now_locked() const;
+    uint32_t settled_here_locked() const;
+    void note_settled_locked(const Message &);
+    void update_all_settled_locked();
 
     std::mutex mu_;
     MPI_Comm comm_ = MPI_COMM_NULL;  // retained while active
@@ -70,6 +83,18 @@ private:
     std::vector<Message> stash_;           // for instances not started here yet
     std::map<uint32_t, Value> forgotten_;  // recent released instances' decisions
     uint32_t next_instance_ = 0;           // instances below it were started here
+    // What every participant has decided (wire::Message::settled and
+    // all_settled): each instance below all_settled_ is decided everywhere.
+    // An instance counts as settled here once it was started and decided
+    // here; started ones are tracked exactly, since threads may start a
+    // communicator's instances out of order.
+    std::vector<uint32_t> peer_settled_;  // by participant: what its messages said
+    uint32_t all_settled_ = 0;
+    uint32_t first_unstarted_ = 0;           // every instance below it was started here
+    std::set<uint32_t> started_ahead_;       // started instances above first_unstarted_
+    uint32_t ended_undecided_ = UINT32_MAX;  // lowest instance this process left undecided
+    bool cleanup_timing_ = false;            // some machine owes cleanup; it is sent at cleanup_due_
+    std::chrono::steady_clock::time_point cleanup_due_;
     // Sends in flight (request set) and free slots (MPI_REQUEST_NULL),
     // whose buffers are kept for the next messages.
     std::vector<Outgoing> sends_;
@@ -83,6 +108,9 @@ void Board::activate_locked(MPI_Comm comm) {
     comm::retain(comm);
     comm_ = comm;
     parts_ = participants_of(comm);
+    // The participants' numbering changes when the communicator is
+    // recovered in place: what they said of themselves no longer applies.
+    if (parts_.worlds != worlds_) peer_settled_.assign(parts_.worlds.size(), 0);
     worlds_ = parts_.worlds;
     n_ = static_cast<int>(worlds_.size());
     gaps_.assign(wire::words_for(n_), 0);
@@ -108,6 +136,11 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
     auto machine =
         std::make_unique<Machine>(instance, n_, parts_.me, gaps_, failed_now_locked(), contribution, outcome);
     if (instance >= next_instance_) next_instance_ = instance + 1;
+    if (instance >= first_unstarted_) started_ahead_.insert(instance);
+    while (!started_ahead_.empty() && *started_ahead_.begin() == first_unstarted_) {
+        started_ahead_.erase(started_ahead_.begin());
+        ++first_unstarted_;
+    }
     machines_[instance] = std::move(machine);
     // Messages that came before this process started the instance.
     std::vector<Message> early;
@@ -192,16 +225,22 @@ void Board::work_locked() {
             for (auto &[id, m] : machines_) m->learn_failed(failed);
         }
         const bool received = receive_locked();
-        bool sent = false;
+        update_all_settled_locked();
+        bool sent = false, owing = false;
+        const bool flush = cleanup_timing_ && std::chrono::steady_clock::now() >= cleanup_due_;
         for (auto it = machines_.begin(); it != machines_.end();) {
             Machine &m = *it->second;
+            if (m.decided() && m.instance() < all_settled_) m.settled_everywhere();
             m.progress();
-            for (const auto &[dest, msg] : m.outbox()) {
+            if (flush) m.flush_cleanup();
+            owing = owing || m.owes_cleanup();
+            for (auto &[dest, msg] : m.outbox()) {
                 send_locked(dest, msg);
                 sent = true;
             }
             m.clear_outbox();
             if (m.finished()) {
+                if (!m.decided()) ended_undecided_ = std::min(ended_undecided_, m.instance());
                 if (m.decided()) forgotten_[m.instance()] = m.decision();
                 if (forgotten_.size() > remembered_decisions) forgotten_.erase(forgotten_.begin());
                 it = machines_.erase(it);
@@ -210,8 +249,38 @@ void Board::work_locked() {
             }
         }
         reap_sends_locked();
+        if (!owing) {
+            cleanup_timing_ = false;
+        } else if (!cleanup_timing_ || flush) {
+            cleanup_timing_ = true;
+            cleanup_due_ = std::chrono::steady_clock::now() + cleanup_delay;
+        }
         if (!received && !sent) return;
     }
+}
+
+// The lowest instance not both started and decided here.
+uint32_t Board::settled_here_locked() const {
+    uint32_t settled = std::min(first_unstarted_, ended_undecided_);
+    for (const auto &[instance, m] : machines_)
+        if (!m->decided()) settled = std::min(settled, instance);
+    return settled;
+}
+
+void Board::note_settled_locked(const Message &m) {
+    uint32_t &said = peer_settled_[static_cast<size_t>(m.sender)];
+    said = std::max(said, m.settled);
+    all_settled_ = std::max(all_settled_, m.all_settled);
+}
+
+void Board::update_all_settled_locked() {
+    // A participant that failed says nothing more, which only holds this
+    // back: the machines then clean up with messages, as they always can.
+    uint32_t everywhere = settled_here_locked();
+    for (int r = 0; r < n_; ++r)
+        if (r != parts_.me && worlds_[static_cast<size_t>(r)] >= 0)
+            everywhere = std::min(everywhere, peer_settled_[static_cast<size_t>(r)]);
+    all_settled_ = std::max(all_settled_, everywhere);
 }
 
 // Takes every message that arrived; true when there was one.
@@ -244,6 +313,7 @@ bool Board::receive_from_locked(Listener &l) {
 }
 
 void Board::dispatch_locked(const Message &m) {
+    note_settled_locked(m);
     if (auto it = machines_.find(m.instance); it != machines_.end()) {
         it->second->receive(m);
         return;
@@ -267,11 +337,13 @@ void Board::dispatch_locked(const Message &m) {
     send_locked(m.sender, answer);
 }
 
-void Board::send_locked(int dest, const Message &m) {
+void Board::send_locked(int dest, Message &m) {
     auto slot =
         std::find_if(sends_.begin(), sends_.end(), [](const Outgoing &o) { return o.request == MPI_REQUEST_NULL; });
     if (slot == sends_.end()) slot = sends_.emplace(sends_.end());
     Outgoing &out = *slot;
+    m.settled = settled_here_locked();
+    m.all_settled = all_settled_;
     wire::encode(m, n_, out.ints);
     const Route to = route_to(comm_, parts_, dest);
     if (p2p::isend(out.ints.data(), static_cast<int>(out.ints.size()), MPI_INT, to.rank, agreement_tag, to.via,

@@ -53,6 +53,7 @@ void Machine::new_epoch() {
         return;
     }
     children_.clear();
+    cleanup_owed_ = false;  // a new epoch runs its own protocol to the end
     // Up to all_to_all_limit members every process is its own root (the
     // peers are its "children"): each sends its up to every peer, computes
     // the epoch's proposal from all of them (the same at every process: one
@@ -113,6 +114,21 @@ void Machine::carry(Carried kind, const Bits &ballot, const Value &value) {
         carried_ballot_ = ballot;
         carried_value_ = value;
     }
+}
+
+void Machine::flush_cleanup() {
+    if (!cleanup_owed_ || finished_) return;
+    cleanup_owed_ = false;
+    if (all_to_all_)
+        send_children(Kind::done, *decided_);
+    else
+        outbox_.emplace_back(parent_, message(Kind::done, *decided_));
+}
+
+void Machine::settled_everywhere() {
+    // Every participant decided: nobody will ask this process anything
+    // about the instance again, so there is nothing left to wait for.
+    if (decided_) finished_ = true;
 }
 
 void Machine::learn_failed(const Bits &failed) {
@@ -235,7 +251,7 @@ void Machine::on_propose(const Value &v) {
 void Machine::on_commit(const Value &v) {
     decide(v);
     if (children_.empty()) {
-        outbox_.emplace_back(parent_, message(Kind::done, *decided_));
+        cleanup_owed_ = true;  // the done waits for flush_cleanup (or is not needed: settled_everywhere)
         phase_ = Phase::await_parent;
     } else {
         send_children(Kind::commit, *decided_);
@@ -365,11 +381,13 @@ void Machine::step_all_to_all() {
         decide(proposal_);  // every live member accepted it (or someone decided: the same value)
         break;
     case Phase::dones:
-        if (all_children(got_done_)) finished_ = true;
+        if (!all_children(got_done_)) return;
+        flush_cleanup();  // the peers wait for this process's done as it waited for theirs
+        finished_ = true;
         return;
     case Phase::await_parent: return;  // not used in an all-to-all epoch
     }
-    send_children(Kind::done, *decided_);
+    cleanup_owed_ = true;  // the dones wait for flush_cleanup (or are not needed: settled_everywhere)
     phase_ = Phase::dones;
 }
 

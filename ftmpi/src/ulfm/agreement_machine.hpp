@@ -37,9 +37,21 @@ public:
     // Moves on as far as the messages so far allow.
     void progress();
 
+    // Cleanup after the decision. A decided leaf of a tree (and a decided
+    // process of an all-to-all epoch) owes its done: it is held back, since
+    // when the program agrees again soon, the next instance's messages tell
+    // everyone that this one is decided everywhere at no cost
+    // (settled_everywhere). The board sends it (flush_cleanup) when that
+    // news is slow to come.
+    bool owes_cleanup() const { return cleanup_owed_; }
+    void flush_cleanup();
+    // Every participant has decided this instance (the board learned it
+    // from the participants' messages): a decided machine finishes.
+    void settled_everywhere();
+
     // The messages to send, (destination, message); the board sends them
     // and clears the outbox (which keeps its room for the next ones).
-    const std::vector<std::pair<int, wire::Message>> &outbox() const { return outbox_; }
+    std::vector<std::pair<int, wire::Message>> &outbox() { return outbox_; }
     void clear_outbox() { outbox_.clear(); }
     bool decided() const { return decided_.has_value(); }
     bool finished() const { return finished_; }
@@ -76,6 +88,7 @@ private:
     std::optional<std::pair<wire::Bits, wire::Value>> accepted_;  // latest proposal held
     std::optional<wire::Value> decided_;
     bool finished_ = false;
+    bool cleanup_owed_ = false;
 
     // The current epoch: all-to-all (children_ are then every other live
     // member), or a tree over the live members in rank order, rooted at the

@@ -103,6 +103,12 @@ struct Message {
     Carried carried = Carried::nothing;
     Bits carried_ballot;
     Value carried_value;
+    // Filled in by the board as the message leaves, for the board that
+    // receives it (the machines do not read them): every instance below
+    // `settled` is decided at the sender, and the sender knows that every
+    // instance below `all_settled` is decided at every participant.
+    uint32_t settled = 0;
+    uint32_t all_settled = 0;
 };
 
 // Every message of an n-member communicator has the same size.

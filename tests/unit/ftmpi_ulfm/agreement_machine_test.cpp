@@ -59,6 +59,9 @@ struct Plan {
     std::vector<Kill> kills;  // in order of `at`
     unsigned seed = 1;        // event order and in-flight losses
     int unacked_member = -1;  // this member contributes unacked = 1
+    // Whether the boards may learn that everyone decided (the `settle`
+    // event); without it every machine cleans up with messages.
+    bool settle = false;
 };
 
 std::string describe(const Plan &p) {
@@ -67,7 +70,7 @@ std::string describe(const Plan &p) {
     for (int g : p.gaps) s << g << ' ';
     s << "} kills={";
     for (const Kill &k : p.kills) s << k.victim << "@" << k.at << ' ';
-    s << "}";
+    s << "} settle=" << p.settle;
     return s.str();
 }
 
@@ -166,10 +169,13 @@ private:
         std::deque<wire::Message> stash;  // arrived before the instance started
         wire::Bits known;                 // failures learned
     };
-    enum class Kind { start, deliver, learn };
+    // flush: the board's timer sends a cleanup the machine held back;
+    // settle: the board learned from the participants' later messages that
+    // every one of them decided (possible once all did, dead ones included).
+    enum class Kind { start, deliver, learn, flush, settle };
     struct Event {
         Kind kind;
-        int a;  // start: member; deliver: sender; learn: learner
+        int a;  // start, flush, settle: member; deliver: sender; learn: learner
         int b;  // deliver: receiver; learn: the failed member
     };
 
@@ -199,6 +205,9 @@ private:
             if (!m.started) out.push_back({Kind::start, r, 0});
             for (int f = 0; f < n_; ++f)
                 if (at(f).dead && !wire::test(m.known, f)) out.push_back({Kind::learn, r, f});
+            if (m.machine && m.machine->owes_cleanup()) out.push_back({Kind::flush, r, 0});
+            if (plan_.settle && m.machine && m.machine->decided() && everyone_decided())
+                out.push_back({Kind::settle, r, 0});
         }
         for (const auto &[link, queue] : channels_)
             if (!queue.empty()) out.push_back({Kind::deliver, link.first, link.second});
@@ -210,7 +219,26 @@ private:
         case Kind::start: start(e.a); break;
         case Kind::learn: learn(e.a, e.b); break;
         case Kind::deliver: deliver(e.a, e.b); break;
+        case Kind::flush:
+            at(e.a).machine->flush_cleanup();
+            work(e.a);
+            break;
+        case Kind::settle:
+            at(e.a).machine->settled_everywhere();
+            work(e.a);
+            break;
         }
+    }
+
+    // Every member decided (with success), the dead ones included: only
+    // then can every participant have said so in a later message.
+    bool everyone_decided() const {
+        for (int r = 0; r < n_; ++r) {
+            const Member &m = at(r);
+            if (m.is_gap) continue;
+            if (!m.outcome->ready.load() || m.outcome->code != MPI_SUCCESS) return false;
+        }
+        return true;
     }
 
     void start(int r) {
@@ -347,6 +375,8 @@ TEST_CASE("failure-free: every member decides the AND of all contributions") {
             p.seed = seed;
             p.unacked_member = static_cast<int>(seed % static_cast<unsigned>(n));
             run_and_check(p);
+            p.settle = true;
+            run_and_check(p);
         }
 }
 
@@ -361,6 +391,7 @@ TEST_CASE("one failure at every point of the protocol, every victim") {
                     p.kills = {{victim, at}};
                     p.seed = seed * 7919u + static_cast<unsigned>(at);
                     p.unacked_member = (victim + 1) % n;
+                    p.settle = seed == 2;
                     run_and_check(p);
                 }
     }
@@ -380,6 +411,7 @@ TEST_CASE("two failures in every order, the second at several distances from the
                     p.n = n;
                     p.kills = {{order[0], at}, {order[1], at + d}};
                     p.seed = static_cast<unsigned>(1000 * at + 10 * d + order[0]);
+                    p.settle = d % 2 == 1;
                     run_and_check(p);
                 }
     }
@@ -398,6 +430,7 @@ TEST_CASE("everyone but one dies, in every order") {
                     for (size_t i = 0; i < order.size(); ++i)
                         p.kills.push_back({order[i], static_cast<int>(i) * spacing});
                     p.seed = seed + 100u * static_cast<unsigned>(spacing);
+                    p.settle = seed % 2 == 0;
                     run_and_check(p);
                 }
     }
@@ -437,6 +470,7 @@ TEST_CASE("random failure orders from printed seeds") {
             p.kills.push_back({order[static_cast<size_t>(k)], at});
         }
         p.unacked_member = std::uniform_int_distribution<int>(-1, p.n - 1)(rng);
+        p.settle = i % 2 == 1;
         run_and_check(p);
     }
 }

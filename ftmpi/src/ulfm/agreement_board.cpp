@@ -28,10 +28,14 @@ constexpr int agreement_tag = p2p::ft_tag_base + 0x10;
 constexpr size_t remembered_decisions = 16;
 // How long a decided machine holds back the done it owes (Machine::
 // owes_cleanup) waiting for the participants' next messages to say the
-// instance is decided everywhere. A program that agrees again within it
-// (a loop of agreements, strict collectives) sends no cleanup messages at
-// all; one that does not pays this much more lingering of the board.
+// instance is decided everywhere. A program that agrees again at once (a
+// loop of agreements, strict collectives) starts its next instance within
+// microseconds, and then sends no cleanup messages at all as long as that
+// instance's messages come within cleanup_delay. One that does something
+// else first has its dones sent after cleanup_idle_delay: meanwhile the
+// board's driver runs at every progress step of the program's MPI calls.
 constexpr auto cleanup_delay = std::chrono::milliseconds(1);
+constexpr auto cleanup_idle_delay = std::chrono::microseconds(50);
 }  // namespace
 
 class Board : public std::enable_shared_from_this<Board> {
@@ -88,13 +92,16 @@ private:
     // An instance counts as settled here once it was started and decided
     // here; started ones are tracked exactly, since threads may start a
     // communicator's instances out of order.
-    std::vector<uint32_t> peer_settled_;  // by participant: what its messages said
+    std::vector<uint32_t> peer_settled_;      // by participant: the settled its messages said
+    std::vector<uint32_t> said_all_settled_;  // by participant: the all_settled its messages said
+    std::vector<uint32_t> sent_settled_;      // by participant: the settled sent to it
     uint32_t all_settled_ = 0;
     uint32_t first_unstarted_ = 0;           // every instance below it was started here
     std::set<uint32_t> started_ahead_;       // started instances above first_unstarted_
     uint32_t ended_undecided_ = UINT32_MAX;  // lowest instance this process left undecided
-    bool cleanup_timing_ = false;            // some machine owes cleanup; it is sent at cleanup_due_
-    std::chrono::steady_clock::time_point cleanup_due_;
+    bool cleanup_timing_ = false;            // some machine owes cleanup since owing_since_
+    bool started_since_owing_ = false;       // and this process started an instance since
+    std::chrono::steady_clock::time_point owing_since_;
     // Sends in flight (request set) and free slots (MPI_REQUEST_NULL),
     // whose buffers are kept for the next messages.
     std::vector<Outgoing> sends_;
@@ -110,7 +117,11 @@ void Board::activate_locked(MPI_Comm comm) {
     parts_ = participants_of(comm);
     // The participants' numbering changes when the communicator is
     // recovered in place: what they said of themselves no longer applies.
-    if (parts_.worlds != worlds_) peer_settled_.assign(parts_.worlds.size(), 0);
+    if (parts_.worlds != worlds_) {
+        peer_settled_.assign(parts_.worlds.size(), 0);
+        said_all_settled_.assign(parts_.worlds.size(), 0);
+        sent_settled_.assign(parts_.worlds.size(), 0);
+    }
     worlds_ = parts_.worlds;
     n_ = static_cast<int>(worlds_.size());
     gaps_.assign(wire::words_for(n_), 0);
@@ -136,6 +147,7 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
     auto machine =
         std::make_unique<Machine>(instance, n_, parts_.me, gaps_, failed_now_locked(), contribution, outcome);
     if (instance >= next_instance_) next_instance_ = instance + 1;
+    started_since_owing_ = true;
     if (instance >= first_unstarted_) started_ahead_.insert(instance);
     while (!started_ahead_.empty() && *started_ahead_.begin() == first_unstarted_) {
         started_ahead_.erase(started_ahead_.begin());
@@ -227,11 +239,13 @@ void Board::work_locked() {
         const bool received = receive_locked();
         update_all_settled_locked();
         bool sent = false, owing = false;
-        const bool flush = cleanup_timing_ && std::chrono::steady_clock::now() >= cleanup_due_;
+        const bool flush = cleanup_timing_ &&
+            std::chrono::steady_clock::now() >=
+                owing_since_ + (started_since_owing_ ? std::chrono::microseconds(cleanup_delay) : cleanup_idle_delay);
         for (auto it = machines_.begin(); it != machines_.end();) {
             Machine &m = *it->second;
-            if (m.decided() && m.instance() < all_settled_) m.settled_everywhere();
             m.progress();
+            if (m.decided() && m.instance() < all_settled_) m.settled_everywhere(said_all_settled_, sent_settled_);
             if (flush) m.flush_cleanup();
             owing = owing || m.owes_cleanup();
             for (auto &[dest, msg] : m.outbox()) {
@@ -253,7 +267,8 @@ void Board::work_locked() {
             cleanup_timing_ = false;
         } else if (!cleanup_timing_ || flush) {
             cleanup_timing_ = true;
-            cleanup_due_ = std::chrono::steady_clock::now() + cleanup_delay;
+            started_since_owing_ = false;
+            owing_since_ = std::chrono::steady_clock::now();
         }
         if (!received && !sent) return;
     }
@@ -268,8 +283,9 @@ uint32_t Board::settled_here_locked() const {
 }
 
 void Board::note_settled_locked(const Message &m) {
-    uint32_t &said = peer_settled_[static_cast<size_t>(m.sender)];
-    said = std::max(said, m.settled);
+    const auto sender = static_cast<size_t>(m.sender);
+    peer_settled_[sender] = std::max(peer_settled_[sender], m.settled);
+    said_all_settled_[sender] = std::max(said_all_settled_[sender], m.all_settled);
     all_settled_ = std::max(all_settled_, m.all_settled);
 }
 
@@ -344,6 +360,7 @@ void Board::send_locked(int dest, Message &m) {
     Outgoing &out = *slot;
     m.settled = settled_here_locked();
     m.all_settled = all_settled_;
+    sent_settled_[static_cast<size_t>(dest)] = std::max(sent_settled_[static_cast<size_t>(dest)], m.settled);
     wire::encode(m, n_, out.ints);
     const Route to = route_to(comm_, parts_, dest);
     if (p2p::isend(out.ints.data(), static_cast<int>(out.ints.size()), MPI_INT, to.rank, agreement_tag, to.via,

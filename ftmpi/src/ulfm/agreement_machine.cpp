@@ -125,10 +125,36 @@ void Machine::flush_cleanup() {
         outbox_.emplace_back(parent_, message(Kind::done, *decided_));
 }
 
-void Machine::settled_everywhere() {
+void Machine::settled_everywhere(const std::vector<uint32_t> &said_all_settled,
+                                 const std::vector<uint32_t> &sent_settled) {
     // Every participant decided: nobody will ask this process anything
-    // about the instance again, so there is nothing left to wait for.
-    if (decided_) finished_ = true;
+    // about the instance again. But the processes of this epoch that wait
+    // for a message from it must get one, or learn the same news, since
+    // its board may not be there to answer once it is idle:
+    // * its parent waits for its done unless the parent said it knows;
+    // * a child waits for the commit of this epoch (sent once it collects
+    //   dones), and one that sent its done waits for its release;
+    // * a peer of an all-to-all epoch waits for its done unless this
+    //   process told it that it decided (the peer, decided too, then
+    //   learns the news itself); one that sent its done gets this one's.
+    const auto said = [&](int r) { return said_all_settled[static_cast<size_t>(r)] > instance_; };
+    const auto told = [&](int r) { return sent_settled[static_cast<size_t>(r)] > instance_; };
+    if (!decided_ || finished_) return;
+    if (parent_ >= 0 && !said(parent_)) return;
+    if (all_to_all_) {
+        if (phase_ != Phase::dones) return;
+        if (wire::count(got_done_) > 0) {
+            flush_cleanup();
+        } else if (!std::all_of(children_.begin(), children_.end(), told)) {
+            return;
+        }
+    } else if (!children_.empty()) {
+        if (phase_ != Phase::dones) return;
+        const Message release = message(Kind::release, *decided_);
+        for (size_t slot = 0; slot < children_.size(); ++slot)
+            if (wire::test(got_done_, static_cast<int>(slot))) outbox_.emplace_back(children_[slot], release);
+    }
+    finished_ = true;
 }
 
 void Machine::learn_failed(const Bits &failed) {
@@ -216,6 +242,9 @@ void Machine::receive(const Message &m) {
         // Sent only by a process that decided, with its decision.
         decide(m.value);
         if (slot >= 0) mark(got_done_, slot);
+        // A peer of an all-to-all epoch that sent its done waits for this
+        // process's: holding it back would only keep both waiting.
+        if (all_to_all_) flush_cleanup();
         break;
     case Kind::propose:
         if (m.sender == parent_) on_propose(m.value);

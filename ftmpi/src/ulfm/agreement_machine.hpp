@@ -46,8 +46,11 @@ public:
     bool owes_cleanup() const { return cleanup_owed_; }
     void flush_cleanup();
     // Every participant has decided this instance (the board learned it
-    // from the participants' messages): a decided machine finishes.
-    void settled_everywhere();
+    // from the participants' messages): a decided machine finishes, once
+    // nobody of its epoch waits for it. By participant: the highest
+    // all_settled each said to this process, the highest settled this
+    // process said to each.
+    void settled_everywhere(const std::vector<uint32_t> &said_all_settled, const std::vector<uint32_t> &sent_settled);
 
     // The messages to send, (destination, message); the board sends them
     // and clears the outbox (which keeps its room for the next ones).

@@ -43,7 +43,7 @@ public:
     // everyone that this one is decided everywhere at no cost
     // (settled_everywhere). The board sends it (flush_cleanup) when that
     // news is slow to come.
-    bool owes_cleanup() const { return cleanup_owed_; }
+    bool owes_cleanup() const { return cleanup_owed_ && !finished_; }
     void flush_cleanup();
     // Every participant has decided this instance (the board learned it
     // from the participants' messages): a decided machine finishes, once

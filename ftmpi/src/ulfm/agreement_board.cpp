@@ -148,10 +148,14 @@ std::shared_ptr<Outcome> Board::start(MPI_Comm comm, uint32_t instance, const Va
         std::make_unique<Machine>(instance, n_, parts_.me, gaps_, failed_now_locked(), contribution, outcome);
     if (instance >= next_instance_) next_instance_ = instance + 1;
     started_since_owing_ = true;
-    if (instance >= first_unstarted_) started_ahead_.insert(instance);
-    while (!started_ahead_.empty() && *started_ahead_.begin() == first_unstarted_) {
-        started_ahead_.erase(started_ahead_.begin());
-        ++first_unstarted_;
+    if (instance == first_unstarted_) {
+        ++first_unstarted_;  // the usual case: instances start in order
+        while (!started_ahead_.empty() && *started_ahead_.begin() == first_unstarted_) {
+            started_ahead_.erase(started_ahead_.begin());
+            ++first_unstarted_;
+        }
+    } else if (instance > first_unstarted_) {
+        started_ahead_.insert(instance);
     }
     machines_[instance] = std::move(machine);
     // Messages that came before this process started the instance.

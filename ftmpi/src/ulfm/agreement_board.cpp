@@ -44,7 +44,7 @@ public:
     void try_work() {
         std::unique_lock lk(mu_, std::try_to_lock);
         p2p::AdvancesDeferred no_reentry;  // an advance may be an agreement starting on this board
-        if (lk.owns_lock()) work_locked();
+        if (lk.owns_lock() && !quiet_locked()) work_locked();
     }
     bool driven() const { return driving_.load(std::memory_order_acquire); }
 
@@ -65,6 +65,8 @@ private:
     bool driver_step();
     bool go_idle_locked();
     void work_locked();
+    bool quiet_locked() const;
+    bool cleanup_due_locked() const;
     bool receive_locked();
     bool receive_from_locked(Listener &);
     bool cancel_receive_locked(Listener &);
@@ -109,6 +111,7 @@ private:
     std::atomic<bool> driving_{false};  // a driver request is alive (written under mu_)
     Message received_;                  // the message being handled (its vectors reused)
     uint64_t failure_epoch_seen_ = ~uint64_t{0};
+    uint64_t completions_seen_ = ~uint64_t{0};  // p2p::completions() at the last pass of work_locked
 };
 
 void Board::activate_locked(MPI_Comm comm) {
@@ -186,7 +189,7 @@ bool Board::driver_step() {
     std::unique_lock lk(mu_, std::try_to_lock);
     if (!lk.owns_lock()) return false;
     p2p::AdvancesDeferred no_reentry;
-    work_locked();
+    if (!quiet_locked()) work_locked();
     if (!go_idle_locked()) return false;
     driving_ = false;
     return true;
@@ -240,12 +243,11 @@ void Board::work_locked() {
             const Bits failed = failed_now_locked();
             for (auto &[id, m] : machines_) m->learn_failed(failed);
         }
+        completions_seen_ = p2p::completions();  // before looking: what completes from now on is news
         const bool received = receive_locked();
         update_all_settled_locked();
         bool sent = false, owing = false;
-        const bool flush = cleanup_timing_ &&
-            std::chrono::steady_clock::now() >=
-                owing_since_ + (started_since_owing_ ? std::chrono::microseconds(cleanup_delay) : cleanup_idle_delay);
+        const bool flush = cleanup_due_locked();
         for (auto it = machines_.begin(); it != machines_.end();) {
             Machine &m = *it->second;
             m.progress();
@@ -276,6 +278,24 @@ void Board::work_locked() {
         }
         if (!received && !sent) return;
     }
+}
+
+// Nothing for work_locked to do: since its last pass no request completed
+// (no message came in, no send left), no failure was declared, the
+// receives are posted and no held-back cleanup is due. The machines move
+// only on such news, so a waiting process polls for nearly nothing.
+bool Board::quiet_locked() const {
+    if (comm_ == MPI_COMM_NULL) return true;
+    if (p2p::completions() != completions_seen_ || p2p::failure_epoch() != failure_epoch_seen_) return false;
+    for (const Listener &l : listeners_)
+        if (l.receive == MPI_REQUEST_NULL) return false;
+    return !cleanup_due_locked();
+}
+
+bool Board::cleanup_due_locked() const {
+    if (!cleanup_timing_) return false;
+    const auto hold = started_since_owing_ ? std::chrono::microseconds(cleanup_delay) : cleanup_idle_delay;
+    return std::chrono::steady_clock::now() >= owing_since_ + hold;
 }
 
 // The lowest instance not both started and decided here.

@@ -1,5 +1,8 @@
 /* Latency of the ULFM recovery calls on a communicator
  * without failures (the cost a program pays at each check):
+ *   barrier MPI_Barrier on the same communicator, the same way: the
+ *           reference (one synchronization of every rank; an agreement
+ *           needs at least two)
  *   agree   MPIX_Comm_agree, back to back (per call, slowest rank)
  *   shrink  MPIX_Comm_shrink of a duplicate of MPI_COMM_WORLD (per call)
  *   revoke  rank 0 revokes a fresh duplicate while every other rank waits
@@ -31,6 +34,15 @@ int main(int argc, char **argv) {
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     int bad = 0;
+
+    for (int s = -1; s < samples; ++s) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = now();
+        for (int i = 0; i < k; ++i) bad |= MPI_Barrier(c) != MPI_SUCCESS;
+        double t = slowest(now() - t0);
+        if (s >= 0) v[s] = t / k * 1e6;
+    }
+    if (rank == 0) bench_report("barrier", size, 0, "us", v, samples);
 
     for (int s = -1; s < samples; ++s) {
         MPI_Barrier(MPI_COMM_WORLD);

@@ -6,7 +6,8 @@
 #              --comm-mode abort (FT off) and --comm-mode ulfm (FT on),
 #              alternating run by run, ROUNDS times; the ratio on/off of the
 #              medians (latency ratio > 1 = FT costs time)
-#   recovery   recovery_latency.c: MPIX_Comm_agree, _shrink, _revoke on 2, 4,
+#   recovery   recovery_latency.c: MPIX_Comm_agree, _shrink, _revoke (and
+#              MPI_Barrier as the reference) on 2, 4,
 #              8, 16 ranks
 #   detect     detect.c: kill -> MPIX_ERR_PROC_FAILED at the survivors, and
 #              MPIX_Comm_shrink after it; one kill per job, RUNS jobs

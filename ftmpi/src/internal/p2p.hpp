@@ -135,6 +135,12 @@ void progress(bool blocking_between = false);
 // Counts failures declared so far (any peer); changes whenever a process is
 // declared failed, so a waiting loop can notice a failure it does not wait on.
 uint64_t failure_epoch();
+// Grows whenever a pending request completes (any kind, any communicator;
+// one that completes within its own post may not count: its poster sees
+// it done). Read without the engine's lock: a poller that finds it and
+// failure_epoch() unchanged since its last look knows that none of its
+// pending requests completed meanwhile.
+uint64_t completions();
 // Returns once every failure declared so far has reached ftstate
 // (ft::on_failure): what an operation's MPIX_ERR_PROC_FAILED told the
 // program is then in the failure list that MPIX_Comm_failure_ack and

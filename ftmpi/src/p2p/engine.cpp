@@ -235,13 +235,23 @@ AdvancesDeferred::~AdvancesDeferred() {
 
 void Engine::run_advances(Lock &lk) {
     if (generalized_.empty() || advances_deferred > 0) return;
-    std::vector<MPI_Request> batch;
+    // This runs at every poll step: a few requests need no allocation.
+    constexpr size_t inline_batch = 8;
+    MPI_Request inline_requests[inline_batch];
+    std::vector<MPI_Request> more;
+    MPI_Request *batch = inline_requests;
+    if (generalized_.size() > inline_batch) {
+        more.resize(generalized_.size());
+        batch = more.data();
+    }
+    size_t count = 0;
     for (MPI_Request r : generalized_)
         if (!r->advancing && !r->complete) {
             r->advancing = true;
-            batch.push_back(r);
+            batch[count++] = r;
         }
-    for (MPI_Request r : batch) {
+    for (size_t i = 0; i < count; ++i) {
+        MPI_Request r = batch[i];
         MPI_Status st{};
         st.MPI_SOURCE = MPI_ANY_SOURCE;
         st.MPI_TAG = MPI_ANY_TAG;

@@ -146,6 +146,8 @@ public:
     // Declared failures so far; and the number already reported to
     // ft::on_failure (waiters that ask ftstate about a failure wait on this one).
     uint64_t failure_epoch() const { return failures_.failure_epoch(); }
+    // Requests completed so far (p2p::completions).
+    uint64_t completions() const { return completions_.load(std::memory_order_acquire); }
     uint64_t reported_epoch() const { return failures_.reported_epoch(); }
     void settle_reports();  // p2p::settle_failure_reports
     bool said_bye(int world);
@@ -268,6 +270,7 @@ private:
     ProgressTurn turn_;
     FailureRecord failures_;
     std::vector<MPI_Request> generalized_;
+    std::atomic<uint64_t> completions_{0};  // finish() calls, read without the lock
 
     // Buffered sends: the process's buffer, and the one a send from comm uses.
     std::shared_ptr<BsendBuffer> process_bsend_ = std::make_shared<BsendBuffer>();

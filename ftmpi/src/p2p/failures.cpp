@@ -197,6 +197,10 @@ uint64_t failure_epoch() {
     return Engine::get().failure_epoch();
 }
 
+uint64_t completions() {
+    return Engine::get().completions();
+}
+
 void settle_failure_reports() {
     Engine::get().settle_reports();
 }

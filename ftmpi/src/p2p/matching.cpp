@@ -57,6 +57,7 @@ void Engine::finish(MPI_Request r, int error) {
     if (r->complete) return;
     r->status.MPI_ERROR = error;
     r->complete = true;
+    completions_.fetch_add(1, std::memory_order_release);
     match_.forget_id(r);
     if (r->comm_held) {
         r->comm_held = false;

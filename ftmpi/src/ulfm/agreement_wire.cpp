@@ -46,7 +46,7 @@ void combine(Value &into, const Value &from) {
 }
 
 namespace {
-// Layout: kind, instance, sender, ballot[W], value (flag, unacked, failed[W],
+// Layout: kind, instance, sender, settled, all_settled, ballot[W], value (flag, unacked, failed[W],
 // acked[W]), carried, carried_ballot[W], carried_value (the same as value).
 void put_bits(std::vector<int32_t> &out, const Bits &b) {
     for (uint32_t w : b) out.push_back(static_cast<int32_t>(w));
@@ -70,21 +70,28 @@ void get_value(const int32_t *&p, size_t words, Value &v) {
 }  // namespace
 
 size_t message_ints(int n) {
-    return 8 + 6 * words_for(n);
+    return 10 + 6 * words_for(n);
 }
 
 std::vector<int32_t> encode(const Message &m, int n) {
     std::vector<int32_t> out;
+    encode(m, n, out);
+    return out;
+}
+
+void encode(const Message &m, int n, std::vector<int32_t> &out) {
+    out.clear();
     out.reserve(message_ints(n));
     out.push_back(static_cast<int32_t>(m.kind));
     out.push_back(static_cast<int32_t>(m.instance));
     out.push_back(m.sender);
+    out.push_back(static_cast<int32_t>(m.settled));
+    out.push_back(static_cast<int32_t>(m.all_settled));
     put_bits(out, m.ballot);
     put_value(out, m.value, words_for(n));
     out.push_back(static_cast<int32_t>(m.carried));
     put_bits(out, m.carried_ballot);
     put_value(out, m.carried_value, words_for(n));
-    return out;
 }
 
 bool decode(const int32_t *ints, size_t count, int n, Message &out) {
@@ -96,6 +103,8 @@ bool decode(const int32_t *ints, size_t count, int n, Message &out) {
     out.kind = static_cast<Kind>(kind);
     out.instance = static_cast<uint32_t>(*p++);
     out.sender = *p++;
+    out.settled = static_cast<uint32_t>(*p++);
+    out.all_settled = static_cast<uint32_t>(*p++);
     if (out.sender < 0 || out.sender >= n) return false;
     get_bits(p, words, out.ballot);
     get_value(p, words, out.value);

@@ -7,13 +7,54 @@
 // grows, so its epochs only move up in that order.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace ftmpi::ulfm::wire {
 
-using Bits = std::vector<uint32_t>;
+// A bitmap of members, 32 to a word. Up to inline_words words (128
+// members) it lives inside the object: every message, value and ballot
+// holds a few of these, and an agreement copies them at each step, so
+// they must not cost an allocation each on the communicators most
+// programs run.
+class Bits {
+public:
+    Bits() = default;
+    Bits(size_t words, uint32_t value) { assign(words, value); }
+
+    void assign(size_t words, uint32_t value) {
+        size_ = words;
+        if (words <= inline_words) {
+            large_.clear();
+            std::fill_n(small_.begin(), words, value);
+        } else {
+            large_.assign(words, value);
+        }
+    }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    uint32_t *data() { return size_ <= inline_words ? small_.data() : large_.data(); }
+    const uint32_t *data() const { return size_ <= inline_words ? small_.data() : large_.data(); }
+    uint32_t &operator[](size_t i) { return data()[i]; }
+    uint32_t operator[](size_t i) const { return data()[i]; }
+    const uint32_t *begin() const { return data(); }
+    const uint32_t *end() const { return data() + size_; }
+
+    friend bool operator==(const Bits &a, const Bits &b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+    // Word by word, as std::vector's order (ballot_less relies on it).
+    friend bool operator<(const Bits &a, const Bits &b) {
+        return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    }
+
+private:
+    static constexpr size_t inline_words = 4;
+    std::array<uint32_t, inline_words> small_{};
+    std::vector<uint32_t> large_;  // used above inline_words
+    size_t size_ = 0;
+};
 
 inline size_t words_for(int n) {
     return (static_cast<size_t>(n) + 31) / 32;
@@ -62,10 +103,18 @@ struct Message {
     Carried carried = Carried::nothing;
     Bits carried_ballot;
     Value carried_value;
+    // Filled in by the board as the message leaves, for the board that
+    // receives it (the machines do not read them): every instance below
+    // `settled` is decided at the sender, and the sender knows that every
+    // instance below `all_settled` is decided at every participant.
+    uint32_t settled = 0;
+    uint32_t all_settled = 0;
 };
 
 // Every message of an n-member communicator has the same size.
 size_t message_ints(int n);
+// Into `out` (its old content replaced; its capacity reused).
+void encode(const Message &, int n, std::vector<int32_t> &out);
 std::vector<int32_t> encode(const Message &, int n);
 // False for a message that does not fit this communicator (size, kind).
 bool decode(const int32_t *ints, size_t count, int n, Message &out);

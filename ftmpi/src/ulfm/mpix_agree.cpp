@@ -49,12 +49,13 @@ bool unacknowledged_somewhere(const ft::Agreement &decided) {
 
 // The decided flag is written even with MPIX_ERR_PROC_FAILED (it is still the
 // agreed AND); the code says some failure was not acknowledged somewhere.
+int write_flag(int *flag, int code, const ft::Agreement &decided) {
+    if (code != MPI_SUCCESS) return code;
+    *flag = static_cast<int>(decided.flag);
+    return unacknowledged_somewhere(decided) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+}
 ulfm::OnDecided write_flag_to(int *flag) {
-    return [flag](int code, const ft::Agreement &decided) {
-        if (code != MPI_SUCCESS) return code;
-        *flag = static_cast<int>(decided.flag);
-        return unacknowledged_somewhere(decided) ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
-    };
+    return [flag](int code, const ft::Agreement &decided) { return write_flag(flag, code, decided); };
 }
 
 // The intercommunicator form: one agreement per side (side 0 holds
@@ -113,12 +114,12 @@ extern "C" int MPIX_Comm_agree(MPI_Comm comm, int *flag) {
         if (comm->inter) {
             err = start_inter_agreement(comm, flag, &r);
         } else {
-            auto write_flag = write_flag_to(flag);
+            // Two pointers: the callback fits in the std::function, no allocation.
             err = ulfm::start_agreement(
                 comm, contribution_of(comm, *flag),
-                [write_flag, &agreed_failed](int code, const ft::Agreement &decided) {
+                [flag, &agreed_failed](int code, const ft::Agreement &decided) {
                     if (code == MPI_SUCCESS) agreed_failed = decided.failed;
-                    return write_flag(code, decided);
+                    return write_flag(flag, code, decided);
                 },
                 &r);
         }

@@ -59,6 +59,11 @@ struct Plan {
     std::vector<Kill> kills;  // in order of `at`
     unsigned seed = 1;        // event order and in-flight losses
     int unacked_member = -1;  // this member contributes unacked = 1
+    // Whether members send messages of a later instance (the `ping`
+    // event), from which boards learn who decided, as when the program
+    // agrees again; without them boards learn it only from the instance's
+    // own messages, and machines mostly clean up with messages.
+    bool settle = false;
 };
 
 std::string describe(const Plan &p) {
@@ -67,7 +72,7 @@ std::string describe(const Plan &p) {
     for (int g : p.gaps) s << g << ' ';
     s << "} kills={";
     for (const Kill &k : p.kills) s << k.victim << "@" << k.at << ' ';
-    s << "}";
+    s << "} settle=" << p.settle;
     return s.str();
 }
 
@@ -83,6 +88,9 @@ public:
             m.is_gap = wire::test(gaps_, r);
             m.known.assign(words_, 0);
             m.outcome = std::make_shared<Outcome>();
+            m.peer_decided.assign(static_cast<size_t>(n_), false);
+            m.said_all_settled.assign(static_cast<size_t>(n_), 0);
+            m.sent_settled.assign(static_cast<size_t>(n_), 0);
         }
     }
 
@@ -159,18 +167,29 @@ private:
         bool is_gap = false;
         bool dead = false;
         bool started = false;
-        bool forgotten = false;               // the board dropped the machine
-        std::optional<wire::Value> decision;  // kept for `released` answers
+        bool forgotten = false;  // the board dropped the machine
+        // It was dropped because everyone decided (settled_everywhere).
+        bool settled = false;
+        // What its board learned from the messages' settled/all_settled
+        // fields: which members decided, and whether all did.
+        std::vector<bool> peer_decided;
+        bool all_decided = false;
+        std::vector<uint32_t> said_all_settled;  // by member: the highest all_settled it sent here
+        std::vector<uint32_t> sent_settled;      // by member: the highest settled sent to it
+        std::optional<wire::Value> decision;     // kept for `released` answers
         std::unique_ptr<Machine> machine;
         std::shared_ptr<Outcome> outcome;
         std::deque<wire::Message> stash;  // arrived before the instance started
         wire::Bits known;                 // failures learned
     };
-    enum class Kind { start, deliver, learn };
+    // flush: the board's timer sends a cleanup the machine held back;
+    // ping: a message of a later instance from a to b, which b's board
+    // reads for its settled/all_settled fields only.
+    enum class Kind { start, deliver, learn, flush, ping };
     struct Event {
         Kind kind;
-        int a;  // start: member; deliver: sender; learn: learner
-        int b;  // deliver: receiver; learn: the failed member
+        int a;  // start, flush: member; deliver, ping: sender; learn: learner
+        int b;  // deliver, ping: receiver; learn: the failed member
     };
 
     Member &at(int r) { return members_[static_cast<size_t>(r)]; }
@@ -199,6 +218,12 @@ private:
             if (!m.started) out.push_back({Kind::start, r, 0});
             for (int f = 0; f < n_; ++f)
                 if (at(f).dead && !wire::test(m.known, f)) out.push_back({Kind::learn, r, f});
+            if (m.machine && m.machine->owes_cleanup()) out.push_back({Kind::flush, r, 0});
+            if (plan_.settle && decided_here(r))
+                for (int to = 0; to < n_; ++to)
+                    if (to != r && !at(to).is_gap && !at(to).dead &&
+                        (!at(to).peer_decided[static_cast<size_t>(r)] || (m.all_decided && !at(to).all_decided)))
+                        out.push_back({Kind::ping, r, to});
         }
         for (const auto &[link, queue] : channels_)
             if (!queue.empty()) out.push_back({Kind::deliver, link.first, link.second});
@@ -210,7 +235,36 @@ private:
         case Kind::start: start(e.a); break;
         case Kind::learn: learn(e.a, e.b); break;
         case Kind::deliver: deliver(e.a, e.b); break;
+        case Kind::flush:
+            at(e.a).machine->flush_cleanup();
+            work(e.a);
+            break;
+        case Kind::ping:
+            at(e.a).sent_settled[static_cast<size_t>(e.b)] = settled_field(e.a);
+            learn_settled(e.b, e.a, settled_field(e.a), all_settled_field(e.a));
+            work(e.b);
+            break;
         }
+    }
+
+    bool decided_here(int r) const {
+        const Member &m = at(r);
+        return m.outcome->ready.load() && m.outcome->code == MPI_SUCCESS;
+    }
+    // The fields the board fills in as a message leaves member r.
+    uint32_t settled_field(int r) const { return decided_here(r) ? kInstance + 1 : kInstance; }
+    uint32_t all_settled_field(int r) const { return at(r).all_decided ? kInstance + 1 : 0; }
+    // What the board of `to` does with them (agreement_board.cpp).
+    void learn_settled(int to, int from, uint32_t settled, uint32_t all_settled) {
+        Member &m = at(to);
+        uint32_t &said = m.said_all_settled[static_cast<size_t>(from)];
+        said = std::max(said, all_settled);
+        if (settled > kInstance) m.peer_decided[static_cast<size_t>(from)] = true;
+        if (all_settled > kInstance) m.all_decided = true;
+        if (!decided_here(to)) return;
+        for (int r = 0; r < n_; ++r)
+            if (r != to && !at(r).is_gap && !m.peer_decided[static_cast<size_t>(r)]) return;
+        m.all_decided = true;
     }
 
     void start(int r) {
@@ -243,6 +297,7 @@ private:
         wire::Message msg;
         REQUIRE(wire::decode(ints.data(), ints.size(), n_, msg));
         REQUIRE(msg.sender == from);
+        learn_settled(to, from, msg.settled, msg.all_settled);
         if (!m.started) {
             m.stash.push_back(std::move(msg));
             return;
@@ -252,8 +307,15 @@ private:
             work(to);
             return;
         }
-        // Forgotten: answer a late message with the decision, as the board does.
+        // Forgotten: answer a late message with the decision, as the board
+        // does while it is active. A member that forgot the instance
+        // because everyone decided, in a run without failures and without
+        // later instances (pings), has an idle board: nobody may be left
+        // waiting for its answer. (After failures a board may linger until
+        // such answers come, which README.md accepts; with later instances
+        // the board is active for them.)
         if (!m.decision || msg.kind == wire::Kind::released || msg.kind == wire::Kind::release) return;
+        if (m.settled && plan_.kills.empty() && !plan_.settle) return;
         wire::Message answer;
         answer.kind = wire::Kind::released;
         answer.instance = msg.instance;
@@ -271,8 +333,12 @@ private:
         Member &m = at(r);
         if (!m.machine) return;
         m.machine->progress();
-        for (auto &[dest, msg] : m.machine->take_outbox()) send(r, dest, msg);
+        const bool settle = m.machine->decided() && m.all_decided;
+        if (settle) m.machine->settled_everywhere(m.said_all_settled, m.sent_settled);
+        for (const auto &[dest, msg] : m.machine->outbox()) send(r, dest, msg);
+        m.machine->clear_outbox();
         if (m.machine->finished()) {
+            m.settled = settle;
             if (m.machine->decided()) m.decision = m.machine->decision();
             m.machine.reset();
             m.forgotten = true;
@@ -284,7 +350,12 @@ private:
         REQUIRE(to < n_);
         REQUIRE_MESSAGE(!at(to).is_gap, "a message to gap ", to);
         if (at(to).dead && wire::test(at(from).known, to)) return;  // isend to a known-failed peer fails
-        channels_[{from, to}].push_back(wire::encode(msg, n_));
+        wire::Message out = msg;
+        out.settled = settled_field(from);
+        out.all_settled = all_settled_field(from);
+        uint32_t &sent = at(from).sent_settled[static_cast<size_t>(to)];
+        sent = std::max(sent, out.settled);
+        channels_[{from, to}].push_back(wire::encode(out, n_));
     }
 
     void kill(int victim) {
@@ -346,6 +417,8 @@ TEST_CASE("failure-free: every member decides the AND of all contributions") {
             p.seed = seed;
             p.unacked_member = static_cast<int>(seed % static_cast<unsigned>(n));
             run_and_check(p);
+            p.settle = true;
+            run_and_check(p);
         }
 }
 
@@ -360,6 +433,7 @@ TEST_CASE("one failure at every point of the protocol, every victim") {
                     p.kills = {{victim, at}};
                     p.seed = seed * 7919u + static_cast<unsigned>(at);
                     p.unacked_member = (victim + 1) % n;
+                    p.settle = seed == 2;
                     run_and_check(p);
                 }
     }
@@ -379,6 +453,7 @@ TEST_CASE("two failures in every order, the second at several distances from the
                     p.n = n;
                     p.kills = {{order[0], at}, {order[1], at + d}};
                     p.seed = static_cast<unsigned>(1000 * at + 10 * d + order[0]);
+                    p.settle = d % 2 == 1;
                     run_and_check(p);
                 }
     }
@@ -397,6 +472,7 @@ TEST_CASE("everyone but one dies, in every order") {
                     for (size_t i = 0; i < order.size(); ++i)
                         p.kills.push_back({order[i], static_cast<int>(i) * spacing});
                     p.seed = seed + 100u * static_cast<unsigned>(spacing);
+                    p.settle = seed % 2 == 0;
                     run_and_check(p);
                 }
     }
@@ -436,6 +512,7 @@ TEST_CASE("random failure orders from printed seeds") {
             p.kills.push_back({order[static_cast<size_t>(k)], at});
         }
         p.unacked_member = std::uniform_int_distribution<int>(-1, p.n - 1)(rng);
+        p.settle = i % 2 == 1;
         run_and_check(p);
     }
 }

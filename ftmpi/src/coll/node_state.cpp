@@ -62,9 +62,13 @@ bool reaches_all_through_memory(MPI_Comm comm) {
     return true;
 }
 
+// p2p's record first: it is what p2p's failure count counts, and ftstate
+// hears of a failure only after p2p declared it (a wait that looked only
+// at ftstate when the count moved could miss the failure for good).
+// ftstate also knows members replaced since comm was made (REBUILD).
 bool any_member_failed(MPI_Comm comm) {
     for (int world : comm->group->world)
-        if (ft::member_failed(comm, world)) return true;
+        if (p2p::is_failed(world) || ft::member_failed(comm, world)) return true;
     return false;
 }
 

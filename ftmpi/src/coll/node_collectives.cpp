@@ -89,12 +89,12 @@ private:
 // use one, a member is known failed, comm is revoked). Every member
 // finishes the call, also after an error, so nobody waits for its slot.
 template <class Body>
-std::optional<int> through_segment(MPI_Comm comm, Body &&body) {
+std::optional<int> through_segment(MPI_Comm comm, size_t slot_bytes, Body &&body) {
     uint64_t epoch = 0;
     int err = MPI_SUCCESS;
     State *state = enter(comm, &epoch, &err);
     if (state == nullptr) return err == MPI_SUCCESS ? std::nullopt : std::optional<int>(err);
-    Call call(comm, *state, epoch);
+    Call call(comm, *state, epoch, slot_bytes);
     const int rc = body(call);
     call.finish();
     return rc;
@@ -105,13 +105,12 @@ std::optional<int> through_segment(MPI_Comm comm, Body &&body) {
 int combine(Call &call, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, size_t bytes) {
     const int last = call.members() - 1;
     if (int e = call.await_data(last); e != MPI_SUCCESS) return e;
-    if (int e = unpack(call.segment().data(last, call.number()), bytes, recvbuf, count, type); e != MPI_SUCCESS)
-        return e;
+    if (int e = unpack(call.data(last), bytes, recvbuf, count, type); e != MPI_SUCCESS) return e;
     Operand operand(count, type);
     for (int m = last - 1; m >= 0; --m) {
         if (int e = call.await_data(m); e != MPI_SUCCESS) return e;
         int err = MPI_SUCCESS;
-        const void *in = operand.from(call.segment().data(m, call.number()), bytes, &err);
+        const void *in = operand.from(call.data(m), bytes, &err);
         if (err == MPI_SUCCESS) err = op::apply(op, in, recvbuf, count, type);
         if (err != MPI_SUCCESS) return err;
     }
@@ -121,8 +120,7 @@ int combine(Call &call, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, 
 // Copies this member's contribution in and publishes it.
 int contribute(Call &call, const void *buf, int count, MPI_Datatype type, size_t bytes) {
     if (int e = call.await_slot_free(); e != MPI_SUCCESS) return e;
-    if (int e = pack(buf, count, type, call.segment().data(call.me(), call.number()), bytes); e != MPI_SUCCESS)
-        return e;
+    if (int e = pack(buf, count, type, call.data(call.me()), bytes); e != MPI_SUCCESS) return e;
     call.publish();
     return MPI_SUCCESS;
 }
@@ -147,8 +145,7 @@ int collect(Call &call, void *recvbuf, int rcount, MPI_Datatype rtype, size_t bl
     for (int m = 0; m < call.members(); ++m) {
         if (m == skip) continue;
         if (int e = call.await_data(m); e != MPI_SUCCESS) return e;
-        if (int e = unpack(call.segment().data(m, call.number()), block, element(recvbuf, MPI_Aint{m} * rcount, rtype),
-                           rcount, rtype);
+        if (int e = unpack(call.data(m), block, element(recvbuf, MPI_Aint{m} * rcount, rtype), rcount, rtype);
             e != MPI_SUCCESS)
             return e;
     }
@@ -159,7 +156,7 @@ int collect(Call &call, void *recvbuf, int rcount, MPI_Datatype rtype, size_t bl
 
 std::optional<int> barrier(MPI_Comm comm) {
     if (!picked<BarrierAlgorithm>(Collective::barrier, comm, 0)) return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, 0, [&](Call &call) {
         call.arrive();
         for (int m = 0; m < call.members(); ++m)
             if (m != call.me())
@@ -171,10 +168,10 @@ std::optional<int> barrier(MPI_Comm comm) {
 std::optional<int> bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<BcastAlgorithm>(Collective::bcast, comm, bytes)) return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, bytes, [&](Call &call) {
         if (call.me() == root) return contribute(call, buf, count, type, bytes);
         if (int e = call.await_data(root); e != MPI_SUCCESS) return e;
-        return unpack(call.segment().data(root, call.number()), bytes, buf, count, type);
+        return unpack(call.data(root), bytes, buf, count, type);
     });
 }
 
@@ -182,7 +179,7 @@ std::optional<int> reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
                           MPI_Comm comm) {
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<ReduceAlgorithm>(Collective::reduce, comm, bytes)) return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, bytes, [&](Call &call) {
         const bool at_root = call.me() == root;
         int rc = contribute(call, at_root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
         if (rc == MPI_SUCCESS && at_root) rc = combine(call, recvbuf, count, type, op, bytes);
@@ -194,7 +191,7 @@ std::optional<int> allreduce(const void *sendbuf, void *recvbuf, int count, MPI_
                              MPI_Comm comm) {
     const size_t bytes = data_bytes(count, type);
     if (bytes == 0 || !picked<AllreduceAlgorithm>(Collective::allreduce, comm, bytes)) return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, bytes, [&](Call &call) {
         int rc = contribute(call, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, bytes);
         if (rc == MPI_SUCCESS) rc = combine(call, recvbuf, count, type, op, bytes);
         return rc;
@@ -206,7 +203,7 @@ std::optional<int> gather(const void *sendbuf, int scount, MPI_Datatype stype, v
     const bool at_root = comm->rank == root;
     const size_t block = at_root ? data_bytes(rcount, rtype) : data_bytes(scount, stype);
     if (block == 0 || !picked<RootedAlgorithm>(Collective::gather, comm, block)) return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, block, [&](Call &call) {
         if (!at_root) return contribute(call, sendbuf, scount, stype, block);
         if (sendbuf != MPI_IN_PLACE)
             if (int e = copy(sendbuf, scount, stype, element(recvbuf, MPI_Aint{root} * rcount, rtype), rcount, rtype);
@@ -220,7 +217,7 @@ std::optional<int> allgather(const void *sendbuf, int scount, MPI_Datatype stype
                              MPI_Datatype rtype, MPI_Comm comm) {
     const size_t block = data_bytes(rcount, rtype);
     if (block == 0 || !picked<AllgatherAlgorithm>(Collective::allgather, comm, block)) return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, block, [&](Call &call) {
         const bool in_place = sendbuf == MPI_IN_PLACE;
         const int rc = in_place
             ? contribute(call, element(recvbuf, MPI_Aint{call.me()} * rcount, rtype), rcount, rtype, block)
@@ -235,16 +232,13 @@ std::optional<int> scatter(const void *sendbuf, int scount, MPI_Datatype stype, 
     const size_t block = at_root ? data_bytes(scount, stype) : data_bytes(rcount, rtype);
     if (block == 0 || !blocks_fit(comm, block) || !picked<RootedAlgorithm>(Collective::scatter, comm, block))
         return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, block * static_cast<size_t>(comm->size), [&](Call &call) {
         if (!at_root) {
             if (int e = call.await_data(root); e != MPI_SUCCESS) return e;
-            return unpack(call.segment().data(root, call.number()) + static_cast<size_t>(call.me()) * block, block,
-                          recvbuf, rcount, rtype);
+            return unpack(call.data(root) + static_cast<size_t>(call.me()) * block, block, recvbuf, rcount, rtype);
         }
         if (int e = call.await_slot_free(); e != MPI_SUCCESS) return e;
-        if (int e =
-                pack_blocks(sendbuf, scount, stype, call.members(), call.segment().data(root, call.number()), block);
-            e != MPI_SUCCESS)
+        if (int e = pack_blocks(sendbuf, scount, stype, call.members(), call.data(root), block); e != MPI_SUCCESS)
             return e;
         call.publish();
         if (recvbuf == MPI_IN_PLACE) return MPI_SUCCESS;
@@ -257,9 +251,9 @@ std::optional<int> alltoall(const void *sendbuf, int scount, MPI_Datatype stype,
     const size_t block = data_bytes(rcount, rtype);
     if (block == 0 || !blocks_fit(comm, block) || !picked<AlltoallAlgorithm>(Collective::alltoall, comm, block))
         return std::nullopt;
-    return through_segment(comm, [&](Call &call) {
+    return through_segment(comm, block * static_cast<size_t>(comm->size), [&](Call &call) {
         if (int e = call.await_slot_free(); e != MPI_SUCCESS) return e;
-        char *slot = call.segment().data(call.me(), call.number());
+        char *slot = call.data(call.me());
         const int rc = sendbuf == MPI_IN_PLACE ? pack_blocks(recvbuf, rcount, rtype, call.members(), slot, block)
                                                : pack_blocks(sendbuf, scount, stype, call.members(), slot, block);
         if (rc != MPI_SUCCESS) return rc;
@@ -267,8 +261,8 @@ std::optional<int> alltoall(const void *sendbuf, int scount, MPI_Datatype stype,
         const size_t mine = static_cast<size_t>(call.me()) * block;
         for (int m = 0; m < call.members(); ++m) {
             if (int e = call.await_data(m); e != MPI_SUCCESS) return e;
-            if (int e = unpack(call.segment().data(m, call.number()) + mine, block,
-                               element(recvbuf, MPI_Aint{m} * rcount, rtype), rcount, rtype);
+            if (int e =
+                    unpack(call.data(m) + mine, block, element(recvbuf, MPI_Aint{m} * rcount, rtype), rcount, rtype);
                 e != MPI_SUCCESS)
                 return e;
         }

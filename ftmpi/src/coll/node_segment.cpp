@@ -29,7 +29,7 @@ size_t slot_stride_for(size_t buffer_bytes) {
 }
 
 size_t stride_for(size_t buffer_bytes) {
-    return sizeof(MemberBlock) + slots * slot_stride_for(buffer_bytes);
+    return sizeof(MemberBlock) + short_slots * line + long_slots * slot_stride_for(buffer_bytes);
 }
 
 size_t total_for(int members, size_t buffer_bytes) {

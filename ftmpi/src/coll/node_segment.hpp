@@ -2,14 +2,16 @@
 // this host: what the shared-memory collectives (node.hpp) read and write
 // instead of sending messages.
 //
-// Layout: a header line, a line of waiting words, then one block per
-// member: a line it writes when it arrives at a barrier, a line it writes
-// when it has finished a collective, and `slots` data slots. Collective n
-// uses slot n % slots, so a member can run that many collectives ahead of
-// the slowest reader before it waits. A slot starts with its sequence word,
-// the number of the collective whose data it holds, and the data follows
-// on the same line: a short message and the word saying it is there cross
-// between cores together.
+// Layout: a header line, then one block per member: a line it writes when
+// it arrives at a barrier, a line it writes when it has finished a
+// collective, a line with its bell, then two rings of data slots: 16 short
+// slots of one cache line (up to 48 bytes of data) and 4 long ones (up to
+// the segment's capacity). A collective whose data fits a short slot uses
+// short slot n % 16, any other long slot n % 4, so a member can run 15 (3)
+// collectives ahead of the slowest reader before it waits for its slot. A
+// slot starts with its sequence word, the number of the collective whose
+// data it holds, and the data follows on the same line: a short message
+// and the word saying it is there cross between cores together.
 // Everything shared is a plain integer accessed through std::atomic_ref: no
 // C++ object lives in the mapping, so processes built alike agree on it.
 //
@@ -34,10 +36,20 @@
 
 namespace ftmpi::coll::node {
 
-constexpr uint64_t segment_magic = 0x324c4c4f43504d46ull;  // "FMPCOLL2" in memory order
+constexpr uint64_t segment_magic = 0x334c4c4f43504d46ull;  // "FMPCOLL3" in memory order
 constexpr size_t line = 64;
-constexpr size_t slots = 4;
 constexpr size_t slot_data_offset = 16;  // after the sequence word, aligned for any element type
+constexpr size_t short_slots = 16;
+constexpr size_t short_slot_bytes = line - slot_data_offset;  // data bytes of a short slot
+constexpr size_t long_slots = 4;
+
+// Which ring a collective's slots are in: short slots for data of up to
+// short_slot_bytes, long ones for more.
+struct Ring {
+    bool is_short;
+    static Ring for_bytes(size_t bytes) { return {bytes <= short_slot_bytes}; }
+    size_t depth() const { return is_short ? short_slots : long_slots; }
+};
 
 struct alignas(line) Header {
     uint64_t magic;
@@ -99,9 +111,9 @@ public:
     MemberBlock &member(int m) const {
         return *reinterpret_cast<MemberBlock *>(base_ + sizeof(Header) + static_cast<size_t>(m) * header()->stride);
     }
-    // Member m's slot for collective n: its sequence word and its data.
-    uint64_t &sequence(int m, uint64_t n) const { return *reinterpret_cast<uint64_t *>(slot(m, n)); }
-    char *data(int m, uint64_t n) const { return slot(m, n) + slot_data_offset; }
+    // Member m's slot for collective n in `ring`: its sequence word and its data.
+    uint64_t &sequence(int m, uint64_t n, Ring ring) const { return *reinterpret_cast<uint64_t *>(slot(m, n, ring)); }
+    char *data(int m, uint64_t n, Ring ring) const { return slot(m, n, ring) + slot_data_offset; }
 
     // After member m published, arrived or finished: wakes those that sleep
     // on it, if any.
@@ -115,8 +127,10 @@ public:
 
 private:
     Header *header() const { return reinterpret_cast<Header *>(base_); }
-    char *slot(int m, uint64_t n) const {
-        return reinterpret_cast<char *>(&member(m)) + sizeof(MemberBlock) + (n % slots) * header()->slot_stride;
+    char *slot(int m, uint64_t n, Ring ring) const {
+        char *rings = reinterpret_cast<char *>(&member(m)) + sizeof(MemberBlock);
+        if (ring.is_short) return rings + (n % short_slots) * line;
+        return rings + short_slots * line + (n % long_slots) * header()->slot_stride;
     }
     void unmap();
 

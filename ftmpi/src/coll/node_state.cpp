@@ -171,9 +171,9 @@ void forget(MPI_Comm comm) {
     comm->coll_node.reset();
 }
 
-Call::Call(MPI_Comm comm, State &state, uint64_t epoch)
-    : comm_(comm), segment_(state.segment), n_(++state.last), me_(comm->rank), members_(comm->size),
-      failures_seen_(epoch) {
+Call::Call(MPI_Comm comm, State &state, uint64_t epoch, size_t slot_bytes)
+    : comm_(comm), segment_(state.segment), n_(++state.last), ring_(Ring::for_bytes(slot_bytes)), me_(comm->rank),
+      members_(comm->size), failures_seen_(epoch) {
     next_tag(comm);  // keeps the collective sequence of the schedules in step
 }
 
@@ -224,16 +224,17 @@ int Call::await_arrived(int m) {
 }
 
 int Call::await_data(int m) {
-    uint64_t &word = segment_.sequence(m, n_);
+    uint64_t &word = segment_.sequence(m, n_, ring_);
     return wait(m, [&] { return load_acquire(word) >= n_; });
 }
 
 int Call::await_slot_free() {
-    if (n_ <= slots) return MPI_SUCCESS;
+    const uint64_t depth = ring_.depth();
+    if (n_ <= depth) return MPI_SUCCESS;
     for (int m = 0; m < members_; ++m) {
         if (m == me_) continue;
         uint64_t &word = segment_.member(m).finished;
-        if (int e = wait(m, [&] { return load_acquire(word) >= n_ - slots; }); e != MPI_SUCCESS) return e;
+        if (int e = wait(m, [&] { return load_acquire(word) >= n_ - depth; }); e != MPI_SUCCESS) return e;
     }
     return MPI_SUCCESS;
 }
@@ -244,7 +245,7 @@ void Call::arrive() {
 }
 
 void Call::publish() {
-    store_release(segment_.sequence(me_, n_), n_);
+    store_release(segment_.sequence(me_, n_, ring_), n_);
     segment_.ring(me_);
 }
 

@@ -41,8 +41,12 @@ State *enter(MPI_Comm comm, uint64_t *epoch, int *err);
 // checks of node.hpp.
 class Call {
 public:
-    Call(MPI_Comm comm, State &state, uint64_t epoch);
+    // `slot_bytes`: what this member's slot holds in this collective (it
+    // picks the ring).
+    Call(MPI_Comm comm, State &state, uint64_t epoch, size_t slot_bytes);
     const Segment &segment() const { return segment_; }
+    // Member m's data of this collective.
+    char *data(int m) const { return segment_.data(m, n_, ring_); }
     uint64_t number() const { return n_; }
     int me() const { return me_; }
     int members() const { return members_; }
@@ -51,8 +55,9 @@ public:
     int await_arrived(int m);
     // Waits until member m's data of collective n is in its slot.
     int await_data(int m);
-    // Waits until every member other than this one finished collective
-    // n - slots (the last that used the slot collective n writes).
+    // Waits until every member other than this one finished the
+    // collective that last used the slot collective n writes (n - the
+    // ring's depth).
     int await_slot_free();
     // This member arrived at barrier n / put its data of collective n in
     // its slot / finished reading collective n: the words others wait for.
@@ -69,6 +74,7 @@ private:
     MPI_Comm comm_;
     const Segment &segment_;
     uint64_t n_;
+    Ring ring_;
     int me_, members_;
     uint64_t failures_seen_;
 };

@@ -24,6 +24,8 @@
  *   mpi_dynamic_cross_job server|client DIR file|names */
 #include "support/check.h"
 
+#include "exchange_files.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <string.h>
@@ -45,28 +47,6 @@ static void join_across(int fd, int side) {
     CHECK_MPI(MPI_Sendrecv(&out, 1, MPI_INT, 0, 2, &in, 1, MPI_INT, 0, 2, c, MPI_STATUS_IGNORE));
     CHECK(in == 701 - side, "join: got %d", in);
     CHECK_MPI(MPI_Comm_disconnect(&c));
-}
-
-static void write_file(const char *dir, const char *name, const char *text) {
-    char path[512], tmp[512];
-    snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, name);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(tmp, "w");
-    CHECK(f != NULL, "cannot write %s", tmp);
-    fprintf(f, "%s\n", text);
-    fclose(f);
-    CHECK(rename(tmp, path) == 0, "rename to %s", path);
-}
-
-static void read_file(const char *dir, const char *name, char *text, int len) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = NULL;
-    for (int i = 0; i < 3000 && (f = fopen(path, "r")) == NULL; ++i) usleep(10 * 1000);
-    CHECK(f != NULL, "no %s after 30 s", path);
-    CHECK(fgets(text, len, f) != NULL, "empty %s", path);
-    fclose(f);
-    text[strcspn(text, "\n")] = '\0';
 }
 
 /* Everything on the intercommunicator; `side` 0 for the server, 1 for the client. */

@@ -18,31 +18,11 @@
 #define CHECK_ENDS_RANK_ONLY
 #include "support/check.h"
 
+#include "exchange_files.h"
+
 #include <string.h>
 
 static int rank, size;
-
-static void write_file(const char *dir, const char *name, const char *text) {
-    char path[512], tmp[512];
-    snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, name);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(tmp, "w");
-    CHECK(f != NULL, "cannot write %s", tmp);
-    fprintf(f, "%s\n", text);
-    fclose(f);
-    CHECK(rename(tmp, path) == 0, "rename to %s", path);
-}
-
-static void read_file(const char *dir, const char *name, char *text, int len) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = NULL;
-    for (int i = 0; i < 3000 && (f = fopen(path, "r")) == NULL; ++i) usleep(10 * 1000);
-    CHECK(f != NULL, "no %s after 30 s", path);
-    CHECK(fgets(text, len, f) != NULL, "empty %s", path);
-    fclose(f);
-    text[strcspn(text, "\n")] = '\0';
-}
 
 /* After the failure: what every live process does on the intercommunicator. */
 static void after_failure(MPI_Comm inter, int side) {

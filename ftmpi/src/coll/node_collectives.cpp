@@ -40,7 +40,8 @@ namespace {
 // message size and the communicator's shape).
 template <class Algorithm>
 bool picked(Collective c, MPI_Comm comm, size_t bytes) {
-    return bytes <= capacity() && capacity() > 0 && shaped_for(comm) &&
+    const size_t most = capacity();  // a settings lookup: once per call
+    return bytes <= most && most > 0 && shaped_for(comm) &&
         choose<Algorithm>(c, comm->size, bytes).algorithm == Algorithm::shm;
 }
 
